@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# On the GPU machine (see docs/results.md): the GPU tests, the benchmarks and
+# the Nsight Compute comparison in one go. Logs go to $OUT/gpu-logs.tar.gz;
+# a short summary is printed last.
+#   usage: scripts/gpu-check.sh [tests|bench|record|all]
+set -u
+what=${1:-all}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+OUT=${OUT:-/tmp/rs-out}
+logs=$(mktemp -d)
+mkdir -p "$OUT"
+# The CTest files name the paths the build was made under (/work/main).
+if [ ! -e /work/main/CMakeLists.txt ]; then mkdir -p /work && ln -sfn "$root" /work/main; fi
+[ -d build-sm90 ] || ln -sfn .gpu-build build-sm90
+export LD_LIBRARY_PATH="$root/build-sm90/lib:${LD_LIBRARY_PATH:-}"
+rs=/work/main/build-sm90/redscope
+summary="$logs/summary.txt"
+{
+  echo "date: $(date -u +%F' '%T) UTC"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv,noheader
+  $rs devices --measure
+} > "$summary" 2>&1
+
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  (cd /work/main/build-sm90 && ctest -L gpu --output-on-failure --timeout 900) > "$logs/ctest-gpu.log" 2>&1
+  echo "ctest -L gpu: exit $?" >> "$summary"
+  grep -E "tests passed|Test +#|runs \(|checks, " "$logs/ctest-gpu.log" >> "$summary"
+  sed -n '/| variant | counter/,/^test_gpu_metrics/p' "$logs/ctest-gpu.log" > "$logs/ncu-compare.md"
+fi
+
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  for t in int32 float32 float64; do
+    for n in 2^24 2^28; do
+      f="$logs/ladder-$t-${n/^/_}"
+      $rs ladder --type "$t" --n "$n" --record "$f.jsonl" > "$f.txt" 2>&1
+      echo "== redscope ladder --type $t --n $n (exit $?)" >> "$summary"
+      cut -c1-96 "$f.txt" >> "$summary"
+    done
+  done
+  $rs ladder --variants vectorized,cub --n 2^20 --reps 50 > "$logs/vectorized-cub-2_20.txt" 2>&1
+  echo "== redscope ladder --variants vectorized,cub --n 2^20 --reps 50" >> "$summary"
+  cut -c1-96 "$logs/vectorized-cub-2_20.txt" >> "$summary"
+  for set in default full; do
+    $rs run --variant sequential --n 2^24 --metrics=$set --format json > "$logs/metrics-$set.json" 2>&1
+    python3 - "$logs/metrics-$set.json" "$set" >> "$summary" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["metrics"]
+print(f"metrics {sys.argv[2]}: {j['passes']} passes, collected in {j['wall_ms']:.0f} ms wall")
+PY
+  done
+fi
+if [ "$what" = record ] || [ "$what" = all ]; then
+  # The demo recording shipped in conf/recordings: ladders with counters and a sweep.
+  r="$logs/rec"
+  mkdir -p "$r"
+  $rs ladder --type int32 --n 2^24 --block 256 --metrics full --record "$r/1.jsonl" > /dev/null 2>&1
+  $rs ladder --preset harris-2007 --metrics default --record "$r/2.jsonl" > /dev/null 2>&1
+  $rs ladder --preset student-lab --metrics default --record "$r/3.jsonl" > /dev/null 2>&1
+  $rs ladder --type float32 --n 2^28 --block 256 --metrics default --record "$r/4.jsonl" > /dev/null 2>&1
+  $rs sweep --preset atomic-vs-tree --variants atomic,first_add,multi_element,vectorized,cub \
+      --range 2^10..2^28 --reps 5 --record "$r/5.jsonl" > "$logs/sweep.txt" 2>&1
+  echo "== sweep (exit $?)" >> "$summary"
+  cat "$logs/sweep.txt" >> "$summary"
+  cat "$r"/[1-5].jsonl > "$OUT/h200-demo.jsonl"
+  wc -l "$r"/*.jsonl >> "$summary"
+fi
+tar -C "$logs" -czf "$OUT/gpu-logs.tar.gz" .
+cp "$summary" "$OUT/summary.txt"
+cat "$summary"

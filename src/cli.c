@@ -1,0 +1,648 @@
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/catalogue.h"
+#include "core/engine.h"
+#include "core/preset.h"
+#include "core/record.h"
+
+void rs_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("redscope: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* ---- options ----------------------------------------------------------------------- */
+
+enum {
+    OPT_FIELD = 1000, /* + field id */
+    OPT_FORMAT = 2000,
+    OPT_RECORD,
+    OPT_REPLAY,
+    OPT_PRESET,
+    OPT_SAVE_PRESET,
+    OPT_FORCE,
+    OPT_NO_COLOR,
+    OPT_MEASURE,
+    OPT_PLOT,
+    OPT_HELP,
+    OPT_VERSION,
+};
+
+typedef struct extra_opt {
+    const char *name;
+    int has_arg;
+    int val;
+    const char *arg;
+    const char *help;
+    const char *commands; /* space-separated commands that take it */
+} extra_opt;
+
+static const extra_opt extras[] = {
+    {"format", required_argument, OPT_FORMAT, "FMT", "output: table (default), csv or json",
+     " run ladder sweep devices variants metrics presets "},
+    {"record", required_argument, OPT_RECORD, "FILE",
+     "also write the results as JSON lines, for --replay", " run ladder sweep "},
+    {"replay", required_argument, OPT_REPLAY, "FILE",
+     "drive the explorer from a recording instead of the GPU", " explore "},
+    {"preset", required_argument, OPT_PRESET, "NAME",
+     "start from a preset (a name from 'redscope presets' or a path)",
+     " run ladder sweep explore "},
+    {"save-preset", required_argument, OPT_SAVE_PRESET, "NAME",
+     "save this configuration as a user preset", " run ladder sweep "},
+    {"force", no_argument, OPT_FORCE, NULL, "replace an existing preset", " run ladder sweep "},
+    {"no-color", no_argument, OPT_NO_COLOR, NULL, "no colors (NO_COLOR in the environment too)",
+     " explore "},
+    {"measure", no_argument, OPT_MEASURE, NULL, "measure each GPU's streaming-read bandwidth",
+     " devices "},
+    {"plot", required_argument, OPT_PLOT, "FILE",
+     "draw the chart to FILE.svg or FILE.png (gnuplot)", " sweep "},
+    {"help", no_argument, OPT_HELP, NULL, "this help", NULL},
+    {"version", no_argument, OPT_VERSION, NULL, "print the version", NULL},
+};
+#define N_EXTRAS (int)(sizeof extras / sizeof extras[0])
+
+/* Which request fields a command reads. */
+static int command_takes_field(const char *command, rs_field_id id)
+{
+    if (strcmp(command, "devices") == 0 || strcmp(command, "variants") == 0 ||
+        strcmp(command, "presets") == 0)
+        return 0;
+    if (strcmp(command, "metrics") == 0) return id == RS_F_device;
+    if (strcmp(command, "run") == 0) return id != RS_F_variants && id != RS_F_sweep;
+    if (strcmp(command, "ladder") == 0) return id != RS_F_variant && id != RS_F_sweep;
+    if (strcmp(command, "sweep") == 0) return id != RS_F_variant;
+    return 1; /* explore */
+}
+
+static int command_takes_extra(const char *command, const extra_opt *x)
+{
+    if (!x->commands) return 1;
+    char key[32];
+    snprintf(key, sizeof key, " %s ", command);
+    return strstr(x->commands, key) != NULL;
+}
+
+typedef struct given {
+    int code;
+    const char *value;
+} given;
+
+static rs_status collect(const char *command, int argc, char **argv, given *out, int *count,
+                         rs_error *err)
+{
+    struct option longs[RS_FIELD_COUNT + N_EXTRAS + 1];
+    char shorts[3 * RS_FIELD_COUNT + 8];
+    int nl = 0, ns = 0;
+    shorts[ns++] = ':'; /* report a missing argument as ':' */
+    for (int i = 0; i < RS_FIELD_COUNT; i++) {
+        const rs_field *f = &rs_fields[i];
+        if (!f->flag) continue;
+        longs[nl++] = (struct option){f->flag, f->implied ? optional_argument : required_argument,
+                                      NULL, OPT_FIELD + i};
+        if (f->short_opt) {
+            shorts[ns++] = (char)f->short_opt;
+            shorts[ns++] = ':';
+            if (f->implied) shorts[ns++] = ':';
+        }
+    }
+    for (int i = 0; i < N_EXTRAS; i++)
+        longs[nl++] = (struct option){extras[i].name, extras[i].has_arg, NULL, extras[i].val};
+    longs[nl] = (struct option){NULL, 0, NULL, 0};
+    shorts[ns++] = 'h';
+    shorts[ns] = '\0';
+    optind = 1;
+    opterr = 0;
+    *count = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1];
+            if (c == ':')
+                return rs_fail(err, RS_E_USAGE,
+                               "option '%s' needs a value (see: redscope %s --help)", bad, command);
+            return rs_fail(err, RS_E_USAGE, "unknown option '%s' (see: redscope %s --help)", bad,
+                           command);
+        }
+        if (c == 'h') {
+            c = OPT_HELP;
+        } else if (c < OPT_FIELD) {
+            const rs_field *f = rs_field_by_short(c);
+            if (f) c = OPT_FIELD + (int)f->id;
+        }
+        out[(*count)++] = (given){c, optarg};
+    }
+    if (optind < argc)
+        return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",
+                       argv[optind], command);
+    return RS_OK;
+}
+
+rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err)
+{
+    memset(cli, 0, sizeof *cli);
+    cli->command = command;
+    rs_request_defaults(&cli->req);
+    given *opts = calloc((size_t)argc + 1, sizeof *opts);
+    if (!opts) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    int count = 0;
+    rs_status st = collect(command, argc, argv, opts, &count, err);
+    /* The preset first, then every flag on top of it, whatever the order. */
+    for (int i = 0; st == RS_OK && i < count; i++) {
+        if (opts[i].code == OPT_HELP) cli->help = 1;
+        if (opts[i].code == OPT_VERSION) cli->version = 1;
+        if (opts[i].code == OPT_PRESET) cli->preset = opts[i].value;
+    }
+    if (st == RS_OK && cli->preset && !cli->help) {
+        char path[RS_PATH_MAX];
+        st = rs_preset_resolve(cli->preset, path, sizeof path, err);
+        if (st == RS_OK) st = rs_preset_read_file(path, &cli->req, err);
+    }
+    for (int i = 0; st == RS_OK && !cli->help && i < count; i++) {
+        const int c = opts[i].code;
+        const char *v = opts[i].value;
+        if (c >= OPT_FIELD && c < OPT_FIELD + RS_FIELD_COUNT) {
+            const rs_field *f = &rs_fields[c - OPT_FIELD];
+            if (!command_takes_field(command, f->id)) {
+                st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s%s", command, f->flag,
+                             f->id == RS_F_variants  ? " (use --variant)"
+                             : f->id == RS_F_variant ? " (use --variants)"
+                                                     : "");
+                break;
+            }
+            st = rs_field_set(&cli->req, f, v ? v : f->implied, err);
+            cli->set[f->id] = 1;
+            continue;
+        }
+        for (int k = 0; k < N_EXTRAS; k++)
+            if (extras[k].val == c && !command_takes_extra(command, &extras[k]))
+                st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s", command, extras[k].name);
+        if (st != RS_OK) break;
+        switch (c) {
+        case OPT_FORMAT: {
+            const int fmt = rs_format_from_name(v);
+            if (fmt < 0)
+                st = rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json", v);
+            cli->format = fmt < 0 ? RS_FMT_TABLE : (rs_format)fmt;
+            break;
+        }
+        case OPT_RECORD: cli->record = v; break;
+        case OPT_REPLAY: cli->replay = v; break;
+        case OPT_SAVE_PRESET: cli->save_preset = v; break;
+        case OPT_FORCE: cli->force = 1; break;
+        case OPT_NO_COLOR: cli->no_color = 1; break;
+        case OPT_MEASURE: cli->measure = 1; break;
+        case OPT_PLOT: cli->plot = v; break;
+        default: break;
+        }
+    }
+    free(opts);
+    return st;
+}
+
+static const char *command_summary(const char *command)
+{
+    static const struct {
+        const char *cmd, *args, *what;
+    } cmds[] = {
+        {"explore", "[options]", "the full-screen explorer (the default)"},
+        {"run", "--variant ID [options]", "run one variant and print every figure"},
+        {"ladder", "[options]", "run the ladder of variants on one configuration"},
+        {"sweep", "--variants LIST --range RANGE [options]", "time variants over a range of n"},
+        {"devices", "[--measure]", "list CUDA devices"},
+        {"variants", "", "list the variants of the ladder"},
+        {"metrics", "[--device I]", "list the hardware counters and what they cost"},
+        {"presets", "", "list shipped and saved presets"},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(cmds[i].cmd, command) == 0) return cmds[i].what;
+    return NULL;
+}
+
+void rs_cli_usage(FILE *f, const char *command)
+{
+    if (!command) {
+        fprintf(f, "redscope: see why a CUDA reduction is fast or slow.\n\n"
+                   "usage: redscope [COMMAND] [options]\n\ncommands:\n");
+        const char *all[] = {"explore", "run",      "ladder",  "sweep",
+                             "devices", "variants", "metrics", "presets"};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            fprintf(f, "  %-10s %s\n", all[i], command_summary(all[i]));
+        fprintf(f, "\n'redscope COMMAND --help' lists a command's options.\n"
+                   "Examples:\n"
+                   "  redscope                                   the explorer\n"
+                   "  redscope run --variant sequential --n 2^24 --metrics\n"
+                   "  redscope ladder --type float32 --n 16M --format csv\n"
+                   "  redscope ladder --preset harris-2007\n"
+                   "  redscope --replay conf/recordings/h200-ladder.jsonl\n"
+                   "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
+                   "configuration,\n  3 no NVIDIA driver, 4 no CUDA device, 5 out of memory, "
+                   "6 CUDA error, 7 file error, 130 interrupted\n");
+        return;
+    }
+    const char *what = command_summary(command);
+    fprintf(f, "usage: redscope %s [options]\n%s%s\n\noptions:\n",
+            strcmp(command, "explore") == 0 ? "[explore]" : command, what ? what : "",
+            what ? "." : "");
+    for (int i = 0; i < RS_FIELD_COUNT; i++) {
+        const rs_field *fl = &rs_fields[i];
+        if (!fl->flag || !command_takes_field(command, fl->id)) continue;
+        char left[64];
+        if (fl->short_opt)
+            snprintf(left, sizeof left, "-%c, --%s%s%s%s", fl->short_opt, fl->flag,
+                     fl->implied ? "[=" : " ", fl->argname, fl->implied ? "]" : "");
+        else
+            snprintf(left, sizeof left, "    --%s %s", fl->flag, fl->argname);
+        fprintf(f, "  %-26s %s", left, fl->help);
+        if (fl->def && *fl->def) fprintf(f, " [%s]", fl->def);
+        fprintf(f, "\n");
+    }
+    for (int i = 0; i < N_EXTRAS; i++) {
+        const extra_opt *x = &extras[i];
+        if (!command_takes_extra(command, x)) continue;
+        char left[64];
+        snprintf(left, sizeof left, "    --%s%s%s", x->name, x->arg ? " " : "",
+                 x->arg ? x->arg : "");
+        fprintf(f, "  %-26s %s\n", left, x->help);
+    }
+}
+
+/* ---- running ------------------------------------------------------------------------- */
+
+static int exit_for(rs_status st)
+{
+    return (int)st;
+}
+
+static int open_engine(const rs_cli *cli, rs_engine **e, int need_gpu)
+{
+    rs_error err;
+    if (rs_engine_open(e, (int)cli->req.device, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return exit_for(err.code);
+    }
+    if (need_gpu && rs_engine_gpu(*e, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        rs_engine_close(*e);
+        *e = NULL;
+        return exit_for(err.code);
+    }
+    return 0;
+}
+
+static int save_preset_if_asked(const rs_cli *cli)
+{
+    if (!cli->save_preset) return 0;
+    char path[RS_PATH_MAX];
+    rs_error err;
+    if (rs_preset_save(cli->save_preset, &cli->req, cli->force, path, sizeof path, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return exit_for(err.code);
+    }
+    fprintf(stderr, "redscope: saved preset '%s' to %s\n", cli->save_preset, path);
+    return 0;
+}
+
+typedef struct progress_line {
+    int tty;
+    int index, count;
+    const char *what;
+} progress_line;
+
+static void show_progress(void *ctx, double done)
+{
+    progress_line *p = ctx;
+    if (!p->tty) return;
+    const double all = p->count > 0 ? (p->index + done) / p->count : done;
+    fprintf(stderr, "\r\033[K[%3.0f%%] %s", 100.0 * all, p->what);
+    fflush(stderr);
+}
+
+static void end_progress(const progress_line *p)
+{
+    if (p->tty) fprintf(stderr, "\r\033[K");
+}
+
+static int record_rows(const rs_cli *cli, const rs_device_info *dev, const rs_row *rows, int count,
+                       const char *command)
+{
+    if (!cli->record) return 0;
+    rs_recorder rec;
+    rs_error err;
+    rs_status st = rs_record_open(&rec, cli->record, dev, &err);
+    for (int i = 0; st == RS_OK && i < count; i++)
+        st = rs_record_row(&rec, &rows[i], command, &err);
+    if (st == RS_OK)
+        st = rs_record_close(&rec, &err);
+    else
+        rs_record_close(&rec, NULL);
+    if (st != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return exit_for(st);
+    }
+    return 0;
+}
+
+int rs_cmd_run(rs_cli *cli)
+{
+    rs_error err;
+    int rc = save_preset_if_asked(cli);
+    if (rc) return rc;
+    /* Refuse a bad configuration before touching the GPU. */
+    if (rs_catalogue_check(&cli->req, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return exit_for(err.code);
+    }
+    rs_engine *e = NULL;
+    if ((rc = open_engine(cli, &e, cli->req.variant != RS_V_CPU))) return rc;
+    rs_row *row = calloc(1, sizeof *row);
+    if (!row) {
+        rs_engine_close(e);
+        rs_cli_error("out of host memory");
+        return RS_E_NOMEM;
+    }
+    progress_line pl = {isatty(2), 0, 1, rs_variant_name(cli->req.variant)};
+    rs_hooks hooks = {show_progress, &pl, NULL};
+    double peak;
+    rs_engine_measure_peak(e, &peak, &err); /* for "% of measured"; optional */
+    row->status = rs_engine_run(e, &cli->req, &hooks, &row->result, &err);
+    end_progress(&pl);
+    if (row->status != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        rc = exit_for(row->status);
+    } else {
+        rs_print_run(stdout, row, cli->format);
+        rc = record_rows(cli, rs_engine_device(e), row, 1, "run");
+        if (!rc && !row->result.correct) {
+            rs_cli_error("%s gave a WRONG result (see above)", rs_variant_name(cli->req.variant));
+            rc = RS_E_MISMATCH;
+        }
+    }
+    free(row);
+    rs_engine_close(e);
+    return rc;
+}
+
+/* Fatal errors stop a ladder; a refusal or a kernel fault is one row. */
+static int fatal(rs_status st)
+{
+    return st == RS_E_NODRIVER || st == RS_E_NODEVICE || st == RS_E_CANCELLED;
+}
+
+int rs_run_rows(rs_engine *e, const rs_request *base, const rs_variant *vars, int nvars,
+                rs_row *rows, int *done, int tty);
+
+int rs_run_rows(rs_engine *e, const rs_request *base, const rs_variant *vars, int nvars,
+                rs_row *rows, int *done, int tty)
+{
+    int rc = 0;
+    *done = 0;
+    for (int i = 0; i < nvars; i++) {
+        rs_request r;
+        rs_error err;
+        rs_request_for_variant(base, vars[i], &r);
+        progress_line pl = {tty, i, nvars, rs_variant_name(vars[i])};
+        rs_hooks hooks = {show_progress, &pl, NULL};
+        rows[i].status = rs_engine_run(e, &r, &hooks, &rows[i].result, &err);
+        *done = i + 1;
+        if (rows[i].status != RS_OK) {
+            rows[i].result.req = r;
+            snprintf(rows[i].error, sizeof rows[i].error, "%s", err.msg);
+            if (fatal(rows[i].status)) {
+                end_progress(&pl);
+                rs_cli_error("%s", err.msg);
+                return exit_for(rows[i].status);
+            }
+            if (rows[i].status != RS_E_USAGE && !rc) rc = exit_for(rows[i].status);
+        } else if (!rows[i].result.correct && !rc) {
+            rc = RS_E_MISMATCH;
+        }
+        end_progress(&pl);
+    }
+    return rc;
+}
+
+int rs_cmd_ladder(rs_cli *cli)
+{
+    int rc = save_preset_if_asked(cli);
+    if (rc) return rc;
+    rs_variant vars[RS_VARIANT_COUNT];
+    const int nvars = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
+    int need_gpu = 0;
+    for (int i = 0; i < nvars; i++) need_gpu |= vars[i] != RS_V_CPU;
+    rs_engine *e = NULL;
+    if ((rc = open_engine(cli, &e, need_gpu))) return rc;
+    rs_row *rows = calloc((size_t)nvars, sizeof *rows);
+    if (!rows) {
+        rs_engine_close(e);
+        rs_cli_error("out of host memory");
+        return RS_E_NOMEM;
+    }
+    rs_error err;
+    double peak;
+    if (need_gpu) rs_engine_measure_peak(e, &peak, &err);
+    int done = 0;
+    rc = rs_run_rows(e, &cli->req, vars, nvars, rows, &done, isatty(2));
+    if (done > 0) {
+        rs_print_ladder(stdout, rows, done, cli->format);
+        const int rrc = record_rows(cli, rs_engine_device(e), rows, done, "ladder");
+        if (!rc) rc = rrc;
+    }
+    if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");
+    free(rows);
+    rs_engine_close(e);
+    return rc;
+}
+
+int rs_cmd_devices(rs_cli *cli)
+{
+    rs_device_info devs[64];
+    int count = 0;
+    rs_error err;
+    if (rs_devices_list(devs, 64, &count, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return exit_for(err.code);
+    }
+    for (int i = 0; cli->measure && i < count; i++) {
+        rs_engine *e = NULL;
+        double gbps = 0;
+        if (rs_engine_open(&e, i, &err) == RS_OK && rs_engine_measure_peak(e, &gbps, &err) == RS_OK)
+            devs[i].measured_gbps = gbps;
+        else
+            rs_cli_error("device %d: %s", i, err.msg);
+        rs_engine_close(e);
+    }
+    rs_print_devices(stdout, devs, count, cli->format);
+    return 0;
+}
+
+static const char *block_rule(const rs_variant_info *vi)
+{
+    if (vi->flags & (RS_VF_LIBRARY | RS_VF_HOST)) return "-";
+    if (vi->flags & RS_VF_POW2_BLOCK) return "power of 2";
+    if (vi->flags & RS_VF_WARP_BLOCK) return "multiple of 32";
+    return "32..1024";
+}
+
+int rs_cmd_variants(rs_cli *cli)
+{
+    cJSON *arr = cli->format == RS_FMT_JSON ? cJSON_CreateArray() : NULL;
+    if (cli->format == RS_FMT_CSV) printf("step,id,idea,block,grid_stride,default_finish\n");
+    if (cli->format == RS_FMT_TABLE)
+        printf("%4s  %-21s %-15s %-12s %s\n", "step", "id", "blockDim", "finish", "idea");
+    for (int v = 0; v < RS_VARIANT_COUNT; v++) {
+        const rs_variant_info *vi = rs_catalogue_get(v);
+        const char *fin = vi->flags & RS_VF_FINISH ? rs_finish_name(vi->default_finish) : "-";
+        if (arr) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "step", vi->step);
+            cJSON_AddStringToObject(o, "id", vi->name);
+            cJSON_AddStringToObject(o, "idea", vi->idea);
+            cJSON_AddStringToObject(o, "block", block_rule(vi));
+            cJSON_AddBoolToObject(o, "grid_stride", (vi->flags & RS_VF_GRID_STRIDE) != 0);
+            cJSON_AddStringToObject(o, "default_finish", fin);
+            cJSON_AddStringToObject(o, "counter", vi->counter);
+            cJSON_AddItemToArray(arr, o);
+        } else if (cli->format == RS_FMT_CSV) {
+            printf("%d,%s,\"%s\",%s,%s,%s\n", vi->step, vi->name, vi->idea, block_rule(vi),
+                   vi->flags & RS_VF_GRID_STRIDE ? "yes" : "no", fin);
+        } else {
+            printf("%4d  %-21s %-15s %-12s %s\n", vi->step, vi->name, block_rule(vi), fin,
+                   vi->idea);
+        }
+    }
+    if (arr) {
+        char *s = cJSON_Print(arr);
+        printf("%s\n", s);
+        free(s);
+        cJSON_Delete(arr);
+    }
+    return 0;
+}
+
+int rs_cmd_metrics(rs_cli *cli)
+{
+    rs_engine *e = NULL;
+    int rc = open_engine(cli, &e, 0);
+    if (rc) return rc;
+    rs_error err;
+    char why[256] = "";
+    const int live = rs_engine_counters_available(e, why, sizeof why);
+    int pd = -1, pf = -1;
+    rs_engine_metric_passes(e, rs_metric_set_default(), &pd, NULL, &err);
+    rs_engine_metric_passes(e, rs_metric_set_full(), &pf, NULL, &err);
+    cJSON *arr = cli->format == RS_FMT_JSON ? cJSON_CreateArray() : NULL;
+    if (cli->format == RS_FMT_TABLE) {
+        printf("Hardware counters (read in process through CUPTI). %s\n",
+               live ? "Counters are available on this GPU." : "Counters are not available here:");
+        if (!live)
+            printf(
+                "  %s\n  Pass counts below are for GH100 (H100/H200), from the CUPTI host API.\n",
+                why);
+        printf(
+            "Sets: default = %d pass%s, full = %d passes (a pass replays every kernel once).\n\n",
+            pd, pd == 1 ? "" : "es", pf);
+        printf("%-20s %-8s %6s  %s\n", "key", "set", "passes", "meaning");
+    } else if (cli->format == RS_FMT_CSV) {
+        printf("key,cupti_name,unit,set,passes,meaning\n");
+    }
+    for (int i = 0; i < RS_METRIC_COUNT; i++) {
+        const rs_metric_def *d = &rs_metric_defs[i];
+        int passes = -1;
+        rs_metric_mask missing = 0;
+        rs_engine_metric_passes(e, RS_METRIC_BIT(i), &passes, &missing, &err);
+        const char *set = d->in_default ? "default" : "full";
+        char pass_txt[16];
+        if (missing & RS_METRIC_BIT(i))
+            snprintf(pass_txt, sizeof pass_txt, "n/a");
+        else
+            snprintf(pass_txt, sizeof pass_txt, "%d", passes);
+        if (arr) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "key", d->key);
+            cJSON_AddStringToObject(o, "cupti_name", d->cupti ? d->cupti : "");
+            cJSON_AddStringToObject(o, "unit", d->unit);
+            cJSON_AddStringToObject(o, "set", set);
+            cJSON_AddNumberToObject(o, "passes", passes);
+            cJSON_AddStringToObject(o, "meaning", d->meaning);
+            cJSON_AddItemToArray(arr, o);
+        } else if (cli->format == RS_FMT_CSV) {
+            printf("%s,%s,%s,%s,%s,\"%s\"\n", d->key, d->cupti ? d->cupti : "", d->unit, set,
+                   pass_txt, d->meaning);
+        } else {
+            printf("%-20s %-8s %6s  %s\n", d->key, set, pass_txt, d->meaning);
+        }
+    }
+    if (arr) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddBoolToObject(o, "available", live);
+        cJSON_AddStringToObject(o, "reason", why);
+        cJSON_AddNumberToObject(o, "default_passes", pd);
+        cJSON_AddNumberToObject(o, "full_passes", pf);
+        cJSON_AddItemToObject(o, "metrics", arr);
+        char *s = cJSON_Print(o);
+        printf("%s\n", s);
+        free(s);
+        cJSON_Delete(o);
+    }
+    rs_engine_close(e);
+    return 0;
+}
+
+int rs_cmd_presets(rs_cli *cli)
+{
+    enum { MAXP = 256 };
+    rs_preset_info *list = calloc(MAXP, sizeof *list);
+    if (!list) return RS_E_NOMEM;
+    const int n = rs_preset_list(list, MAXP);
+    char user[RS_PATH_MAX] = "";
+    rs_preset_user_dir(user, sizeof user, NULL);
+    if (cli->format == RS_FMT_JSON) {
+        cJSON *arr = cJSON_CreateArray();
+        for (int i = 0; i < n; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", list[i].name);
+            cJSON_AddStringToObject(o, "kind", list[i].shipped ? "shipped" : "user");
+            cJSON_AddStringToObject(o, "path", list[i].path);
+            cJSON_AddStringToObject(o, list[i].valid ? "note" : "error",
+                                    list[i].valid ? list[i].note : list[i].error);
+            cJSON_AddItemToArray(arr, o);
+        }
+        char *s = cJSON_Print(arr);
+        printf("%s\n", s);
+        free(s);
+        cJSON_Delete(arr);
+    } else if (cli->format == RS_FMT_CSV) {
+        printf("name,kind,path,note\n");
+        for (int i = 0; i < n; i++)
+            printf("%s,%s,%s,\"%s\"\n", list[i].name, list[i].shipped ? "shipped" : "user",
+                   list[i].path, list[i].valid ? list[i].note : list[i].error);
+    } else {
+        const char *shipped = rs_preset_shipped_dir();
+        printf("shipped presets (%s):\n", *shipped ? shipped : "none found");
+        for (int i = 0; i < n; i++)
+            if (list[i].shipped)
+                printf("  %-22s %s%s\n", list[i].name, list[i].valid ? "" : "BROKEN: ",
+                       list[i].valid ? list[i].note : list[i].error);
+        printf("your presets (%s):\n", user);
+        int mine = 0;
+        for (int i = 0; i < n; i++)
+            if (!list[i].shipped) {
+                mine++;
+                printf("  %-22s %s%s\n", list[i].name, list[i].valid ? "" : "BROKEN: ",
+                       list[i].valid ? list[i].note : list[i].error);
+            }
+        if (!mine) printf("  (none yet: redscope run ... --save-preset NAME)\n");
+    }
+    free(list);
+    return 0;
+}

@@ -1,0 +1,53 @@
+/* The engine: runs one request on the GPU (or the CPU), checks and times it,
+ * and reads hardware counters when asked. Views never call CUDA; they call
+ * this and read rs_result. */
+#ifndef RS_ENGINE_H
+#define RS_ENGINE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "request.h"
+#include "result.h"
+
+typedef struct rs_engine rs_engine;
+
+typedef struct rs_hooks {
+    /* Called after each repetition with the share done (0..1). */
+    void (*progress)(void *ctx, double done);
+    void *ctx;
+    /* Set non-zero (from any thread) to stop between launches. */
+    const volatile int *cancel;
+} rs_hooks;
+
+/* Create an engine for CUDA device `device`. Only running out of host memory
+ * fails here: without a usable GPU the engine still runs the cpu variant,
+ * and rs_engine_gpu says why the GPU cannot be used. */
+rs_status rs_engine_open(rs_engine **out, int device, rs_error *err);
+void rs_engine_close(rs_engine *e);
+
+/* RS_OK when the GPU is usable; otherwise err holds the reason. */
+rs_status rs_engine_gpu(const rs_engine *e, rs_error *err);
+
+const rs_device_info *rs_engine_device(const rs_engine *e);
+
+/* Streaming-read bandwidth of the device, measured once per engine. */
+rs_status rs_engine_measure_peak(rs_engine *e, double *gbps, rs_error *err);
+
+/* 1 when hardware counters can be read here; otherwise why not. */
+int rs_engine_counters_available(rs_engine *e, char *why, size_t len);
+
+/* Replay passes a metric set costs on this GPU (or on GH100 without one). */
+rs_status rs_engine_metric_passes(rs_engine *e, rs_metric_mask m, int *passes,
+                                  rs_metric_mask *missing, rs_error *err);
+
+/* Run one request. RS_OK means it ran: res->correct says whether the result
+ * matched. Refused configurations, missing GPU, CUDA failures and
+ * cancellation return their status with err filled. */
+rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hooks, rs_result *res,
+                        rs_error *err);
+
+/* All CUDA devices (no context is created for this). */
+rs_status rs_devices_list(rs_device_info *out, int max, int *count, rs_error *err);
+
+#endif

@@ -1,0 +1,46 @@
+/* Results out (table, CSV, JSON) and back in (JSON, for recordings). */
+#ifndef RS_EXPORT_H
+#define RS_EXPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "result.h"
+
+/* One row of a ladder or sweep: a result, or why that variant did not run. */
+typedef struct rs_row {
+    rs_status status;
+    char error[512];
+    rs_result result;
+} rs_row;
+
+typedef enum { RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON } rs_format;
+
+int rs_format_from_name(const char *s); /* -1 when unknown */
+
+cJSON *rs_request_to_json(const rs_request *r);
+rs_status rs_request_from_json(const cJSON *j, rs_request *r, rs_error *err);
+cJSON *rs_device_to_json(const rs_device_info *d);
+void rs_device_from_json(const cJSON *j, rs_device_info *d);
+cJSON *rs_result_to_json(const rs_result *r);
+rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err);
+cJSON *rs_row_to_json(const rs_row *row);
+rs_status rs_row_from_json(const cJSON *j, rs_row *row, rs_error *err);
+
+/* `redscope run`: one result, every figure. */
+void rs_print_run(FILE *f, const rs_row *row, rs_format fmt);
+
+/* `redscope ladder`: the classic table, step and cumulative speedups. With
+ * metric columns when any row has counters. */
+void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt);
+
+/* `redscope devices` */
+void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt);
+
+/* Step speedup of row i over the nearest earlier row that ran; 0 if none. */
+double rs_ladder_step_speedup(const rs_row *rows, int i);
+/* Speedup of row i over the first row that ran. */
+double rs_ladder_cumulative_speedup(const rs_row *rows, int i);
+
+#endif

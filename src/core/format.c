@@ -1,0 +1,84 @@
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void rs_fmt_time(double ms, int utf8, char *buf, size_t len)
+{
+    if (!(ms >= 0.0) || isinf(ms))
+        snprintf(buf, len, "-");
+    else if (ms < 1.0)
+        snprintf(buf, len, ms < 0.1 ? "%.1f %s" : "%.0f %s", ms * 1e3, utf8 ? "\xc2\xb5s" : "us");
+    else if (ms < 1000.0)
+        snprintf(buf, len, ms < 10.0 ? "%.2f ms" : ms < 100.0 ? "%.1f ms" : "%.0f ms", ms);
+    else
+        snprintf(buf, len, "%.2f s", ms / 1e3);
+}
+
+void rs_fmt_count(double v, char *buf, size_t len)
+{
+    char digits[32];
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    const size_t nd = strlen(digits);
+    size_t o = 0;
+    if (v < 0 && o + 1 < len) buf[o++] = '-';
+    for (size_t i = 0; i < nd && o + 1 < len; i++) {
+        if (i > 0 && (nd - i) % 3 == 0 && o + 1 < len) buf[o++] = ',';
+        if (o + 1 < len) buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+}
+
+void rs_fmt_si(double v, char *buf, size_t len)
+{
+    const double a = fabs(v);
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (a >= 1e12)
+        snprintf(buf, len, "%.1f T", v / 1e12);
+    else if (a >= 1e9)
+        snprintf(buf, len, "%.1f G", v / 1e9);
+    else if (a >= 1e6)
+        snprintf(buf, len, "%.1f M", v / 1e6);
+    else if (a >= 1e4)
+        snprintf(buf, len, "%.1f k", v / 1e3);
+    else
+        snprintf(buf, len, "%.0f", v);
+}
+
+void rs_fmt_bytes(double v, char *buf, size_t len)
+{
+    const char *unit[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (fabs(v) >= 1000.0 && u < 4) v /= 1000.0, u++;
+    snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
+}
+
+void rs_fmt_ratio(double v, char *buf, size_t len)
+{
+    if (!(v > 0.0) || !isfinite(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, v < 10.0 ? "x%.2f" : v < 100.0 ? "x%.1f" : "x%.0f", v);
+}
+
+void rs_fmt_metric(double v, const char *unit, int utf8, char *buf, size_t len)
+{
+    if (strcmp(unit, "ns") == 0)
+        rs_fmt_time(v / 1e6, utf8, buf, len);
+    else if (strcmp(unit, "bytes") == 0)
+        rs_fmt_bytes(v, buf, len);
+    else if (strcmp(unit, "%") == 0)
+        snprintf(buf, len, "%.1f%%", v);
+    else if (strcmp(unit, "GB/s") == 0)
+        snprintf(buf, len, "%.0f GB/s", v);
+    else if (strcmp(unit, "lanes") == 0)
+        snprintf(buf, len, "%.1f/32", v);
+    else
+        rs_fmt_count(v, buf, len);
+}

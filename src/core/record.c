@@ -1,0 +1,171 @@
+#include "record.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "catalogue.h"
+
+#ifndef RS_VERSION
+#define RS_VERSION "0"
+#endif
+
+rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,
+                         rs_error *err)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->f = fopen(path, "w");
+    if (!rec->f)
+        return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", path, strerror(errno));
+    snprintf(rec->path, sizeof rec->path, "%s", path);
+    cJSON *h = cJSON_CreateObject();
+    cJSON_AddNumberToObject(h, "redscope_recording", 1);
+    cJSON_AddStringToObject(h, "version", RS_VERSION);
+    char date[32];
+    const time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    cJSON_AddStringToObject(h, "date", date);
+    cJSON_AddItemToObject(h, "device", rs_device_to_json(dev));
+    char *s = cJSON_PrintUnformatted(h);
+    cJSON_Delete(h);
+    const int ok = s && fprintf(rec->f, "%s\n", s) > 0 && fflush(rec->f) == 0;
+    free(s);
+    if (!ok) return rs_fail(err, RS_E_IO, "cannot write recording '%s'", path);
+    return RS_OK;
+}
+
+rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err)
+{
+    if (!rec->f) return RS_OK;
+    cJSON *j = rs_row_to_json(row);
+    cJSON_AddStringToObject(j, "command", command);
+    char *s = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    const int ok = s && fprintf(rec->f, "%s\n", s) > 0 && fflush(rec->f) == 0;
+    free(s);
+    if (!ok) return rs_fail(err, RS_E_IO, "cannot write recording '%s'", rec->path);
+    return RS_OK;
+}
+
+rs_status rs_record_close(rs_recorder *rec, rs_error *err)
+{
+    if (!rec->f) return RS_OK;
+    const int bad = fclose(rec->f) != 0;
+    rec->f = NULL;
+    if (bad) return rs_fail(err, RS_E_IO, "cannot finish recording '%s'", rec->path);
+    return RS_OK;
+}
+
+static char *read_line(FILE *f)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    int c;
+    if (!buf) return NULL;
+    while ((c = fgetc(f)) != EOF && c != '\n') {
+        if (len + 1 == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+        }
+        buf[len++] = (char)c;
+    }
+    if (c == EOF && len == 0) {
+        free(buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char *path, int line,
+                         rs_error *err)
+{
+    if (out->count == *cap) {
+        const int ncap = *cap ? *cap * 2 : 64;
+        rs_row *rows = realloc(out->rows, sizeof *rows * (size_t)ncap);
+        char(*cmd)[16] = realloc(out->command, sizeof *cmd * (size_t)ncap);
+        if (rows) out->rows = rows;
+        if (cmd) out->command = cmd;
+        if (!rows || !cmd) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+        *cap = ncap;
+    }
+    rs_error sub;
+    if (rs_row_from_json(j, &out->rows[out->count], &sub) != RS_OK)
+        return rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "command");
+    snprintf(out->command[out->count], 16, "%s", cJSON_IsString(c) ? c->valuestring : "run");
+    if (out->rows[out->count].status == RS_OK && out->has_device)
+        out->rows[out->count].result.device.measured_gbps =
+            out->device.measured_gbps > 0 ? out->device.measured_gbps
+                                          : out->rows[out->count].result.device.measured_gbps;
+    out->count++;
+    return RS_OK;
+}
+
+rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "r");
+    if (!f) return rs_fail(err, RS_E_IO, "cannot open recording '%s': %s", path, strerror(errno));
+    int cap = 0, line = 0;
+    rs_status st = RS_OK;
+    char *text;
+    while (st == RS_OK && (text = read_line(f))) {
+        line++;
+        if (text[strspn(text, " \t\r")] == '\0') {
+            free(text);
+            continue;
+        }
+        cJSON *j = cJSON_Parse(text);
+        free(text);
+        if (!j) {
+            st = rs_fail(err, RS_E_IO, "%s:%d: not a JSON line", path, line);
+            break;
+        }
+        if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
+            rs_device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &out->device);
+            out->has_device = 1;
+        } else {
+            st = add_row(out, &cap, j, path, line, err);
+        }
+        cJSON_Delete(j);
+    }
+    fclose(f);
+    if (st == RS_OK && out->count == 0 && !out->has_device)
+        st = rs_fail(err, RS_E_IO, "%s: an empty recording", path);
+    if (st != RS_OK) rs_recording_free(out);
+    return st;
+}
+
+void rs_recording_free(rs_recording *rec)
+{
+    free(rec->rows);
+    free(rec->command);
+    memset(rec, 0, sizeof *rec);
+}
+
+int rs_request_same_run(const rs_request *a, const rs_request *b)
+{
+    rs_request x, y;
+    rs_request_for_variant(a, a->variant, &x);
+    rs_request_for_variant(b, b->variant, &y);
+    return x.variant == y.variant && x.type == y.type && x.op == y.op && x.n == y.n &&
+           (x.block == y.block ||
+            (rs_catalogue_get(x.variant)->flags & (RS_VF_LIBRARY | RS_VF_HOST))) &&
+           rs_catalogue_finish(&x) == rs_catalogue_finish(&y) && x.grid == y.grid &&
+           x.ept == y.ept && x.dist == y.dist;
+}
+
+const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req, const char *command)
+{
+    for (int i = rec->count - 1; i >= 0; i--) {
+        if (command && strcmp(rec->command[i], command) != 0) continue;
+        if (rs_request_same_run(&rec->rows[i].result.req, req)) return &rec->rows[i];
+    }
+    return NULL;
+}

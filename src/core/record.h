@@ -1,0 +1,46 @@
+/* Recordings: results as JSON lines, for replay where no GPU is.
+ *
+ * Line 1 is a header {"redscope_recording": 1, "version", "date", "device"};
+ * every other line is one row (a result, or a refusal) with the command that
+ * produced it ("run", "ladder", "sweep"). Lines are flushed as they are
+ * written, so a run that stops early keeps what it measured. */
+#ifndef RS_RECORD_H
+#define RS_RECORD_H
+
+#include <stdio.h>
+
+#include "error.h"
+#include "export.h"
+
+typedef struct rs_recorder {
+    FILE *f;
+    char path[4096];
+} rs_recorder;
+
+rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,
+                         rs_error *err);
+rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err);
+rs_status rs_record_close(rs_recorder *rec, rs_error *err);
+
+typedef struct rs_recording {
+    rs_device_info device;
+    int has_device;
+    int count;
+    rs_row *rows;
+    char (*command)[16];
+} rs_recording;
+
+/* Load a recording; a malformed line is an error naming its line number. */
+rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err);
+void rs_recording_free(rs_recording *rec);
+
+/* 1 when a and b ask for the same measurement: variant, type, op, n, block
+ * (unless the variant picks its own), finish, grid, ept and input. */
+int rs_request_same_run(const rs_request *a, const rs_request *b);
+
+/* The last recorded row answering req (same variant, type, op, n, block,
+ * finish, grid, ept and input); command NULL matches any. */
+const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req,
+                                const char *command);
+
+#endif

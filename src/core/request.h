@@ -1,0 +1,160 @@
+/* The request: every knob of a run, described by one table.
+ *
+ * RS_REQUEST_FIELDS is the single source of each field's INI section and
+ * key, command-line flag, default, range and help text. The CLI parser, the
+ * preset reader and writer, JSON export and the help screens all walk it, so
+ * they cannot drift apart.
+ */
+#ifndef RS_REQUEST_H
+#define RS_REQUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "rs_types.h"
+
+#define RS_METRICS_MAX 256
+#define RS_SWEEP_MAX   128
+#define RS_NOTE_MAX    256
+#define RS_N_MAX       (UINT64_C(1) << 40)
+/* Longest "key = value" line a preset may hold (inih reads 200 bytes with
+ * the newline). */
+#define RS_INI_LINE_MAX 198
+
+typedef enum {
+    RS_FK_VARIANT, /* one variant id */
+    RS_FK_VARLIST, /* list of variant ids (bit set) */
+    RS_FK_DTYPE,
+    RS_FK_OP,
+    RS_FK_SIZE, /* element count: 16777216, 2^24, 16M, 1024*65535 */
+    RS_FK_UINT, /* uint32_t within [min, max] */
+    RS_FK_U64,
+    RS_FK_FINISH,
+    RS_FK_DIST,
+    RS_FK_METRICS, /* none, default, full or a list of metric keys */
+    RS_FK_SWEEP,   /* a range or list of sizes */
+    RS_FK_TEXT,
+} rs_field_kind;
+
+/* X(member, kind, section, ini key, cli flag, short opt, min, max, default,
+ *   value used when the flag has no argument (NULL: argument required),
+ *   argument name, help) */
+#define RS_REQUEST_FIELDS(X)                                                                       \
+    X(variant, RS_FK_VARIANT, "run", "variant", "variant", 'v', 0, 0, "sequential", NULL, "ID",    \
+      "kernel variant (see: redscope variants)")                                                   \
+    X(variants, RS_FK_VARLIST, "run", "variants", "variants", 'V', 0, 0, "", NULL, "LIST",         \
+      "variants for ladder and sweep: ids separated by commas, or FIRST..LAST; empty: all")        \
+    X(type, RS_FK_DTYPE, "run", "type", "type", 't', 0, 0, "int32", NULL, "T",                     \
+      "element type: int32 int64 float32 float64 float16 bfloat16")                                \
+    X(op, RS_FK_OP, "run", "op", "op", 'o', 0, 0, "sum", NULL, "OP",                               \
+      "operation: sum min max product")                                                            \
+    X(n, RS_FK_SIZE, "run", "n", "n", 'n', 1, RS_N_MAX, "2^24", NULL, "N",                         \
+      "number of elements: 16777216, 2^24, 16M, 1024*65535, 2^20+7")                               \
+    X(block, RS_FK_UINT, "run", "block", "block", 'b', 32, 1024, "256", NULL, "B",                 \
+      "threads per block (blockDim.x)")                                                            \
+    X(grid, RS_FK_UINT, "run", "grid", "grid", 'g', 0, 2147483647u, "0", NULL, "G",                \
+      "blocks in the first pass of grid-stride variants; 0: one full wave of the GPU")             \
+    X(ept, RS_FK_UINT, "run", "elements_per_thread", "ept", 'e', 0, 16777216u, "0", NULL, "E",     \
+      "elements per thread of grid-stride variants (sets the grid); 0: automatic")                 \
+    X(finish, RS_FK_FINISH, "run", "finish", "finish", 'f', 0, 0, "auto", NULL, "F",               \
+      "how block results are combined: auto relaunch cpu atomic single_pass")                      \
+    X(warmup, RS_FK_UINT, "run", "warmup", "warmup", 'w', 0, 1000, "3", NULL, "K",                 \
+      "untimed warm-up runs")                                                                      \
+    X(reps, RS_FK_UINT, "run", "repetitions", "reps", 'r', 1, 10000, "20", NULL, "K",              \
+      "timed repetitions (median, min and max are reported)")                                      \
+    X(dist, RS_FK_DIST, "run", "input", "input", 'i', 0, 0, "random", NULL, "D",                   \
+      "input values: random signed ones iota")                                                     \
+    X(seed, RS_FK_U64, "run", "seed", "seed", 's', 0, UINT64_MAX, "42", NULL, "S",                 \
+      "seed of the random input")                                                                  \
+    X(device, RS_FK_UINT, "run", "device", "device", 'd', 0, 1023, "0", NULL, "I",                 \
+      "CUDA device index")                                                                         \
+    X(metrics, RS_FK_METRICS, "run", "metrics", "metrics", 'm', 0, 0, "none", "default", "SET",    \
+      "hardware counters: none, default (1 pass), full, or metric keys separated by commas")       \
+    X(sweep, RS_FK_SWEEP, "sweep", "range", "range", 'R', 0, 0, "2^10..2^28", NULL, "RANGE",       \
+      "sizes of a sweep: 2^10..2^28 (powers of two), 1K..1G:4 (factor 4), or 1000,2^20,16M")       \
+    X(note, RS_FK_TEXT, "preset", "note", "note", 0, 0, 0, "", NULL, "TEXT",                       \
+      "a note that travels with a saved preset")
+
+typedef struct rs_request {
+    rs_variant variant;
+    uint32_t variants; /* one bit per rs_variant; 0 means the whole ladder */
+    rs_dtype type;
+    rs_op op;
+    uint64_t n;
+    uint32_t block;
+    uint32_t grid;
+    uint32_t ept;
+    rs_finish finish;
+    uint32_t warmup;
+    uint32_t reps;
+    rs_dist dist;
+    uint64_t seed;
+    uint32_t device;
+    char metrics[RS_METRICS_MAX];
+    char sweep[RS_SWEEP_MAX];
+    char note[RS_NOTE_MAX];
+} rs_request;
+
+typedef enum {
+#define RS_X_ENUM(m, ...) RS_F_##m,
+    RS_REQUEST_FIELDS(RS_X_ENUM)
+#undef RS_X_ENUM
+        RS_FIELD_COUNT
+} rs_field_id;
+
+typedef struct rs_field {
+    rs_field_id id;
+    rs_field_kind kind;
+    const char *section;
+    const char *key;
+    const char *flag;
+    int short_opt;
+    uint64_t min, max;
+    const char *def;
+    const char *implied;
+    const char *argname;
+    const char *help;
+    size_t offset;
+} rs_field;
+
+extern const rs_field rs_fields[RS_FIELD_COUNT];
+
+/* Field by INI section and key, by CLI flag (without "--"), or by short option. */
+const rs_field *rs_field_by_key(const char *section, const char *key);
+const rs_field *rs_field_by_flag(const char *flag);
+const rs_field *rs_field_by_short(int c);
+
+/* Every field set to its default. */
+void rs_request_defaults(rs_request *r);
+
+/* Parse value into the field; on error r is unchanged and err says what was
+ * expected. */
+rs_status rs_field_set(rs_request *r, const rs_field *f, const char *value, rs_error *err);
+
+/* The field's value as text that rs_field_set reads back to the same value. */
+void rs_field_format(const rs_request *r, const rs_field *f, char *buf, size_t len);
+
+/* What a field accepts, for error messages ("an integer from 32 to 1024"). */
+void rs_field_expect(const rs_field *f, char *buf, size_t len);
+
+/* 1 when the field's value differs from its default. */
+int rs_field_is_default(const rs_request *r, const rs_field *f);
+
+/* Number of elements: decimal, K/M/G suffix (powers of 1024), a^b, products
+ * and sums: "16777216", "2^24", "16M", "1024*65535", "2^20+7". */
+rs_status rs_parse_size(const char *s, uint64_t *out, rs_error *err);
+
+/* Compact text for a size: "2^24", "1024*65535" is given as 67107840. */
+void rs_format_size(uint64_t n, char *buf, size_t len);
+
+/* Variant list text: "interleaved,sequential" or "interleaved..unroll_warp". */
+rs_status rs_parse_variants(const char *s, uint32_t *mask, rs_error *err);
+
+/* The variants a ladder or sweep runs, in ladder order; returns the count. */
+int rs_request_variant_list(const rs_request *r, rs_variant *out, int max);
+
+/* 1 when two requests ask for the same thing (every field equal). */
+int rs_request_equal(const rs_request *a, const rs_request *b);
+
+#endif

@@ -1,0 +1,77 @@
+/* What the engine returns and views read: device facts, times, the
+ * correctness verdict and hardware counters, each with a validity bit. */
+#ifndef RS_RESULT_H
+#define RS_RESULT_H
+
+#include <stdint.h>
+
+#include "../profiling/metric_table.h"
+#include "reference.h"
+#include "request.h"
+
+#define RS_MAX_LAUNCHES 16
+
+typedef struct rs_device_info {
+    int index; /* -1: no CUDA device */
+    char name[128];
+    int cc_major, cc_minor;
+    int sm_count;
+    int max_threads_per_sm;
+    uint64_t total_mem;
+    uint64_t free_mem;
+    int mem_clock_khz;
+    int bus_width_bits;
+    double peak_gbps;     /* theoretical: memory clock x bus width x 2 */
+    double measured_gbps; /* streaming read kernel; 0 until measured */
+    int driver_version;   /* 13000 = 13.0 */
+    int runtime_version;
+} rs_device_info;
+
+typedef struct rs_launch_metrics {
+    char name[48];
+    unsigned grid, block;
+    double value[RS_METRIC_COUNT];
+} rs_launch_metrics;
+
+typedef struct rs_metrics {
+    rs_metric_mask requested;      /* what the user asked for */
+    rs_metric_mask valid;          /* what was read; others carry `reason` */
+    int passes;                    /* replay passes the set costs */
+    char reason[240];              /* why counters are missing ("" when all valid) */
+    double value[RS_METRIC_COUNT]; /* summed or weighted over all launches */
+    int nlaunch;
+    rs_launch_metrics launch[RS_MAX_LAUNCHES];
+    double wall_ms; /* wall time the profiling runs took */
+} rs_metrics;
+
+typedef struct rs_result {
+    rs_request req;    /* the request answered */
+    rs_finish finish;  /* resolved finish (AUTO: the variant has none) */
+    unsigned grid;     /* blocks of the first pass (0: library or host) */
+    double ept;        /* elements per thread in the first pass */
+    unsigned launches; /* kernel launches per reduction */
+    rs_device_info device;
+
+    /* times of one whole reduction, all passes and the finish */
+    unsigned reps;
+    double t_median_ms, t_min_ms, t_max_ms;
+    double gbps;         /* input bytes / median time */
+    double pct_peak;     /* of the theoretical peak */
+    double pct_measured; /* of the measured streaming-read peak (0: not measured) */
+    double cpu_ms;       /* one host thread, same input */
+    double speedup_cpu;
+
+    /* correctness, checked on every timed repetition */
+    int correct;
+    unsigned bad_reps; /* repetitions whose result missed the reference */
+    rs_value got;      /* the worst repetition's result */
+    rs_value expected;
+    double abs_err, rel_err, tol;
+
+    rs_metrics metrics;
+} rs_result;
+
+/* Helpers views share. */
+double rs_result_input_bytes(const rs_result *r);
+
+#endif

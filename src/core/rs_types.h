@@ -1,0 +1,69 @@
+/* Plain C enums shared by the host code and the kernels' C face. */
+#ifndef RS_TYPES_H
+#define RS_TYPES_H
+
+#include <stddef.h>
+
+/* Element types. The half types accumulate in float32. */
+typedef enum {
+    RS_INT32,
+    RS_INT64,
+    RS_FLOAT32,
+    RS_FLOAT64,
+    RS_FLOAT16,
+    RS_BFLOAT16,
+    RS_DTYPE_COUNT
+} rs_dtype;
+
+typedef enum { RS_SUM, RS_MIN, RS_MAX, RS_PROD, RS_OP_COUNT } rs_op;
+
+/* How a multi-block reduction combines its block results. */
+typedef enum {
+    RS_FINISH_AUTO,        /* the variant's default */
+    RS_FINISH_RELAUNCH,    /* launch again on the block results */
+    RS_FINISH_CPU,         /* copy block results back, finish on the host */
+    RS_FINISH_ATOMIC,      /* each block atomically combines into the result */
+    RS_FINISH_SINGLE_PASS, /* the last block to finish reduces the block results */
+    RS_FINISH_COUNT
+} rs_finish;
+
+typedef enum { RS_DIST_RANDOM, RS_DIST_SIGNED, RS_DIST_ONES, RS_DIST_IOTA, RS_DIST_COUNT } rs_dist;
+
+/* Variant ids, in ladder order. Names are in the catalogue. */
+typedef enum {
+    RS_V_ATOMIC,
+    RS_V_INTERLEAVED,
+    RS_V_INTERLEAVED_STRIDED,
+    RS_V_SEQUENTIAL,
+    RS_V_FIRST_ADD,
+    RS_V_UNROLL_WARP_VOLATILE,
+    RS_V_UNROLL_WARP,
+    RS_V_UNROLLED,
+    RS_V_MULTI_ELEMENT,
+    RS_V_WARP_SHUFFLE,
+    RS_V_COOPERATIVE_GROUPS,
+    RS_V_VECTORIZED,
+    RS_V_CUB,
+    RS_V_THRUST,
+    RS_V_CPU,
+    RS_VARIANT_COUNT
+} rs_variant;
+
+/* Bytes of one input element. */
+size_t rs_dtype_size(rs_dtype t);
+/* Type the reduction accumulates in (float32 for the half types). */
+rs_dtype rs_dtype_acc(rs_dtype t);
+int rs_dtype_is_float(rs_dtype t);
+
+const char *rs_dtype_name(rs_dtype t);
+const char *rs_op_name(rs_op op);
+const char *rs_finish_name(rs_finish f);
+const char *rs_dist_name(rs_dist d);
+
+/* Name lookups: return the value, or -1 when the name is unknown. */
+int rs_dtype_from_name(const char *s);
+int rs_op_from_name(const char *s);
+int rs_finish_from_name(const char *s);
+int rs_dist_from_name(const char *s);
+
+#endif

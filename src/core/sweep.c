@@ -1,0 +1,292 @@
+#include "sweep.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "format.h"
+
+rs_status rs_sweep_init(rs_sweep *s, const rs_sweep_sizes *sizes, const rs_variant *vars, int nvar,
+                        rs_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->sizes = *sizes;
+    s->nvar = nvar;
+    memcpy(s->var, vars, sizeof *vars * (size_t)nvar);
+    s->rows = calloc((size_t)(sizes->count * nvar) + 1, sizeof *s->rows);
+    if (!s->rows) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    return RS_OK;
+}
+
+void rs_sweep_free(rs_sweep *s)
+{
+    free(s->rows);
+    memset(s, 0, sizeof *s);
+}
+
+rs_row *rs_sweep_row(const rs_sweep *s, int i, int v)
+{
+    return &s->rows[i * s->nvar + v];
+}
+
+rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*command)[16], int count,
+                             rs_error *err)
+{
+    rs_sweep_sizes sizes = {0, {0}};
+    rs_variant vars[RS_VARIANT_COUNT];
+    int nvar = 0;
+    for (int i = 0; i < count; i++) {
+        if (strcmp(command[i], "sweep") != 0) continue;
+        const rs_request *r = &rows[i].result.req;
+        int k = 0;
+        while (k < sizes.count && sizes.n[k] != r->n) k++;
+        if (k == sizes.count && sizes.count < RS_SWEEP_MAX_SIZES) sizes.n[sizes.count++] = r->n;
+        for (k = 0; k < nvar && vars[k] != r->variant; k++) continue;
+        if (k == nvar) vars[nvar++] = r->variant;
+    }
+    if (!sizes.count) return rs_fail(err, RS_E_USAGE, "the recording holds no sweep");
+    /* sizes ascending, variants in ladder order */
+    for (int a = 0; a < sizes.count; a++)
+        for (int b = a + 1; b < sizes.count; b++)
+            if (sizes.n[b] < sizes.n[a]) {
+                uint64_t t = sizes.n[a];
+                sizes.n[a] = sizes.n[b];
+                sizes.n[b] = t;
+            }
+    for (int a = 0; a < nvar; a++)
+        for (int b = a + 1; b < nvar; b++)
+            if (vars[b] < vars[a]) {
+                rs_variant t = vars[a];
+                vars[a] = vars[b];
+                vars[b] = t;
+            }
+    rs_status st = rs_sweep_init(s, &sizes, vars, nvar, err);
+    if (st != RS_OK) return st;
+    for (int i = 0; i < sizes.count * nvar; i++) {
+        s->rows[i].status = RS_E_USAGE;
+        snprintf(s->rows[i].error, sizeof s->rows[i].error, "not in the recording");
+    }
+    for (int i = 0; i < count; i++) {
+        if (strcmp(command[i], "sweep") != 0) continue;
+        const rs_request *r = &rows[i].result.req;
+        int si = 0, vi = 0;
+        while (sizes.n[si] != r->n) si++;
+        while (vars[vi] != r->variant) vi++;
+        *rs_sweep_row(s, si, vi) = rows[i];
+    }
+    s->done = sizes.count * nvar;
+    return RS_OK;
+}
+
+/* The CPU baseline is a series of its own unless the cpu variant is one. */
+static int has_cpu_variant(const rs_sweep *s)
+{
+    for (int v = 0; v < s->nvar; v++)
+        if (s->var[v] == RS_V_CPU) return 1;
+    return 0;
+}
+
+int rs_sweep_series_count(const rs_sweep *s)
+{
+    return s->nvar + !has_cpu_variant(s);
+}
+
+const char *rs_sweep_series_name(const rs_sweep *s, int series)
+{
+    return series < s->nvar ? rs_variant_name(s->var[series]) : "cpu (1 thread)";
+}
+
+static int row_usable(const rs_sweep *s, int i, int v)
+{
+    if (i * s->nvar + v >= s->done) return 0;
+    const rs_row *r = rs_sweep_row(s, i, v);
+    return r->status == RS_OK && r->result.correct && r->result.t_median_ms > 0.0;
+}
+
+double rs_sweep_value(const rs_sweep *s, int i, int series, rs_chart_quantity q)
+{
+    if (series < s->nvar) {
+        if (!row_usable(s, i, series)) return -1.0;
+        const rs_result *r = &rs_sweep_row(s, i, series)->result;
+        return q == RS_CHART_TIME ? r->t_median_ms : r->gbps;
+    }
+    /* The CPU baseline measured beside any run at this size. */
+    for (int v = 0; v < s->nvar; v++) {
+        if (i * s->nvar + v >= s->done) break;
+        const rs_row *r = rs_sweep_row(s, i, v);
+        if (r->status != RS_OK || r->result.cpu_ms <= 0.0) continue;
+        if (q == RS_CHART_TIME) return r->result.cpu_ms;
+        return rs_result_input_bytes(&r->result) / (r->result.cpu_ms * 1e-3) / 1e9;
+    }
+    return -1.0;
+}
+
+int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
+{
+    int segments = 0, prev = -1;
+    size_t used = 0;
+    char first_n[32] = "";
+    text[0] = '\0';
+    for (int i = 0; i < s->sizes.count; i++) {
+        int best = -1;
+        double best_t = 0.0;
+        for (int v = 0; v < s->nvar; v++) {
+            const double t = rs_sweep_value(s, i, v, RS_CHART_TIME);
+            if (t > 0.0 && (best < 0 || t < best_t)) best = v, best_t = t;
+        }
+        if (best < 0 || best == prev) continue;
+        char n[32];
+        rs_format_size(s->sizes.n[i], n, sizeof n);
+        int w;
+        if (prev < 0) {
+            snprintf(first_n, sizeof first_n, "%s", n);
+            w = snprintf(text + used, len - used, "%s fastest", rs_variant_name(s->var[best]));
+        } else {
+            char last[32];
+            int k = i - 1;
+            rs_format_size(s->sizes.n[k], last, sizeof last);
+            w = snprintf(text + used, len - used, " up to %s; %s from %s", last,
+                         rs_variant_name(s->var[best]), n);
+        }
+        if (w < 0 || (size_t)w >= len - used) break;
+        used += (size_t)w;
+        prev = best;
+        segments++;
+    }
+    if (segments > 1 && used < len) snprintf(text + used, len - used, " on");
+    if (segments == 1) {
+        char last[32];
+        rs_format_size(s->sizes.n[s->sizes.count - 1], last, sizeof last);
+        snprintf(text + used, len - used, " at every size (%s to %s)", first_n, last);
+    }
+    return segments;
+}
+
+rs_axis rs_log_axis(double lo, double hi)
+{
+    rs_axis a = {1.0, 10.0};
+    if (!(lo > 0.0) || !(hi > 0.0)) return a;
+    if (hi < lo) {
+        const double t = lo;
+        lo = hi;
+        hi = t;
+    }
+    a.lo = pow(10.0, floor(log10(lo)));
+    a.hi = pow(10.0, ceil(log10(hi)));
+    if (a.hi <= a.lo) a.hi = a.lo * 10.0;
+    return a;
+}
+
+int rs_log_pos(rs_axis a, double v, int cells)
+{
+    if (cells <= 1 || !(v > 0.0)) return 0;
+    const double f = (log10(v) - log10(a.lo)) / (log10(a.hi) - log10(a.lo));
+    int p = (int)lround(f * (cells - 1));
+    return p < 0 ? 0 : p > cells - 1 ? cells - 1 : p;
+}
+
+rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char *path,
+                             rs_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return rs_fail(err, RS_E_IO, "cannot write '%s': %s", path, strerror(errno));
+    fprintf(f, "n");
+    for (int k = 0; k < rs_sweep_series_count(s); k++)
+        fprintf(f, ",%s", k < s->nvar ? rs_variant_name(s->var[k]) : "cpu");
+    fprintf(f, "\n");
+    for (int i = 0; i < s->sizes.count; i++) {
+        fprintf(f, "%llu", (unsigned long long)s->sizes.n[i]);
+        for (int k = 0; k < rs_sweep_series_count(s); k++) {
+            const double v = rs_sweep_value(s, i, k, q);
+            if (v > 0.0)
+                fprintf(f, ",%.6g", v);
+            else
+                fprintf(f, ",");
+        }
+        fprintf(f, "\n");
+    }
+    if (fclose(f) != 0) return rs_fail(err, RS_E_IO, "cannot write '%s'", path);
+    return RS_OK;
+}
+
+static void print_sweep_table(FILE *f, const rs_sweep *s)
+{
+    const int ns = rs_sweep_series_count(s);
+    fprintf(f,
+            "time of one reduction (median); '-' not run, 'skip' does not fit, 'WRONG' failed\n");
+    fprintf(f, "%12s", "n");
+    for (int k = 0; k < ns; k++)
+        fprintf(f, " %12.12s", k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
+    fprintf(f, "\n");
+    for (int i = 0; i < s->sizes.count; i++) {
+        char n[32];
+        rs_format_size(s->sizes.n[i], n, sizeof n);
+        fprintf(f, "%12s", n);
+        for (int k = 0; k < ns; k++) {
+            char cell[32];
+            const double t = rs_sweep_value(s, i, k, RS_CHART_TIME);
+            if (t > 0.0) {
+                rs_fmt_time(t, 0, cell, sizeof cell);
+            } else if (k < s->nvar && i * s->nvar + k < s->done) {
+                const rs_row *r = rs_sweep_row(s, i, k);
+                snprintf(cell, sizeof cell, "%s",
+                         r->status == RS_E_NOMEM ? "skip"
+                         : r->status == RS_OK    ? "WRONG"
+                                                 : "refused");
+            } else {
+                snprintf(cell, sizeof cell, "-");
+            }
+            fprintf(f, " %12s", cell);
+        }
+        fprintf(f, "\n");
+    }
+    char cross[512];
+    rs_sweep_crossovers(s, cross, sizeof cross);
+    if (cross[0]) fprintf(f, "crossovers: %s\n", cross);
+    for (int i = 0; i < s->done; i++)
+        if (s->rows[i].status == RS_E_NOMEM) {
+            fprintf(f, "skipped: %s\n", s->rows[i].error);
+            break;
+        }
+}
+
+void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
+{
+    if (fmt == RS_FMT_TABLE) {
+        print_sweep_table(f, s);
+        return;
+    }
+    if (fmt == RS_FMT_CSV) {
+        fprintf(f, "n,variant,status,time_median_ms,gbps,pct_peak,cpu_ms,correct,error\n");
+        for (int i = 0; i < s->done; i++) {
+            const rs_row *r = &s->rows[i];
+            const rs_result *x = &r->result;
+            fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n, rs_variant_name(x->req.variant),
+                    r->status);
+            if (r->status == RS_OK)
+                fprintf(f, "%.6g,%.2f,%.2f,%.6g,%s,\n", x->t_median_ms, x->gbps, x->pct_peak,
+                        x->cpu_ms, x->correct ? "yes" : "no");
+            else
+                fprintf(f, ",,,,,\"%s\"\n", r->error);
+        }
+        return;
+    }
+    cJSON *j = cJSON_CreateObject();
+    cJSON *sizes = cJSON_AddArrayToObject(j, "sizes");
+    for (int i = 0; i < s->sizes.count; i++)
+        cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)s->sizes.n[i]));
+    cJSON *vars = cJSON_AddArrayToObject(j, "variants");
+    for (int v = 0; v < s->nvar; v++)
+        cJSON_AddItemToArray(vars, cJSON_CreateString(rs_variant_name(s->var[v])));
+    char cross[512];
+    rs_sweep_crossovers(s, cross, sizeof cross);
+    cJSON_AddStringToObject(j, "crossovers", cross);
+    cJSON *rows = cJSON_AddArrayToObject(j, "rows");
+    for (int i = 0; i < s->done; i++) cJSON_AddItemToArray(rows, rs_row_to_json(&s->rows[i]));
+    char *text = cJSON_Print(j);
+    if (text) fprintf(f, "%s\n", text);
+    free(text);
+    cJSON_Delete(j);
+}

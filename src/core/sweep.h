@@ -1,0 +1,61 @@
+/* A sweep: variants timed over a range of n. The data, the crossovers
+ * between the fastest variants, and the chart's scales. Pure: the TUI, the
+ * CLI and the tests share it. */
+#ifndef RS_SWEEP_H
+#define RS_SWEEP_H
+
+#include <stddef.h>
+
+#include "export.h"
+#include "sweep_range.h"
+
+#define RS_SWEEP_MAX_SERIES (RS_VARIANT_COUNT + 1)
+
+typedef struct rs_sweep {
+    rs_sweep_sizes sizes;
+    int nvar;
+    rs_variant var[RS_VARIANT_COUNT];
+    rs_row *rows; /* sizes.count * nvar, by size then variant */
+    int done;     /* rows filled so far */
+} rs_sweep;
+
+rs_status rs_sweep_init(rs_sweep *s, const rs_sweep_sizes *sizes, const rs_variant *vars, int nvar,
+                        rs_error *err);
+void rs_sweep_free(rs_sweep *s);
+rs_row *rs_sweep_row(const rs_sweep *s, int size_index, int var_index);
+
+/* The rows of a recording made by `redscope sweep` (command "sweep"), as a
+ * sweep: sizes and variants in the order they appear. */
+rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*command)[16], int count,
+                             rs_error *err);
+
+/* A value of the chart: time in ms or GB/s; < 0 when missing, skipped or
+ * wrong. The CPU series (index nvar) is the one-thread baseline measured
+ * beside each run. */
+typedef enum { RS_CHART_TIME, RS_CHART_GBPS } rs_chart_quantity;
+double rs_sweep_value(const rs_sweep *s, int size_index, int series, rs_chart_quantity q);
+int rs_sweep_series_count(const rs_sweep *s); /* variants + the CPU */
+const char *rs_sweep_series_name(const rs_sweep *s, int series);
+
+/* Where the fastest variant changes: "atomic fastest up to 2^17; first_add
+ * above" (the CPU counts only when it was asked for). Returns the number of
+ * segments; text gets the sentence. */
+int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len);
+
+/* A log axis from lo to hi (both > 0): decade bounds that contain them. */
+typedef struct rs_axis {
+    double lo, hi;
+} rs_axis;
+rs_axis rs_log_axis(double lo, double hi);
+
+/* Position of v on a log axis mapped onto [0, cells - 1] (clamped). */
+int rs_log_pos(rs_axis a, double v, int cells);
+
+/* Write the CSV the plot uses: n, one column per series. */
+rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char *path,
+                             rs_error *err);
+
+/* Table (n by variant), CSV or JSON on f. */
+void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt);
+
+#endif

@@ -1,0 +1,129 @@
+#include "rs_types.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+
+static const char *const dtype_names[RS_DTYPE_COUNT] = {"int32",   "int64",   "float32",
+                                                        "float64", "float16", "bfloat16"};
+static const size_t dtype_sizes[RS_DTYPE_COUNT] = {4, 8, 4, 8, 2, 2};
+static const char *const op_names[RS_OP_COUNT] = {"sum", "min", "max", "product"};
+static const char *const finish_names[RS_FINISH_COUNT] = {"auto", "relaunch", "cpu", "atomic",
+                                                          "single_pass"};
+static const char *const dist_names[RS_DIST_COUNT] = {"random", "signed", "ones", "iota"};
+
+size_t rs_dtype_size(rs_dtype t)
+{
+    return (unsigned)t < RS_DTYPE_COUNT ? dtype_sizes[t] : 0;
+}
+
+rs_dtype rs_dtype_acc(rs_dtype t)
+{
+    return (t == RS_FLOAT16 || t == RS_BFLOAT16) ? RS_FLOAT32 : t;
+}
+
+int rs_dtype_is_float(rs_dtype t)
+{
+    return t != RS_INT32 && t != RS_INT64;
+}
+
+static const char *name_at(const char *const *names, int count, int i)
+{
+    return (i >= 0 && i < count) ? names[i] : "?";
+}
+
+static int index_of(const char *const *names, int count, const char *s)
+{
+    for (int i = 0; s && i < count; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    return -1;
+}
+
+const char *rs_dtype_name(rs_dtype t)
+{
+    return name_at(dtype_names, RS_DTYPE_COUNT, (int)t);
+}
+const char *rs_op_name(rs_op op)
+{
+    return name_at(op_names, RS_OP_COUNT, (int)op);
+}
+const char *rs_finish_name(rs_finish f)
+{
+    return name_at(finish_names, RS_FINISH_COUNT, (int)f);
+}
+const char *rs_dist_name(rs_dist d)
+{
+    return name_at(dist_names, RS_DIST_COUNT, (int)d);
+}
+
+int rs_dtype_from_name(const char *s)
+{
+    /* Common spellings people type. */
+    static const struct {
+        const char *alias;
+        rs_dtype t;
+    } aliases[] = {{"int", RS_INT32},    {"float", RS_FLOAT32}, {"double", RS_FLOAT64},
+                   {"half", RS_FLOAT16}, {"bf16", RS_BFLOAT16}, {"fp16", RS_FLOAT16},
+                   {"fp32", RS_FLOAT32}, {"fp64", RS_FLOAT64},  {"i32", RS_INT32},
+                   {"i64", RS_INT64},    {"f32", RS_FLOAT32},   {"f64", RS_FLOAT64},
+                   {"f16", RS_FLOAT16},  {"long", RS_INT64}};
+    int i = index_of(dtype_names, RS_DTYPE_COUNT, s);
+    if (i >= 0 || !s) return i;
+    for (size_t k = 0; k < sizeof aliases / sizeof aliases[0]; k++)
+        if (strcmp(aliases[k].alias, s) == 0) return (int)aliases[k].t;
+    return -1;
+}
+
+int rs_op_from_name(const char *s)
+{
+    if (s && strcmp(s, "prod") == 0) return RS_PROD;
+    return index_of(op_names, RS_OP_COUNT, s);
+}
+
+int rs_finish_from_name(const char *s)
+{
+    return index_of(finish_names, RS_FINISH_COUNT, s);
+}
+
+int rs_dist_from_name(const char *s)
+{
+    return index_of(dist_names, RS_DIST_COUNT, s);
+}
+
+rs_status rs_fail(rs_error *err, rs_status code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+        err->code = code;
+    }
+    return code;
+}
+
+void rs_error_clear(rs_error *err)
+{
+    if (err) {
+        err->code = RS_OK;
+        err->msg[0] = '\0';
+    }
+}
+
+const char *rs_status_name(rs_status st)
+{
+    switch (st) {
+    case RS_OK: return "ok";
+    case RS_E_MISMATCH: return "wrong result";
+    case RS_E_USAGE: return "refused";
+    case RS_E_NODRIVER: return "no NVIDIA driver";
+    case RS_E_NODEVICE: return "no CUDA device";
+    case RS_E_NOMEM: return "out of memory";
+    case RS_E_CUDA: return "CUDA error";
+    case RS_E_IO: return "file error";
+    case RS_E_CANCELLED: return "cancelled";
+    }
+    return "error";
+}

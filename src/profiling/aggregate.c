@@ -1,0 +1,54 @@
+/* Combining per-launch counter values into totals, and the derived metrics.
+ * Pure arithmetic: tested without a GPU. */
+#include "profiler.h"
+
+static void derive(const double *v, double *out, rs_metric_mask valid, rs_metric_mask *derived)
+{
+    const rs_metric_mask dram = RS_METRIC_BIT(RS_M_DRAM_READ) | RS_METRIC_BIT(RS_M_DRAM_WRITE) |
+                                RS_METRIC_BIT(RS_M_DURATION);
+    if ((valid & dram) == dram && v[RS_M_DURATION] > 0.0) {
+        /* bytes per nanosecond are GB/s */
+        out[RS_M_DRAM_GBPS] = (v[RS_M_DRAM_READ] + v[RS_M_DRAM_WRITE]) / v[RS_M_DURATION];
+        *derived |= RS_METRIC_BIT(RS_M_DRAM_GBPS);
+    }
+    const rs_metric_mask pred =
+        RS_METRIC_BIT(RS_M_THREAD_INST_PRED_ON) | RS_METRIC_BIT(RS_M_WARP_INST);
+    if ((valid & pred) == pred && v[RS_M_WARP_INST] > 0.0) {
+        out[RS_M_LANES_PRED_ON] = v[RS_M_THREAD_INST_PRED_ON] / v[RS_M_WARP_INST];
+        *derived |= RS_METRIC_BIT(RS_M_LANES_PRED_ON);
+    }
+    const rs_metric_mask act = RS_METRIC_BIT(RS_M_THREAD_INST) | RS_METRIC_BIT(RS_M_WARP_INST);
+    if ((valid & act) == act && v[RS_M_WARP_INST] > 0.0) {
+        out[RS_M_LANES_ACTIVE] = v[RS_M_THREAD_INST] / v[RS_M_WARP_INST];
+        *derived |= RS_METRIC_BIT(RS_M_LANES_ACTIVE);
+    }
+}
+
+void rs_metrics_aggregate(rs_metrics *m)
+{
+    rs_metric_mask derived = 0;
+    for (int i = 0; i < RS_METRIC_COUNT; i++) m->value[i] = 0.0;
+    double total_time = 0.0;
+    for (int k = 0; k < m->nlaunch; k++) total_time += m->launch[k].value[RS_M_DURATION];
+    for (int i = 0; i < RS_METRIC_COUNT; i++) {
+        const rs_metric_def *d = &rs_metric_defs[i];
+        if (!(m->valid & RS_METRIC_BIT(i)) || d->agg == RS_AGG_DERIVED) continue;
+        double acc = 0.0;
+        for (int k = 0; k < m->nlaunch; k++) {
+            const double v = m->launch[k].value[i];
+            if (d->agg == RS_AGG_SUM)
+                acc += v;
+            else if (total_time > 0.0)
+                acc += v * m->launch[k].value[RS_M_DURATION] / total_time;
+            else
+                acc += v / m->nlaunch;
+        }
+        m->value[i] = acc;
+    }
+    for (int k = 0; k < m->nlaunch; k++) {
+        rs_metric_mask unused = 0;
+        derive(m->launch[k].value, m->launch[k].value, m->valid, &unused);
+    }
+    derive(m->value, m->value, m->valid, &derived);
+    m->valid |= derived;
+}

@@ -1,0 +1,71 @@
+/* The hardware counters redscope knows: user-facing key, CUPTI metric name,
+ * meaning, and how values of several kernel launches combine. Pure data, no
+ * CUPTI: the request parser and the views use it where no GPU is. */
+#ifndef RS_METRIC_TABLE_H
+#define RS_METRIC_TABLE_H
+
+#include <stdint.h>
+
+#include "../core/error.h"
+
+typedef enum {
+    RS_AGG_SUM,      /* counts add up over launches */
+    RS_AGG_WEIGHTED, /* ratios: average weighted by each launch's duration */
+    RS_AGG_DERIVED,  /* computed from other metrics after summing */
+} rs_metric_agg;
+
+typedef enum {
+    RS_M_DURATION,
+    RS_M_DRAM_READ,
+    RS_M_DRAM_WRITE,
+    RS_M_DRAM_GBPS,
+    RS_M_DRAM_PCT,
+    RS_M_SHLD_CONFLICTS,
+    RS_M_SHST_CONFLICTS,
+    RS_M_SHLD_WAVEFRONTS,
+    RS_M_SHST_WAVEFRONTS,
+    RS_M_WARP_INST,
+    RS_M_THREAD_INST_PRED_ON,
+    RS_M_LANES_PRED_ON,
+    RS_M_THREAD_INST,
+    RS_M_LANES_ACTIVE,
+    RS_M_OCCUPANCY,
+    RS_M_BARRIER_STALL,
+    RS_M_DIVERGENT_BRANCHES,
+    RS_M_BRANCH_UNIFORMITY,
+    RS_METRIC_COUNT
+} rs_metric_id;
+
+typedef struct rs_metric_def {
+    rs_metric_id id;
+    const char *key;   /* what users type: --metrics=bank_ld,warp_inst */
+    const char *cupti; /* CUPTI / Nsight Compute name; NULL for derived */
+    const char *label; /* short label for tables */
+    const char *unit;  /* ns, bytes, GB/s, %, count, lanes */
+    const char *meaning;
+    rs_metric_agg agg;
+    int in_default; /* the cheap one-pass set */
+} rs_metric_def;
+
+extern const rs_metric_def rs_metric_defs[RS_METRIC_COUNT];
+
+/* Metric by key or by CUPTI name; NULL when unknown. */
+const rs_metric_def *rs_metric_by_key(const char *key);
+
+/* A metric set as a bit mask of rs_metric_id. */
+typedef uint32_t rs_metric_mask;
+#define RS_METRIC_BIT(id) ((rs_metric_mask)1u << (id))
+
+rs_metric_mask rs_metric_set_default(void);
+rs_metric_mask rs_metric_set_full(void);
+
+/* "none"/"" -> 0, "default", "full", or keys separated by commas. */
+rs_status rs_metric_parse_set(const char *text, rs_metric_mask *out, rs_error *err);
+
+/* Add what derived metrics are computed from. */
+rs_metric_mask rs_metric_closure(rs_metric_mask m);
+
+/* The CUPTI names a mask needs, in table order; returns the count. */
+int rs_metric_cupti_names(rs_metric_mask m, const char **names, int max);
+
+#endif

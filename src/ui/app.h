@@ -1,0 +1,114 @@
+/* The explorer's state. Screens draw from it and change it through
+ * actions; only the worker touches the engine. */
+#ifndef UI_APP_H
+#define UI_APP_H
+
+#include <signal.h>
+
+#include "cli.h"
+#include "core/preset.h"
+#include "core/record.h"
+#include "core/sweep.h"
+#include "keys.h"
+#include "theme.h"
+#include "layout.h"
+#include "worker.h"
+
+typedef enum {
+    UI_PROMPT_NONE,
+    UI_PROMPT_N,
+    UI_PROMPT_BLOCK,
+    UI_PROMPT_EPT,
+    UI_PROMPT_REPS,
+    UI_PROMPT_SAVE,
+    UI_PROMPT_OVERWRITE,
+    UI_PROMPT_VARIANTS,
+    UI_PROMPT_RANGE,
+} ui_prompt_kind;
+
+typedef struct ui_app {
+    rs_cli *cli;
+    ui_screen screen, back;
+    rs_request cfg;
+    int sel; /* selected variant */
+    unsigned tick;
+    int utf8;
+
+    /* the last result of each variant (shown while it matches cfg) */
+    rs_row *last;
+    int have[RS_VARIANT_COUNT];
+    rs_row pinned;
+    int has_pin;
+
+    /* ladder screen */
+    rs_row *ladder;
+    rs_variant ladder_vars[RS_VARIANT_COUNT];
+    int ladder_count, ladder_done, ladder_sel;
+
+    /* sweep screen */
+    rs_sweep sweep;
+    int sweep_ready;
+    uint32_t sweep_vars;
+    char sweep_range[RS_SWEEP_MAX];
+    rs_chart_quantity sweep_q;
+    int sweep_cursor;
+
+    /* compare screen: a against b (b < 0: the pinned result) */
+    int cmp_a, cmp_b;
+
+    /* presets */
+    rs_preset_info *presets;
+    int npresets, preset_sel;
+    char preset_name[RS_PRESET_NAME_MAX];
+    rs_request preset_cfg;
+    int has_preset;
+
+    /* a one-line prompt on the status row */
+    ui_prompt_kind prompt;
+    char prompt_buf[RS_SWEEP_MAX];
+    char prompt_error[512];
+
+    int why_scroll, help_scroll;
+    char status[512];
+    ui_role status_role;
+    int quit_armed;
+
+    /* the device, as the worker reported it */
+    rs_device_info dev;
+    int dev_ready;
+    rs_status gpu_status;
+    char gpu_problem[512];
+    int counters_ok;
+    char counters_why[240];
+
+    /* replay */
+    int replay;
+    char replay_path[4096];
+    rs_recording rec;
+
+    ui_worker *worker;
+    ui_job_kind job;
+} ui_app;
+
+void ui_status(ui_app *a, ui_role role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The request a variant runs with under the current configuration. */
+void ui_request_for(const ui_app *a, rs_variant v, rs_request *out);
+/* The last result of v when it answers the current configuration. */
+const rs_result *ui_result_for(const ui_app *a, rs_variant v);
+/* The previous ladder step with a result, or -1. */
+int ui_previous_step(const ui_app *a, rs_variant v);
+
+/* Screens: draw from the state; handle an action (return 1 if consumed). */
+void ui_draw_explorer(ui_app *a, const ui_layout *l);
+void ui_draw_ladder(ui_app *a, const ui_layout *l);
+void ui_draw_compare(ui_app *a, const ui_layout *l);
+void ui_draw_sweep(ui_app *a, const ui_layout *l);
+void ui_draw_help(ui_app *a, const ui_layout *l);
+void ui_draw_presets(ui_app *a, const ui_layout *l);
+void ui_draw_header(ui_app *a, const ui_layout *l);
+
+/* Shared drawing: a result's figures in rows from y, within width w. */
+void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first);
+
+#endif

@@ -1,0 +1,180 @@
+#define _XOPEN_SOURCE 700
+#include "draw.h"
+
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+/* Bytes of the longest prefix of s that fits in w columns (cols gets them). */
+static size_t fit(const char *s, int w, int *cols)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    size_t off = 0, len = strlen(s);
+    int used = 0;
+    while (off < len) {
+        wchar_t wc;
+        size_t n = mbrtowc(&wc, s + off, len - off, &st);
+        if (n == (size_t)-1 || n == (size_t)-2) { /* not valid here: one byte, one column */
+            memset(&st, 0, sizeof st);
+            n = 1;
+            wc = '?';
+        }
+        if (n == 0) break;
+        int cw = wcwidth(wc);
+        if (cw < 0) cw = 1;
+        if (used + cw > w) break;
+        used += cw;
+        off += n;
+    }
+    if (cols) *cols = used;
+    return off;
+}
+
+int ui_width(const char *s)
+{
+    int cols = 0;
+    fit(s, 1 << 30, &cols);
+    return cols;
+}
+
+int ui_put(int y, int x, int w, ui_role role, const char *s)
+{
+    if (w <= 0 || y < 0 || x < 0 || y >= LINES || x >= COLS) return 0;
+    if (x + w > COLS) w = COLS - x;
+    int cols = 0;
+    const size_t bytes = fit(s, w, &cols);
+    attrset(ui_attr(role));
+    mvaddnstr(y, x, s, (int)bytes);
+    attrset(A_NORMAL);
+    return cols;
+}
+
+int ui_putf(int y, int x, int w, ui_role role, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return ui_put(y, x, w, role, buf);
+}
+
+void ui_blank(int y, int x, int w, ui_role role)
+{
+    if (w <= 0 || y < 0 || y >= LINES) return;
+    if (x + w > COLS) w = COLS - x;
+    attrset(ui_attr(role));
+    mvhline(y, x, ' ', w);
+    attrset(A_NORMAL);
+}
+
+void ui_box(ui_rect r, const char *title, ui_role title_role)
+{
+    if (r.h < 2 || r.w < 2) return;
+    /* Line-drawing characters in UTF-8; plain ASCII otherwise, where the
+     * terminal's alternate character set cannot be trusted. */
+    const int utf8 = ui_theme_utf8();
+    const chtype h = utf8 ? ACS_HLINE : '-', v = utf8 ? ACS_VLINE : '|';
+    const chtype ul = utf8 ? ACS_ULCORNER : '+', ur = utf8 ? ACS_URCORNER : '+';
+    const chtype ll = utf8 ? ACS_LLCORNER : '+', lr = utf8 ? ACS_LRCORNER : '+';
+    attrset(ui_attr(R_DIM));
+    mvhline(r.y, r.x + 1, h, r.w - 2);
+    mvhline(r.y + r.h - 1, r.x + 1, h, r.w - 2);
+    mvvline(r.y + 1, r.x, v, r.h - 2);
+    mvvline(r.y + 1, r.x + r.w - 1, v, r.h - 2);
+    mvaddch(r.y, r.x, ul);
+    mvaddch(r.y, r.x + r.w - 1, ur);
+    mvaddch(r.y + r.h - 1, r.x, ll);
+    mvaddch(r.y + r.h - 1, r.x + r.w - 1, lr);
+    attrset(A_NORMAL);
+    if (title && *title && r.w > 6) {
+        char t[256];
+        snprintf(t, sizeof t, " %s ", title);
+        ui_put(r.y, r.x + 2, r.w - 4, title_role, t);
+    }
+}
+
+void ui_bar(int y, int x, int w, double frac, ui_role role)
+{
+    static const char *const eighths[] = {"",
+                                          "\xe2\x96\x8f",
+                                          "\xe2\x96\x8e",
+                                          "\xe2\x96\x8d",
+                                          "\xe2\x96\x8c",
+                                          "\xe2\x96\x8b",
+                                          "\xe2\x96\x8a",
+                                          "\xe2\x96\x89"};
+    if (w <= 0) return;
+    if (!(frac > 0.0)) frac = 0.0;
+    if (frac > 1.0) frac = 1.0;
+    const int units = (int)(frac * w * 8.0 + 0.5);
+    char buf[1024] = "";
+    size_t used = 0;
+    const int utf8 = ui_theme_utf8();
+    int cells = 0;
+    for (; cells < units / 8 && used + 4 < sizeof buf; cells++) {
+        const char *full = utf8 ? "\xe2\x96\x88" : "#";
+        memcpy(buf + used, full, strlen(full));
+        used += strlen(full);
+    }
+    if (utf8 && units % 8 && cells < w) {
+        memcpy(buf + used, eighths[units % 8], 3);
+        used += 3;
+        cells++;
+    }
+    buf[used] = '\0';
+    ui_put(y, x, w, role, buf);
+    for (int k = cells; k < w; k++) ui_put(y, x + k, 1, R_DIM, ui_glyph(G_EMPTY));
+}
+
+int ui_wrap(const char *text, int width, char (*lines)[256], int max)
+{
+    int n = 0;
+    if (width < 4) width = 4;
+    if (width > 255) width = 255;
+    const char *p = text;
+    while (*p && n < max) {
+        while (*p == ' ') p++;
+        if (*p == '\n') {
+            lines[n++][0] = '\0';
+            p++;
+            continue;
+        }
+        /* take words while they fit */
+        const char *start = p, *cut = NULL;
+        int cols = 0;
+        while (*p && *p != '\n') {
+            const char *word_end = p;
+            while (*word_end && *word_end != ' ' && *word_end != '\n') word_end++;
+            char word[256];
+            const size_t wl =
+                (size_t)(word_end - p) < sizeof word - 1 ? (size_t)(word_end - p) : sizeof word - 1;
+            memcpy(word, p, wl);
+            word[wl] = '\0';
+            const int ww = ui_width(word);
+            if (cols + (cols ? 1 : 0) + ww > width) {
+                if (cols == 0) { /* one word too long: cut it */
+                    int c;
+                    cut = p + fit(p, width, &c);
+                    p = cut;
+                }
+                break;
+            }
+            cols += (cols ? 1 : 0) + ww;
+            p = word_end;
+            cut = p;
+            if (*p == ' ') p++;
+        }
+        size_t len = cut ? (size_t)(cut - start) : 0;
+        if (len > 255) len = 255;
+        memcpy(lines[n], start, len);
+        lines[n][len] = '\0';
+        n++;
+        if (*p == '\n') p++;
+    }
+    return n;
+}

@@ -1,0 +1,23 @@
+/* Drawing helpers over ncurses: clipped UTF-8 text, boxes with titles, bars. */
+#ifndef UI_DRAW_H
+#define UI_DRAW_H
+
+#include "layout.h"
+#include "theme.h"
+
+/* Display width of UTF-8 text. */
+int ui_width(const char *s);
+/* Put s at (y, x), at most w columns; returns the columns used. */
+int ui_put(int y, int x, int w, ui_role role, const char *s);
+int ui_putf(int y, int x, int w, ui_role role, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Blank w columns. */
+void ui_blank(int y, int x, int w, ui_role role);
+/* A frame around r with a title in its top edge. */
+void ui_box(ui_rect r, const char *title, ui_role title_role);
+/* A horizontal bar of w cells filled to frac (0..1), eighth-cells in UTF-8. */
+void ui_bar(int y, int x, int w, double frac, ui_role role);
+/* Word-wrap text into lines of at most width columns; returns the count. */
+int ui_wrap(const char *text, int width, char (*lines)[256], int max);
+
+#endif

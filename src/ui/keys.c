@@ -1,0 +1,112 @@
+#include "keys.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EXP     UI_ON(UI_SCREEN_EXPLORER)
+#define LAD     UI_ON(UI_SCREEN_LADDER)
+#define CMP     UI_ON(UI_SCREEN_COMPARE)
+#define SWP     UI_ON(UI_SCREEN_SWEEP)
+#define HLP     UI_ON(UI_SCREEN_HELP)
+#define PRS     UI_ON(UI_SCREEN_PRESETS)
+#define ESC_KEY 27
+
+const ui_binding ui_bindings[] = {
+    {'\n', KEY_ENTER, "Enter", "run", "run the variant, the ladder or the sweep; load a preset",
+     UI_ACT_RUN, EXP | LAD | SWP | PRS, 1},
+    {KEY_UP, 'k', "Up/k", "", "move up", UI_ACT_UP, EXP | LAD | PRS | HLP, 0},
+    {KEY_DOWN, 'j', "Down/j", "", "move down", UI_ACT_DOWN, EXP | LAD | PRS | HLP, 0},
+    {KEY_LEFT, 'h', "Left/h", "", "sweep: move the cursor along n", UI_ACT_LEFT, SWP, 0},
+    {KEY_RIGHT, 'l', "Right/l", "", "sweep: move the cursor along n", UI_ACT_RIGHT, SWP, 0},
+    {ESC_KEY, KEY_BACKSPACE, "Esc", "back", "cancel a run between launches, or leave a screen",
+     UI_ACT_CANCEL, UI_ON_ALL & ~EXP, 2},
+    {ESC_KEY, 0, "Esc", "", "cancel a run between launches", UI_ACT_CANCEL, EXP, 0},
+    {'L', 0, "L", "ladder", "the ladder screen: every variant on this configuration", UI_ACT_LADDER,
+     EXP | CMP | SWP, 3},
+    {'S', 0, "S", "sweep", "the sweep screen: variants over a range of n, charted", UI_ACT_SWEEP,
+     EXP | LAD | CMP, 4},
+    {'C', 0, "C", "compare", "compare two variants, or a result with the pinned one",
+     UI_ACT_COMPARE, EXP | LAD, 5},
+    {'p', 0, "p", "pin", "pin the selected result as the baseline for changes", UI_ACT_PIN,
+     EXP | LAD, 6},
+    {'t', 0, "t", "type", "next element type", UI_ACT_TYPE, EXP | LAD | SWP, 7},
+    {'o', 0, "o", "op", "next operation", UI_ACT_OP, EXP | LAD | SWP, 8},
+    {'n', 0, "n", "n", "type n (16777216, 2^24, 16M, 1024*65535)", UI_ACT_N, EXP | LAD, 9},
+    {'b', 0, "b", "block", "next blockDim", UI_ACT_BLOCK, EXP | LAD | SWP, 10},
+    {'B', 0, "B", "", "type a blockDim", UI_ACT_BLOCK_TYPE, EXP | LAD | SWP, 0},
+    {'m', 0, "m", "counters", "next counter set: none, default (1 pass), full (3 passes)",
+     UI_ACT_METRICS, EXP | LAD, 11},
+    {'P', 0, "P", "presets", "load a preset (shipped and yours)", UI_ACT_PRESETS, EXP | LAD | SWP,
+     12},
+    {'s', 0, "s", "save", "save this configuration as a preset", UI_ACT_SAVE, EXP | LAD | SWP, 13},
+    {'f', 0, "f", "finish", "next finish: auto relaunch cpu atomic single_pass", UI_ACT_FINISH,
+     EXP | LAD, 14},
+    {'e', 0, "e", "ept", "type elements per thread (0: automatic)", UI_ACT_EPT, EXP | LAD, 15},
+    {'r', 0, "r", "reps", "type the number of timed repetitions", UI_ACT_REPS, EXP | LAD | SWP, 16},
+    {'i', 0, "i", "input", "next input distribution", UI_ACT_INPUT, EXP | LAD | SWP, 17},
+    {KEY_PPAGE, '[', "PgUp/[", "", "scroll the explanation up", UI_ACT_SCROLL_UP, EXP, 0},
+    {KEY_NPAGE, ']', "PgDn/]", "", "scroll the explanation down", UI_ACT_SCROLL_DOWN, EXP, 0},
+    {'a', 0, "a", "left", "compare: next variant on the left", UI_ACT_PICK_A, CMP, 6},
+    {'z', 0, "z", "right", "compare: next variant on the right, then the pinned result",
+     UI_ACT_PICK_B, CMP, 7},
+    {'v', 0, "v", "variants", "sweep: type the variants (atomic,first_add or interleaved..cub)",
+     UI_ACT_VARIANTS, SWP, 5},
+    {'g', 0, "g", "range", "sweep: type the range of n (2^10..2^28, 1K..1G:4, 1000,2^20)",
+     UI_ACT_RANGE, SWP, 6},
+    {'y', 0, "y", "time/GB/s", "sweep: chart time or bandwidth", UI_ACT_TOGGLE_Y, SWP, 7},
+    {'R', 0, "R", "replay", "without a GPU: replay the shipped H200 recording", UI_ACT_REPLAY, EXP,
+     18},
+    {'?', KEY_F(1), "?", "help", "this help", UI_ACT_HELP, UI_ON_ALL & ~HLP, 19},
+    {'q', 0, "q", "quit", "quit (asks first while a run is going)", UI_ACT_QUIT, UI_ON_ALL, 20},
+};
+const int ui_binding_count = (int)(sizeof ui_bindings / sizeof ui_bindings[0]);
+
+ui_action ui_key_action(ui_screen screen, int key)
+{
+    if (key == '\r') key = '\n';
+    for (int i = 0; i < ui_binding_count; i++) {
+        const ui_binding *b = &ui_bindings[i];
+        if (!(b->screens & UI_ON(screen))) continue;
+        if (b->key == key || (b->key2 && b->key2 == key)) return b->action;
+    }
+    return UI_ACT_NONE;
+}
+
+/* Footer order 19 and 20 (help, quit) are always shown; the others while
+ * they fit, in their order. */
+static int footer_item(const ui_binding *b, char *buf, int len)
+{
+    return snprintf(buf, (size_t)len, " %s %s ", b->label, b->name);
+}
+
+void ui_footer_text(ui_screen screen, int width, char *buf, int len)
+{
+    char tail[96] = "", item[64];
+    int tail_len = 0, used = 0;
+    for (int order = 19; order <= 20; order++)
+        for (int i = 0; i < ui_binding_count; i++) {
+            const ui_binding *b = &ui_bindings[i];
+            if (b->footer != order || !(b->screens & UI_ON(screen))) continue;
+            tail_len += footer_item(b, tail + tail_len, (int)sizeof tail - tail_len);
+        }
+    buf[0] = '\0';
+    for (int order = 1; order < 19; order++)
+        for (int i = 0; i < ui_binding_count; i++) {
+            const ui_binding *b = &ui_bindings[i];
+            if (b->footer != order || !(b->screens & UI_ON(screen)) || !b->name[0]) continue;
+            const int w = footer_item(b, item, (int)sizeof item);
+            if (used + w + tail_len > width - 1 || used + w + tail_len >= len) continue;
+            memcpy(buf + used, item, (size_t)w + 1);
+            used += w;
+        }
+    if (used + tail_len < width && used + tail_len < len)
+        memcpy(buf + used, tail, (size_t)tail_len + 1);
+}
+
+const char *ui_screen_name(ui_screen s)
+{
+    static const char *const names[UI_SCREEN_COUNT] = {"Explorer", "Ladder", "Compare",
+                                                       "Sweep",    "Help",   "Presets"};
+    return (unsigned)s < UI_SCREEN_COUNT ? names[s] : "?";
+}

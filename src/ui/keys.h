@@ -1,0 +1,69 @@
+/* One table of key bindings drives the key handling, the footer and the
+ * help screen. */
+#ifndef UI_KEYS_H
+#define UI_KEYS_H
+
+#include "layout.h"
+
+typedef enum {
+    UI_ACT_NONE,
+    UI_ACT_UP,
+    UI_ACT_DOWN,
+    UI_ACT_LEFT,
+    UI_ACT_RIGHT,
+    UI_ACT_RUN,
+    UI_ACT_CANCEL, /* Esc: stop a run, leave a screen */
+    UI_ACT_LADDER,
+    UI_ACT_SWEEP,
+    UI_ACT_COMPARE,
+    UI_ACT_PRESETS,
+    UI_ACT_SAVE,
+    UI_ACT_PIN,
+    UI_ACT_TYPE,
+    UI_ACT_OP,
+    UI_ACT_N,
+    UI_ACT_BLOCK,
+    UI_ACT_BLOCK_TYPE,
+    UI_ACT_FINISH,
+    UI_ACT_EPT,
+    UI_ACT_REPS,
+    UI_ACT_METRICS,
+    UI_ACT_INPUT,
+    UI_ACT_SCROLL_UP,
+    UI_ACT_SCROLL_DOWN,
+    UI_ACT_PICK_A,
+    UI_ACT_PICK_B,
+    UI_ACT_VARIANTS,
+    UI_ACT_RANGE,
+    UI_ACT_TOGGLE_Y,
+    UI_ACT_REPLAY,
+    UI_ACT_HELP,
+    UI_ACT_QUIT,
+} ui_action;
+
+#define UI_ON(s)  (1u << (s))
+#define UI_ON_ALL 0xffffu
+
+typedef struct ui_binding {
+    int key;
+    int key2;
+    const char *label; /* as shown: "Enter", "L", "Up/k" */
+    const char *name;  /* short, for the footer */
+    const char *help;  /* one line, for the help screen */
+    ui_action action;
+    unsigned screens; /* where it applies */
+    int footer;       /* shown in the footer; lower first */
+} ui_binding;
+
+extern const ui_binding ui_bindings[];
+extern const int ui_binding_count;
+
+/* The action of key on screen (UI_ACT_NONE when unbound). */
+ui_action ui_key_action(ui_screen screen, int key);
+
+/* Footer text for a screen, fitted to width (pure; tested). */
+void ui_footer_text(ui_screen screen, int width, char *buf, int len);
+
+const char *ui_screen_name(ui_screen s);
+
+#endif

@@ -1,0 +1,753 @@
+/* The explorer's main loop: curses set-up and teardown, signals, the
+ * worker's events, keys and prompts. Drawing lives in the screen files. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "ui.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+#include "draw.h"
+
+static volatile sig_atomic_t got_signal;
+static int curses_on;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+static void restore_terminal(void)
+{
+    if (curses_on) {
+        endwin();
+        curses_on = 0;
+    }
+}
+
+void ui_status(ui_app *a, ui_role role, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->status, sizeof a->status, fmt, ap);
+    va_end(ap);
+    a->status_role = role;
+}
+
+void ui_request_for(const ui_app *a, rs_variant v, rs_request *out)
+{
+    rs_request_for_variant(&a->cfg, v, out);
+}
+
+const rs_result *ui_result_for(const ui_app *a, rs_variant v)
+{
+    if (!a->have[v] || a->last[v].status != RS_OK) return NULL;
+    rs_request want;
+    ui_request_for(a, v, &want);
+    return rs_request_same_run(&a->last[v].result.req, &want) ? &a->last[v].result : NULL;
+}
+
+int ui_previous_step(const ui_app *a, rs_variant v)
+{
+    for (int k = (int)v - 1; k >= 0; k--)
+        if (k != RS_V_CPU && ui_result_for(a, k)) return k;
+    return -1;
+}
+
+/* ---- jobs ----------------------------------------------------------------------------- */
+
+static void start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
+                      const rs_sweep_sizes *sizes)
+{
+    if (!a->worker) return;
+    if (!a->replay && a->gpu_status != RS_OK && !(n == 1 && vars[0] == RS_V_CPU)) {
+        ui_status(a, R_BAD, "%s", a->dev_ready ? a->gpu_problem : "CUDA is still starting");
+        return;
+    }
+    if (!ui_worker_submit(a->worker, kind, &a->cfg, vars, n, sizes)) {
+        ui_status(a, R_WARN, "a run is going on: Esc cancels it");
+        return;
+    }
+    a->job = kind;
+    a->quit_armed = 0;
+    ui_status(a, R_NORMAL, "%s", a->replay ? "looking up the recording" : "running");
+}
+
+static void run_selected(ui_app *a)
+{
+    const rs_variant v = (rs_variant)a->sel;
+    rs_request r;
+    rs_error err;
+    ui_request_for(a, v, &r);
+    if (rs_catalogue_check(&r, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    start_job(a, UI_JOB_RUN, &v, 1, NULL);
+}
+
+static void run_ladder(ui_app *a)
+{
+    a->ladder_count = rs_request_variant_list(&a->cfg, a->ladder_vars, RS_VARIANT_COUNT);
+    a->ladder_done = 0;
+    memset(a->ladder, 0, sizeof *a->ladder * RS_VARIANT_COUNT);
+    start_job(a, UI_JOB_LADDER, a->ladder_vars, a->ladder_count, NULL);
+}
+
+static void run_sweep(ui_app *a)
+{
+    rs_sweep_sizes sizes;
+    rs_error err;
+    if (rs_sweep_parse(a->sweep_range, &sizes, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    rs_variant vars[RS_VARIANT_COUNT];
+    int n = 0;
+    for (int v = 0; v < RS_VARIANT_COUNT; v++)
+        if (a->sweep_vars & (1u << v)) vars[n++] = (rs_variant)v;
+    if (!n) {
+        ui_status(a, R_BAD, "pick the variants first: v");
+        return;
+    }
+    rs_sweep_free(&a->sweep);
+    if (rs_sweep_init(&a->sweep, &sizes, vars, n, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    a->sweep_ready = 1;
+    a->sweep_cursor = 0;
+    start_job(a, UI_JOB_SWEEP, vars, n, &sizes);
+}
+
+static void take_row(ui_app *a, const ui_event *ev)
+{
+    const rs_row *row = &ev->row;
+    const rs_variant v = row->result.req.variant;
+    if (ev->job == UI_JOB_SWEEP) {
+        if (!a->sweep_ready) return;
+        *rs_sweep_row(&a->sweep, ev->index, ev->index2) = *row;
+        const int pos = ev->index * a->sweep.nvar + ev->index2 + 1;
+        if (pos > a->sweep.done) a->sweep.done = pos;
+        a->sweep_cursor = ev->index;
+    } else {
+        if (ev->job == UI_JOB_LADDER && ev->index < RS_VARIANT_COUNT) {
+            a->ladder[ev->index] = *row;
+            a->ladder_done = ev->index + 1;
+        }
+        if ((unsigned)v < RS_VARIANT_COUNT && row->status == RS_OK) {
+            a->last[v] = *row;
+            a->have[v] = 1;
+        }
+    }
+    if (row->status != RS_OK && row->status != RS_E_NOMEM)
+        ui_status(a, R_BAD, "%s: %s", rs_variant_name(v), row->error);
+    else if (row->status == RS_E_NOMEM)
+        ui_status(a, R_WARN, "%s skipped: %s", rs_variant_name(v), row->error);
+    else if (!row->result.correct)
+        ui_status(a, R_BAD, "%s gave a WRONG result", rs_variant_name(v));
+}
+
+static void take_event(ui_app *a, const ui_event *ev)
+{
+    switch (ev->kind) {
+    case UI_EV_OPENED:
+        a->dev = ev->dev;
+        a->dev_ready = 1;
+        a->gpu_status = ev->status;
+        snprintf(a->gpu_problem, sizeof a->gpu_problem, "%s", ev->msg);
+        a->counters_ok = ev->counters_ok;
+        snprintf(a->counters_why, sizeof a->counters_why, "%s", ev->counters_why);
+        if (ev->status != RS_OK && !a->replay)
+            ui_status(a, R_WARN,
+                      "No usable CUDA device: %s. Press R to replay the shipped H200 "
+                      "recording, or start with --replay FILE.",
+                      ev->msg);
+        break;
+    case UI_EV_PEAK:
+        if (ev->status == RS_OK) a->dev.measured_gbps = ev->gbps;
+        break;
+    case UI_EV_ROW: take_row(a, ev); break;
+    case UI_EV_DONE:
+        if (ev->status == RS_E_CANCELLED)
+            ui_status(a, R_WARN, "cancelled: what finished is kept");
+        else if (ev->status != RS_OK)
+            ui_status(a, R_BAD, "stopped: %s", rs_status_name(ev->status));
+        else if (a->status_role != R_BAD && a->status_role != R_WARN)
+            ui_status(a, R_GOOD, "done");
+        break;
+    }
+}
+
+/* ---- configuration ------------------------------------------------------------------ */
+
+static void cycle_block(ui_app *a)
+{
+    static const unsigned blocks[] = {32, 64, 128, 256, 512, 1024};
+    size_t i = 0;
+    while (i < 6 && blocks[i] <= a->cfg.block) i++;
+    a->cfg.block = blocks[i % 6];
+}
+
+static void cycle_metrics(ui_app *a)
+{
+    const char *next = strcmp(a->cfg.metrics, "none") == 0      ? "default"
+                       : strcmp(a->cfg.metrics, "default") == 0 ? "full"
+                                                                : "none";
+    snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", next);
+    ui_status(a, R_NORMAL, "counters: %s%s", next,
+              strcmp(next, "default") == 0 ? " (1 replay pass)"
+              : strcmp(next, "full") == 0  ? " (3 replay passes, one instrumented)"
+                                           : "");
+}
+
+static void open_prompt(ui_app *a, ui_prompt_kind kind, const char *initial)
+{
+    a->prompt = kind;
+    snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", initial);
+    a->prompt_error[0] = '\0';
+}
+
+static const char *prompt_label(ui_prompt_kind k)
+{
+    switch (k) {
+    case UI_PROMPT_N: return "n (16777216, 2^24, 16M, 1024*65535)";
+    case UI_PROMPT_BLOCK: return "blockDim (32..1024)";
+    case UI_PROMPT_EPT: return "elements per thread (0: automatic)";
+    case UI_PROMPT_REPS: return "timed repetitions";
+    case UI_PROMPT_SAVE: return "save preset as";
+    case UI_PROMPT_OVERWRITE: return "it exists; type yes to replace it";
+    case UI_PROMPT_VARIANTS: return "sweep variants (a,b or first..last)";
+    case UI_PROMPT_RANGE: return "sweep range (2^10..2^28, 1K..1G:4, 1000,2^20)";
+    default: return "";
+    }
+}
+
+static void save_preset(ui_app *a, int force)
+{
+    char path[RS_PATH_MAX];
+    rs_error err;
+    rs_request r = a->cfg;
+    r.variant = (rs_variant)a->sel;
+    const rs_status st = rs_preset_save(a->prompt_buf, &r, force, path, sizeof path, &err);
+    if (st == RS_E_IO && strstr(err.msg, "exists") && !force) {
+        char name[RS_SWEEP_MAX];
+        snprintf(name, sizeof name, "%s", a->prompt_buf);
+        open_prompt(a, UI_PROMPT_OVERWRITE, "");
+        snprintf(a->preset_name, sizeof a->preset_name, "%.60s", name);
+        return;
+    }
+    a->prompt = UI_PROMPT_NONE;
+    if (st != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    snprintf(a->preset_name, sizeof a->preset_name, "%.60s", a->prompt_buf);
+    a->preset_cfg = r;
+    a->has_preset = 1;
+    ui_status(a, R_GOOD, "saved preset to %s", path);
+}
+
+static int set_field(ui_app *a, const char *key, const char *section)
+{
+    rs_error err;
+    rs_request r = a->cfg;
+    if (rs_field_set(&r, rs_field_by_key(section, key), a->prompt_buf, &err) != RS_OK) {
+        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        return 0;
+    }
+    a->cfg = r;
+    return 1;
+}
+
+static void prompt_enter(ui_app *a)
+{
+    int ok = 1;
+    switch (a->prompt) {
+    case UI_PROMPT_N: ok = set_field(a, "n", "run"); break;
+    case UI_PROMPT_BLOCK: ok = set_field(a, "block", "run"); break;
+    case UI_PROMPT_EPT: ok = set_field(a, "elements_per_thread", "run"); break;
+    case UI_PROMPT_REPS: ok = set_field(a, "repetitions", "run"); break;
+    case UI_PROMPT_SAVE: save_preset(a, 0); return;
+    case UI_PROMPT_OVERWRITE:
+        if (strcmp(a->prompt_buf, "yes") == 0) {
+            snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", a->preset_name);
+            save_preset(a, 1);
+        } else {
+            a->prompt = UI_PROMPT_NONE;
+            ui_status(a, R_WARN, "not saved");
+        }
+        return;
+    case UI_PROMPT_VARIANTS: {
+        uint32_t mask;
+        rs_error err;
+        ok = rs_parse_variants(a->prompt_buf, &mask, &err) == RS_OK;
+        if (ok)
+            a->sweep_vars = mask ? mask : ((1u << RS_VARIANT_COUNT) - 1) & ~(1u << RS_V_CPU);
+        else
+            snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        break;
+    }
+    case UI_PROMPT_RANGE: {
+        rs_sweep_sizes sizes;
+        rs_error err;
+        ok = rs_sweep_parse(a->prompt_buf, &sizes, &err) == RS_OK;
+        if (ok)
+            snprintf(a->sweep_range, sizeof a->sweep_range, "%s", a->prompt_buf);
+        else
+            snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        break;
+    }
+    default: break;
+    }
+    if (ok) a->prompt = UI_PROMPT_NONE;
+}
+
+static void prompt_key(ui_app *a, int ch)
+{
+    const size_t len = strlen(a->prompt_buf);
+    if (ch == 27) {
+        a->prompt = UI_PROMPT_NONE;
+        ui_status(a, R_NORMAL, "unchanged");
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        prompt_enter(a);
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (len) a->prompt_buf[len - 1] = '\0';
+        a->prompt_error[0] = '\0';
+    } else if (ch >= 32 && ch < 127 && len + 1 < sizeof a->prompt_buf) {
+        a->prompt_buf[len] = (char)ch;
+        a->prompt_buf[len + 1] = '\0';
+        a->prompt_error[0] = '\0';
+    }
+}
+
+/* ---- actions ------------------------------------------------------------------------- */
+
+static void load_presets(ui_app *a)
+{
+    free(a->presets);
+    a->presets = calloc(256, sizeof *a->presets);
+    a->npresets = a->presets ? rs_preset_list(a->presets, 256) : 0;
+    if (a->preset_sel >= a->npresets) a->preset_sel = 0;
+}
+
+static void apply_preset(ui_app *a)
+{
+    if (a->preset_sel >= a->npresets) return;
+    const rs_preset_info *p = &a->presets[a->preset_sel];
+    rs_request r;
+    rs_error err;
+    if (rs_preset_read_file(p->path, &r, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    a->cfg = r;
+    a->sel = (int)r.variant;
+    a->preset_cfg = r;
+    a->has_preset = 1;
+    snprintf(a->preset_name, sizeof a->preset_name, "%s", p->name);
+    snprintf(a->sweep_range, sizeof a->sweep_range, "%s", r.sweep);
+    if (r.variants) a->sweep_vars = r.variants;
+    a->screen = r.variants ? UI_SCREEN_LADDER : UI_SCREEN_EXPLORER;
+    ui_status(a, R_GOOD, "preset %s: %s", p->name, r.note[0] ? r.note : "loaded");
+}
+
+static void start_replay(ui_app *a, const char *path)
+{
+    rs_error err;
+    rs_recording rec;
+    if (rs_recording_load(path, &rec, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    if (a->worker && !ui_worker_stop(a->worker, 2.0)) {
+        rs_recording_free(&rec);
+        ui_status(a, R_BAD, "the GPU worker is still busy; try again");
+        return;
+    }
+    rs_recording_free(&a->rec);
+    a->rec = rec;
+    a->replay = 1;
+    snprintf(a->replay_path, sizeof a->replay_path, "%s", path);
+    a->worker = ui_worker_start(-1, &a->rec);
+    rs_sweep s;
+    if (rs_sweep_from_rows(&s, a->rec.rows, a->rec.command, a->rec.count, &err) == RS_OK) {
+        rs_sweep_free(&a->sweep);
+        a->sweep = s;
+        a->sweep_ready = 1;
+        a->sweep_vars = 0;
+        for (int v = 0; v < s.nvar; v++) a->sweep_vars |= 1u << s.var[v];
+        rs_format_size(s.sizes.n[0], a->sweep_range, sizeof a->sweep_range);
+        char hi[32];
+        rs_format_size(s.sizes.n[s.sizes.count - 1], hi, sizeof hi);
+        strncat(a->sweep_range, "..", sizeof a->sweep_range - strlen(a->sweep_range) - 1);
+        strncat(a->sweep_range, hi, sizeof a->sweep_range - strlen(a->sweep_range) - 1);
+    }
+    ui_status(a, R_GOOD, "replaying %s: %d recorded rows", path, a->rec.count);
+}
+
+static void replay_shipped(ui_app *a)
+{
+    char dir[RS_PATH_MAX], path[RS_PATH_MAX + 32];
+    rs_shipped_dir("recordings", dir, sizeof dir);
+    if (!dir[0]) {
+        ui_status(a, R_BAD, "no shipped recordings found (set REDSCOPE_DATA_DIR)");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/h200-demo.jsonl", dir);
+    start_replay(a, path);
+}
+
+static int busy(ui_app *a)
+{
+    return a->worker && ui_worker_busy(a->worker, NULL, NULL, 0);
+}
+
+static void move_sel(ui_app *a, int d)
+{
+    if (a->screen == UI_SCREEN_HELP) {
+        a->help_scroll += d;
+        if (a->help_scroll < 0) a->help_scroll = 0;
+    } else if (a->screen == UI_SCREEN_PRESETS) {
+        if (a->npresets) a->preset_sel = (a->preset_sel + d + a->npresets) % a->npresets;
+    } else if (a->screen == UI_SCREEN_LADDER) {
+        const int n = a->ladder_count ? a->ladder_count : 1;
+        a->ladder_sel = (a->ladder_sel + d + n) % n;
+        if (a->ladder_count) a->sel = (int)a->ladder_vars[a->ladder_sel];
+    } else {
+        a->sel = (a->sel + d + RS_VARIANT_COUNT) % RS_VARIANT_COUNT;
+        a->why_scroll = 0;
+    }
+}
+
+static void pin(ui_app *a)
+{
+    const rs_result *r = ui_result_for(a, (rs_variant)a->sel);
+    if (!r) {
+        ui_status(a, R_WARN, "run %s first, then pin it", rs_variant_name(a->sel));
+        return;
+    }
+    a->pinned = a->last[a->sel];
+    a->has_pin = 1;
+    ui_status(a, R_GOOD, "pinned %s: changes are now shown against it (p again on it unpins)",
+              rs_variant_name(a->sel));
+}
+
+static void action(ui_app *a, ui_action act)
+{
+    char buf[64];
+    a->quit_armed = act == UI_ACT_QUIT ? a->quit_armed : 0;
+    switch (act) {
+    case UI_ACT_UP: move_sel(a, -1); break;
+    case UI_ACT_DOWN: move_sel(a, +1); break;
+    case UI_ACT_LEFT:
+        if (a->sweep_cursor > 0) a->sweep_cursor--;
+        break;
+    case UI_ACT_RIGHT:
+        if (a->sweep_ready && a->sweep_cursor + 1 < a->sweep.sizes.count) a->sweep_cursor++;
+        break;
+    case UI_ACT_RUN:
+        if (a->screen == UI_SCREEN_LADDER)
+            run_ladder(a);
+        else if (a->screen == UI_SCREEN_SWEEP)
+            run_sweep(a);
+        else if (a->screen == UI_SCREEN_PRESETS)
+            apply_preset(a);
+        else
+            run_selected(a);
+        break;
+    case UI_ACT_CANCEL:
+        if (busy(a)) {
+            ui_worker_cancel(a->worker);
+            ui_status(a, R_WARN, "cancelling after the current launch");
+        } else if (a->screen != UI_SCREEN_EXPLORER) {
+            a->screen = a->screen == UI_SCREEN_HELP ? a->back : UI_SCREEN_EXPLORER;
+        }
+        break;
+    case UI_ACT_LADDER: a->screen = UI_SCREEN_LADDER; break;
+    case UI_ACT_SWEEP: a->screen = UI_SCREEN_SWEEP; break;
+    case UI_ACT_COMPARE:
+        a->cmp_a = a->sel;
+        a->cmp_b = a->has_pin ? -1 : ui_previous_step(a, (rs_variant)a->sel);
+        if (a->cmp_b == -1 && !a->has_pin) a->cmp_b = a->sel > 0 ? a->sel - 1 : 1;
+        a->screen = UI_SCREEN_COMPARE;
+        break;
+    case UI_ACT_PICK_A: a->cmp_a = (a->cmp_a + 1) % RS_VARIANT_COUNT; break;
+    case UI_ACT_PICK_B:
+        a->cmp_b = a->cmp_b + 1 >= RS_VARIANT_COUNT ? (a->has_pin ? -1 : 0) : a->cmp_b + 1;
+        break;
+    case UI_ACT_PIN:
+        if (a->has_pin && a->pinned.result.req.variant == (rs_variant)a->sel) {
+            a->has_pin = 0;
+            ui_status(a, R_NORMAL, "unpinned: changes are shown against the previous step");
+        } else {
+            pin(a);
+        }
+        break;
+    case UI_ACT_TYPE: a->cfg.type = (rs_dtype)((a->cfg.type + 1) % RS_DTYPE_COUNT); break;
+    case UI_ACT_OP: a->cfg.op = (rs_op)((a->cfg.op + 1) % RS_OP_COUNT); break;
+    case UI_ACT_N:
+        rs_format_size(a->cfg.n, buf, sizeof buf);
+        open_prompt(a, UI_PROMPT_N, buf);
+        break;
+    case UI_ACT_BLOCK: cycle_block(a); break;
+    case UI_ACT_BLOCK_TYPE:
+        snprintf(buf, sizeof buf, "%u", a->cfg.block);
+        open_prompt(a, UI_PROMPT_BLOCK, buf);
+        break;
+    case UI_ACT_FINISH: a->cfg.finish = (rs_finish)((a->cfg.finish + 1) % RS_FINISH_COUNT); break;
+    case UI_ACT_EPT:
+        snprintf(buf, sizeof buf, "%u", a->cfg.ept);
+        open_prompt(a, UI_PROMPT_EPT, buf);
+        break;
+    case UI_ACT_REPS:
+        snprintf(buf, sizeof buf, "%u", a->cfg.reps);
+        open_prompt(a, UI_PROMPT_REPS, buf);
+        break;
+    case UI_ACT_METRICS: cycle_metrics(a); break;
+    case UI_ACT_INPUT: a->cfg.dist = (rs_dist)((a->cfg.dist + 1) % RS_DIST_COUNT); break;
+    case UI_ACT_SCROLL_UP:
+        if (a->why_scroll > 0) a->why_scroll--;
+        break;
+    case UI_ACT_SCROLL_DOWN: a->why_scroll++; break;
+    case UI_ACT_VARIANTS: {
+        char text[RS_SWEEP_MAX];
+        rs_request tmp;
+        rs_request_defaults(&tmp);
+        tmp.variants = a->sweep_vars;
+        rs_field_format(&tmp, rs_field_by_key("run", "variants"), text, sizeof text);
+        open_prompt(a, UI_PROMPT_VARIANTS, text);
+        break;
+    }
+    case UI_ACT_RANGE: open_prompt(a, UI_PROMPT_RANGE, a->sweep_range); break;
+    case UI_ACT_TOGGLE_Y:
+        a->sweep_q = a->sweep_q == RS_CHART_TIME ? RS_CHART_GBPS : RS_CHART_TIME;
+        break;
+    case UI_ACT_PRESETS:
+        load_presets(a);
+        a->screen = UI_SCREEN_PRESETS;
+        break;
+    case UI_ACT_SAVE: open_prompt(a, UI_PROMPT_SAVE, a->has_preset ? a->preset_name : ""); break;
+    case UI_ACT_REPLAY:
+        if (a->replay)
+            ui_status(a, R_NORMAL, "already replaying %s", a->replay_path);
+        else if (busy(a))
+            ui_status(a, R_WARN, "a run is going on: Esc cancels it first");
+        else
+            replay_shipped(a);
+        break;
+    case UI_ACT_HELP:
+        a->help_scroll = 0;
+        a->back = a->screen;
+        a->screen = UI_SCREEN_HELP;
+        break;
+    case UI_ACT_QUIT: break; /* handled by the loop */
+    case UI_ACT_NONE: break;
+    }
+}
+
+/* ---- the loop --------------------------------------------------------------------------- */
+
+static void draw_prompt(ui_app *a, const ui_layout *l)
+{
+    ui_blank(l->status.y, 0, l->cols, R_SELECTED);
+    int x = ui_putf(l->status.y, 0, l->cols, R_SELECTED, " %s: ", prompt_label(a->prompt));
+    x += ui_put(l->status.y, x, l->cols - x, R_SELECTED, a->prompt_buf);
+    const int cx = x;
+    if (a->prompt_error[0])
+        ui_putf(l->status.y, x + 2, l->cols - x - 2, R_BAD, "%s", a->prompt_error);
+    else
+        ui_put(l->status.y, x + 2, l->cols - x - 2, R_SELECTED, "(Enter sets, Esc leaves)");
+    move(l->status.y, cx < l->cols ? cx : l->cols - 1);
+}
+
+static void draw_status(ui_app *a, const ui_layout *l)
+{
+    double progress = 0.0;
+    char what[96];
+    ui_blank(l->status.y, 0, l->cols, R_NORMAL);
+    if (busy(a) && ui_worker_busy(a->worker, &progress, what, sizeof what)) {
+        const int x =
+            ui_putf(l->status.y, 1, l->cols - 1, R_ACCENT, "%s %s %3.0f%% %s ", ui_spinner(a->tick),
+                    a->job == UI_JOB_RUN ? "running" : "working", 100.0 * progress, what);
+        const int barw = l->cols - x - 22;
+        if (barw > 5) ui_bar(l->status.y, 1 + x, barw, progress, R_BAR);
+        ui_put(l->status.y, l->cols - 20, 20, R_DIM, " Esc cancels");
+        return;
+    }
+    ui_put(l->status.y, 1, l->cols - 2, a->status_role, a->status);
+}
+
+static void draw_footer(ui_app *a, const ui_layout *l)
+{
+    char text[512];
+    ui_footer_text(a->screen, l->cols, text, sizeof text);
+    ui_blank(l->footer.y, 0, l->cols, R_HEADER);
+    ui_put(l->footer.y, 0, l->cols, R_HEADER, text);
+}
+
+static void draw(ui_app *a)
+{
+    ui_layout l;
+    erase();
+    ui_layout_compute(LINES, COLS, a->screen, &l);
+    if (l.too_small) {
+        ui_putf(0, 0, COLS, R_BAD, "Terminal too small: %dx%d.", COLS, LINES);
+        ui_putf(1, 0, COLS, R_NORMAL, "redscope needs %dx%d;", UI_MIN_COLS, UI_MIN_ROWS);
+        ui_put(2, 0, COLS, R_NORMAL, "enlarge it, or q to quit.");
+        refresh();
+        return;
+    }
+    ui_draw_header(a, &l);
+    switch (a->screen) {
+    case UI_SCREEN_EXPLORER: ui_draw_explorer(a, &l); break;
+    case UI_SCREEN_LADDER: ui_draw_ladder(a, &l); break;
+    case UI_SCREEN_COMPARE: ui_draw_compare(a, &l); break;
+    case UI_SCREEN_SWEEP: ui_draw_sweep(a, &l); break;
+    case UI_SCREEN_HELP: ui_draw_help(a, &l); break;
+    case UI_SCREEN_PRESETS: ui_draw_presets(a, &l); break;
+    default: break;
+    }
+    draw_footer(a, &l);
+    curs_set(a->prompt ? 1 : 0);
+    if (a->prompt)
+        draw_prompt(a, &l);
+    else
+        draw_status(a, &l);
+    refresh();
+}
+
+static int handle_key(ui_app *a, int ch)
+{
+    if (a->prompt) {
+        prompt_key(a, ch);
+        return 0;
+    }
+    const ui_action act = ui_key_action(a->screen, ch);
+    if (act == UI_ACT_QUIT) {
+        if (!busy(a) || a->quit_armed) return 1;
+        a->quit_armed = 1;
+        ui_status(a, R_WARN, "A run is going on: q again quits, any other key stays.");
+        return 0;
+    }
+    if (ch == KEY_RESIZE || act == UI_ACT_NONE) return 0;
+    action(a, act);
+    return 0;
+}
+
+static int init_app(ui_app *a, rs_cli *cli)
+{
+    memset(a, 0, sizeof *a);
+    a->cli = cli;
+    a->cfg = cli->req;
+    a->sel = (int)cli->req.variant;
+    a->last = calloc(RS_VARIANT_COUNT, sizeof *a->last);
+    a->ladder = calloc(RS_VARIANT_COUNT, sizeof *a->ladder);
+    if (!a->last || !a->ladder) return RS_E_NOMEM;
+    a->sweep_vars = cli->req.variants ? cli->req.variants
+                                      : (1u << RS_V_ATOMIC) | (1u << RS_V_FIRST_ADD) |
+                                            (1u << RS_V_MULTI_ELEMENT) | (1u << RS_V_VECTORIZED) |
+                                            (1u << RS_V_CUB);
+    snprintf(a->sweep_range, sizeof a->sweep_range, "%s", cli->req.sweep);
+    if (cli->preset) {
+        snprintf(a->preset_name, sizeof a->preset_name, "%s", cli->preset);
+        a->preset_cfg = cli->req;
+        a->has_preset = 1;
+    }
+    ui_status(a, R_NORMAL, "Up/Down picks a variant, Enter runs it, ? explains every key.");
+    return RS_OK;
+}
+
+static void free_app(ui_app *a)
+{
+    free(a->last);
+    free(a->ladder);
+    free(a->presets);
+    rs_sweep_free(&a->sweep);
+    rs_recording_free(&a->rec);
+}
+
+int ui_main(rs_cli *cli)
+{
+    ui_app *a = calloc(1, sizeof *a);
+    if (!a || init_app(a, cli) != RS_OK) {
+        rs_cli_error("out of host memory");
+        return RS_E_NOMEM;
+    }
+    if (cli->replay) {
+        rs_error err;
+        if (rs_recording_load(cli->replay, &a->rec, &err) != RS_OK) {
+            rs_cli_error("%s", err.msg);
+            free_app(a);
+            free(a);
+            return err.code;
+        }
+        rs_recording_free(&a->rec);
+    }
+    if (!isatty(0) || !isatty(1)) {
+        rs_cli_error("the explorer needs a terminal; for scripts use run, ladder or sweep");
+        free_app(a);
+        free(a);
+        return RS_E_USAGE;
+    }
+    setlocale(LC_ALL, "");
+    const char *cs = nl_langinfo(CODESET);
+    a->utf8 = cs && strcmp(cs, "UTF-8") == 0;
+    const char *no_color = getenv("NO_COLOR");
+    const int color = !cli->no_color && !(no_color && *no_color);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: getch returns at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    atexit(restore_terminal);
+
+    if (!initscr()) {
+        rs_cli_error("cannot start the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
+        return RS_E_USAGE;
+    }
+    curses_on = 1;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    timeout(100);
+    ui_theme_init(color, a->utf8);
+    draw(a); /* the first frame before CUDA starts */
+
+    if (cli->replay)
+        start_replay(a, cli->replay);
+    else
+        a->worker = ui_worker_start((int)cli->req.device, NULL);
+    if (!a->worker) ui_status(a, R_BAD, "cannot start the worker thread");
+
+    int done = 0;
+    ui_event *ev = malloc(sizeof *ev);
+    while (!done && !got_signal && ev) {
+        while (a->worker && ui_worker_poll(a->worker, ev)) take_event(a, ev);
+        draw(a);
+        const int ch = getch();
+        a->tick++;
+        if (ch != ERR) done = handle_key(a, ch);
+    }
+    free(ev);
+    restore_terminal();
+    const int sig = got_signal;
+    const int stopped = ui_worker_stop(a->worker, 3.0);
+    free_app(a);
+    free(a);
+    if (!stopped) {
+        fprintf(stderr, "redscope: left while the GPU was busy\n");
+        _exit(sig ? 128 + sig : 0);
+    }
+    return sig ? 128 + sig : 0;
+}

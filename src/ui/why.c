@@ -1,0 +1,217 @@
+#include "why.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/catalogue.h"
+#include "core/format.h"
+
+typedef struct sentences {
+    char (*out)[256];
+    int n, max;
+} sentences;
+
+static void say(sentences *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(sentences *s, const char *fmt, ...)
+{
+    if (s->n >= s->max) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->out[s->n++], 256, fmt, ap);
+    va_end(ap);
+}
+
+static int has(const rs_result *r, rs_metric_id m)
+{
+    return r && (r->metrics.valid & RS_METRIC_BIT(m));
+}
+
+static double val(const rs_result *r, rs_metric_id m)
+{
+    return r->metrics.value[m];
+}
+
+/* Bank conflicts and wavefronts are shown as loads plus stores. */
+static int has_pair(const rs_result *r, rs_metric_id a, rs_metric_id b)
+{
+    return has(r, a) && has(r, b);
+}
+
+static double pair(const rs_result *r, rs_metric_id a, rs_metric_id b)
+{
+    return val(r, a) + val(r, b);
+}
+
+static void fmt_value(double v, const char *unit, char *buf, size_t len)
+{
+    if (strcmp(unit, "%") == 0)
+        snprintf(buf, len, "%.1f%%", v);
+    else if (strcmp(unit, "bytes") == 0)
+        rs_fmt_bytes(v, buf, len);
+    else
+        rs_fmt_count(v, buf, len);
+}
+
+void ui_why_change(double from, double to, const char *unit, char *buf, size_t len)
+{
+    char a[48], b[48];
+    fmt_value(from, unit, a, sizeof a);
+    fmt_value(to, unit, b, sizeof b);
+    if (from > 0.0 && to > 0.0 && strcmp(unit, "%") != 0) {
+        const double r = to / from;
+        if (r >= 2.0)
+            snprintf(buf, len, "%s -> %s (x%.1f)", a, b, r);
+        else
+            snprintf(buf, len, "%s -> %s (%+.1f%%)", a, b, 100.0 * (r - 1.0));
+    } else {
+        snprintf(buf, len, "%s -> %s", a, b);
+    }
+}
+
+/* What the textbook expects a step to do to its key counter. */
+typedef struct expectation {
+    rs_variant v;
+    rs_metric_id a, b; /* b: second half of a pair, or a */
+    int direction;     /* -1 fall, +1 rise, 0 about the same */
+    const char *name;
+    const char *unit;
+    const char *before, *after; /* the sentence around the change */
+} expectation;
+
+static const expectation stories[] = {
+    {RS_V_INTERLEAVED_STRIDED, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, +1, "bank conflicts",
+     "count", "Bank conflicts ",
+     ": thread t now works on word 2*s*t, so a warp's accesses fall on few of the 32 banks and are "
+     "served one after another."},
+    {RS_V_INTERLEAVED_STRIDED, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
+     "Warp instructions ",
+     ": the working threads are now the first ones, so whole warps retire early, and the modulo is "
+     "gone."},
+    {RS_V_SEQUENTIAL, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, -1, "bank conflicts", "count",
+     "Bank conflicts ", ": sequential addressing puts a warp's 32 threads on 32 different banks."},
+    {RS_V_FIRST_ADD, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
+     "Warp instructions ", ": half the blocks read the same bytes, with no idle first step."},
+    {RS_V_FIRST_ADD, RS_M_DRAM_READ, RS_M_DRAM_READ, 0, "DRAM bytes read", "bytes", "DRAM read ",
+     ": the same bytes as before, read by half as many blocks."},
+    {RS_V_UNROLL_WARP_VOLATILE, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
+     "Warp instructions ", ": the last six levels run without loop and __syncthreads()."},
+    {RS_V_UNROLL_WARP, RS_M_WARP_INST, RS_M_WARP_INST, 0, "warp instructions", "count",
+     "Warp instructions ", ": __syncwarp() makes the unrolled warp correct for almost nothing."},
+    {RS_V_UNROLLED, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
+     "Warp instructions ",
+     ": with the block size known at compile time, no loop counter or compare is left."},
+    {RS_V_MULTI_ELEMENT, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1, "DRAM throughput", "%",
+     "DRAM throughput ",
+     " of peak: each thread keeps many loads in flight and the tree runs once per block."},
+    {RS_V_WARP_SHUFFLE, RS_M_SHLD_WAVEFRONTS, RS_M_SHST_WAVEFRONTS, -1, "shared wavefronts",
+     "count", "Shared-memory wavefronts ",
+     ": values move between registers with shuffles; shared memory holds one value per warp."},
+    {RS_V_COOPERATIVE_GROUPS, RS_M_WARP_INST, RS_M_WARP_INST, 0, "warp instructions", "count",
+     "Warp instructions ", ": cg::reduce does the same exchange as hand-written shuffles."},
+    {RS_V_VECTORIZED, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1, "DRAM throughput", "%", "DRAM throughput ",
+     " of peak: 16-byte loads, four in flight per thread, one launch."},
+};
+
+static void tell_story(sentences *s, const expectation *e, const rs_result *cur,
+                       const rs_result *base)
+{
+    const int paired = e->a != e->b;
+    if (!(paired ? has_pair(cur, e->a, e->b) : has(cur, e->a))) return;
+    if (!(paired ? has_pair(base, e->a, e->b) : has(base, e->a))) return;
+    const double from = paired ? pair(base, e->a, e->b) : val(base, e->a);
+    const double to = paired ? pair(cur, e->a, e->b) : val(cur, e->a);
+    char change[128];
+    ui_why_change(from, to, e->unit, change, sizeof change);
+    say(s, "%s%s%s", e->before, change, e->after);
+    /* Where the counters contradict the textbook, say what they show. */
+    const double ratio = from > 0.0 ? to / from : (to > 0.0 ? 2.0 : 1.0);
+    const int fell = ratio<0.95, rose = ratio> 1.05;
+    if ((e->direction < 0 && !fell) || (e->direction > 0 && !rose) ||
+        (e->direction == 0 && (fell || rose)))
+        say(s, "The textbook expects %s to %s here; on this GPU the counters show %s.", e->name,
+            e->direction < 0   ? "fall"
+            : e->direction > 0 ? "rise"
+                               : "stay the same",
+            change);
+}
+
+static void say_time(sentences *s, const rs_result *cur, const rs_result *base, const char *label)
+{
+    char a[32], b[32];
+    const int utf8 = 0;
+    rs_fmt_time(cur->t_median_ms, utf8, b, sizeof b);
+    if (base && base->t_median_ms > 0.0) {
+        rs_fmt_time(base->t_median_ms, utf8, a, sizeof a);
+        say(s, "Time %s -> %s: x%.2f against %s; %.0f GB/s, %.1f%% of peak.", a, b,
+            base->t_median_ms / cur->t_median_ms, label, cur->gbps, cur->pct_peak);
+    } else {
+        say(s, "Time %s: %.0f GB/s, %.1f%% of the theoretical peak.", b, cur->gbps, cur->pct_peak);
+    }
+}
+
+static void say_correctness(sentences *s, const rs_result *cur)
+{
+    if (cur->correct) return;
+    char got[64], exp[64];
+    rs_value_format(&cur->got, got, sizeof got);
+    rs_value_format(&cur->expected, exp, sizeof exp);
+    say(s, "WRONG in %u of %u repetitions: got %s, expected %s.", cur->bad_reps, cur->reps, got,
+        exp);
+    if (cur->req.variant == RS_V_UNROLL_WARP_VOLATILE)
+        say(s, "The unrolled warp assumed its 32 threads run in lockstep; here they raced.");
+    if (cur->req.variant == RS_V_ATOMIC && rs_dtype_acc(cur->req.type) == RS_FLOAT32 &&
+        cur->got.f >= 16777216.0 && cur->got.f < 16777216.0 * 1.01)
+        say(s, "The float32 running sum stopped near 16,777,216 = 2^24: above it, adding a value "
+               "below 1 rounds away. Only a tree keeps partial sums small.");
+}
+
+static void say_special(sentences *s, const rs_result *cur, const rs_result *base)
+{
+    const rs_variant v = cur->req.variant;
+    if (v == RS_V_INTERLEAVED && has(cur, RS_M_WARP_INST)) {
+        char w[32];
+        rs_fmt_count(val(cur, RS_M_WARP_INST), w, sizeof w);
+        if (has(cur, RS_M_LANES_PRED_ON))
+            say(s,
+                "Warp instructions %s, %.1f of 32 lanes doing useful work per instruction: "
+                "every warp stays busy to the last level.",
+                w, val(cur, RS_M_LANES_PRED_ON));
+        else
+            say(s, "Warp instructions %s: every warp stays busy to the last level.", w);
+    }
+    if (v == RS_V_INTERLEAVED && has(cur, RS_M_DIVERGENT_BRANCHES)) {
+        if (val(cur, RS_M_DIVERGENT_BRANCHES) == 0.0)
+            say(s, "The counters show 0 divergent branches: the compiler predicates the "
+                   "tid %% (2*s) test, so its cost shows as extra instructions, not as "
+                   "divergence.");
+        else
+            say(s, "Divergent branches: %.0f.", val(cur, RS_M_DIVERGENT_BRANCHES));
+    }
+    if ((v == RS_V_VECTORIZED || v == RS_V_CUB || v == RS_V_THRUST) && cur->pct_measured > 0.0)
+        say(s, "%.0f GB/s is %.0f%% of the %.0f GB/s a plain streaming read reaches here.",
+            cur->gbps, cur->pct_measured, cur->device.measured_gbps);
+    if (v == RS_V_ATOMIC)
+        say(s, "One atomic per element: %.1f GB/s, bound by the atomic unit of one address.",
+            cur->gbps);
+    if (v == RS_V_CPU) say(s, "One host thread reads %.1f GB/s.", cur->gbps);
+    (void)base;
+}
+
+int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
+                    char (*out)[256], int max)
+{
+    sentences s = {out, 0, max};
+    say_correctness(&s, cur);
+    say_time(&s, cur, base, base_label ? base_label : "the baseline");
+    say_special(&s, cur, base);
+    for (size_t i = 0; base && i < sizeof stories / sizeof stories[0]; i++)
+        if (stories[i].v == cur->req.variant) tell_story(&s, &stories[i], cur, base);
+    if (!cur->metrics.valid && cur->req.variant != RS_V_CPU)
+        say(&s,
+            "Counters were not collected (%s): the story above is the textbook's; the "
+            "times are measured.",
+            cur->metrics.requested ? cur->metrics.reason : "press m, then Enter");
+    return s.n;
+}

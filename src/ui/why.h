@@ -1,0 +1,17 @@
+/* The "why" sentences: what a step changed, told with the numbers just
+ * measured, and what the counters say where the textbook story does not
+ * hold on this GPU. Pure: no ncurses, tested on recorded results. */
+#ifndef UI_WHY_H
+#define UI_WHY_H
+
+#include "core/result.h"
+
+/* cur: the result shown; base: the previous step or the pinned result (may
+ * be NULL); base_label names it. Returns the number of sentences. */
+int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
+                    char (*out)[256], int max);
+
+/* Change of a value against its base in words: "1,179,410 -> 9,862 (-99.2%)". */
+void ui_why_change(double from, double to, const char *unit, char *buf, size_t len);
+
+#endif

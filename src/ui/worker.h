@@ -1,0 +1,55 @@
+/* The explorer's worker thread: it alone calls the engine (CUDA, CUPTI) or
+ * reads the recording, and hands rows back through a small event queue, so
+ * the screen never waits for the GPU. */
+#ifndef UI_WORKER_H
+#define UI_WORKER_H
+
+#include "core/export.h"
+#include "core/record.h"
+#include "core/sweep_range.h"
+
+typedef enum { UI_JOB_RUN, UI_JOB_LADDER, UI_JOB_SWEEP } ui_job_kind;
+
+typedef enum {
+    UI_EV_OPENED, /* engine ready (or why not); dev, counters */
+    UI_EV_PEAK,   /* measured streaming-read bandwidth */
+    UI_EV_ROW,    /* one row of the job: index (variant, ladder row or size) and index2 */
+    UI_EV_DONE,   /* the job ended: status, msg */
+} ui_event_kind;
+
+typedef struct ui_event {
+    ui_event_kind kind;
+    ui_job_kind job;
+    int index, index2;
+    rs_row row;
+    rs_status status;
+    char msg[512];
+    rs_device_info dev;
+    int counters_ok;
+    char counters_why[240];
+    double gbps;
+} ui_event;
+
+typedef struct ui_worker ui_worker;
+
+/* Live on CUDA device `device`, or replaying `rec` (kept by the caller). */
+ui_worker *ui_worker_start(int device, const rs_recording *rec);
+
+/* Queue a job; 0 when one is already running. For UI_JOB_RUN vars[0] is
+ * the variant; for a sweep, sizes gives n. */
+int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, const rs_variant *vars,
+                     int nvar, const rs_sweep_sizes *sizes);
+
+/* Stop the running job between launches. */
+void ui_worker_cancel(ui_worker *w);
+
+/* 1 while a job runs; progress 0..1 and what it is doing. */
+int ui_worker_busy(ui_worker *w, double *progress, char *what, size_t len);
+
+/* Take the next event; 0 when there is none. */
+int ui_worker_poll(ui_worker *w, ui_event *ev);
+
+/* Cancel, and wait up to timeout_s for the thread; 1 when it ended. */
+int ui_worker_stop(ui_worker *w, double timeout_s);
+
+#endif

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""The command line as a user meets it, on a machine with or without a GPU:
+help, errors (one line on stderr, a distinct exit code), output formats,
+presets and recordings. GPU variants are run by test_gpu_cli.py."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE = os.environ["REDSCOPE"]
+failures = []
+checks = 0
+
+
+def run(*args, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([EXE, *args], capture_output=True, text=True, env=e, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def one_line_error(rc, err, code, fragment, what):
+    lines = [l for l in err.splitlines() if l.strip()]
+    check(rc == code, f"{what}: exit {rc}, expected {code} ({err.strip()})")
+    check(len(lines) == 1 and lines[0].startswith("redscope: "), f"{what}: one line, got {err!r}")
+    check(fragment in err, f"{what}: {fragment!r} not in {err!r}")
+
+
+have_gpu = run("devices")[0] == 0
+tmp = tempfile.mkdtemp(prefix="rs_cli_")
+env = {"XDG_CONFIG_HOME": tmp}
+
+rc, out, _ = run("--version")
+check(rc == 0 and out.startswith("redscope "), "--version")
+rc, out, _ = run("--help")
+check(rc == 0 and "ladder" in out and "exit codes" in out, "--help lists commands")
+rc, out, _ = run("run", "--help")
+check(rc == 0 and "--variant ID" in out and "--n N" in out and "[2^24]" in out, "run --help")
+check("--variants" not in out, "run --help does not offer --variants")
+rc, out, _ = run("help", "ladder")
+check(rc == 0 and "--variants" in out and "--format FMT" in out, "help ladder")
+
+# Bad input: one clear line, exit 2.
+one_line_error(*run("run", "--variant", "cpu", "--n", "abc")[0:3:2], 2, "bad value 'abc' for n", "bad n")
+one_line_error(*run("run", "--bogus")[0:3:2], 2, "unknown option '--bogus'", "unknown option")
+one_line_error(*run("run", "--variant")[0:3:2], 2, "needs a value", "missing value")
+one_line_error(*run("frobnicate")[0:3:2], 2, "unknown command 'frobnicate'", "unknown command")
+one_line_error(*run("run", "--variant", "sequential", "--block", "96")[0:3:2], 2,
+               "power-of-two blockDim", "block not a power of two")
+one_line_error(*run("run", "--variant", "atomic", "--op", "product")[0:3:2], 2,
+               "no atomic multiply", "atomic product refused")
+one_line_error(*run("run", "--variant", "first_add", "--ept", "8")[0:3:2], 2,
+               "takes no --grid or --ept", "ept on a tree variant")
+one_line_error(*run("run", "--variants", "cpu")[0:3:2], 2, "takes no --variants", "run --variants")
+one_line_error(*run("run", "--format", "xml")[0:3:2], 2, "expected table, csv or json", "bad format")
+one_line_error(*run("run", "--block", "2048")[0:3:2], 2, "from 32 to 1024", "block out of range")
+one_line_error(*run("run", "--preset", "no-such-preset")[0:3:2], 2, "no preset named", "missing preset")
+
+if not have_gpu:
+    rc, _, err = run("run", "--variant", "sequential", "--n", "1000")
+    check(rc in (3, 4), f"no GPU: exit 3 or 4, got {rc}")
+    check(len(err.strip().splitlines()) == 1 and ("driver" in err or "device" in err),
+          f"no GPU: one line naming the driver or device: {err!r}")
+    rc, _, err = run("devices")
+    check(rc in (3, 4) and "redscope:" in err, "devices without a GPU")
+
+# The cpu variant runs anywhere: every format, every way to write n.
+for n, expect in (("1000", 1000), ("2^10", 1024), ("1K", 1024), ("3*1024+1", 3073), ("2^20+7", 1048583)):
+    rc, out, err = run("run", "--variant", "cpu", "--n", n, "--reps", "2", "--format", "json")
+    check(rc == 0, f"cpu run n={n}: {err}")
+    j = json.loads(out)
+    check(j["request"]["n"] == expect and j["correct"] is True, f"cpu json n={n}")
+    check(j["time_ms"]["median"] > 0 and j["time_ms"]["reps"] == 2, f"cpu times n={n}")
+for t in ("int32", "int64", "float32", "float64", "float16", "bfloat16"):
+    for op in ("sum", "min", "max", "product"):
+        rc, out, err = run("run", "--variant", "cpu", "--type", t, "--op", op, "--n", "100003",
+                           "--reps", "1", "--warmup", "0", "--format", "json")
+        check(rc == 0 and json.loads(out)["correct"], f"cpu {t} {op}: {err}")
+rc, out, _ = run("run", "--variant", "cpu", "--n", "4096", "--format", "csv")
+rows = out.strip().splitlines()
+check(rc == 0 and len(rows) == 2 and rows[0].startswith("step,variant,"), "csv run")
+check(len(rows[0].split(",")) == len(rows[1].split(",")), "csv columns match")
+rc, out, _ = run("run", "--variant", "cpu", "--n", "4096")
+check(rc == 0 and "result" in out and "exact" in out and "one host thread" in out, "table run")
+
+rc, out, err = run("ladder", "--variants", "cpu", "--n", "5000", "--reps", "2")
+check(rc == 0 and "cpu" in out and "yes" in out, f"ladder of the cpu: {err}")
+rc, out, _ = run("ladder", "--variants", "cpu", "--n", "5000", "--reps", "2", "--format", "json")
+check(rc == 0 and len(json.loads(out)["rows"]) == 1, "ladder json")
+
+# Recordings: header and one line per row, readable JSON.
+rec = os.path.join(tmp, "rec.jsonl")
+rc, _, _ = run("run", "--variant", "cpu", "--n", "1000", "--record", rec)
+lines = open(rec).read().splitlines()
+check(rc == 0 and len(lines) == 2, "record writes a header and a row")
+check(json.loads(lines[0]).get("redscope_recording") == 1, "recording header")
+check(json.loads(lines[1])["command"] == "run", "recording row")
+rc, _, err = run("run", "--variant", "cpu", "--n", "1000", "--record", "/nonexistent/dir/x.jsonl")
+check(rc == 7 and "cannot write recording" in err, "unwritable recording: exit 7")
+
+# Listings.
+rc, out, _ = run("variants")
+check(rc == 0 and all(v in out for v in ("interleaved_strided", "vectorized", "thrust")), "variants")
+rc, out, _ = run("variants", "--format", "json")
+check(rc == 0 and len(json.loads(out)) == 15, "variants json")
+rc, out, err = run("metrics", "--format", "json")
+check(rc == 0, f"metrics: {err}")
+m = json.loads(out)
+check(m["default_passes"] == 1 and m["full_passes"] == 3, "metric sets cost 1 and 3 passes")
+check(len(m["metrics"]) >= 15 and all(x["passes"] >= 1 for x in m["metrics"]), "metric list")
+rc, out, _ = run("metrics")
+check(rc == 0 and "bank_ld" in out and "passes" in out, "metrics table")
+
+# Presets: shipped ones listed, saving refuses to clobber, loading applies.
+rc, out, _ = run("presets", env=env)
+check(rc == 0 and "harris-2007" in out and "student-lab" in out and "speed-of-light" in out,
+      "presets lists the shipped set")
+rc, _, err = run("run", "--variant", "cpu", "--n", "2000", "--reps", "1", "--note", "mine",
+                 "--save-preset", "mine", env=env)
+saved = os.path.join(tmp, "redscope", "presets", "mine.ini")
+check(rc == 0 and os.path.exists(saved) and "saved preset" in err, "save preset")
+rc, _, err = run("run", "--variant", "cpu", "--n", "3000", "--save-preset", "mine", env=env)
+check(rc == 7 and "--force" in err, "no clobber without --force")
+check("n = 2000" in open(saved).read(), "the old preset is intact")
+rc, _, _ = run("run", "--variant", "cpu", "--n", "3000", "--save-preset", "mine", "--force", env=env)
+check(rc == 0 and "n = 3000" in open(saved).read(), "--force replaces")
+rc, out, _ = run("run", "--preset", "mine", "--format", "json", env=env)
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j["request"]["n"] == 3000 and j["request"]["variant"] == "cpu", "run --preset")
+rc, out, _ = run("run", "--n", "4000", "--preset", "mine", "--format", "json", env=env)
+check(rc == 0 and json.loads(out)["request"]["n"] == 4000, "flags win over the preset, in any order")
+rc, out, _ = run("presets", env=env)
+check("mine" in out and "your presets" in out, "user preset listed with its note")
+bad = os.path.join(tmp, "bad.ini")
+open(bad, "w").write("[run]\nn = 2^20\nblok = 3\n")
+one_line_error(*run("run", "--preset", bad)[0:3:2], 2, "bad.ini:3: unknown key 'blok'", "bad preset file")
+
+print(f"test_cli: {checks} checks, {len(failures)} failed")
+sys.exit(1 if failures else 0)

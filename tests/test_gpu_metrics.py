@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The counters tell the story, and agree with Nsight Compute.
+
+On a GPU: the directions the explanations rely on (bank conflicts,
+instructions, DRAM bytes, bandwidth), and, when ncu is on PATH, redscope's
+in-process CUPTI counts against `ncu --clock-control none` on the same
+kernels, within 2%. Skips (77) where no CUDA device is usable. Prints the
+comparison table (markdown) for docs/results.md."""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+EXE = os.environ["REDSCOPE"]
+failures = []
+checks = 0
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def redscope(*args):
+    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def counters(variant, n="2^22", block="256", extra=()):
+    rc, out, err = redscope("run", "--variant", variant, "--type", "int32", "--n", n, "--block",
+                            block, "--reps", "3", "--metrics", "default", "--format", "json", *extra)
+    if rc != 0:
+        check(False, f"{variant}: {err.strip()}")
+        return {}
+    vals = json.loads(out)["metrics"]["values"]
+    return {k: v["value"] for k, v in vals.items() if v.get("valid")}
+
+
+rc, _, err = redscope("devices")
+if rc != 0:
+    print("skipped:", err.strip())
+    sys.exit(77)
+
+c = {v: counters(v) for v in ("interleaved", "interleaved_strided", "sequential", "first_add",
+                               "multi_element")}
+conf = {v: c[v].get("bank_ld", 0) + c[v].get("bank_st", 0) for v in c}
+check(conf["interleaved_strided"] >= 10 * max(conf["sequential"], 1),
+      f"bank conflicts: interleaved_strided {conf['interleaved_strided']:.0f} >= 10x sequential "
+      f"{conf['sequential']:.0f}")
+check(c["interleaved"].get("warp_inst", 0) >= 1.5 * c["interleaved_strided"].get("warp_inst", 1),
+      "warp instructions: interleaved >= 1.5x interleaved_strided")
+rd_seq, rd_fa = c["sequential"].get("dram_read", 0), c["first_add"].get("dram_read", 0)
+check(rd_seq > 0 and abs(rd_fa - rd_seq) <= 0.05 * rd_seq,
+      f"first_add reads the same DRAM bytes as sequential ({rd_fa:.0f} vs {rd_seq:.0f})")
+check(c["first_add"].get("warp_inst", 1e18) < c["sequential"].get("warp_inst", 0),
+      "first_add needs fewer warp instructions than sequential")
+big_fa = counters("first_add", n="2^26")
+big_me = counters("multi_element", n="2^26")
+check(big_me.get("dram_pct", 0) > big_fa.get("dram_pct", 1e9),
+      f"at 2^26 multi_element reaches a higher % of peak DRAM bandwidth "
+      f"({big_me.get('dram_pct', 0):.1f}% vs {big_fa.get('dram_pct', 0):.1f}%)")
+print("directions: bank conflicts", {k: int(v) for k, v in conf.items()})
+
+# ---- against Nsight Compute -------------------------------------------------------
+NCU = {"dram_read": "dram__bytes_read.sum", "bank_ld":
+       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "bank_st":
+       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "warp_inst":
+       "smsp__inst_executed.sum", "thread_inst_pred_on": "smsp__thread_inst_executed_pred_on.sum"}
+ncu = shutil.which("ncu")
+if not ncu:
+    print("ncu is not on PATH: the comparison with Nsight Compute was not run")
+else:
+    rows = []
+    for v in ("interleaved", "interleaved_strided", "sequential", "first_add", "multi_element"):
+        ours = counters(v, extra=("--metrics", ",".join(NCU)))
+        p = subprocess.run([ncu, "--clock-control", "none", "--csv", "--print-units", "base",
+                            "--metrics", ",".join(NCU.values()), EXE, "run", "--variant", v,
+                            "--type", "int32", "--n", "2^22", "--block", "256", "--reps", "1",
+                            "--warmup", "0"], capture_output=True, text=True, timeout=600)
+        check(p.returncode == 0, f"ncu on {v}: {p.stderr[-300:]}")
+        text = p.stdout[p.stdout.find('"ID"'):]
+        theirs = {k: 0.0 for k in NCU}
+        for r in csv.DictReader(io.StringIO(text)):
+            if not r.get("Kernel Name", "").startswith("k_") or "k_stream_read" in r["Kernel Name"]:
+                continue
+            for k, name in NCU.items():
+                if r["Metric Name"] == name:
+                    theirs[k] += float(r["Metric Value"].replace(",", ""))
+        for k in NCU:
+            a, b = ours.get(k, -1), theirs[k]
+            diff = abs(a - b) / b if b else (0.0 if a == 0 else 1.0)
+            ok = diff <= 0.02 or abs(a - b) <= 64  # counts near zero: a few events apart
+            check(ok, f"{v} {k}: redscope {a:.0f} vs ncu {b:.0f} ({100 * diff:.2f}%)")
+            rows.append(f"| {v} | {k} | {a:,.0f} | {b:,.0f} | {100 * diff:.2f}% |")
+    print("| variant | counter | redscope (CUPTI) | ncu --clock-control none | difference |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    print("\n".join(rows))
+
+print(f"test_gpu_metrics: {checks} checks, {len(failures)} failed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""On the GPU: the explorer runs a live ladder in a real terminal (tmux);
+the rows appear, correct. Prints the final screen."""
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tuitest import Tmux  # noqa: E402
+
+EXE = os.environ["REDSCOPE"]
+if subprocess.run([EXE, "devices"], capture_output=True).returncode != 0:
+    print("skipped: no CUDA device")
+    sys.exit(77)
+failures = []
+t = Tmux(f"{EXE} --n 2^22 --metrics default", cols=120, rows=32,
+         env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"})
+try:
+    s = t.wait_for("counters on", 60)
+    if not s:
+        failures.append("the header shows the GPU with counters on")
+    t.keys("L", "Enter")
+    end = time.time() + 240
+    while time.time() < end:
+        s = t.screen()
+        if "thrust" in s and s.count("\u2713") + s.count("\u2717") >= 14 and "working" not in s:
+            break
+        time.sleep(0.5)
+    print(s)
+    rows = [l for l in s.splitlines() if "\u2713" in l or "\u2717" in l]
+    if len(rows) < 14:
+        failures.append(f"14 ladder rows expected, {len(rows)} shown")
+    wrong = [l for l in rows if "\u2717" in l and "unroll_warp_volatile" not in l]
+    if wrong:
+        failures.append(f"wrong rows: {wrong}")
+    t.keys("Escape", "j", "Enter")
+    s = t.wait_for("Counters (vs", 60)
+    if not s:
+        failures.append("a live run in the explorer shows counters against the previous step")
+    else:
+        print(s)
+    t.keys("q")
+    if t.exit_code() != 0 or not t.terminal_restored():
+        failures.append("q quits cleanly")
+finally:
+    t.close()
+for f in failures:
+    print("FAIL:", f, file=sys.stderr)
+print(f"test_gpu_tui: {len(failures)} failed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,67 @@
+"""Drive redscope in a real terminal (tmux) and read its screen."""
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+
+class Tmux:
+    def __init__(self, command, cols=100, rows=30, env=None):
+        if not shutil.which("tmux"):
+            raise RuntimeError("tmux is not installed")
+        self.dir = tempfile.mkdtemp(prefix="rs_tui_")
+        self.sock = os.path.join(self.dir, "sock")
+        self.name = "rs"
+        exports = " ".join(f"{k}={v}" for k, v in (env or {}).items())
+        script = (f"stty -g > {self.dir}/before; {exports} {command}; "
+                  f"echo $? > {self.dir}/exit; stty -g > {self.dir}/after; sleep 600")
+        self.tmux("new-session", "-d", "-s", self.name, "-x", str(cols), "-y", str(rows),
+                  "sh", "-c", script)
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-S", self.sock, *args], capture_output=True, text=True,
+                              timeout=30).stdout
+
+    def screen(self, escapes=False):
+        return self.tmux("capture-pane", "-p", *(["-e"] if escapes else []), "-t", self.name)
+
+    def keys(self, *keys):
+        for k in keys:
+            self.tmux("send-keys", "-t", self.name, k)
+            time.sleep(0.15)
+
+    def wait_for(self, text, timeout=20.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.screen()
+            if text in s:
+                return s
+            time.sleep(0.1)
+        return None
+
+    def resize(self, cols, rows):
+        self.tmux("resize-window", "-t", self.name, "-x", str(cols), "-y", str(rows))
+        time.sleep(0.4)
+
+    def pid(self):
+        out = subprocess.run(["pgrep", "-x", "redscope"], capture_output=True, text=True).stdout
+        pids = [int(p) for p in out.split()]
+        return max(pids) if pids else None
+
+    def exit_code(self, timeout=10.0):
+        end = time.time() + timeout
+        path = os.path.join(self.dir, "exit")
+        while time.time() < end:
+            if os.path.exists(path) and os.path.exists(os.path.join(self.dir, "after")):
+                return int(open(path).read().strip() or -1)
+            time.sleep(0.1)
+        return None
+
+    def terminal_restored(self):
+        b, a = (open(os.path.join(self.dir, f)).read() for f in ("before", "after"))
+        return a == b
+
+    def close(self):
+        self.tmux("kill-server")
+        shutil.rmtree(self.dir, ignore_errors=True)
