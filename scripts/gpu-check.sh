@@ -16,22 +16,45 @@ if [ ! -e /work/main/CMakeLists.txt ]; then mkdir -p /work && ln -sfn "$root" /w
 export LD_LIBRARY_PATH="$root/build-sm90/lib:${LD_LIBRARY_PATH:-}"
 rs=/work/main/build-sm90/redscope
 summary="$logs/summary.txt"
+record_demo() {
+  # The demo recording shipped in conf/recordings: ladders with counters and a sweep.
+  r="$logs/rec"
+  mkdir -p "$r"
+  $rs ladder --type int32 --n 2^24 --block 256 --metrics full --record "$r/1.jsonl" > /dev/null 2>&1
+  $rs ladder --preset harris-2007 --metrics default --record "$r/2.jsonl" > /dev/null 2>&1
+  $rs ladder --preset student-lab --metrics default --record "$r/3.jsonl" > /dev/null 2>&1
+  $rs ladder --type float32 --n 2^28 --block 256 --metrics default --record "$r/4.jsonl" > /dev/null 2>&1
+  $rs sweep --preset atomic-vs-tree --variants atomic,first_add,multi_element,vectorized,cub \
+      --range 2^10..2^28 --reps 5 --record "$r/5.jsonl" > "$logs/sweep.txt" 2>&1
+  echo "== sweep (exit $?)" >> "$summary"
+  cat "$logs/sweep.txt" >> "$summary"
+  cat "$r"/[1-5].jsonl > "$OUT/h200-demo.jsonl"
+  wc -l "$r"/*.jsonl >> "$summary"
+  cp "$summary" "$OUT/summary.txt"
+}
+
 {
   echo "date: $(date -u +%F' '%T) UTC"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv,noheader
   $rs devices --measure
 } > "$summary" 2>&1
 
+if [ "$what" = record ] || [ "$what" = all ]; then
+  record_demo
+fi
+
 if [ "$what" = tests ] || [ "$what" = all ]; then
-  (cd /work/main/build-sm90 && ctest -L gpu --output-on-failure --timeout 900) > "$logs/ctest-gpu.log" 2>&1
+  (cd /work/main/build-sm90 && ctest -L gpu -V --timeout 900) > "$logs/ctest-gpu.log" 2>&1
   echo "ctest -L gpu: exit $?" >> "$summary"
   grep -E "tests passed|Test +#|runs \(|checks, " "$logs/ctest-gpu.log" >> "$summary"
-  sed -n '/| variant | counter/,/^test_gpu_metrics/p' "$logs/ctest-gpu.log" > "$logs/ncu-compare.md"
+  cp "$summary" "$OUT/summary.txt"
+  sed -n "/sequential 2^24: DRAM/,/^11: test_gpu_metrics/p" "$logs/ctest-gpu.log" > "$logs/ncu-compare.md"
+  cp "$logs/ncu-compare.md" "$OUT/ncu-compare.md"
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
   for t in int32 float32 float64; do
-    for n in 2^24 2^28; do
+    for n in 2^28 2^24; do
       f="$logs/ladder-$t-${n/^/_}"
       $rs ladder --type "$t" --n "$n" --record "$f.jsonl" > "$f.txt" 2>&1
       echo "== redscope ladder --type $t --n $n (exit $?)" >> "$summary"
@@ -49,21 +72,6 @@ j = json.load(open(sys.argv[1]))["metrics"]
 print(f"metrics {sys.argv[2]}: {j['passes']} passes, collected in {j['wall_ms']:.0f} ms wall")
 PY
   done
-fi
-if [ "$what" = record ] || [ "$what" = all ]; then
-  # The demo recording shipped in conf/recordings: ladders with counters and a sweep.
-  r="$logs/rec"
-  mkdir -p "$r"
-  $rs ladder --type int32 --n 2^24 --block 256 --metrics full --record "$r/1.jsonl" > /dev/null 2>&1
-  $rs ladder --preset harris-2007 --metrics default --record "$r/2.jsonl" > /dev/null 2>&1
-  $rs ladder --preset student-lab --metrics default --record "$r/3.jsonl" > /dev/null 2>&1
-  $rs ladder --type float32 --n 2^28 --block 256 --metrics default --record "$r/4.jsonl" > /dev/null 2>&1
-  $rs sweep --preset atomic-vs-tree --variants atomic,first_add,multi_element,vectorized,cub \
-      --range 2^10..2^28 --reps 5 --record "$r/5.jsonl" > "$logs/sweep.txt" 2>&1
-  echo "== sweep (exit $?)" >> "$summary"
-  cat "$logs/sweep.txt" >> "$summary"
-  cat "$r"/[1-5].jsonl > "$OUT/h200-demo.jsonl"
-  wc -l "$r"/*.jsonl >> "$summary"
 fi
 tar -C "$logs" -czf "$OUT/gpu-logs.tar.gz" .
 cp "$summary" "$OUT/summary.txt"

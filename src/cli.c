@@ -139,7 +139,17 @@ static rs_status collect(const char *command, int argc, char **argv, given *out,
             const rs_field *f = rs_field_by_short(c);
             if (f) c = OPT_FIELD + (int)f->id;
         }
-        out[(*count)++] = (given){c, optarg};
+        const char *value = optarg;
+        /* "--metrics full" as well as "--metrics=full": an optional value may
+         * follow as the next word when the field accepts it. */
+        if (!value && c >= OPT_FIELD && c < OPT_FIELD + RS_FIELD_COUNT && optind < argc &&
+            argv[optind][0] != '-') {
+            rs_request probe;
+            rs_request_defaults(&probe);
+            if (rs_field_set(&probe, &rs_fields[c - OPT_FIELD], argv[optind], NULL) == RS_OK)
+                value = argv[optind++];
+        }
+        out[(*count)++] = (given){c, value};
     }
     if (optind < argc)
         return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,12 +67,20 @@ check(big_me.get("dram_pct", 0) > big_fa.get("dram_pct", 1e9),
       f"at 2^26 multi_element reaches a higher % of peak DRAM bandwidth "
       f"({big_me.get('dram_pct', 0):.1f}% vs {big_fa.get('dram_pct', 0):.1f}%)")
 print("directions: bank conflicts", {k: int(v) for k, v in conf.items()})
+# A reduction writes almost nothing: no write-backs of lines other work left
+# dirty may be charged to it, even when its input outgrows the L2.
+big_seq = counters("sequential", n="2^24", extra=("--metrics", "dram_read,dram_write"))
+check(big_seq.get("dram_write", 1e18) < 0.05 * big_seq.get("dram_read", 0),
+      f"sequential at 2^24 writes {big_seq.get('dram_write', -1):.0f} DRAM bytes for "
+      f"{big_seq.get('dram_read', -1):.0f} read")
 
 # ---- against Nsight Compute -------------------------------------------------------
 NCU = {"dram_read": "dram__bytes_read.sum", "bank_ld":
        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "bank_st":
        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "warp_inst":
-       "smsp__inst_executed.sum", "thread_inst_pred_on": "smsp__thread_inst_executed_pred_on.sum"}
+       "smsp__inst_executed.sum", "thread_inst_pred_on": "smsp__thread_inst_executed_pred_on.sum",
+       "wavefronts_ld": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+       "wavefronts_st": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}
 ncu = shutil.which("ncu")
 if not ncu:
     print("ncu is not on PATH: the comparison with Nsight Compute was not run")
@@ -80,6 +89,7 @@ else:
     for v in ("interleaved", "interleaved_strided", "sequential", "first_add", "multi_element"):
         ours = counters(v, extra=("--metrics", ",".join(NCU)))
         p = subprocess.run([ncu, "--clock-control", "none", "--csv", "--print-units", "base",
+                            "--kernel-name", f"regex:k_{v}([<I(]|$)",
                             "--metrics", ",".join(NCU.values()), EXE, "run", "--variant", v,
                             "--type", "int32", "--n", "2^22", "--block", "256", "--reps", "1",
                             "--warmup", "0"], capture_output=True, text=True, timeout=600)
@@ -87,17 +97,37 @@ else:
         text = p.stdout[p.stdout.find('"ID"'):]
         theirs = {k: 0.0 for k in NCU}
         for r in csv.DictReader(io.StringIO(text)):
-            if not r.get("Kernel Name", "").startswith("k_") or "k_stream_read" in r["Kernel Name"]:
+            if not re.search(rf"k_{v}([<I(]|$)", r.get("Kernel Name", "")):
                 continue
             for k, name in NCU.items():
                 if r["Metric Name"] == name:
                     theirs[k] += float(r["Metric Value"].replace(",", ""))
+        waves = theirs["wavefronts_ld"] + theirs["wavefronts_st"]
         for k in NCU:
             a, b = ours.get(k, -1), theirs[k]
             diff = abs(a - b) / b if b else (0.0 if a == 0 else 1.0)
-            ok = diff <= 0.02 or abs(a - b) <= 64  # counts near zero: a few events apart
+            # The few conflicts left in conflict-free kernels (under 1% of the
+            # wavefronts) differ between any two runs, ncu's too: those are
+            # held to 0.1% of the shared-memory wavefronts instead of 2%.
+            residual = k.startswith("bank") and b < 0.01 * waves
+            ok = diff <= 0.02 or (residual and abs(a - b) <= 0.001 * waves)
             check(ok, f"{v} {k}: redscope {a:.0f} vs ncu {b:.0f} ({100 * diff:.2f}%)")
-            rows.append(f"| {v} | {k} | {a:,.0f} | {b:,.0f} | {100 * diff:.2f}% |")
+            note = " (residual: within 0.1% of wavefronts)" if residual and diff > 0.02 else ""
+            rows.append(f"| {v} | {k} | {a:,.0f} | {b:,.0f} | {100 * diff:.2f}%{note} |")
+    # DRAM writes at 2^24 (input beyond the L2), reported beside ncu's.
+    ours = counters("sequential", n="2^24", extra=("--metrics", "dram_read,dram_write"))
+    p = subprocess.run([ncu, "--clock-control", "none", "--csv", "--print-units", "base",
+                        "--kernel-name", "regex:k_sequential([<I(]|$)", "--metrics",
+                        "dram__bytes_read.sum,dram__bytes_write.sum", EXE, "run", "--variant",
+                        "sequential", "--n", "2^24", "--reps", "1", "--warmup", "0"],
+                       capture_output=True, text=True, timeout=600)
+    tot = {"dram__bytes_read.sum": 0.0, "dram__bytes_write.sum": 0.0}
+    for r in csv.DictReader(io.StringIO(p.stdout[p.stdout.find('"ID"'):])):
+        if r.get("Metric Name") in tot:
+            tot[r["Metric Name"]] += float(r["Metric Value"].replace(",", ""))
+    print(f"sequential 2^24: DRAM read {ours.get('dram_read', -1):,.0f} (ncu "
+          f"{tot['dram__bytes_read.sum']:,.0f}), written {ours.get('dram_write', -1):,.0f} "
+          f"(ncu {tot['dram__bytes_write.sum']:,.0f})")
     print("| variant | counter | redscope (CUPTI) | ncu --clock-control none | difference |")
     print("| --- | --- | ---: | ---: | ---: |")
     print("\n".join(rows))

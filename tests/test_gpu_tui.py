@@ -22,7 +22,7 @@ try:
         failures.append("the header shows the GPU with counters on")
     t.keys("L", "Enter")
     end = time.time() + 240
-    while time.time() < end:
+    while time.time() < end and not t.exited():
         s = t.screen()
         if "thrust" in s and s.count("\u2713") + s.count("\u2717") >= 14 and "working" not in s:
             break
@@ -35,14 +35,18 @@ try:
     if wrong:
         failures.append(f"wrong rows: {wrong}")
     t.keys("Escape", "j", "Enter")
-    s = t.wait_for("Counters (vs", 60)
-    if not s:
+    s = t.wait_for(" done", 90)
+    if not s or "Counters (vs sequential)" not in s:
         failures.append("a live run in the explorer shows counters against the previous step")
-    else:
-        print(s)
+    print(s or t.screen())
     t.keys("q")
-    if t.exit_code() != 0 or not t.terminal_restored():
-        failures.append("q quits cleanly")
+    if t.wait_for("q again", 2):
+        t.keys("q")
+    code = t.exit_code(60)
+    if code != 0:
+        failures.append(f"q quits with 0, not {code}")
+    elif not t.terminal_restored():
+        failures.append("the terminal is restored after q")
 finally:
     t.close()
 for f in failures:

@@ -37,6 +37,10 @@ int main(void)
     char text[256];
     CHECK(rs_sweep_crossovers(&s, text, sizeof text) == 2);
     CHECK_MSG(strcmp(text, "atomic fastest up to 2^13; first_add from 2^14 on") == 0, "%s", text);
+    /* A near-tie (under 5%) does not take the lead. */
+    rs_sweep_row(&s, 5, 0)->result.t_median_ms = rs_sweep_row(&s, 5, 1)->result.t_median_ms * 1.03;
+    CHECK(rs_sweep_crossovers(&s, text, sizeof text) == 2);
+    CHECK_MSG(strcmp(text, "atomic fastest up to 2^13; first_add from 2^14 on") == 0, "%s", text);
     /* A wrong result never wins. */
     rs_sweep_row(&s, 0, 1)->result.t_median_ms = 1e-9;
     rs_sweep_row(&s, 0, 1)->result.correct = 0;

@@ -3,6 +3,7 @@
 recording: start, move, change type and n, every screen, resize, quit, the
 ASCII and monochrome fallbacks, and a terminal restored after SIGTERM."""
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -12,6 +13,16 @@ EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
 failures, checks = [], 0
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+
+
+def colors(escapes):
+    """SGR color parameters (30-37, 40-47, 38, 48, 90-97, 100-107) in a capture."""
+    found = []
+    for params in re.findall(r"\x1b\[([0-9;]*)m", escapes):
+        for p in params.split(";"):
+            if p.isdigit() and (30 <= int(p) <= 38 or 40 <= int(p) <= 48 or 90 <= int(p) <= 107):
+                found.append(p)
+    return found
 
 
 def check(cond, what, screen=None):
@@ -25,20 +36,27 @@ def check(cond, what, screen=None):
 
 
 def main_session():
-    t = Tmux(f"{EXE} --replay {REC}", env=UTF8)
+    t = Tmux(f"{EXE} --replay {REC}", cols=120, rows=44, env=UTF8)
     try:
         s = t.wait_for("REPLAY")
         check(s is not None, "starts and shows the recording's device", t.screen())
         check("NVIDIA H" in (s or ""), "the header names the GPU", s)
-        check("\u25b6  4 sequential" in s, "the ladder list, sequential selected", s)
+        check("\u25b6 4 sequential" in (s or ""), "the ladder list, sequential selected", s)
         t.keys("Enter")
         s = t.wait_for("\u2713")
         check(s and "GB/s" in s and "of 48" in s, "Enter shows the recorded result", s)
-        check(s and "Bank conflicts" in s.replace("\n", " "), "why quotes bank conflicts", s)
+        t.keys("k", "Enter", "j")
+        s = t.wait_for("Counters (vs interleaved_strided)")
+        check(s and "Bank conflicts" in s and "32 different banks" in s,
+              "why quotes the bank conflicts against the previous step", s)
         t.keys("j", "Enter")
         s = t.wait_for("Counters (vs sequential)")
         check(s is not None, "first_add's counters against sequential", t.screen())
         check(s and "warp instructions" in s and "\u25bc" in s, "a drop is marked", s)
+        t.resize(80, 24)
+        s = t.wait_for("Counters (vs sequential)")
+        check(s and "warp instructions" in s, "at 80x24 the step's own counter comes first", s)
+        t.resize(120, 44)
         t.keys("t", "t")
         s = t.wait_for("float32")
         check(s is not None, "t changes the type", t.screen())
@@ -98,7 +116,7 @@ def ascii_and_mono():
         check(s and "+-" in s and "\u2500" not in s and "\u2502" not in s,
               "ASCII boxes when the locale is not UTF-8", s)
         esc = t.screen(escapes=True)
-        check("\x1b[3" not in esc and "\x1b[4" not in esc, "no colors under --no-color", esc)
+        check(not colors(esc), "no colors under --no-color", str(colors(esc)))
         t.keys("q")
         check(t.exit_code() == 0, "ascii session quits")
     finally:
@@ -106,7 +124,7 @@ def ascii_and_mono():
     t = Tmux(f"{EXE} --replay {REC}", env=UTF8)
     try:
         t.wait_for("REPLAY")
-        check("\x1b[3" in t.screen(escapes=True), "colors by default")
+        check(colors(t.screen(escapes=True)), "colors by default")
         t.close()
     finally:
         t.close()
@@ -114,7 +132,7 @@ def ascii_and_mono():
     try:
         t.wait_for("REPLAY")
         esc = t.screen(escapes=True)
-        check("\x1b[3" not in esc and "\x1b[4" not in esc, "no colors under NO_COLOR")
+        check(not colors(esc), "no colors under NO_COLOR", str(colors(esc)))
     finally:
         t.close()
 
@@ -139,8 +157,8 @@ def no_gpu():
     t = Tmux(f"{EXE}", env=UTF8)
     try:
         s = t.wait_for("no CUDA device")
-        check(s is not None and "Press R" in s, "without a GPU it says why and offers replay",
-              t.screen())
+        check(s is not None and "press R to replay" in s, "without a GPU it says why and offers "
+              "replay", t.screen())
         t.keys("R")
         check(t.wait_for("REPLAY") is not None, "R replays the shipped recording", t.screen())
         t.keys("q")

@@ -31,12 +31,17 @@ class Tmux:
             self.tmux("send-keys", "-t", self.name, k)
             time.sleep(0.15)
 
+    def exited(self):
+        return os.path.exists(os.path.join(self.dir, "exit"))
+
     def wait_for(self, text, timeout=20.0):
         end = time.time() + timeout
         while time.time() < end:
             s = self.screen()
             if text in s:
                 return s
+            if self.exited():
+                return None
             time.sleep(0.1)
         return None
 

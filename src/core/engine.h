@@ -18,6 +18,8 @@ typedef struct rs_hooks {
     void *ctx;
     /* Set non-zero (from any thread) to stop between launches. */
     const volatile int *cancel;
+    /* Called when a run enters a stage after its timing ("reading counters"). */
+    void (*stage)(void *ctx, const char *what);
 } rs_hooks;
 
 /* Create an engine for CUDA device `device`. Only running out of host memory

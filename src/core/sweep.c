@@ -123,43 +123,66 @@ double rs_sweep_value(const rs_sweep *s, int i, int series, rs_chart_quantity q)
     return -1.0;
 }
 
+/* The fastest usable variant at size i, or -1. */
+static int fastest(const rs_sweep *s, int i, double *t_out)
+{
+    int best = -1;
+    double best_t = 0.0;
+    for (int v = 0; v < s->nvar; v++) {
+        const double t = rs_sweep_value(s, i, v, RS_CHART_TIME);
+        if (t > 0.0 && (best < 0 || t < best_t)) best = v, best_t = t;
+    }
+    *t_out = best_t;
+    return best;
+}
+
+/* The lead changes only when another variant beats the leader by more than
+ * 5%: near-ties (noise) do not make crossovers. */
+#define RS_LEAD_MARGIN 1.05
+
 int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
 {
-    int segments = 0, prev = -1;
+    int segments = 0, lead = -1, start = 0, last = 0;
     size_t used = 0;
-    char first_n[32] = "";
     text[0] = '\0';
+    int seg_lead[RS_SWEEP_MAX_SIZES], seg_start[RS_SWEEP_MAX_SIZES], seg_end[RS_SWEEP_MAX_SIZES];
     for (int i = 0; i < s->sizes.count; i++) {
-        int best = -1;
-        double best_t = 0.0;
-        for (int v = 0; v < s->nvar; v++) {
-            const double t = rs_sweep_value(s, i, v, RS_CHART_TIME);
-            if (t > 0.0 && (best < 0 || t < best_t)) best = v, best_t = t;
+        double t;
+        const int best = fastest(s, i, &t);
+        if (best < 0) continue;
+        const double lead_t = lead >= 0 ? rs_sweep_value(s, i, lead, RS_CHART_TIME) : -1.0;
+        if (lead < 0 || lead_t <= 0.0 || (best != lead && lead_t > t * RS_LEAD_MARGIN)) {
+            if (lead >= 0) {
+                seg_lead[segments] = lead, seg_start[segments] = start, seg_end[segments] = last;
+                segments++;
+            }
+            lead = best;
+            start = i;
         }
-        if (best < 0 || best == prev) continue;
-        char n[32];
-        rs_format_size(s->sizes.n[i], n, sizeof n);
+        last = i;
+    }
+    if (lead < 0) return 0;
+    seg_lead[segments] = lead, seg_start[segments] = start, seg_end[segments] = last;
+    segments++;
+    for (int k = 0; k < segments; k++) {
+        char a[32], b[32];
+        rs_format_size(s->sizes.n[seg_start[k]], a, sizeof a);
+        rs_format_size(s->sizes.n[seg_end[k]], b, sizeof b);
+        const char *name = rs_variant_name(s->var[seg_lead[k]]);
         int w;
-        if (prev < 0) {
-            snprintf(first_n, sizeof first_n, "%s", n);
-            w = snprintf(text + used, len - used, "%s fastest", rs_variant_name(s->var[best]));
-        } else {
-            char last[32];
-            int k = i - 1;
-            rs_format_size(s->sizes.n[k], last, sizeof last);
-            w = snprintf(text + used, len - used, " up to %s; %s from %s", last,
-                         rs_variant_name(s->var[best]), n);
-        }
+        if (segments == 1)
+            w = snprintf(text + used, len - used, "%s fastest at every size (%s to %s)", name, a,
+                         b);
+        else if (k == 0)
+            w = snprintf(text + used, len - used, "%s fastest up to %s", name, b);
+        else if (k == segments - 1)
+            w = snprintf(text + used, len - used, "; %s from %s on", name, a);
+        else if (seg_start[k] == seg_end[k])
+            w = snprintf(text + used, len - used, "; %s at %s", name, a);
+        else
+            w = snprintf(text + used, len - used, "; %s from %s to %s", name, a, b);
         if (w < 0 || (size_t)w >= len - used) break;
         used += (size_t)w;
-        prev = best;
-        segments++;
-    }
-    if (segments > 1 && used < len) snprintf(text + used, len - used, " on");
-    if (segments == 1) {
-        char last[32];
-        rs_format_size(s->sizes.n[s->sizes.count - 1], last, sizeof last);
-        snprintf(text + used, len - used, " at every size (%s to %s)", first_n, last);
     }
     return segments;
 }

@@ -75,21 +75,24 @@ void ui_blank(int y, int x, int w, ui_role role)
 void ui_box(ui_rect r, const char *title, ui_role title_role)
 {
     if (r.h < 2 || r.w < 2) return;
-    /* Line-drawing characters in UTF-8; plain ASCII otherwise, where the
-     * terminal's alternate character set cannot be trusted. */
+    /* UTF-8 line drawing written as text (a terminal's alternate character
+     * set is not always to be trusted); plain ASCII otherwise. */
     const int utf8 = ui_theme_utf8();
-    const chtype h = utf8 ? ACS_HLINE : '-', v = utf8 ? ACS_VLINE : '|';
-    const chtype ul = utf8 ? ACS_ULCORNER : '+', ur = utf8 ? ACS_URCORNER : '+';
-    const chtype ll = utf8 ? ACS_LLCORNER : '+', lr = utf8 ? ACS_LRCORNER : '+';
-    attrset(ui_attr(R_DIM));
-    mvhline(r.y, r.x + 1, h, r.w - 2);
-    mvhline(r.y + r.h - 1, r.x + 1, h, r.w - 2);
-    mvvline(r.y + 1, r.x, v, r.h - 2);
-    mvvline(r.y + 1, r.x + r.w - 1, v, r.h - 2);
-    mvaddch(r.y, r.x, ul);
-    mvaddch(r.y, r.x + r.w - 1, ur);
-    mvaddch(r.y + r.h - 1, r.x, ll);
-    mvaddch(r.y + r.h - 1, r.x + r.w - 1, lr);
+    const char *h = utf8 ? "\xe2\x94\x80" : "-", *v = utf8 ? "\xe2\x94\x82" : "|";
+    const char *ul = utf8 ? "\xe2\x94\x8c" : "+", *ur = utf8 ? "\xe2\x94\x90" : "+";
+    const char *ll = utf8 ? "\xe2\x94\x94" : "+", *lr = utf8 ? "\xe2\x94\x98" : "+";
+    for (int x = r.x + 1; x < r.x + r.w - 1; x++) {
+        ui_put(r.y, x, 1, R_DIM, h);
+        ui_put(r.y + r.h - 1, x, 1, R_DIM, h);
+    }
+    for (int y = r.y + 1; y < r.y + r.h - 1; y++) {
+        ui_put(y, r.x, 1, R_DIM, v);
+        ui_put(y, r.x + r.w - 1, 1, R_DIM, v);
+    }
+    ui_put(r.y, r.x, 1, R_DIM, ul);
+    ui_put(r.y, r.x + r.w - 1, 1, R_DIM, ur);
+    ui_put(r.y + r.h - 1, r.x, 1, R_DIM, ll);
+    ui_put(r.y + r.h - 1, r.x + r.w - 1, 1, R_DIM, lr);
     attrset(A_NORMAL);
     if (title && *title && r.w > 6) {
         char t[256];

@@ -198,6 +198,25 @@ static double scale_of(const rs_metric_def *d, double v)
     return -1.0;
 }
 
+/* The variant's own counters first, then time and bandwidth, then the rest:
+ * a small panel still shows what the step is about. */
+static int metric_order(rs_variant v, rs_metric_id *order)
+{
+    rs_metric_id first[8];
+    int n = ui_why_key_metrics(v, first, 6), count = 0;
+    first[n++] = RS_M_DURATION;
+    first[n++] = RS_M_DRAM_PCT;
+    rs_metric_mask seen = 0;
+    for (int i = 0; i < n; i++)
+        if (!(seen & RS_METRIC_BIT(first[i]))) {
+            order[count++] = first[i];
+            seen |= RS_METRIC_BIT(first[i]);
+        }
+    for (int i = 0; i < RS_METRIC_COUNT; i++)
+        if (!(seen & RS_METRIC_BIT(i))) order[count++] = (rs_metric_id)i;
+    return count;
+}
+
 /* Metric rows with a bar where there is a scale and the change against base. */
 void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first)
 {
@@ -205,7 +224,10 @@ void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r,
     int row = 0, shown = 0;
     const int x = r.x, w = r.w;
     const int utf8 = ui_theme_utf8();
-    for (int i = 0; i < RS_METRIC_COUNT && row < r.h; i++) {
+    rs_metric_id order[RS_METRIC_COUNT];
+    const int count = metric_order(cur->req.variant, order);
+    for (int k = 0; k < count && row < r.h; k++) {
+        const int i = order[k];
         if (!((m->requested | m->valid) & RS_METRIC_BIT(i))) continue;
         if (shown++ < first) continue;
         const rs_metric_def *d = &rs_metric_defs[i];

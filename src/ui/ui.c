@@ -166,8 +166,8 @@ static void take_event(ui_app *a, const ui_event *ev)
         snprintf(a->counters_why, sizeof a->counters_why, "%s", ev->counters_why);
         if (ev->status != RS_OK && !a->replay)
             ui_status(a, R_WARN,
-                      "No usable CUDA device: %s. Press R to replay the shipped H200 "
-                      "recording, or start with --replay FILE.",
+                      "No GPU here: press R to replay a real H200, or start with --replay "
+                      "FILE. (%s)",
                       ev->msg);
         break;
     case UI_EV_PEAK:

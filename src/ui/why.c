@@ -199,6 +199,22 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
     (void)base;
 }
 
+int ui_why_key_metrics(rs_variant v, rs_metric_id *out, int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < sizeof stories / sizeof stories[0] && n + 2 <= max; i++) {
+        if (stories[i].v != v) continue;
+        out[n++] = stories[i].a;
+        if (stories[i].b != stories[i].a) out[n++] = stories[i].b;
+    }
+    if (v == RS_V_INTERLEAVED && n + 3 <= max) {
+        out[n++] = RS_M_WARP_INST;
+        out[n++] = RS_M_LANES_PRED_ON;
+        out[n++] = RS_M_DIVERGENT_BRANCHES;
+    }
+    return n;
+}
+
 int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
                     char (*out)[256], int max)
 {

@@ -11,6 +11,9 @@
 int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
                     char (*out)[256], int max);
 
+/* The counters that tell a variant's story, most telling first. */
+int ui_why_key_metrics(rs_variant v, rs_metric_id *out, int max);
+
 /* Change of a value against its base in words: "1,179,410 -> 9,862 (-99.2%)". */
 void ui_why_change(double from, double to, const char *unit, char *buf, size_t len);
 

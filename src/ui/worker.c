@@ -60,6 +60,15 @@ static void on_progress(void *ctx, double done)
     pthread_mutex_unlock(&p->w->mu);
 }
 
+static void on_stage(void *ctx, const char *stage)
+{
+    progress_ctx *p = ctx;
+    pthread_mutex_lock(&p->w->mu);
+    const size_t len = strcspn(p->w->what, ":");
+    snprintf(p->w->what + len, sizeof p->w->what - len, ": %s", stage);
+    pthread_mutex_unlock(&p->w->mu);
+}
+
 static void set_what(ui_worker *w, int index, int total, const char *what)
 {
     pthread_mutex_lock(&w->mu);
@@ -89,7 +98,7 @@ static void produce(ui_worker *w, const rs_request *r, const char *command, int 
         return;
     }
     progress_ctx pc = {w, index, total};
-    rs_hooks hooks = {on_progress, &pc, &w->cancel};
+    rs_hooks hooks = {on_progress, &pc, &w->cancel, on_stage};
     row->status = rs_engine_run(w->engine, r, &hooks, &row->result, &err);
     if (row->status != RS_OK) {
         row->result.req = *r;
