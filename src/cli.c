@@ -408,11 +408,8 @@ static int fatal(rs_status st)
     return st == RS_E_NODRIVER || st == RS_E_NODEVICE || st == RS_E_CANCELLED;
 }
 
-int rs_run_rows(rs_engine *e, const rs_request *base, const rs_variant *vars, int nvars,
-                rs_row *rows, int *done, int tty);
-
-int rs_run_rows(rs_engine *e, const rs_request *base, const rs_variant *vars, int nvars,
-                rs_row *rows, int *done, int tty)
+static int run_rows(rs_engine *e, const rs_request *base, const rs_variant *vars, int nvars,
+                    rs_row *rows, int *done, int tty)
 {
     int rc = 0;
     *done = 0;
@@ -461,7 +458,7 @@ int rs_cmd_ladder(rs_cli *cli)
     double peak;
     if (need_gpu) rs_engine_measure_peak(e, &peak, &err);
     int done = 0;
-    rc = rs_run_rows(e, &cli->req, vars, nvars, rows, &done, isatty(2));
+    rc = run_rows(e, &cli->req, vars, nvars, rows, &done, isatty(2));
     if (done > 0) {
         rs_print_ladder(stdout, rows, done, cli->format);
         const int rrc = record_rows(cli, rs_engine_device(e), rows, done, "ladder");

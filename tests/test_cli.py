@@ -4,28 +4,13 @@ help, errors (one line on stderr, a distinct exit code), output formats,
 presets and recordings. GPU variants are run by test_gpu_cli.py."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-EXE = os.environ["REDSCOPE"]
-failures = []
-checks = 0
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import EXE, Checks, run  # noqa: E402
 
-
-def run(*args, env=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, env=e, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+check = Checks("test_cli")
 
 
 def one_line_error(rc, err, code, fragment, what):
@@ -97,6 +82,17 @@ check(rc == 0 and "cpu" in out and "yes" in out, f"ladder of the cpu: {err}")
 rc, out, _ = run("ladder", "--variants", "cpu", "--n", "5000", "--reps", "2", "--format", "json")
 check(rc == 0 and len(json.loads(out)["rows"]) == 1, "ladder json")
 
+# Sweeps on the CPU: the table, and a chart through gnuplot with its CSV.
+rc, out, err = run("sweep", "--variants", "cpu", "--range", "2^10..2^14", "--reps", "2")
+check(rc == 0 and "2^14" in out and "crossovers:" in out, f"cpu sweep table: {err}")
+svg = os.path.join(tmp, "chart.svg")
+rc, out, err = run("sweep", "--variants", "cpu", "--range", "1K..64K:4", "--reps", "2",
+                   "--plot", svg)
+check(rc == 0 and os.path.getsize(svg) > 1000 and "<svg" in open(svg).read(), f"--plot: {err}")
+check(open(os.path.join(tmp, "chart.csv")).readline().startswith("n,cpu"), "the plot's CSV")
+one_line_error(*run("sweep", "--variants", "cpu", "--range", "2^10..2^14", "--plot",
+                    os.path.join(tmp, "x.gif"))[0:3:2], 2, "ending in .svg or .png", "bad plot name")
+
 # Recordings: header and one line per row, readable JSON.
 rec = os.path.join(tmp, "rec.jsonl")
 rc, _, _ = run("run", "--variant", "cpu", "--n", "1000", "--record", rec)
@@ -144,5 +140,4 @@ bad = os.path.join(tmp, "bad.ini")
 open(bad, "w").write("[run]\nn = 2^20\nblok = 3\n")
 one_line_error(*run("run", "--preset", bad)[0:3:2], 2, "bad.ini:3: unknown key 'blok'", "bad preset file")
 
-print(f"test_cli: {checks} checks, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+check.finish()

@@ -5,32 +5,13 @@ import csv
 import io
 import json
 import os
-import subprocess
 import sys
 
-EXE = os.environ["REDSCOPE"]
-failures = []
-checks = 0
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import Checks, run, skip_without_gpu  # noqa: E402
 
-
-def run(*args, timeout=600):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-rc, out, err = run("devices")
-if rc != 0:
-    print("skipped:", err.strip())
-    sys.exit(77)
-print(out.strip())
+print(skip_without_gpu().strip())
+check = Checks("test_gpu_cli")
 
 # One run, table and JSON.
 rc, out, err = run("run", "--variant", "sequential", "--n", "2^22", "--reps", "5")
@@ -61,6 +42,22 @@ check(all(float(t["cumulative_speedup"]) > 0 for t in table if t["status"] == "0
 rc, out, err = run("ladder", "--variants", "atomic,sequential", "--op", "product", "--n", "1000")
 check(rc == 0 and "refused" in out and "no atomic multiply" in out, f"refusal row: {out} {err}")
 
+# A short live sweep: every cell measured and right; a size beyond the
+# device's memory is skipped with a note, not a crash.
+rc, out, err = run("sweep", "--variants", "atomic,first_add,vectorized", "--type", "int64",
+                   "--range", "2^10..2^16:4,", "--reps", "3")
+check(rc == 2 and "bad sweep range" in err, "a bad range is refused")
+rc, out, err = run("sweep", "--variants", "atomic,first_add,vectorized", "--type", "int64",
+                   "--range", "2^10..2^20:4", "--reps", "3", "--format", "json")
+j = json.loads(out) if rc == 0 else {"rows": []}
+check(rc == 0 and len(j["rows"]) == 18 and all(r.get("correct") for r in j["rows"]),
+      f"a live sweep: 6 sizes x 3 variants, all right: {len(j['rows'])} rows {err}")
+check("fastest" in j.get("crossovers", ""), "the sweep names its crossovers")
+rc, out, err = run("sweep", "--variants", "sequential", "--type", "int64", "--range",
+                   "1000,2^40", "--reps", "2")
+check(rc == 0 and "skip" in out and "out of device memory" in out,
+      f"a size beyond device memory is skipped with a note: {out} {err}")
+
 # Counters in every format.
 rc, out, err = run("run", "--variant", "sequential", "--n", "2^22", "--block", "256",
                    "--metrics", "--format", "json")
@@ -80,5 +77,4 @@ rc, out, err = run("ladder", "--variants", "interleaved..first_add", "--n", "2^2
 table = list(csv.DictReader(io.StringIO(out)))
 check(rc == 0 and len(table) == 4 and all(t["bank_ld"] for t in table), f"ladder csv counters: {err}")
 
-print(f"test_gpu_cli: {checks} checks, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+check.finish()

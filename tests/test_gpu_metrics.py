@@ -15,22 +15,11 @@ import shutil
 import subprocess
 import sys
 
-EXE = os.environ["REDSCOPE"]
-failures = []
-checks = 0
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import EXE, Checks, skip_without_gpu  # noqa: E402
+from clitest import run as redscope  # noqa: E402
 
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def redscope(*args):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
+check = Checks("test_gpu_metrics")
 
 
 def counters(variant, n="2^22", block="256", extra=()):
@@ -43,10 +32,7 @@ def counters(variant, n="2^22", block="256", extra=()):
     return {k: v["value"] for k, v in vals.items() if v.get("valid")}
 
 
-rc, _, err = redscope("devices")
-if rc != 0:
-    print("skipped:", err.strip())
-    sys.exit(77)
+skip_without_gpu()
 
 c = {v: counters(v) for v in ("interleaved", "interleaved_strided", "sequential", "first_add",
                                "multi_element")}
@@ -132,5 +118,4 @@ else:
     print("| --- | --- | ---: | ---: | ---: |")
     print("\n".join(rows))
 
-print(f"test_gpu_metrics: {checks} checks, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+check.finish()

@@ -80,6 +80,7 @@ typedef struct ui_app {
     char gpu_problem[512];
     int counters_ok;
     char counters_why[240];
+    int passes_default, passes_full;
 
     /* replay */
     int replay;

@@ -161,9 +161,11 @@ static void draw_results(ui_app *a, ui_rect r, const rs_result *res)
     char t[32], range[64], verdict[128];
     rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
     time_range(res, a->utf8, range, sizeof range);
-    if (res->correct)
-        snprintf(verdict, sizeof verdict, "%s %s", ui_glyph(G_OK),
-                 res->tol == 0.0 ? "exact" : "within tol.");
+    if (res->correct && res->tol == 0.0)
+        snprintf(verdict, sizeof verdict, "%s exact", ui_glyph(G_OK));
+    else if (res->correct)
+        snprintf(verdict, sizeof verdict, "%s err %.1e (tol %.0e)", ui_glyph(G_OK), res->rel_err,
+                 res->tol);
     else
         snprintf(verdict, sizeof verdict, "%s WRONG %u/%u", ui_glyph(G_WRONG), res->bad_reps,
                  res->reps);
@@ -310,6 +312,8 @@ static void draw_why(ui_app *a, ui_rect r, const rs_result *res)
     ui_role role[96];
     int n = 0;
     const rs_variant_info *vi = rs_catalogue_get(a->sel);
+    snprintf(lines[n], 256, "%d %s: %s", vi->step, vi->name, vi->idea);
+    role[n++] = R_TITLE;
     const int k = ui_wrap(vi->change, w, &lines[n], 96 - n);
     for (int i = 0; i < k; i++) role[n + i] = roles_for[0];
     n += k;

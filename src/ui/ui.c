@@ -163,6 +163,8 @@ static void take_event(ui_app *a, const ui_event *ev)
         a->gpu_status = ev->status;
         snprintf(a->gpu_problem, sizeof a->gpu_problem, "%s", ev->msg);
         a->counters_ok = ev->counters_ok;
+        a->passes_default = ev->passes_default;
+        a->passes_full = ev->passes_full;
         snprintf(a->counters_why, sizeof a->counters_why, "%s", ev->counters_why);
         if (ev->status != RS_OK && !a->replay)
             ui_status(a, R_WARN,
@@ -201,10 +203,14 @@ static void cycle_metrics(ui_app *a)
                        : strcmp(a->cfg.metrics, "default") == 0 ? "full"
                                                                 : "none";
     snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", next);
-    ui_status(a, R_NORMAL, "counters: %s%s", next,
-              strcmp(next, "default") == 0 ? " (1 replay pass)"
-              : strcmp(next, "full") == 0  ? " (3 replay passes, one instrumented)"
-                                           : "");
+    const int passes = strcmp(next, "default") == 0 ? a->passes_default
+                       : strcmp(next, "full") == 0  ? a->passes_full
+                                                    : 0;
+    if (passes > 0)
+        ui_status(a, R_NORMAL, "counters: %s, %d replay pass%s of every kernel per run", next,
+                  passes, passes == 1 ? "" : "es");
+    else
+        ui_status(a, R_NORMAL, "counters: %s", next);
 }
 
 static void open_prompt(ui_app *a, ui_prompt_kind kind, const char *initial)

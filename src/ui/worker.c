@@ -151,6 +151,11 @@ static void open_backend(ui_worker *w, ui_event *ev)
     if (ev->status == RS_OK)
         ev->counters_ok =
             rs_engine_counters_available(w->engine, ev->counters_why, sizeof ev->counters_why);
+    if (w->engine) {
+        rs_engine_metric_passes(w->engine, rs_metric_set_default(), &ev->passes_default, NULL,
+                                &err);
+        rs_engine_metric_passes(w->engine, rs_metric_set_full(), &ev->passes_full, NULL, &err);
+    }
     post(w, ev);
     if (ev->status != RS_OK) return;
     double gbps = 0.0;

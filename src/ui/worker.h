@@ -27,6 +27,7 @@ typedef struct ui_event {
     rs_device_info dev;
     int counters_ok;
     char counters_why[240];
+    int passes_default, passes_full; /* what each counter set costs (host API) */
     double gbps;
 } ui_event;
 
