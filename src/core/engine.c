@@ -434,7 +434,6 @@ static void add_step(plan *p, const rs_launch *l, const char *label)
 static rs_status plan_kernels(rs_engine *e, const rs_request *r, plan *p, rs_error *err)
 {
     const rs_variant_info *vi = p->vi;
-    const size_t asz = rs_dtype_size(p->acc);
     rs_launch l = {r->variant, r->type,      r->op, e->d_in,  r->n,          e->d_out,
                    NULL,       e->d_counter, 0,     r->block, RS_KFIN_STORE, e->stream};
     const int stride = (vi->flags & RS_VF_GRID_STRIDE) != 0;
@@ -458,7 +457,6 @@ static rs_status plan_kernels(rs_engine *e, const rs_request *r, plan *p, rs_err
     l.grid = (unsigned)g;
     const double tree = log2u(r->block) + 6.0;
     p->chain = ceil(p->ept) + tree;
-    (void)asz;
 
     if (r->variant == RS_V_ATOMIC) {
         p->init_first = 1;
@@ -886,9 +884,8 @@ static rs_status collect_metrics(rs_engine *e, const rs_request *r, const plan *
     if (p->nsteps == 0) names[nn++] = p->names[0];
     if (hooks && hooks->stage) hooks->stage(hooks->ctx, "reading counters");
     /* The one-pass counters (DRAM, shared memory, instructions) get a
-     * collection of their own: inside a multi-pass set, CUPTI's replay
-     * inflated DRAM writes and shared-store bank conflicts (seen on an H200,
-     * 2026-11-22). What needs more passes comes from a second collection. */
+     * collection of their own, so asking for more metrics never changes how
+     * they are read; what needs more passes comes from a second collection. */
     const rs_metric_mask one = m & rs_metric_set_default(), more = m & ~rs_metric_set_default();
     rs_status st = collect_set(e, p, one ? one : more, names, nn, mt, err);
     if (st != RS_OK || !one || !more) return st;
