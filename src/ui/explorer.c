@@ -180,7 +180,7 @@ static void draw_results(ui_app *a, ui_rect r, const rs_result *res)
     char cmp[64];
     const rs_result *base = comparison(a, res, cmp, sizeof cmp);
     char speed[160], vs_cpu[32];
-    rs_fmt_ratio(res->speedup_cpu, vs_cpu, sizeof vs_cpu);
+    snprintf(vs_cpu, sizeof vs_cpu, "%s%.3g", ui_glyph(G_TIMES), res->speedup_cpu);
     if (base && base->t_median_ms > 0)
         snprintf(speed, sizeof speed, "%s%.2f vs %s     %s vs CPU", ui_glyph(G_TIMES),
                  base->t_median_ms / res->t_median_ms, cmp, vs_cpu);
