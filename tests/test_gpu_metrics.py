@@ -92,10 +92,12 @@ else:
         for k in NCU:
             a, b = ours.get(k, -1), theirs[k]
             diff = abs(a - b) / b if b else (0.0 if a == 0 else 1.0)
-            # The few conflicts left in conflict-free kernels (under 1% of the
-            # wavefronts) differ between any two runs, ncu's too: those are
-            # held to 0.1% of the shared-memory wavefronts instead of 2%.
-            residual = k.startswith("bank") and b < 0.01 * waves
+            # The few conflicts left in conflict-free kernels (a percent or so
+            # of the wavefronts) differ between any two runs by a few percent,
+            # ncu against ncu too (sequential bank_ld in three ncu runs:
+            # 10,712, 10,767, 10,904): those are held to 0.1% of the
+            # shared-memory wavefronts instead of 2% of themselves.
+            residual = k.startswith("bank") and b < 0.05 * waves
             ok = diff <= 0.02 or (residual and abs(a - b) <= 0.001 * waves)
             check(ok, f"{v} {k}: redscope {a:.0f} vs ncu {b:.0f} ({100 * diff:.2f}%)")
             note = " (residual: within 0.1% of wavefronts)" if residual and diff > 0.02 else ""
