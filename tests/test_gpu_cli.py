@@ -70,6 +70,12 @@ check(dram.get("valid") is True and 0.9 * 2**24 < dram.get("value", 0) < 1.5 * 2
       f"sequential reads about 16.8 MB of DRAM: {dram}")
 check(vals.get("bank_ld", {}).get("valid") is True, "bank conflicts collected")
 check(len(mt.get("launches", [])) >= 2, "per-launch rows for the relaunch passes")
+check([l["name"] for l in mt.get("launches", [])][:2] == ["k_sequential", "k_sequential (pass 2)"],
+      f"launches named after the plan: {[l['name'] for l in mt.get('launches', [])]}")
+rc, out, err = run("run", "--variant", "cub", "--n", "2^22", "--metrics", "--format", "json")
+names = [l["name"] for l in json.loads(out)["metrics"]["launches"]] if rc == 0 else []
+check(names and all(n.startswith("cub::DeviceReduce kernel ") for n in names),
+      f"CUB's own kernels are numbered under its name: {names} {err}")
 rc, out, err = run("run", "--variant", "sequential", "--n", "2^22", "--metrics=full")
 check(rc == 0 and "3 replay passes" in out and "achieved occupancy" in out, f"full set table: {err}")
 rc, out, err = run("ladder", "--variants", "interleaved..first_add", "--n", "2^22", "--metrics",

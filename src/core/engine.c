@@ -659,8 +659,6 @@ static rs_status flush_l2(rs_engine *e, rs_error *err)
 /* Fresh garbage before every run, so a result nobody wrote cannot pass. */
 static rs_status poison(rs_engine *e, const plan *p, int pattern, rs_error *err)
 {
-    rs_status st = flush_l2(e, err);
-    if (st != RS_OK) return st;
     CUDA_TRY(e, err, cudaMemsetAsync(e->d_out, pattern, 16, e->stream), "poisoning the result");
     CUDA_TRY(e, err, cudaMemsetAsync(e->d_counter, 0, 16, e->stream), "resetting the counter");
     if (p->nsteps && !(p->vi->flags & RS_VF_LIBRARY)) {
@@ -789,7 +787,8 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
             st = rs_fail(err, RS_E_CANCELLED, "cancelled");
             break;
         }
-        if ((st = poison(e, p, (k & 1) ? 0xa5 : 0xff, err)) != RS_OK) break;
+        if ((st = flush_l2(e, err)) != RS_OK || (st = poison(e, p, (k & 1) ? 0xa5 : 0xff, err)))
+            break;
         cudaError_t c = cudaEventRecord(e->ev_start, e->stream);
         if (c == cudaSuccess && (st = exec_once(&x, err)) != RS_OK) break;
         if (c == cudaSuccess) c = cudaEventRecord(e->ev_stop, e->stream);
@@ -827,18 +826,41 @@ static rs_status flush_then_run(void *vctx, rs_error *err)
     return st != RS_OK ? st : exec_once(vctx, err);
 }
 
-static rs_status collect_set(rs_engine *e, const plan *p, rs_metric_mask m, const char **names,
-                             int nn, rs_metrics *out, rs_error *err)
+/* Launch names: the plan's when the counts agree (the library variants
+ * launch kernels of their own), otherwise numbered after the variant. */
+static void name_launches(rs_metrics *m, const char *const *names, int nn)
+{
+    for (int k = 0; k < m->nlaunch; k++) {
+        if (m->nlaunch == nn)
+            snprintf(m->launch[k].name, sizeof m->launch[k].name, "%s", names[k]);
+        else
+            snprintf(m->launch[k].name, sizeof m->launch[k].name, "%s kernel %d", names[nn - 1],
+                     k + 1);
+    }
+}
+
+static rs_status collect_set(rs_engine *e, const plan *p, rs_metric_mask m,
+                             const char *const *names, int nn, rs_metrics *out, rs_error *err)
 {
     exec_ctx x = {e, p, NULL, 0, {0}};
     rs_status st = poison(e, p, 0xff, err);
     if (st != RS_OK) return st;
-    st = rs_prof_collect(e->prof, m, flush_then_run, &x, names, nn, out, err);
+    st = rs_prof_collect(e->prof, m, flush_then_run, &x, out, err);
     if (st != RS_OK || out->nlaunch < 1) return st;
     memmove(&out->launch[0], &out->launch[1], sizeof out->launch[0] * (size_t)(out->nlaunch - 1));
     out->nlaunch--;
+    name_launches(out, names, nn);
     rs_metrics_aggregate(out);
     return RS_OK;
+}
+
+/* The one-pass counters (DRAM, shared memory, instructions) are collected
+ * on their own, so asking for more metrics never changes how they are read;
+ * what needs more passes comes from a second collection. */
+static void split_set(rs_metric_mask m, rs_metric_mask *one, rs_metric_mask *more)
+{
+    *one = m & rs_metric_set_default();
+    *more = m & ~rs_metric_set_default();
 }
 
 /* Add a second collection's metrics to the first. */
@@ -876,17 +898,14 @@ static rs_status collect_metrics(rs_engine *e, const rs_request *r, const plan *
             return RS_OK;
         }
     }
-    const char *names[RS_MAX_LAUNCHES + 3];
+    const char *names[RS_MAX_LAUNCHES + 2];
     int nn = 0;
-    names[nn++] = "L2 flush (dropped)";
     if (p->init_first) names[nn++] = "k_init (identity)";
     for (int i = 0; i < p->nsteps; i++) names[nn++] = p->names[i];
     if (p->nsteps == 0) names[nn++] = p->names[0];
     if (hooks && hooks->stage) hooks->stage(hooks->ctx, "reading counters");
-    /* The one-pass counters (DRAM, shared memory, instructions) get a
-     * collection of their own, so asking for more metrics never changes how
-     * they are read; what needs more passes comes from a second collection. */
-    const rs_metric_mask one = m & rs_metric_set_default(), more = m & ~rs_metric_set_default();
+    rs_metric_mask one, more;
+    split_set(m, &one, &more);
     rs_status st = collect_set(e, p, one ? one : more, names, nn, mt, err);
     if (st != RS_OK || !one || !more) return st;
     rs_metrics *extra = calloc(1, sizeof *extra);
@@ -1000,13 +1019,14 @@ int rs_engine_counters_available(rs_engine *e, char *why, size_t len)
     return rs_prof_available(e->prof, why, len);
 }
 
-/* As collected: the one-pass counters alone, then the rest (collect_metrics). */
+/* As collect_metrics reads them: the one-pass counters alone, then the rest. */
 rs_status rs_engine_metric_passes(rs_engine *e, rs_metric_mask m, int *passes,
                                   rs_metric_mask *missing, rs_error *err)
 {
     rs_status st = ensure_prof(e, err);
     if (st != RS_OK) return st;
-    const rs_metric_mask one = m & rs_metric_set_default(), more = m & ~rs_metric_set_default();
+    rs_metric_mask one, more;
+    split_set(m, &one, &more);
     int p1 = 0, p2 = 0;
     rs_metric_mask miss1 = 0, miss2 = 0;
     if (one && (st = rs_prof_passes(e->prof, one, &p1, &miss1, err)) != RS_OK) return st;

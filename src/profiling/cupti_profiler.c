@@ -480,20 +480,8 @@ static CUptiResult session_read(const host_cfg *h, session *s, rs_metrics *out, 
     return CUPTI_SUCCESS;
 }
 
-static void name_launches(rs_metrics *out, const char *const *names, int nnames)
-{
-    for (int k = 0; k < out->nlaunch; k++) {
-        const char *nm = (out->nlaunch == nnames && names && names[k]) ? names[k] : NULL;
-        if (nm)
-            snprintf(out->launch[k].name, sizeof out->launch[k].name, "%s", nm);
-        else
-            snprintf(out->launch[k].name, sizeof out->launch[k].name, "%s kernel %d",
-                     names && names[0] ? names[0] : "launch", k + 1);
-    }
-}
-
 rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void *ctx,
-                          const char *const *names, int nnames, rs_metrics *out, rs_error *err)
+                          rs_metrics *out, rs_error *err)
 {
     out->requested = m;
     out->valid = 0;
@@ -535,7 +523,6 @@ rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void 
         if (h.missing)
             snprintf(out->reason, sizeof out->reason, "some metrics are not on this chip (%s)",
                      p->chip);
-        name_launches(out, names, nnames);
         rs_metrics_aggregate(out);
     }
     host_end(&h);

@@ -36,12 +36,12 @@ const char *rs_prof_chip(const rs_prof *p);
 rs_status rs_prof_passes(rs_prof *p, rs_metric_mask m, int *passes, rs_metric_mask *missing,
                          rs_error *err);
 
-/* Collect metric set m over one run of body. Launch names, when known, come
- * from names[0..nnames). On failure out->reason says why and RS_OK is still
- * returned unless the reduction itself failed: missing counters never stop a
- * run. */
+/* Collect metric set m over one run of body: out->launch[k] holds the k-th
+ * launch's values (the caller names them). On failure out->reason says why
+ * and RS_OK is still returned unless the reduction itself failed: missing
+ * counters never stop a run. */
 rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void *ctx,
-                          const char *const *names, int nnames, rs_metrics *out, rs_error *err);
+                          rs_metrics *out, rs_error *err);
 
 /* Text of the last CUPTI failure ("" if none). */
 const char *rs_prof_last_error(const rs_prof *p);
