@@ -1,8 +1,11 @@
 /* redscope: the explorer by default, batch sub-commands for scripts. */
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/format.h"
 #include "ui/ui.h"
 
 #ifndef RS_VERSION
@@ -24,6 +27,10 @@ int main(int argc, char **argv)
 {
     const char *name = "explore";
     int shift = 0;
+    /* Only the character set: numbers in tables, CSV and JSON keep a dot. */
+    setlocale(LC_CTYPE, "");
+    const char *cs = nl_langinfo(CODESET);
+    rs_notation_set(cs && strcmp(cs, "UTF-8") == 0);
     if (argc > 1 && argv[1][0] != '-') {
         name = argv[1];
         shift = 1;

@@ -346,7 +346,7 @@ static void describe_metrics(FILE *f, const rs_metrics *m)
         fprintf(f, "counters   not collected: %s\n", m->reason[0] ? m->reason : "unknown reason");
         return;
     }
-    rs_fmt_time(m->wall_ms, 0, a, sizeof a);
+    rs_fmt_time(m->wall_ms, rs_notation_utf8(), a, sizeof a);
     fprintf(f, "counters   %d replay pass%s, profiling took %s%s%s\n", m->passes,
             m->passes == 1 ? "" : "es", a, m->reason[0] ? "; " : "", m->reason);
     for (int i = 0; i < RS_METRIC_COUNT; i++) {
@@ -392,19 +392,20 @@ static void print_run_table(FILE *f, const rs_row *row)
     if (r->grid)
         fprintf(f, "launch     %u launch%s, first grid %u x %u, %.1f elements per thread\n",
                 r->launches, r->launches == 1 ? "" : "es", r->grid, r->req.block, r->ept);
-    rs_fmt_time(r->t_median_ms, 0, a, sizeof a);
-    rs_fmt_time(r->t_min_ms, 0, b, sizeof b);
-    rs_fmt_time(r->t_max_ms, 0, c, sizeof c);
+    const int utf8 = rs_notation_utf8();
+    rs_fmt_time(r->t_median_ms, utf8, a, sizeof a);
+    rs_fmt_time(r->t_min_ms, utf8, b, sizeof b);
+    rs_fmt_time(r->t_max_ms, utf8, c, sizeof c);
     fprintf(f, "time       %s median (%s .. %s, %u reps)\n", a, b, c, r->reps);
     fprintf(f, "bandwidth  %.1f GB/s", r->gbps);
     if (r->pct_peak > 0) fprintf(f, ", %.1f%% of peak %.0f GB/s", r->pct_peak, r->device.peak_gbps);
     if (r->pct_measured > 0)
         fprintf(f, ", %.1f%% of measured %.0f GB/s", r->pct_measured, r->device.measured_gbps);
     fprintf(f, "\n");
-    rs_fmt_time(r->cpu_ms, 0, a, sizeof a);
-    rs_fmt_ratio(r->speedup_cpu, b, sizeof b);
-    fprintf(f, "cpu        %s on one host thread; %s %s\n", a, b,
-            r->req.variant == RS_V_CPU ? "(this is the CPU)" : "on the GPU");
+    rs_fmt_time(r->cpu_ms, utf8, a, sizeof a);
+    rs_fmt_ratio(r->speedup_cpu, utf8, b, sizeof b);
+    if (r->req.variant != RS_V_CPU)
+        fprintf(f, "cpu        %s on one host thread; %s on the GPU\n", a, b);
     char got[64], exp[64];
     rs_value_format(&r->got, got, sizeof got);
     rs_value_format(&r->expected, exp, sizeof exp);
@@ -552,13 +553,16 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
             fprintf(f, "%3d  %-21s refused: %s\n", vi->step, vi->name, rows[i].error);
             continue;
         }
-        char t[32], s[32], c[32], x[32];
-        rs_fmt_time(r->t_median_ms, 0, t, sizeof t);
-        rs_fmt_ratio(rs_ladder_step_speedup(rows, i), s, sizeof s);
-        rs_fmt_ratio(rs_ladder_cumulative_speedup(rows, i), c, sizeof c);
-        rs_fmt_ratio(r->speedup_cpu, x, sizeof x);
-        fprintf(f, "%3d  %-21s %10s %8s %8s %8.1f %6.1f%% %8s %7s", vi->step, vi->name, t, s, c,
-                r->gbps, r->pct_peak, x, verdict(r));
+        char t[32], s[32], c[32], x[32], p[4][48];
+        const int utf8 = rs_notation_utf8();
+        rs_fmt_time(r->t_median_ms, utf8, t, sizeof t);
+        rs_fmt_ratio(rs_ladder_step_speedup(rows, i), utf8, s, sizeof s);
+        rs_fmt_ratio(rs_ladder_cumulative_speedup(rows, i), utf8, c, sizeof c);
+        rs_fmt_ratio(r->speedup_cpu, utf8, x, sizeof x);
+        fprintf(f, "%3d  %-21s %s %s %s %8.1f %6.1f%% %s %7s", vi->step, vi->name,
+                rs_pad(t, 10, 1, p[0], sizeof p[0]), rs_pad(s, 8, 1, p[1], sizeof p[1]),
+                rs_pad(c, 8, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak,
+                rs_pad(x, 8, 1, p[3], sizeof p[3]), verdict(r));
         for (int k = 0; k < RS_METRIC_COUNT; k++) {
             if (!(m & RS_METRIC_BIT(k))) continue;
             char v[32];
@@ -566,11 +570,13 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
                 if (strcmp(rs_metric_defs[k].unit, "count") == 0)
                     rs_fmt_si(r->metrics.value[k], v, sizeof v);
                 else
-                    rs_fmt_metric(r->metrics.value[k], rs_metric_defs[k].unit, 0, v, sizeof v);
+                    rs_fmt_metric(r->metrics.value[k], rs_metric_defs[k].unit, utf8, v,
+                                  sizeof v);
             } else {
                 snprintf(v, sizeof v, "n/a");
             }
-            fprintf(f, " %10s", v);
+            char pv[48];
+            fprintf(f, " %s", rs_pad(v, 10, 1, pv, sizeof pv));
         }
         fprintf(f, "\n");
     }

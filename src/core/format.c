@@ -4,6 +4,29 @@
 #include <stdio.h>
 #include <string.h>
 
+static int notation_utf8;
+
+void rs_notation_set(int utf8)
+{
+    notation_utf8 = utf8 != 0;
+}
+
+int rs_notation_utf8(void)
+{
+    return notation_utf8;
+}
+
+const char *rs_sym(rs_sym_id id)
+{
+    static const char *const sym[RS_SYM_COUNT][2] = {
+        [RS_SYM_TIMES] = {"x", "\xc3\x97"},      /* × */
+        [RS_SYM_ARROW] = {"->", "\xe2\x86\x92"}, /* → */
+        [RS_SYM_DASH] = {"-", "\xe2\x80\x93"},   /* – */
+        [RS_SYM_MICRO] = {"us", "\xc2\xb5s"},     /* µs */
+    };
+    return (unsigned)id < RS_SYM_COUNT ? sym[id][notation_utf8] : "";
+}
+
 void rs_fmt_time(double ms, int utf8, char *buf, size_t len)
 {
     if (!(ms >= 0.0) || isinf(ms))
@@ -59,12 +82,13 @@ void rs_fmt_bytes(double v, char *buf, size_t len)
     snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
 }
 
-void rs_fmt_ratio(double v, char *buf, size_t len)
+void rs_fmt_ratio(double v, int utf8, char *buf, size_t len)
 {
+    const char *x = utf8 ? "\xc3\x97" : "x";
     if (!(v > 0.0) || !isfinite(v))
         snprintf(buf, len, "-");
     else
-        snprintf(buf, len, v < 10.0 ? "x%.2f" : v < 100.0 ? "x%.1f" : "x%.0f", v);
+        snprintf(buf, len, v < 10.0 ? "%s%.2f" : v < 100.0 ? "%s%.1f" : "%s%.0f", x, v);
 }
 
 void rs_fmt_metric(double v, const char *unit, int utf8, char *buf, size_t len)
@@ -81,4 +105,24 @@ void rs_fmt_metric(double v, const char *unit, int utf8, char *buf, size_t len)
         snprintf(buf, len, "%.1f/32", v);
     else
         rs_fmt_count(v, buf, len);
+}
+
+int rs_text_cols(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80) n++;
+    return n;
+}
+
+const char *rs_pad(const char *s, int width, int right, char *buf, size_t len)
+{
+    const int fill = width - rs_text_cols(s);
+    if (fill <= 0)
+        snprintf(buf, len, "%s", s);
+    else if (right)
+        snprintf(buf, len, "%*s%s", fill, "", s);
+    else
+        snprintf(buf, len, "%s%*s", s, fill, "");
+    return buf;
 }

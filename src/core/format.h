@@ -4,7 +4,21 @@
 
 #include <stddef.h>
 
-/* 85.8 us, 1.23 ms, 2.41 s (micro sign when utf8) */
+/* One notation on every screen, table and sentence: UTF-8 symbols, each with
+ * an ASCII twin used when the locale does not speak UTF-8. The program sets
+ * it once (main from the locale, the explorer from its terminal). */
+typedef enum {
+    RS_SYM_TIMES, /* speedups: "×2.20" / "x2.20" */
+    RS_SYM_ARROW, /* a change: "1,179,410 → 9,862" / "->" */
+    RS_SYM_DASH,  /* a range: "90.5–91.7 µs" / "-" */
+    RS_SYM_MICRO, /* "µs" / "us" */
+    RS_SYM_COUNT
+} rs_sym_id;
+void rs_notation_set(int utf8);
+int rs_notation_utf8(void);
+const char *rs_sym(rs_sym_id id);
+
+/* 85.8 µs, 1.23 ms, 2.41 s ("us" unless utf8) */
 void rs_fmt_time(double ms, int utf8, char *buf, size_t len);
 /* 1,179,410 */
 void rs_fmt_count(double v, char *buf, size_t len);
@@ -12,9 +26,15 @@ void rs_fmt_count(double v, char *buf, size_t len);
 void rs_fmt_si(double v, char *buf, size_t len);
 /* 67.1 MB (decimal units, as bandwidth is) */
 void rs_fmt_bytes(double v, char *buf, size_t len);
-/* x1.27, x184 */
-void rs_fmt_ratio(double v, char *buf, size_t len);
+/* ×1.27, ×184 ("x" unless utf8); "-" for nothing meaningful */
+void rs_fmt_ratio(double v, int utf8, char *buf, size_t len);
 /* A metric value in its unit: ns as time, bytes, %, lanes, counts. */
 void rs_fmt_metric(double v, const char *unit, int utf8, char *buf, size_t len);
+
+/* Columns of UTF-8 text (every symbol redscope prints is one column wide). */
+int rs_text_cols(const char *s);
+/* s padded to width columns (right-aligned when right), for tables: printf's
+ * %10s counts bytes, and "µs" is two. Returns buf. */
+const char *rs_pad(const char *s, int width, int right, char *buf, size_t len);
 
 #endif

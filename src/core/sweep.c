@@ -251,7 +251,7 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
             char cell[32];
             const double t = rs_sweep_value(s, i, k, RS_CHART_TIME);
             if (t > 0.0) {
-                rs_fmt_time(t, 0, cell, sizeof cell);
+                rs_fmt_time(t, rs_notation_utf8(), cell, sizeof cell);
             } else if (k < s->nvar && i * s->nvar + k < s->done) {
                 const rs_row *r = rs_sweep_row(s, i, k);
                 snprintf(cell, sizeof cell, "%s",
@@ -261,7 +261,8 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
             } else {
                 snprintf(cell, sizeof cell, "-");
             }
-            fprintf(f, " %12s", cell);
+            char padded[48];
+            fprintf(f, " %s", rs_pad(cell, 12, 1, padded, sizeof padded));
         }
         fprintf(f, "\n");
     }

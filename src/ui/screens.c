@@ -66,8 +66,8 @@ void ui_draw_ladder(ui_app *a, const ui_layout *l)
         const rs_result *res = &row->result;
         char t[32], st[32], cu[32], bc[32] = "-", wi[32] = "-";
         rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
-        rs_fmt_ratio(rs_ladder_step_speedup(a->ladder, i), st, sizeof st);
-        rs_fmt_ratio(rs_ladder_cumulative_speedup(a->ladder, i), cu, sizeof cu);
+        rs_fmt_ratio(rs_ladder_step_speedup(a->ladder, i), a->utf8, st, sizeof st);
+        rs_fmt_ratio(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, cu, sizeof cu);
         int ok;
         const double conf = metric_or(res, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, &ok);
         if (ok) rs_fmt_si(conf, bc, sizeof bc);

@@ -1,5 +1,7 @@
 #include "theme.h"
 
+#include "core/format.h"
+
 #include <curses.h>
 
 static int use_color, use_utf8;
@@ -46,6 +48,7 @@ static const char *const glyphs[G_GLYPH_COUNT][2] = {
 void ui_theme_init(int color, int utf8)
 {
     use_utf8 = utf8;
+    rs_notation_set(utf8);
     use_color = color && has_colors();
     if (!use_color) return;
     start_color();

@@ -702,7 +702,7 @@ int ui_main(rs_cli *cli)
         free(a);
         return RS_E_USAGE;
     }
-    setlocale(LC_ALL, "");
+    setlocale(LC_CTYPE, "");
     const char *cs = nl_langinfo(CODESET);
     a->utf8 = cs && strcmp(cs, "UTF-8") == 0;
     const char *no_color = getenv("NO_COLOR");
