@@ -50,7 +50,7 @@ int main(int argc, char **argv)
                  a, sizeof a);
     rs_fmt_count(seq->metrics.value[RS_M_SHLD_CONFLICTS] + seq->metrics.value[RS_M_SHST_CONFLICTS],
                  b, sizeof b);
-    snprintf(change, sizeof change, "Bank conflicts %s -> %s", a, b);
+    snprintf(change, sizeof change, "Bank conflicts %s %s %s", a, rs_sym(RS_SYM_ARROW), b);
     CHECK_MSG(said(lines, n, change), "no '%s' in: %s", change, lines[n > 2 ? 2 : 0]);
     CHECK(said(lines, n, "32 different banks"));
     CHECK(said(lines, n, "against interleaved_strided"));

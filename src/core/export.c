@@ -582,7 +582,8 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
     }
     for (int i = 0; i < count; i++) {
         const rs_metrics *mt = &rows[i].result.metrics;
-        if (rows[i].status == RS_OK && mt->requested && !mt->valid) {
+        if (rows[i].status == RS_OK && mt->requested && !mt->valid &&
+            rows[i].result.req.variant != RS_V_CPU) {
             fprintf(f, "counters not collected: %s\n", mt->reason);
             break;
         }

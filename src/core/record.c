@@ -1,11 +1,13 @@
 #include "record.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "catalogue.h"
+#include "format.h"
 
 #ifndef RS_VERSION
 #define RS_VERSION "0"
@@ -110,6 +112,9 @@ static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char
 rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
 {
     memset(out, 0, sizeof *out);
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return rs_fail(err, RS_E_IO, "'%s' is a directory: give a recording file (.jsonl)", path);
     FILE *f = fopen(path, "r");
     if (!f) return rs_fail(err, RS_E_IO, "cannot open recording '%s': %s", path, strerror(errno));
     int cap = 0, line = 0;
@@ -168,4 +173,99 @@ const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req, 
         if (rs_request_same_run(&rec->rows[i].result.req, req)) return &rec->rows[i];
     }
     return NULL;
+}
+
+/* Knobs a variant does not take (finish, grid, ept) match anything. */
+static int knob_fits(const rs_request *row, rs_request *cfg, unsigned *seen_flags)
+{
+    const unsigned flags = rs_catalogue_get(row->variant)->flags;
+    if (flags & RS_VF_FINISH) {
+        if ((*seen_flags & RS_VF_FINISH) && cfg->finish != row->finish) return 0;
+        cfg->finish = row->finish;
+    }
+    if (flags & RS_VF_GRID_STRIDE) {
+        if ((*seen_flags & RS_VF_GRID_STRIDE) && (cfg->grid != row->grid || cfg->ept != row->ept))
+            return 0;
+        cfg->grid = row->grid;
+        cfg->ept = row->ept;
+    }
+    *seen_flags |= flags & (RS_VF_FINISH | RS_VF_GRID_STRIDE);
+    return 1;
+}
+
+static int same_settings(const rs_request *a, const rs_request *b, int sweep)
+{
+    return a->type == b->type && a->op == b->op && a->block == b->block && a->reps == b->reps &&
+           a->warmup == b->warmup && a->dist == b->dist && a->seed == b->seed &&
+           strcmp(a->metrics, b->metrics) == 0 && (sweep || a->n == b->n);
+}
+
+int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
+{
+    int n = 0;
+    unsigned seen_flags = 0;
+    for (int i = 0; i < rec->count; i++) {
+        const rs_request *r = &rec->rows[i].result.req;
+        rs_rec_config *c = n ? &out[n - 1] : NULL;
+        const int sweep = strcmp(rec->command[i], "sweep") == 0;
+        rs_request joined = c ? c->req : *r;
+        const int repeat = c && !sweep && (c->req.variants & (1u << r->variant));
+        if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat ||
+            !same_settings(&c->req, r, sweep) || !knob_fits(r, &joined, &seen_flags)) {
+            if (n == max) break;
+            c = &out[n++];
+            memset(c, 0, sizeof *c);
+            snprintf(c->command, sizeof c->command, "%s", rec->command[i]);
+            c->req = *r;
+            c->req.variants = 0;
+            c->first = i;
+            c->n_lo = c->n_hi = r->n;
+            seen_flags = 0;
+            joined = c->req;
+            knob_fits(r, &joined, &seen_flags);
+        }
+        c->req = joined;
+        c->req.variants |= 1u << r->variant;
+        c->count = i - c->first + 1;
+        if (r->n < c->n_lo) c->n_lo = r->n;
+        if (r->n > c->n_hi) c->n_hi = r->n;
+    }
+    return n;
+}
+
+static void describe_variants(uint32_t set, char *buf, size_t len)
+{
+    int count = 0, first = -1, last = -1;
+    for (int v = 0; v < RS_VARIANT_COUNT; v++)
+        if (set & (1u << v)) count++, last = v, first = first < 0 ? v : first;
+    if (count == 1)
+        snprintf(buf, len, "%s", rs_variant_name(first));
+    else
+        snprintf(buf, len, "%d variants (%s..%s)", count, rs_variant_name(first),
+                 rs_variant_name(last));
+}
+
+void rs_rec_config_describe(const rs_rec_config *c, const char *sep, char *buf, size_t len)
+{
+    const rs_request *r = &c->req;
+    char vars[96], lo[32], hi[32];
+    describe_variants(r->variants, vars, sizeof vars);
+    rs_format_size(c->n_lo, lo, sizeof lo);
+    rs_format_size(c->n_hi, hi, sizeof hi);
+    snprintf(buf, len, "%-6s %s %s %s %s %s %s n %s%s%s %s block %u %s finish %s %s %u reps %s counters %s",
+             c->command, sep, vars, sep, rs_dtype_name(r->type), rs_op_name(r->op), sep, lo,
+             c->n_hi != c->n_lo ? ".." : "", c->n_hi != c->n_lo ? hi : "", sep, r->block, sep,
+             rs_finish_name(r->finish), sep, r->reps, sep, r->metrics);
+}
+
+int rs_recording_find_sweep(const rs_rec_config *configs, int count, const rs_request *req)
+{
+    for (int k = count - 1; k >= 0; k--) {
+        const rs_request *r = &configs[k].req;
+        if (strcmp(configs[k].command, "sweep") == 0 && r->type == req->type &&
+            r->op == req->op && r->block == req->block && r->finish == req->finish &&
+            r->dist == req->dist && r->grid == req->grid && r->ept == req->ept)
+            return k;
+    }
+    return -1;
 }

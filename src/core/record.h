@@ -43,4 +43,25 @@ int rs_request_same_run(const rs_request *a, const rs_request *b);
 const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req,
                                 const char *command);
 
+/* A configuration a recording holds: consecutive rows of one command that
+ * answer the same settings (one run, one ladder, or one sweep over n). */
+typedef struct rs_rec_config {
+    char command[16];
+    rs_request req;      /* the settings; req.variants is the set recorded */
+    int first, count;    /* its rows: [first, first + count) */
+    uint64_t n_lo, n_hi; /* the sizes (a sweep spans several) */
+} rs_rec_config;
+
+/* The configurations of rec in recording order; returns how many (at most
+ * max). */
+int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max);
+
+/* "ladder · 14 variants (atomic..thrust) · int32 sum · n 2^24 · block 256 ·
+ * finish auto · 20 reps · counters full"; sep between items. */
+void rs_rec_config_describe(const rs_rec_config *c, const char *sep, char *buf, size_t len);
+
+/* The recorded sweep that answers req's settings (type, op, block, finish,
+ * input, grid, ept), the last one recorded; -1 when there is none. */
+int rs_recording_find_sweep(const rs_rec_config *configs, int count, const rs_request *req);
+
 #endif

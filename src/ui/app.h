@@ -109,6 +109,11 @@ void ui_draw_help(ui_app *a, const ui_layout *l);
 void ui_draw_presets(ui_app *a, const ui_layout *l);
 void ui_draw_header(ui_app *a, const ui_layout *l);
 
+/* The settings that select a result (type, op, n, block, finish, reps, and
+ * ept, grid or input when set), after lead, in the longest form that fits
+ * width columns. */
+void ui_settings_title(const rs_request *r, const char *lead, int width, char *buf, size_t len);
+
 /* Shared drawing: a result's figures in rows from y, within width w. */
 void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first);
 

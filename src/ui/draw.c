@@ -41,16 +41,51 @@ int ui_width(const char *s)
     return cols;
 }
 
+/* Part of a number: a cut here would change what it says. */
+static int in_number(char c)
+{
+    return (c >= '0' && c <= '9') || c == '.' || c == ',' || c == '%' || c == '^';
+}
+
+size_t ui_cut(const char *s, int w, int *cols, int *cut)
+{
+    const size_t len = strlen(s);
+    size_t bytes = fit(s, w, cols);
+    *cut = bytes < len;
+    if (!*cut || w < 2) return bytes;
+    bytes = fit(s, w - 1, cols); /* room for the ellipsis */
+    if (in_number(s[bytes]))     /* never cut a number: drop all of it */
+        while (bytes > 0 && in_number(s[bytes - 1])) bytes--;
+    while (bytes > 0 && s[bytes - 1] == ' ') bytes--;
+    char head[1024];
+    const size_t n = bytes < sizeof head - 1 ? bytes : sizeof head - 1;
+    memcpy(head, s, n);
+    head[n] = '\0';
+    *cols = ui_width(head);
+    return n;
+}
+
 int ui_put(int y, int x, int w, ui_role role, const char *s)
 {
     if (w <= 0 || y < 0 || x < 0 || y >= LINES || x >= COLS) return 0;
     if (x + w > COLS) w = COLS - x;
-    int cols = 0;
-    const size_t bytes = fit(s, w, &cols);
+    int cols = 0, cut = 0;
+    const size_t bytes = ui_cut(s, w, &cols, &cut);
     attrset(ui_attr(role));
     mvaddnstr(y, x, s, (int)bytes);
+    if (cut && cols < w) {
+        mvaddstr(y, x + cols, ui_theme_utf8() ? "\xe2\x80\xa6" : "~"); /* … */
+        cols++;
+    }
     attrset(A_NORMAL);
     return cols;
+}
+
+const char *ui_pad(const char *s, int width, char *buf, size_t len)
+{
+    const int fill = width - ui_width(s);
+    snprintf(buf, len, "%*s%s", fill > 0 ? fill : 0, "", s);
+    return buf;
 }
 
 int ui_putf(int y, int x, int w, ui_role role, const char *fmt, ...)

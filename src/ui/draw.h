@@ -3,11 +3,20 @@
 #define UI_DRAW_H
 
 #include "layout.h"
+#include <stddef.h>
+
 #include "theme.h"
 
 /* Display width of UTF-8 text. */
 int ui_width(const char *s);
-/* Put s at (y, x), at most w columns; returns the columns used. */
+/* Bytes of s to show in w columns; *cut is 1 when s does not fit, and then
+ * the bytes leave a column for an ellipsis, drop trailing blanks and never
+ * split a number ("block 25" for "block 256" would lie). */
+size_t ui_cut(const char *s, int w, int *cols, int *cut);
+/* s right-aligned in width display columns (printf counts bytes). */
+const char *ui_pad(const char *s, int width, char *buf, size_t len);
+/* Put s at (y, x), at most w columns, ending in an ellipsis when cut;
+ * returns the columns used. */
 int ui_put(int y, int x, int w, ui_role role, const char *s);
 int ui_putf(int y, int x, int w, ui_role role, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

@@ -12,34 +12,105 @@
 #include "kernels/rs_kernels.h"
 #include "why.h"
 
+/* The counter set as the header says it: what the next run collects. */
+static void counters_state(const ui_app *a, char *buf, size_t len)
+{
+    if (a->replay) {
+        snprintf(buf, len, "counters recorded");
+    } else if (!a->counters_ok) {
+        snprintf(buf, len, "counters off (unavailable)");
+    } else {
+        const int passes = strcmp(a->cfg.metrics, "default") == 0 ? a->passes_default
+                           : strcmp(a->cfg.metrics, "full") == 0  ? a->passes_full
+                                                                  : -1;
+        if (strcmp(a->cfg.metrics, "none") == 0)
+            snprintf(buf, len, "counters off (m)");
+        else if (passes > 0)
+            snprintf(buf, len, "counters %.40s (%d pass%s)", a->cfg.metrics, passes,
+                     passes == 1 ? "" : "es");
+        else
+            snprintf(buf, len, "counters %.60s", a->cfg.metrics);
+    }
+}
+
+/* Header items in order of importance; each joins while it fits. */
+static void header_text(ui_app *a, int width, char *text, size_t len)
+{
+    const rs_device_info *d = &a->dev;
+    const char *sep = ui_glyph(G_SEP);
+    char items[6][96];
+    int n = 0;
+    snprintf(items[n++], 96, "%s%.80s", a->replay ? " REPLAY " : "", d->name);
+    counters_state(a, items[n++], 96);
+    snprintf(items[n], 96, "peak %.0f GB/s", d->peak_gbps);
+    if (d->measured_gbps > 0)
+        snprintf(items[n] + strlen(items[n]), 96 - strlen(items[n]), " (meas. %.0f)",
+                 d->measured_gbps);
+    n++;
+    snprintf(items[n++], 96, "%d SMs", d->sm_count);
+    snprintf(items[n++], 96, "%.0f GB", d->total_mem / 1e9);
+    snprintf(items[n++], 96, "driver %d.%d CUDA %d.%d", d->driver_version / 1000,
+             d->driver_version % 1000 / 10, d->runtime_version / 1000,
+             d->runtime_version % 1000 / 10);
+    /* shown in screen order: name, SMs, memory, peak, driver, counters */
+    static const int order[6] = {0, 3, 4, 2, 5, 1};
+    int keep[6] = {0};
+    int used = ui_width(" redscope ") + ui_width(items[0]) + ui_width(items[1]) + 6;
+    keep[0] = keep[1] = 1;
+    for (int i = 2; i < n; i++) {
+        const int w = ui_width(items[i]) + 3;
+        if (used + w <= width) keep[i] = 1, used += w;
+    }
+    size_t off = (size_t)snprintf(text, len, " redscope ");
+    for (int k = 0; k < 6 && off < len; k++) {
+        const int i = order[k];
+        if (!keep[i]) continue;
+        if (i) off += (size_t)snprintf(text + off, len - off, " %s ", sep);
+        if (off < len) off += (size_t)snprintf(text + off, len - off, "%s", items[i]);
+    }
+}
+
 void ui_draw_header(ui_app *a, const ui_layout *l)
 {
     char text[768];
-    const char *sep = ui_glyph(G_SEP);
-    const rs_device_info *d = &a->dev;
     ui_blank(0, 0, l->cols, R_HEADER);
-    if (!a->dev_ready) {
+    if (!a->dev_ready)
         snprintf(text, sizeof text, " redscope  starting CUDA %s", ui_spinner(a->tick));
-    } else if (a->replay || a->gpu_status == RS_OK) {
-        char meas[48] = "";
-        if (d->measured_gbps > 0) snprintf(meas, sizeof meas, " (meas. %.0f)", d->measured_gbps);
-        snprintf(text, sizeof text,
-                 " redscope %s %s %s %d SMs %s %.0f GB %s peak %.0f GB/s%s %s driver %d.%d CUDA "
-                 "%d.%d %s counters %s",
-                 a->replay ? " REPLAY " : "", d->name, sep, d->sm_count, sep, d->total_mem / 1e9,
-                 sep, d->peak_gbps, meas, sep, d->driver_version / 1000,
-                 d->driver_version % 1000 / 10, d->runtime_version / 1000,
-                 d->runtime_version % 1000 / 10, sep,
-                 a->replay        ? "recorded"
-                 : a->counters_ok ? "on"
-                                  : "off");
-    } else {
-        snprintf(text, sizeof text,
-                 " redscope  no CUDA device %s R replays the shipped H200 "
-                 "recording",
-                 sep);
-    }
+    else if (a->replay || a->gpu_status == RS_OK)
+        header_text(a, l->cols, text, sizeof text);
+    else
+        snprintf(text, sizeof text, " redscope  no CUDA device %s R replays the shipped H200 "
+                 "recording", ui_glyph(G_SEP));
     ui_put(0, 0, l->cols, R_HEADER, text);
+}
+
+/* The settings that select a result, as a title that fits width: the
+ * longest of four forms that does. */
+void ui_settings_title(const rs_request *r, const char *lead, int width, char *buf, size_t len)
+{
+    const char *sep = ui_glyph(G_SEP);
+    char n[32], extra[96] = "";
+    rs_format_size(r->n, n, sizeof n);
+    if (r->ept) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s ept %u", sep, r->ept);
+    if (r->grid) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s grid %u", sep, r->grid);
+    if (r->dist != RS_DIST_RANDOM)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s input %s", sep,
+                 rs_dist_name(r->dist));
+    const char *t = rs_dtype_name(r->type), *o = rs_op_name(r->op), *f = rs_finish_name(r->finish);
+    for (int form = 0; form < 4; form++) {
+        const char *head = form < 2 && lead ? lead : "";
+        const char *gap = form < 2 && lead ? " " : "";
+        const char *gsep = form < 2 && lead ? sep : "";
+        if (form == 0)
+            snprintf(buf, len, "%s%s%s%s%s %s %s n %s %s block %u %s finish %s %s %u reps%s", head,
+                     gap, gsep, gap, t, o, sep, n, sep, r->block, sep, f, sep, r->reps, extra);
+        else if (form < 3)
+            snprintf(buf, len, "%s%s%s%s%s %s %s %s %s block %u %s %s %s %u reps%s", head, gap,
+                     gsep, gap, t, o, sep, n, sep, r->block, sep, f, sep, r->reps, extra);
+        else
+            snprintf(buf, len, "%s %s %s b%u %s r%u%s", t, o, n, r->block, f, r->reps, extra);
+        if (ui_width(buf) <= width) return;
+    }
 }
 
 static void draw_list(ui_app *a, ui_rect r)
@@ -54,21 +125,20 @@ static void draw_list(ui_app *a, ui_rect r)
         const int y = r.y + 1 + i, sel = v == a->sel;
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         ui_blank(y, r.x + 1, r.w - 2, role);
-        ui_putf(y, r.x + 1, r.w - 2, role, "%s%2d %s", sel ? ui_glyph(G_SELECT) : " ", vi->step,
-                vi->name);
         const rs_result *res = ui_result_for(a, v);
-        if (res) {
-            char t[32];
-            rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
-            const int w = ui_width(t) + 3;
-            if (5 + (int)strlen(vi->name) + w < r.w - 2)
-                ui_put(y, r.x + r.w - 1 - w, w, sel ? R_SELECTED : R_DIM, t);
-            ui_put(y, r.x + r.w - 3, 2,
-                   sel            ? R_SELECTED
-                   : res->correct ? R_GOOD
-                                  : R_BAD,
-                   res->correct ? ui_glyph(G_OK) : ui_glyph(G_WRONG));
-        }
+        char t[32] = "";
+        if (res) rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
+        /* the time and the verdict keep their place; a long id is cut */
+        const int tail = res ? ui_width(t) + 4 : 0;
+        ui_putf(y, r.x + 1, r.w - 2 - tail, role, "%s%2d %s", sel ? ui_glyph(G_SELECT) : " ",
+                vi->step, vi->name);
+        if (!res) continue;
+        ui_put(y, r.x + r.w - 1 - tail, tail, sel ? R_SELECTED : R_DIM, t);
+        ui_put(y, r.x + r.w - 3, 2,
+               sel            ? R_SELECTED
+               : res->correct ? R_GOOD
+                              : R_BAD,
+               res->correct ? ui_glyph(G_OK) : ui_glyph(G_WRONG));
     }
 }
 
@@ -127,28 +197,82 @@ static const rs_result *comparison(ui_app *a, const rs_result *cur, char *label,
 }
 
 /* min-max in the median's unit: "90.5-91.7 us" */
-static void time_range(const rs_result *res, int utf8, char *buf, size_t len)
+static void time_range(const rs_result *res, char *buf, size_t len)
 {
     const double ms = res->t_median_ms;
     const double k = ms < 1.0 ? 1e3 : ms < 1000.0 ? 1.0 : 1e-3;
-    const char *unit = ms < 1.0 ? (utf8 ? "\xc2\xb5s" : "us") : ms < 1000.0 ? "ms" : "s";
+    const char *unit = ms < 1.0 ? rs_sym(RS_SYM_MICRO) : ms < 1000.0 ? "ms" : "s";
     snprintf(buf, len, "%.3g%s%.3g %s", res->t_min_ms * k, ui_glyph(G_DASH), res->t_max_ms * k,
              unit);
 }
 
+static void draw_verdict_line(ui_app *a, ui_rect r, const rs_result *res)
+{
+    const int x = r.x + 2, w = r.w - 4;
+    char t[32], pt[48], range[64], verdict[128];
+    rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
+    time_range(res, range, sizeof range);
+    if (res->correct && res->tol == 0.0)
+        snprintf(verdict, sizeof verdict, "%s exact", ui_glyph(G_OK));
+    else if (res->correct)
+        snprintf(verdict, sizeof verdict, "%s err %.1e (tol %.0e)", ui_glyph(G_OK), res->rel_err,
+                 res->tol);
+    else
+        snprintf(verdict, sizeof verdict, "%s WRONG %u/%u", ui_glyph(G_WRONG), res->bad_reps,
+                 res->reps);
+    const int used =
+        ui_putf(r.y + 1, x, w, R_NORMAL, "time %s  (%s)", ui_pad(t, 9, pt, sizeof pt), range);
+    ui_put(r.y + 1, x + used + 2, w - used - 2, res->correct ? R_GOOD : R_BAD, verdict);
+}
+
+/* GB/s with a bar against the peak; the CPU, or a device without a known
+ * peak, has no bar and no percentage. */
+static void draw_bandwidth_line(ui_rect r, const rs_result *res)
+{
+    const int x = r.x + 2, w = r.w - 4;
+    const int label = ui_putf(r.y + 2, x, w, R_NORMAL, "GB/s %9.0f  ", res->gbps);
+    if (!(res->device.peak_gbps > 0.0) || res->req.variant == RS_V_CPU) {
+        ui_put(r.y + 2, x + label, w - label, R_DIM,
+               res->req.variant == RS_V_CPU ? "one host thread reading memory" : "");
+        return;
+    }
+    char pct[48];
+    snprintf(pct, sizeof pct, " %.1f%% of %.0f", res->pct_peak, res->device.peak_gbps);
+    const int barw = w - label - ui_width(pct);
+    if (barw > 3) ui_bar(r.y + 2, x + label, barw, res->pct_peak / 100.0, R_BAR);
+    ui_put(r.y + 2, x + label + (barw > 3 ? barw : 0), w - label, R_NORMAL, pct);
+}
+
+static void draw_speedup_line(ui_app *a, ui_rect r, const rs_result *res)
+{
+    const int x = r.x + 2, w = r.w - 4;
+    if (res->req.variant == RS_V_CPU) {
+        ui_put(r.y + 3, x, w, R_ACCENT, "the baseline every GPU step is compared with");
+        return;
+    }
+    char cmp[64], speed[160], vs_cpu[32], step[32];
+    const rs_result *base = comparison(a, res, cmp, sizeof cmp);
+    rs_fmt_ratio(res->speedup_cpu, a->utf8, vs_cpu, sizeof vs_cpu);
+    if (base && base->t_median_ms > 0) {
+        rs_fmt_ratio(base->t_median_ms / res->t_median_ms, a->utf8, step, sizeof step);
+        snprintf(speed, sizeof speed, "%s vs %s     %s vs CPU", step, cmp, vs_cpu);
+    } else {
+        snprintf(speed, sizeof speed, "%s vs CPU (one thread)", vs_cpu);
+    }
+    ui_put(r.y + 3, x, w, R_ACCENT, speed);
+}
+
 static void draw_results(ui_app *a, ui_rect r, const rs_result *res)
 {
-    char title[160], n[32];
-    const char *sep = ui_glyph(G_SEP);
-    rs_format_size(a->cfg.n, n, sizeof n);
-    snprintf(title, sizeof title, "%s %s %s %s %s n %s %s block %u", rs_variant_name(a->sel), sep,
-             rs_dtype_name(a->cfg.type), rs_op_name(a->cfg.op), sep, n, sep, a->cfg.block);
+    char title[256];
+    rs_request want;
+    ui_request_for(a, a->sel, &want);
+    ui_settings_title(res ? &res->req : &want, rs_variant_name(a->sel), r.w - 6, title,
+                      sizeof title);
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
     if (!res) {
-        rs_request want;
         rs_error err;
-        ui_request_for(a, a->sel, &want);
         if (rs_catalogue_check(&want, &err) != RS_OK)
             ui_put(r.y + 1, x, w, R_WARN, err.msg);
         else
@@ -158,35 +282,10 @@ static void draw_results(ui_app *a, ui_rect r, const rs_result *res)
             ui_put(r.y + 2, x, w, R_BAD, a->last[a->sel].error);
         return;
     }
-    char t[32], range[64], verdict[128];
-    rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
-    time_range(res, a->utf8, range, sizeof range);
-    if (res->correct && res->tol == 0.0)
-        snprintf(verdict, sizeof verdict, "%s exact", ui_glyph(G_OK));
-    else if (res->correct)
-        snprintf(verdict, sizeof verdict, "%s err %.1e (tol %.0e)", ui_glyph(G_OK), res->rel_err,
-                 res->tol);
-    else
-        snprintf(verdict, sizeof verdict, "%s WRONG %u/%u", ui_glyph(G_WRONG), res->bad_reps,
-                 res->reps);
-    const int used = ui_putf(r.y + 1, x, w, R_NORMAL, "time %9s  (%s)", t, range);
-    ui_put(r.y + 1, x + used + 2, w - used - 2, res->correct ? R_GOOD : R_BAD, verdict);
-    const int label = ui_putf(r.y + 2, x, w, R_NORMAL, "GB/s %9.0f  ", res->gbps);
-    char pct[48];
-    snprintf(pct, sizeof pct, " %.1f%% of %.0f", res->pct_peak, res->device.peak_gbps);
-    const int barw = w - label - ui_width(pct);
-    if (barw > 3) ui_bar(r.y + 2, x + label, barw, res->pct_peak / 100.0, R_BAR);
-    ui_put(r.y + 2, x + label + (barw > 3 ? barw : 0), w - label, R_NORMAL, pct);
-    char cmp[64];
-    const rs_result *base = comparison(a, res, cmp, sizeof cmp);
-    char speed[160], vs_cpu[32];
-    snprintf(vs_cpu, sizeof vs_cpu, "%s%.3g", ui_glyph(G_TIMES), res->speedup_cpu);
-    if (base && base->t_median_ms > 0)
-        snprintf(speed, sizeof speed, "%s%.2f vs %s     %s vs CPU", ui_glyph(G_TIMES),
-                 base->t_median_ms / res->t_median_ms, cmp, vs_cpu);
-    else
-        snprintf(speed, sizeof speed, "%s vs CPU (one thread)", vs_cpu);
-    ui_put(r.y + 3, x, w, R_ACCENT, speed);
+    draw_verdict_line(a, r, res);
+    draw_bandwidth_line(r, res);
+    draw_speedup_line(a, r, res);
+    const char *sep = ui_glyph(G_SEP);
     if (res->grid)
         ui_putf(r.y + 4, x, w, R_DIM, "%s %s %u launch%s %s grid %u%s%u %s %.1f/thread",
                 rs_finish_name(res->finish), sep, res->launches, res->launches == 1 ? "" : "es",
@@ -219,6 +318,28 @@ static int metric_order(rs_variant v, rs_metric_id *order)
     return count;
 }
 
+/* A counter's change against its base: "=", "▼ 99.2%", "▲ ×2.3", "▲ from 0". */
+static ui_role change_marker(double from, double to, char *buf, size_t len)
+{
+    if (from == to || (from > 0 && fabs(to / from - 1.0) < 0.005)) {
+        snprintf(buf, len, "%s", ui_glyph(G_SAME));
+        return R_DIM;
+    }
+    if (from > 0 && to / from >= 2.0) {
+        char x[32];
+        rs_fmt_ratio(to / from, ui_theme_utf8(), x, sizeof x);
+        snprintf(buf, len, "%s %s", ui_glyph(G_UP), x);
+        return R_WARN;
+    }
+    if (from > 0) {
+        const double pct = 100.0 * (to / from - 1.0);
+        snprintf(buf, len, "%s %.1f%%", pct < 0 ? ui_glyph(G_DOWN) : ui_glyph(G_UP), fabs(pct));
+        return pct < 0 ? R_GOOD : R_WARN;
+    }
+    snprintf(buf, len, "%s from 0", ui_glyph(G_UP));
+    return R_DIM;
+}
+
 /* Metric rows with a bar where there is a scale and the change against base. */
 void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first)
 {
@@ -234,37 +355,26 @@ void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r,
         if (shown++ < first) continue;
         const rs_metric_def *d = &rs_metric_defs[i];
         const int y = r.y + row++;
-        ui_put(y, x, 24, R_NORMAL, d->label);
+        /* label | value (11, right-aligned) | bar (wide panels) | change (9) */
+        int lw = w - 11 - 1 - 9;
+        if (lw > 26) lw = 26;
+        ui_put(y, x, lw - 1, R_NORMAL, d->label);
         if (!(m->valid & RS_METRIC_BIT(i))) {
-            ui_put(y, x + 25, w - 25, R_DIM, "n/a");
+            ui_put(y, x + lw, w - lw, R_DIM, "n/a");
             continue;
         }
-        char v[48];
+        char v[48], pv[64];
         rs_fmt_metric(m->value[i], d->unit, utf8, v, sizeof v);
-        ui_putf(y, x + 24, 14, R_NORMAL, "%13s", v);
+        ui_put(y, x + lw, 11, R_NORMAL, ui_pad(v, 11, pv, sizeof pv));
         const double s = scale_of(d, m->value[i]);
-        int col = x + 39;
-        if (s >= 0.0 && w > 60) {
+        int col = x + lw + 12;
+        if (s >= 0.0 && w - lw - 12 >= 10 + 1 + 9) {
             ui_bar(y, col, 10, s, R_BAR);
             col += 11;
         }
         if (base && (base->metrics.valid & RS_METRIC_BIT(i)) && col < x + w) {
-            const double from = base->metrics.value[i], to = m->value[i];
             char c[48];
-            ui_role role = R_DIM;
-            if (from == to || (from > 0 && fabs(to / from - 1.0) < 0.005)) {
-                snprintf(c, sizeof c, "%s", ui_glyph(G_SAME));
-            } else if (from > 0 && to / from >= 2.0) {
-                snprintf(c, sizeof c, "%s x%.1f", ui_glyph(G_UP), to / from);
-                role = R_WARN;
-            } else if (from > 0) {
-                const double pct = 100.0 * (to / from - 1.0);
-                snprintf(c, sizeof c, "%s %.1f%%", pct < 0 ? ui_glyph(G_DOWN) : ui_glyph(G_UP),
-                         fabs(pct));
-                role = pct < 0 ? R_GOOD : R_WARN;
-            } else {
-                snprintf(c, sizeof c, "%s from 0", ui_glyph(G_UP));
-            }
+            const ui_role role = change_marker(base->metrics.value[i], m->value[i], c, sizeof c);
             ui_put(y, col, x + w - col, role, c);
         }
     }
@@ -281,18 +391,24 @@ static void draw_counters(ui_app *a, ui_rect r, const rs_result *res)
         ui_put(in.y, in.x, in.w, R_DIM, "No result yet.");
         return;
     }
+    if (res->req.variant == RS_V_CPU) {
+        ui_put(in.y, in.x, in.w, R_DIM, "The CPU row runs on the host: it has no GPU counters.");
+        return;
+    }
     const rs_metrics *m = &res->metrics;
     char msg[600];
     ui_role role = R_DIM;
     if (!m->requested) {
+        const int why = !a->replay && !a->counters_ok && a->counters_why[0];
         snprintf(msg, sizeof msg,
                  "Counters were off for this run: m picks a set (default costs "
                  "1 replay pass, full 3), then Enter.%s%s",
-                 !a->replay && !a->counters_ok ? " Unavailable here: " : "",
-                 !a->replay && !a->counters_ok ? a->counters_why : "");
+                 why ? " Unavailable here: " : "", why ? a->counters_why : "");
     } else if (!m->valid) {
+        const char *reason = m->reason;
+        if (strncmp(reason, "not collected: ", 15) == 0) reason += 15;
         snprintf(msg, sizeof msg, "Counters not collected: %s. The times are still measured.",
-                 m->reason);
+                 reason[0] ? reason : "no reason given");
         role = R_WARN;
     } else {
         ui_draw_metric_rows(res, base, in, 0);

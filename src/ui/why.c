@@ -59,14 +59,17 @@ void ui_why_change(double from, double to, const char *unit, char *buf, size_t l
     char a[48], b[48];
     fmt_value(from, unit, a, sizeof a);
     fmt_value(to, unit, b, sizeof b);
+    const char *arrow = rs_sym(RS_SYM_ARROW);
     if (from > 0.0 && to > 0.0 && strcmp(unit, "%") != 0) {
         const double r = to / from;
+        char x[32];
+        rs_fmt_ratio(r, rs_notation_utf8(), x, sizeof x);
         if (r >= 2.0)
-            snprintf(buf, len, "%s -> %s (x%.1f)", a, b, r);
+            snprintf(buf, len, "%s %s %s (%s)", a, arrow, b, x);
         else
-            snprintf(buf, len, "%s -> %s (%+.1f%%)", a, b, 100.0 * (r - 1.0));
+            snprintf(buf, len, "%s %s %s (%+.1f%%)", a, arrow, b, 100.0 * (r - 1.0));
     } else {
-        snprintf(buf, len, "%s -> %s", a, b);
+        snprintf(buf, len, "%s %s %s", a, arrow, b);
     }
 }
 
@@ -139,15 +142,17 @@ static void tell_story(sentences *s, const expectation *e, const rs_result *cur,
 
 static void say_time(sentences *s, const rs_result *cur, const rs_result *base, const char *label)
 {
-    char a[32], b[32];
-    const int utf8 = 0;
+    char a[32], b[32], x[32], peak[48] = "";
+    const int utf8 = rs_notation_utf8();
     rs_fmt_time(cur->t_median_ms, utf8, b, sizeof b);
+    if (cur->pct_peak > 0.0) snprintf(peak, sizeof peak, ", %.1f%% of peak", cur->pct_peak);
     if (base && base->t_median_ms > 0.0) {
         rs_fmt_time(base->t_median_ms, utf8, a, sizeof a);
-        say(s, "Time %s -> %s: x%.2f against %s; %.0f GB/s, %.1f%% of peak.", a, b,
-            base->t_median_ms / cur->t_median_ms, label, cur->gbps, cur->pct_peak);
+        rs_fmt_ratio(base->t_median_ms / cur->t_median_ms, utf8, x, sizeof x);
+        say(s, "Time %s %s %s: %s against %s; %.0f GB/s%s.", a, rs_sym(RS_SYM_ARROW), b, x, label,
+            cur->gbps, peak);
     } else {
-        say(s, "Time %s: %.0f GB/s, %.1f%% of the theoretical peak.", b, cur->gbps, cur->pct_peak);
+        say(s, "Time %s: %.0f GB/s%s.", b, cur->gbps, peak);
     }
 }
 

@@ -1,0 +1,88 @@
+/* Recordings as the explorer lists them: the configurations a recording
+ * holds, grouped from its rows, on the shipped recording of a real H200 and
+ * on a recording made without a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "core/record.h"
+
+static void shipped(const char *path)
+{
+    rs_recording rec;
+    rs_error err;
+    CHECK_MSG(rs_recording_load(path, &rec, &err) == RS_OK, "%s", err.msg);
+    if (check_failures) return;
+    rs_rec_config c[32];
+    const int n = rs_recording_configs(&rec, c, 32);
+    CHECK_MSG(n == 5, "%d configurations", n);
+    char text[512];
+    for (int k = 0; k < n; k++) {
+        rs_rec_config_describe(&c[k], "|", text, sizeof text);
+        printf("  %s\n", text);
+    }
+    /* the first: the int32 ladder at 2^24 with the full counter set */
+    CHECK(strcmp(c[0].command, "ladder") == 0 && c[0].req.type == RS_INT32 &&
+          c[0].req.n == (1u << 24) && strcmp(c[0].req.metrics, "full") == 0 && c[0].count == 14);
+    /* the sweep: finish atomic and 5 repetitions, as it was run, over 2^10..2^28 */
+    const int s = n - 1;
+    CHECK(strcmp(c[s].command, "sweep") == 0);
+    CHECK_MSG(c[s].req.finish == RS_FINISH_ATOMIC, "sweep finish %d", c[s].req.finish);
+    CHECK(c[s].req.reps == 5 && c[s].n_lo == 1024 && c[s].n_hi == (1u << 28));
+    rs_rec_config_describe(&c[s], "|", text, sizeof text);
+    CHECK_MSG(strstr(text, "finish atomic") && strstr(text, "5 reps") && strstr(text, "2^10..2^28"),
+              "%s", text);
+    /* every row belongs to exactly one configuration */
+    int rows = 0;
+    for (int k = 0; k < n; k++) rows += c[k].count;
+    CHECK_MSG(rows == rec.count, "%d of %d rows", rows, rec.count);
+    /* the sweep is found by its settings, and only by them */
+    rs_request want = c[s].req;
+    CHECK(rs_recording_find_sweep(c, n, &want) == s);
+    want.finish = RS_FINISH_AUTO;
+    CHECK(rs_recording_find_sweep(c, n, &want) == -1);
+    want = c[s].req;
+    want.type = RS_FLOAT32;
+    CHECK(rs_recording_find_sweep(c, n, &want) == -1);
+    rs_recording_free(&rec);
+}
+
+/* A user's own `run --variant cpu --record`, made where no GPU is. */
+static void cpu_only(const char *exe, const char *dir)
+{
+    char path[512], cmd[1024];
+    snprintf(path, sizeof path, "%s/test_record_cpu.jsonl", dir);
+    snprintf(cmd, sizeof cmd, "%s run --variant cpu --n 2^16 --reps 3 --record %s >/dev/null", exe,
+             path);
+    CHECK_MSG(system(cmd) == 0, "%s", cmd);
+    rs_recording rec;
+    rs_error err;
+    CHECK_MSG(rs_recording_load(path, &rec, &err) == RS_OK, "%s", err.msg);
+    if (check_failures) return;
+    rs_rec_config c[4];
+    CHECK(rs_recording_configs(&rec, c, 4) == 1);
+    CHECK(c[0].req.variants == (1u << RS_V_CPU) && c[0].req.n == 65536 && c[0].req.reps == 3);
+    rs_recording_free(&rec);
+    remove(path);
+}
+
+static void directory(const char *dir)
+{
+    rs_recording rec;
+    rs_error err;
+    CHECK(rs_recording_load(dir, &rec, &err) != RS_OK);
+    CHECK_MSG(strstr(err.msg, "is a directory") != NULL, "%s", err.msg);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK(argc > 3);
+    if (argc > 3) {
+        shipped(argv[1]);
+        cpu_only(argv[2], argv[3]);
+        directory(argv[3]);
+    }
+    return check_report("test_record");
+}
