@@ -570,8 +570,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
                 if (strcmp(rs_metric_defs[k].unit, "count") == 0)
                     rs_fmt_si(r->metrics.value[k], v, sizeof v);
                 else
-                    rs_fmt_metric(r->metrics.value[k], rs_metric_defs[k].unit, utf8, v,
-                                  sizeof v);
+                    rs_fmt_metric(r->metrics.value[k], rs_metric_defs[k].unit, utf8, v, sizeof v);
             } else {
                 snprintf(v, sizeof v, "n/a");
             }

@@ -22,7 +22,7 @@ const char *rs_sym(rs_sym_id id)
         [RS_SYM_TIMES] = {"x", "\xc3\x97"},      /* × */
         [RS_SYM_ARROW] = {"->", "\xe2\x86\x92"}, /* → */
         [RS_SYM_DASH] = {"-", "\xe2\x80\x93"},   /* – */
-        [RS_SYM_MICRO] = {"us", "\xc2\xb5s"},     /* µs */
+        [RS_SYM_MICRO] = {"us", "\xc2\xb5s"},    /* µs */
     };
     return (unsigned)id < RS_SYM_COUNT ? sym[id][notation_utf8] : "";
 }

@@ -252,7 +252,8 @@ void rs_rec_config_describe(const rs_rec_config *c, const char *sep, char *buf, 
     describe_variants(r->variants, vars, sizeof vars);
     rs_format_size(c->n_lo, lo, sizeof lo);
     rs_format_size(c->n_hi, hi, sizeof hi);
-    snprintf(buf, len, "%-6s %s %s %s %s %s %s n %s%s%s %s block %u %s finish %s %s %u reps %s counters %s",
+    snprintf(buf, len,
+             "%-6s %s %s %s %s %s %s n %s%s%s %s block %u %s finish %s %s %u reps %s counters %s",
              c->command, sep, vars, sep, rs_dtype_name(r->type), rs_op_name(r->op), sep, lo,
              c->n_hi != c->n_lo ? ".." : "", c->n_hi != c->n_lo ? hi : "", sep, r->block, sep,
              rs_finish_name(r->finish), sep, r->reps, sep, r->metrics);
@@ -262,9 +263,9 @@ int rs_recording_find_sweep(const rs_rec_config *configs, int count, const rs_re
 {
     for (int k = count - 1; k >= 0; k--) {
         const rs_request *r = &configs[k].req;
-        if (strcmp(configs[k].command, "sweep") == 0 && r->type == req->type &&
-            r->op == req->op && r->block == req->block && r->finish == req->finish &&
-            r->dist == req->dist && r->grid == req->grid && r->ept == req->ept)
+        if (strcmp(configs[k].command, "sweep") == 0 && r->type == req->type && r->op == req->op &&
+            r->block == req->block && r->finish == req->finish && r->dist == req->dist &&
+            r->grid == req->grid && r->ept == req->ept)
             return k;
     }
     return -1;

@@ -22,6 +22,7 @@ typedef enum {
     UI_PROMPT_REPS,
     UI_PROMPT_SAVE,
     UI_PROMPT_OVERWRITE,
+    UI_PROMPT_SHADOW,
     UI_PROMPT_VARIANTS,
     UI_PROMPT_RANGE,
 } ui_prompt_kind;
@@ -67,6 +68,7 @@ typedef struct ui_app {
     ui_prompt_kind prompt;
     char prompt_buf[RS_SWEEP_MAX];
     char prompt_error[512];
+    int prompt_fresh; /* the pre-filled value is selected: typing replaces it */
 
     int why_scroll, help_scroll;
     char status[512];
@@ -86,6 +88,8 @@ typedef struct ui_app {
     int replay;
     char replay_path[4096];
     rs_recording rec;
+    rs_rec_config *configs;
+    int nconfigs, config_sel, config_cur;
 
     ui_worker *worker;
     ui_job_kind job;
@@ -108,6 +112,23 @@ void ui_draw_sweep(ui_app *a, const ui_layout *l);
 void ui_draw_help(ui_app *a, const ui_layout *l);
 void ui_draw_presets(ui_app *a, const ui_layout *l);
 void ui_draw_header(ui_app *a, const ui_layout *l);
+
+/* t o b f i m: one step forward (d = 1) or back (d = -1) (config.c). */
+void ui_step_setting(ui_app *a, ui_action act, int d);
+
+/* Prompts (prompt.c). */
+void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial);
+void ui_prompt_key(ui_app *a, int ch);
+void ui_draw_prompt(ui_app *a, const ui_layout *l);
+
+/* Replay (replay.c): open a recording on its first configuration; pick
+ * configuration k (show: go to the screen that shows it); Enter on the Sweep
+ * screen (1 when a recorded sweep answers the configuration). */
+void ui_replay_open(ui_app *a, const char *path);
+void ui_replay_shipped(ui_app *a);
+void ui_replay_pick(ui_app *a, int k, int show);
+int ui_replay_sweep(ui_app *a);
+void ui_draw_recording(ui_app *a, const ui_layout *l);
 
 /* The settings that select a result (type, op, n, block, finish, reps, and
  * ept, grid or input when set), after lead, in the longest form that fits

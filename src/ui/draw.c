@@ -54,8 +54,12 @@ size_t ui_cut(const char *s, int w, int *cols, int *cut)
     *cut = bytes < len;
     if (!*cut || w < 2) return bytes;
     bytes = fit(s, w - 1, cols); /* room for the ellipsis */
-    if (in_number(s[bytes]))     /* never cut a number: drop all of it */
-        while (bytes > 0 && in_number(s[bytes - 1])) bytes--;
+    /* never cut a number, nor a word holding one ("1.0/thread"): drop it all */
+    size_t start = bytes;
+    int digit = 0;
+    while (start > 0 && s[start - 1] != ' ') digit |= in_number(s[--start]) && s[start] != '.';
+    for (size_t k = bytes; s[k] && s[k] != ' '; k++) digit |= s[k] >= '0' && s[k] <= '9';
+    if (digit && s[bytes] != ' ') bytes = start;
     while (bytes > 0 && s[bytes - 1] == ' ') bytes--;
     char head[1024];
     const size_t n = bytes < sizeof head - 1 ? bytes : sizeof head - 1;

@@ -79,8 +79,10 @@ void ui_draw_header(ui_app *a, const ui_layout *l)
     else if (a->replay || a->gpu_status == RS_OK)
         header_text(a, l->cols, text, sizeof text);
     else
-        snprintf(text, sizeof text, " redscope  no CUDA device %s R replays the shipped H200 "
-                 "recording", ui_glyph(G_SEP));
+        snprintf(text, sizeof text,
+                 " redscope  no CUDA device %s R replays the shipped H200 "
+                 "recording",
+                 ui_glyph(G_SEP));
     ui_put(0, 0, l->cols, R_HEADER, text);
 }
 
@@ -91,22 +93,26 @@ void ui_settings_title(const rs_request *r, const char *lead, int width, char *b
     const char *sep = ui_glyph(G_SEP);
     char n[32], extra[96] = "";
     rs_format_size(r->n, n, sizeof n);
-    if (r->ept) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s ept %u", sep, r->ept);
-    if (r->grid) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s grid %u", sep, r->grid);
+    if (r->ept)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s ept %u", sep, r->ept);
+    if (r->grid)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s grid %u", sep, r->grid);
     if (r->dist != RS_DIST_RANDOM)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s input %s", sep,
                  rs_dist_name(r->dist));
     const char *t = rs_dtype_name(r->type), *o = rs_op_name(r->op), *f = rs_finish_name(r->finish);
-    for (int form = 0; form < 4; form++) {
-        const char *head = form < 2 && lead ? lead : "";
-        const char *gap = form < 2 && lead ? " " : "";
-        const char *gsep = form < 2 && lead ? sep : "";
-        if (form == 0)
-            snprintf(buf, len, "%s%s%s%s%s %s %s n %s %s block %u %s finish %s %s %u reps%s", head,
-                     gap, gsep, gap, t, o, sep, n, sep, r->block, sep, f, sep, r->reps, extra);
-        else if (form < 3)
-            snprintf(buf, len, "%s%s%s%s%s %s %s %s %s block %u %s %s %s %u reps%s", head, gap,
-                     gsep, gap, t, o, sep, n, sep, r->block, sep, f, sep, r->reps, extra);
+    char m[80];
+    snprintf(m, sizeof m, " %s counters %.40s", sep, r->metrics);
+    for (int form = 0; form < 5; form++) {
+        const int with_lead = lead && form < 3;
+        char head[96] = "";
+        if (with_lead) snprintf(head, sizeof head, "%.60s %s ", lead, sep);
+        if (form < 2)
+            snprintf(buf, len, "%s%s %s %s n %s %s block %u %s finish %s %s %u reps%s%s", head, t,
+                     o, sep, n, sep, r->block, sep, f, sep, r->reps, extra, form == 0 ? m : "");
+        else if (form < 4)
+            snprintf(buf, len, "%s%s %s %s %s %s b %u %s %s %s %u reps%s", head, t, o, sep, n, sep,
+                     r->block, sep, f, sep, r->reps, extra);
         else
             snprintf(buf, len, "%s %s %s b%u %s r%u%s", t, o, n, r->block, f, r->reps, extra);
         if (ui_width(buf) <= width) return;
@@ -130,7 +136,7 @@ static void draw_list(ui_app *a, ui_rect r)
         if (res) rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
         /* the time and the verdict keep their place; a long id is cut */
         const int tail = res ? ui_width(t) + 4 : 0;
-        ui_putf(y, r.x + 1, r.w - 2 - tail, role, "%s%2d %s", sel ? ui_glyph(G_SELECT) : " ",
+        ui_putf(y, r.x + 1, r.w - 3 - tail, role, "%s%2d %s", sel ? ui_glyph(G_SELECT) : " ",
                 vi->step, vi->name);
         if (!res) continue;
         ui_put(y, r.x + r.w - 1 - tail, tail, sel ? R_SELECTED : R_DIM, t);
@@ -287,7 +293,7 @@ static void draw_results(ui_app *a, ui_rect r, const rs_result *res)
     draw_speedup_line(a, r, res);
     const char *sep = ui_glyph(G_SEP);
     if (res->grid)
-        ui_putf(r.y + 4, x, w, R_DIM, "%s %s %u launch%s %s grid %u%s%u %s %.1f/thread",
+        ui_putf(r.y + 4, x, w, R_DIM, "%s %s %u launch%s %s %u%s%u %s %.1f/thread",
                 rs_finish_name(res->finish), sep, res->launches, res->launches == 1 ? "" : "es",
                 sep, res->grid, ui_glyph(G_TIMES), res->req.block, sep, res->ept);
 }
@@ -355,9 +361,9 @@ void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r,
         if (shown++ < first) continue;
         const rs_metric_def *d = &rs_metric_defs[i];
         const int y = r.y + row++;
-        /* label | value (11, right-aligned) | bar (wide panels) | change (9) */
-        int lw = w - 11 - 1 - 9;
-        if (lw > 26) lw = 26;
+        /* label | value (10, right-aligned) | bar (wide panels) | change (8) */
+        int lw = w - 10 - 1 - 8;
+        if (lw > 27) lw = 27;
         ui_put(y, x, lw - 1, R_NORMAL, d->label);
         if (!(m->valid & RS_METRIC_BIT(i))) {
             ui_put(y, x + lw, w - lw, R_DIM, "n/a");
@@ -365,10 +371,10 @@ void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r,
         }
         char v[48], pv[64];
         rs_fmt_metric(m->value[i], d->unit, utf8, v, sizeof v);
-        ui_put(y, x + lw, 11, R_NORMAL, ui_pad(v, 11, pv, sizeof pv));
+        ui_put(y, x + lw, 10, R_NORMAL, ui_pad(v, 10, pv, sizeof pv));
         const double s = scale_of(d, m->value[i]);
-        int col = x + lw + 12;
-        if (s >= 0.0 && w - lw - 12 >= 10 + 1 + 9) {
+        int col = x + lw + 11;
+        if (s >= 0.0 && w - lw - 11 >= 10 + 1 + 8) {
             ui_bar(y, col, 10, s, R_BAR);
             col += 11;
         }

@@ -10,13 +10,16 @@
 #define SWP     UI_ON(UI_SCREEN_SWEEP)
 #define HLP     UI_ON(UI_SCREEN_HELP)
 #define PRS     UI_ON(UI_SCREEN_PRESETS)
+#define REC     UI_ON(UI_SCREEN_RECORDING)
 #define ESC_KEY 27
 
 const ui_binding ui_bindings[] = {
-    {'\n', KEY_ENTER, "Enter", "run", "run the variant, the ladder or the sweep; load a preset",
-     UI_ACT_RUN, EXP | LAD | SWP | PRS, 1},
-    {KEY_UP, 'k', "Up/k", "", "move up", UI_ACT_UP, EXP | LAD | PRS | HLP, 0},
-    {KEY_DOWN, 'j', "Down/j", "", "move down", UI_ACT_DOWN, EXP | LAD | PRS | HLP, 0},
+    {'\n', KEY_ENTER, "Enter", "run",
+     "run the variant, the ladder or the sweep (replay: show what was recorded); "
+     "load a preset or a recorded configuration",
+     UI_ACT_RUN, EXP | LAD | SWP | PRS | REC, 1},
+    {KEY_UP, 'k', "Up/k", "", "move up", UI_ACT_UP, EXP | LAD | PRS | HLP | REC, 0},
+    {KEY_DOWN, 'j', "Down/j", "", "move down", UI_ACT_DOWN, EXP | LAD | PRS | HLP | REC, 0},
     {KEY_LEFT, 'h', "Left/h", "", "sweep: move the cursor along n", UI_ACT_LEFT, SWP, 0},
     {KEY_RIGHT, 'l', "Right/l", "", "sweep: move the cursor along n", UI_ACT_RIGHT, SWP, 0},
     {ESC_KEY, KEY_BACKSPACE, "Esc", "back", "cancel a run between launches, or leave a screen",
@@ -30,21 +33,29 @@ const ui_binding ui_bindings[] = {
      UI_ACT_COMPARE, EXP | LAD, 5},
     {'p', 0, "p", "pin", "pin the selected result as the baseline for changes", UI_ACT_PIN,
      EXP | LAD, 6},
-    {'t', 0, "t", "type", "next element type", UI_ACT_TYPE, EXP | LAD | SWP, 7},
-    {'o', 0, "o", "op", "next operation", UI_ACT_OP, EXP | LAD | SWP, 8},
+    {'t', 0, "t", "type", "next element type (T: previous)", UI_ACT_TYPE, EXP | LAD | SWP, 7},
+    {'T', 0, "T", "", "previous element type", UI_ACT_TYPE_BACK, EXP | LAD | SWP, 0},
+    {'o', 0, "o", "op", "next operation (O: previous)", UI_ACT_OP, EXP | LAD | SWP, 8},
+    {'O', 0, "O", "", "previous operation", UI_ACT_OP_BACK, EXP | LAD | SWP, 0},
     {'n', 0, "n", "n", "type n (16777216, 2^24, 16M, 1024*65535)", UI_ACT_N, EXP | LAD, 9},
-    {'b', 0, "b", "block", "next blockDim", UI_ACT_BLOCK, EXP | LAD | SWP, 10},
-    {'B', 0, "B", "", "type a blockDim", UI_ACT_BLOCK_TYPE, EXP | LAD | SWP, 0},
-    {'m', 0, "m", "counters", "next counter set: none, default (1 pass), full (3 passes)",
-     UI_ACT_METRICS, EXP | LAD, 11},
+    {'b', 0, "b", "block", "next blockDim (B: previous)", UI_ACT_BLOCK, EXP | LAD | SWP, 10},
+    {'B', 0, "B", "", "previous blockDim", UI_ACT_BLOCK_BACK, EXP | LAD | SWP, 0},
+    {'D', 0, "D", "", "type a blockDim", UI_ACT_BLOCK_TYPE, EXP | LAD | SWP, 0},
+    {'m', 0, "m", "counters",
+     "next counter set: none, default (1 pass), full (3 passes) (M: previous)", UI_ACT_METRICS,
+     EXP | LAD, 11},
+    {'M', 0, "M", "", "previous counter set", UI_ACT_METRICS_BACK, EXP | LAD, 0},
     {'P', 0, "P", "presets", "load a preset (shipped and yours)", UI_ACT_PRESETS, EXP | LAD | SWP,
      12},
     {'s', 0, "s", "save", "save this configuration as a preset", UI_ACT_SAVE, EXP | LAD | SWP, 13},
-    {'f', 0, "f", "finish", "next finish: auto relaunch cpu atomic single_pass", UI_ACT_FINISH,
-     EXP | LAD, 14},
+    {'f', 0, "f", "finish", "next finish: auto relaunch cpu atomic single_pass (F: previous)",
+     UI_ACT_FINISH, EXP | LAD | SWP, 14},
+    {'F', 0, "F", "", "previous finish", UI_ACT_FINISH_BACK, EXP | LAD | SWP, 0},
     {'e', 0, "e", "ept", "type elements per thread (0: automatic)", UI_ACT_EPT, EXP | LAD, 15},
     {'r', 0, "r", "reps", "type the number of timed repetitions", UI_ACT_REPS, EXP | LAD | SWP, 16},
-    {'i', 0, "i", "input", "next input distribution", UI_ACT_INPUT, EXP | LAD | SWP, 17},
+    {'i', 0, "i", "input", "next input distribution (I: previous)", UI_ACT_INPUT, EXP | LAD | SWP,
+     17},
+    {'I', 0, "I", "", "previous input distribution", UI_ACT_INPUT_BACK, EXP | LAD | SWP, 0},
     {KEY_PPAGE, '[', "PgUp/[", "", "scroll the explanation up", UI_ACT_SCROLL_UP, EXP, 0},
     {KEY_NPAGE, ']', "PgDn/]", "", "scroll the explanation down", UI_ACT_SCROLL_DOWN, EXP, 0},
     {'a', 0, "a", "left", "compare: next variant on the left", UI_ACT_PICK_A, CMP, 6},
@@ -55,8 +66,9 @@ const ui_binding ui_bindings[] = {
     {'g', 0, "g", "range", "sweep: type the range of n (2^10..2^28, 1K..1G:4, 1000,2^20)",
      UI_ACT_RANGE, SWP, 6},
     {'y', 0, "y", "time/GB/s", "sweep: chart time or bandwidth", UI_ACT_TOGGLE_Y, SWP, 7},
-    {'R', 0, "R", "replay", "without a GPU: replay the shipped H200 recording", UI_ACT_REPLAY, EXP,
-     18},
+    {'R', 0, "R", "replay",
+     "replay: list the recording's configurations; without a GPU: replay the shipped H200",
+     UI_ACT_REPLAY, EXP | LAD | SWP | CMP, 18},
     {'?', KEY_F(1), "?", "help", "this help", UI_ACT_HELP, UI_ON_ALL & ~HLP, 19},
     {'q', 0, "q", "quit", "quit (asks first while a run is going)", UI_ACT_QUIT, UI_ON_ALL, 20},
 };
@@ -106,7 +118,7 @@ void ui_footer_text(ui_screen screen, int width, char *buf, int len)
 
 const char *ui_screen_name(ui_screen s)
 {
-    static const char *const names[UI_SCREEN_COUNT] = {"Explorer", "Ladder", "Compare",
-                                                       "Sweep",    "Help",   "Presets"};
+    static const char *const names[UI_SCREEN_COUNT] = {"Explorer", "Ladder",  "Compare",  "Sweep",
+                                                       "Help",     "Presets", "Recording"};
     return (unsigned)s < UI_SCREEN_COUNT ? names[s] : "?";
 }

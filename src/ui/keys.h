@@ -39,6 +39,12 @@ typedef enum {
     UI_ACT_REPLAY,
     UI_ACT_HELP,
     UI_ACT_QUIT,
+    UI_ACT_TYPE_BACK, /* Shift: one step back */
+    UI_ACT_OP_BACK,
+    UI_ACT_BLOCK_BACK,
+    UI_ACT_FINISH_BACK,
+    UI_ACT_METRICS_BACK,
+    UI_ACT_INPUT_BACK,
 } ui_action;
 
 #define UI_ON(s)  (1u << (s))

@@ -12,7 +12,7 @@ static ui_rect rect(int y, int x, int h, int w)
  * counters and explanation stacked on the right; extra width goes right. */
 static void explorer(ui_layout *l, int top, int height)
 {
-    const int left = l->cols >= 110 ? 34 : 31;
+    const int left = l->cols >= 120 ? 40 : l->cols >= 110 ? 34 : 31; /* ids and times whole */
     const int right = l->cols - left;
     const int config_h = 7; /* 5 lines of settings inside a box */
     l->config = rect(top + height - config_h, 0, config_h, left);

@@ -18,21 +18,32 @@ static double metric_or(const rs_result *r, rs_metric_id a, rs_metric_id b, int 
     return *ok ? r->metrics.value[a] + (a != b ? r->metrics.value[b] : 0.0) : 0.0;
 }
 
+/* The ladder on screen answers the configuration (or is being run on it). */
+static int ladder_current(const ui_app *a)
+{
+    if (a->ladder_done == 0) return 1;
+    for (int i = 0; i < a->ladder_done; i++) {
+        rs_request want;
+        ui_request_for(a, a->ladder[i].result.req.variant, &want);
+        if (!rs_request_same_run(&a->ladder[i].result.req, &want)) return 0;
+    }
+    return 1;
+}
+
 void ui_draw_ladder(ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
-    char title[320], n[32];
-    const char *sep = ui_glyph(G_SEP);
-    rs_format_size(a->cfg.n, n, sizeof n);
-    snprintf(title, sizeof title, "Ladder %s %s %s %s n %s %s block %u %s counters %s", sep,
-             rs_dtype_name(a->cfg.type), rs_op_name(a->cfg.op), sep, n, sep, a->cfg.block, sep,
-             a->cfg.metrics);
+    char title[320];
+    ui_settings_title(&a->cfg, "Ladder", r.w - 6, title, sizeof title);
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
-    if (!a->ladder_count) {
+    if (!a->ladder_count || !ladder_current(a)) {
         ui_put(r.y + 2, x, w, R_DIM,
                "Enter runs every variant of the ladder on this "
                "configuration (t o n b f m change it; P loads a preset).");
+        if (a->ladder_count)
+            ui_put(r.y + 3, x, w, R_DIM,
+                   "The last ladder was measured with other settings: Enter to run this one.");
         return;
     }
     const int wide = w >= 100;
@@ -106,15 +117,36 @@ static const rs_result *compare_side(ui_app *a, int which, char *label, size_t l
     return ui_result_for(a, which);
 }
 
+/* Compare columns: a label, then a, b and a/b right-aligned. */
+#define CMP_LABEL 26
+#define CMP_RATIO 10
+
+static void compare_cells(int y, int x, int w, ui_role role, const char *name, const char *a,
+                          const char *b, const char *ratio)
+{
+    char pa[96], pb[96], pr[64];
+    int value_w = (w - CMP_LABEL - CMP_RATIO - 3) / 2;
+    if (value_w > 24) value_w = 24;
+    ui_put(y, x, CMP_LABEL, role, name);
+    ui_put(y, x + CMP_LABEL + 1, w - CMP_LABEL - 1, role, ui_pad(a, value_w, pa, sizeof pa));
+    ui_put(y, x + CMP_LABEL + value_w + 2, w - CMP_LABEL - value_w - 2, role,
+           ui_pad(b, value_w, pb, sizeof pb));
+    ui_put(y, x + CMP_LABEL + 2 * value_w + 3, w - CMP_LABEL - 2 * value_w - 3, role,
+           ui_pad(ratio, CMP_RATIO, pr, sizeof pr));
+}
+
 static void compare_line(int y, int x, int w, const char *name, double va, double vb,
                          const char *unit, int have_a, int have_b)
 {
     char sa[48] = "-", sb[48] = "-", ratio[32] = "";
     const int utf8 = ui_theme_utf8();
-    if (have_a) rs_fmt_metric(va, unit, utf8, sa, sizeof sa);
-    if (have_b) rs_fmt_metric(vb, unit, utf8, sb, sizeof sb);
-    if (have_a && have_b && vb != 0.0) snprintf(ratio, sizeof ratio, "%.3g", va / vb);
-    ui_putf(y, x, w, R_NORMAL, "%-26s %16s %16s %10s", name, sa, sb, ratio);
+    const int ratio_unit = strcmp(unit, "ratio") == 0;
+    if (have_a && ratio_unit) rs_fmt_ratio(va, utf8, sa, sizeof sa);
+    if (have_b && ratio_unit) rs_fmt_ratio(vb, utf8, sb, sizeof sb);
+    if (have_a && !ratio_unit) rs_fmt_metric(va, unit, utf8, sa, sizeof sa);
+    if (have_b && !ratio_unit) rs_fmt_metric(vb, unit, utf8, sb, sizeof sb);
+    if (have_a && have_b && vb != 0.0) rs_fmt_ratio(va / vb, utf8, ratio, sizeof ratio);
+    compare_cells(y, x, w, R_NORMAL, name, sa, sb, ratio);
 }
 
 void ui_draw_compare(ui_app *a, const ui_layout *l)
@@ -123,9 +155,11 @@ void ui_draw_compare(ui_app *a, const ui_layout *l)
     char la[64], lb[64];
     const rs_result *A = compare_side(a, a->cmp_a, la, sizeof la);
     const rs_result *B = compare_side(a, a->cmp_b, lb, sizeof lb);
-    ui_box(r, "Compare (a and z pick the sides)", R_TITLE);
+    char title[256];
+    ui_settings_title(&a->cfg, "Compare", r.w - 6, title, sizeof title);
+    ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
-    ui_putf(r.y + 1, x, w, R_TITLE, "%-26s %16.16s %16.16s %10s", "", la, lb, "ratio a/b");
+    compare_cells(r.y + 1, x, w, R_TITLE, "", la, lb, "a/b");
     if (!A || !B) {
         ui_put(r.y + 3, x, w, R_DIM,
                "Run both sides first (Enter in the explorer or the "
@@ -139,10 +173,10 @@ void ui_draw_compare(ui_app *a, const ui_layout *l)
     compare_line(y++, x, w, "time (max)", A->t_max_ms * 1e6, B->t_max_ms * 1e6, "ns", 1, 1);
     compare_line(y++, x, w, "bandwidth", A->gbps, B->gbps, "GB/s", 1, 1);
     compare_line(y++, x, w, "% of peak", A->pct_peak, B->pct_peak, "%", 1, 1);
-    compare_line(y++, x, w, "speedup vs CPU", A->speedup_cpu, B->speedup_cpu, "count", 1, 1);
+    compare_line(y++, x, w, "speedup vs CPU", A->speedup_cpu, B->speedup_cpu, "ratio", 1, 1);
     compare_line(y++, x, w, "launches", A->launches, B->launches, "count", 1, 1);
-    ui_putf(y++, x, w, R_NORMAL, "%-26s %16s %16s", "correct", A->correct ? "yes" : "WRONG",
-            B->correct ? "yes" : "WRONG");
+    compare_cells(y++, x, w, R_NORMAL, "correct", A->correct ? "yes" : "WRONG",
+                  B->correct ? "yes" : "WRONG", "");
     for (int i = 0; i < RS_METRIC_COUNT && y < r.y + r.h - 1; i++) {
         const int ha = (A->metrics.valid >> i) & 1, hb = (B->metrics.valid >> i) & 1;
         if (!ha && !hb) continue;

@@ -75,7 +75,6 @@ static void start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n
         return;
     }
     a->job = kind;
-    a->quit_armed = 0;
     ui_status(a, R_NORMAL, "%s", a->replay ? "looking up the recording" : "running");
 }
 
@@ -166,6 +165,10 @@ static void take_event(ui_app *a, const ui_event *ev)
         a->passes_default = ev->passes_default;
         a->passes_full = ev->passes_full;
         snprintf(a->counters_why, sizeof a->counters_why, "%s", ev->counters_why);
+        /* The explorer is for counters beside times: on unless asked off. */
+        if (!a->replay && ev->counters_ok && !a->cli->set[RS_F_metrics] && !a->has_preset &&
+            strcmp(a->cfg.metrics, "none") == 0)
+            snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "default");
         if (ev->status != RS_OK && !a->replay)
             ui_status(a, R_WARN,
                       "No GPU here: press R to replay a real H200, or start with --replay "
@@ -177,6 +180,7 @@ static void take_event(ui_app *a, const ui_event *ev)
         break;
     case UI_EV_ROW: take_row(a, ev); break;
     case UI_EV_DONE:
+        a->quit_armed = 0;
         if (ev->status == RS_E_CANCELLED)
             ui_status(a, R_WARN, "cancelled: what finished is kept");
         else if (ev->status != RS_OK)
@@ -184,152 +188,6 @@ static void take_event(ui_app *a, const ui_event *ev)
         else if (a->status_role != R_BAD && a->status_role != R_WARN)
             ui_status(a, R_GOOD, "done");
         break;
-    }
-}
-
-/* ---- configuration ------------------------------------------------------------------ */
-
-static void cycle_block(ui_app *a)
-{
-    static const unsigned blocks[] = {32, 64, 128, 256, 512, 1024};
-    size_t i = 0;
-    while (i < 6 && blocks[i] <= a->cfg.block) i++;
-    a->cfg.block = blocks[i % 6];
-}
-
-static void cycle_metrics(ui_app *a)
-{
-    const char *next = strcmp(a->cfg.metrics, "none") == 0      ? "default"
-                       : strcmp(a->cfg.metrics, "default") == 0 ? "full"
-                                                                : "none";
-    snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", next);
-    const int passes = strcmp(next, "default") == 0 ? a->passes_default
-                       : strcmp(next, "full") == 0  ? a->passes_full
-                                                    : 0;
-    if (passes > 0)
-        ui_status(a, R_NORMAL, "counters: %s, %d replay pass%s of every kernel per run", next,
-                  passes, passes == 1 ? "" : "es");
-    else
-        ui_status(a, R_NORMAL, "counters: %s", next);
-}
-
-static void open_prompt(ui_app *a, ui_prompt_kind kind, const char *initial)
-{
-    a->prompt = kind;
-    snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", initial);
-    a->prompt_error[0] = '\0';
-}
-
-static const char *prompt_label(ui_prompt_kind k)
-{
-    switch (k) {
-    case UI_PROMPT_N: return "n (16777216, 2^24, 16M, 1024*65535)";
-    case UI_PROMPT_BLOCK: return "blockDim (32..1024)";
-    case UI_PROMPT_EPT: return "elements per thread (0: automatic)";
-    case UI_PROMPT_REPS: return "timed repetitions";
-    case UI_PROMPT_SAVE: return "save preset as";
-    case UI_PROMPT_OVERWRITE: return "it exists; type yes to replace it";
-    case UI_PROMPT_VARIANTS: return "sweep variants (a,b or first..last)";
-    case UI_PROMPT_RANGE: return "sweep range (2^10..2^28, 1K..1G:4, 1000,2^20)";
-    default: return "";
-    }
-}
-
-static void save_preset(ui_app *a, int force)
-{
-    char path[RS_PATH_MAX];
-    rs_error err;
-    rs_request r = a->cfg;
-    r.variant = (rs_variant)a->sel;
-    const rs_status st = rs_preset_save(a->prompt_buf, &r, force, path, sizeof path, &err);
-    if (st == RS_E_IO && strstr(err.msg, "exists") && !force) {
-        char name[RS_SWEEP_MAX];
-        snprintf(name, sizeof name, "%s", a->prompt_buf);
-        open_prompt(a, UI_PROMPT_OVERWRITE, "");
-        snprintf(a->preset_name, sizeof a->preset_name, "%.60s", name);
-        return;
-    }
-    a->prompt = UI_PROMPT_NONE;
-    if (st != RS_OK) {
-        ui_status(a, R_BAD, "%s", err.msg);
-        return;
-    }
-    snprintf(a->preset_name, sizeof a->preset_name, "%.60s", a->prompt_buf);
-    a->preset_cfg = r;
-    a->has_preset = 1;
-    ui_status(a, R_GOOD, "saved preset to %s", path);
-}
-
-static int set_field(ui_app *a, const char *key, const char *section)
-{
-    rs_error err;
-    rs_request r = a->cfg;
-    if (rs_field_set(&r, rs_field_by_key(section, key), a->prompt_buf, &err) != RS_OK) {
-        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
-        return 0;
-    }
-    a->cfg = r;
-    return 1;
-}
-
-static void prompt_enter(ui_app *a)
-{
-    int ok = 1;
-    switch (a->prompt) {
-    case UI_PROMPT_N: ok = set_field(a, "n", "run"); break;
-    case UI_PROMPT_BLOCK: ok = set_field(a, "block", "run"); break;
-    case UI_PROMPT_EPT: ok = set_field(a, "elements_per_thread", "run"); break;
-    case UI_PROMPT_REPS: ok = set_field(a, "repetitions", "run"); break;
-    case UI_PROMPT_SAVE: save_preset(a, 0); return;
-    case UI_PROMPT_OVERWRITE:
-        if (strcmp(a->prompt_buf, "yes") == 0) {
-            snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", a->preset_name);
-            save_preset(a, 1);
-        } else {
-            a->prompt = UI_PROMPT_NONE;
-            ui_status(a, R_WARN, "not saved");
-        }
-        return;
-    case UI_PROMPT_VARIANTS: {
-        uint32_t mask;
-        rs_error err;
-        ok = rs_parse_variants(a->prompt_buf, &mask, &err) == RS_OK;
-        if (ok)
-            a->sweep_vars = mask ? mask : ((1u << RS_VARIANT_COUNT) - 1) & ~(1u << RS_V_CPU);
-        else
-            snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
-        break;
-    }
-    case UI_PROMPT_RANGE: {
-        rs_sweep_sizes sizes;
-        rs_error err;
-        ok = rs_sweep_parse(a->prompt_buf, &sizes, &err) == RS_OK;
-        if (ok)
-            snprintf(a->sweep_range, sizeof a->sweep_range, "%s", a->prompt_buf);
-        else
-            snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
-        break;
-    }
-    default: break;
-    }
-    if (ok) a->prompt = UI_PROMPT_NONE;
-}
-
-static void prompt_key(ui_app *a, int ch)
-{
-    const size_t len = strlen(a->prompt_buf);
-    if (ch == 27) {
-        a->prompt = UI_PROMPT_NONE;
-        ui_status(a, R_NORMAL, "unchanged");
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        prompt_enter(a);
-    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (len) a->prompt_buf[len - 1] = '\0';
-        a->prompt_error[0] = '\0';
-    } else if (ch >= 32 && ch < 127 && len + 1 < sizeof a->prompt_buf) {
-        a->prompt_buf[len] = (char)ch;
-        a->prompt_buf[len + 1] = '\0';
-        a->prompt_error[0] = '\0';
     }
 }
 
@@ -364,52 +222,6 @@ static void apply_preset(ui_app *a)
     ui_status(a, R_GOOD, "preset %s: %s", p->name, r.note[0] ? r.note : "loaded");
 }
 
-static void start_replay(ui_app *a, const char *path)
-{
-    rs_error err;
-    rs_recording rec;
-    if (rs_recording_load(path, &rec, &err) != RS_OK) {
-        ui_status(a, R_BAD, "%s", err.msg);
-        return;
-    }
-    if (a->worker && !ui_worker_stop(a->worker, 2.0)) {
-        rs_recording_free(&rec);
-        ui_status(a, R_BAD, "the GPU worker is still busy; try again");
-        return;
-    }
-    rs_recording_free(&a->rec);
-    a->rec = rec;
-    a->replay = 1;
-    snprintf(a->replay_path, sizeof a->replay_path, "%s", path);
-    a->worker = ui_worker_start(-1, &a->rec);
-    rs_sweep s;
-    if (rs_sweep_from_rows(&s, a->rec.rows, a->rec.command, a->rec.count, &err) == RS_OK) {
-        rs_sweep_free(&a->sweep);
-        a->sweep = s;
-        a->sweep_ready = 1;
-        a->sweep_vars = 0;
-        for (int v = 0; v < s.nvar; v++) a->sweep_vars |= 1u << s.var[v];
-        rs_format_size(s.sizes.n[0], a->sweep_range, sizeof a->sweep_range);
-        char hi[32];
-        rs_format_size(s.sizes.n[s.sizes.count - 1], hi, sizeof hi);
-        strncat(a->sweep_range, "..", sizeof a->sweep_range - strlen(a->sweep_range) - 1);
-        strncat(a->sweep_range, hi, sizeof a->sweep_range - strlen(a->sweep_range) - 1);
-    }
-    ui_status(a, R_GOOD, "replaying %s: %d recorded rows", path, a->rec.count);
-}
-
-static void replay_shipped(ui_app *a)
-{
-    char dir[RS_PATH_MAX], path[RS_PATH_MAX + 32];
-    rs_shipped_dir("recordings", dir, sizeof dir);
-    if (!dir[0]) {
-        ui_status(a, R_BAD, "no shipped recordings found (set REDSCOPE_DATA_DIR)");
-        return;
-    }
-    snprintf(path, sizeof path, "%s/h200-demo.jsonl", dir);
-    start_replay(a, path);
-}
-
 static int busy(ui_app *a)
 {
     return a->worker && ui_worker_busy(a->worker, NULL, NULL, 0);
@@ -422,6 +234,8 @@ static void move_sel(ui_app *a, int d)
         if (a->help_scroll < 0) a->help_scroll = 0;
     } else if (a->screen == UI_SCREEN_PRESETS) {
         if (a->npresets) a->preset_sel = (a->preset_sel + d + a->npresets) % a->npresets;
+    } else if (a->screen == UI_SCREEN_RECORDING) {
+        if (a->nconfigs) a->config_sel = (a->config_sel + d + a->nconfigs) % a->nconfigs;
     } else if (a->screen == UI_SCREEN_LADDER) {
         const int n = a->ladder_count ? a->ladder_count : 1;
         a->ladder_sel = (a->ladder_sel + d + n) % n;
@@ -445,10 +259,88 @@ static void pin(ui_app *a)
               rs_variant_name(a->sel));
 }
 
+/* n, D, e, r, v, g, s: a prompt pre-filled with the current value. */
+static void prompt_for(ui_app *a, ui_action act)
+{
+    char buf[RS_SWEEP_MAX];
+    rs_request tmp;
+    switch (act) {
+    case UI_ACT_N:
+        rs_format_size(a->cfg.n, buf, sizeof buf);
+        ui_prompt_open(a, UI_PROMPT_N, buf);
+        break;
+    case UI_ACT_BLOCK_TYPE:
+        snprintf(buf, sizeof buf, "%u", a->cfg.block);
+        ui_prompt_open(a, UI_PROMPT_BLOCK, buf);
+        break;
+    case UI_ACT_EPT:
+        snprintf(buf, sizeof buf, "%u", a->cfg.ept);
+        ui_prompt_open(a, UI_PROMPT_EPT, buf);
+        break;
+    case UI_ACT_REPS:
+        snprintf(buf, sizeof buf, "%u", a->cfg.reps);
+        ui_prompt_open(a, UI_PROMPT_REPS, buf);
+        break;
+    case UI_ACT_VARIANTS:
+        rs_request_defaults(&tmp);
+        tmp.variants = a->sweep_vars;
+        rs_field_format(&tmp, rs_field_by_key("run", "variants"), buf, sizeof buf);
+        ui_prompt_open(a, UI_PROMPT_VARIANTS, buf);
+        break;
+    case UI_ACT_RANGE: ui_prompt_open(a, UI_PROMPT_RANGE, a->sweep_range); break;
+    case UI_ACT_SAVE: ui_prompt_open(a, UI_PROMPT_SAVE, a->has_preset ? a->preset_name : ""); break;
+    default: break;
+    }
+}
+
+static void run_here(ui_app *a)
+{
+    switch (a->screen) {
+    case UI_SCREEN_LADDER: run_ladder(a); break;
+    case UI_SCREEN_SWEEP:
+        if (a->replay)
+            ui_replay_sweep(a);
+        else
+            run_sweep(a);
+        break;
+    case UI_SCREEN_PRESETS: apply_preset(a); break;
+    case UI_SCREEN_RECORDING: ui_replay_pick(a, a->config_sel, 1); break;
+    default: run_selected(a); break;
+    }
+}
+
+static void cancel_or_back(ui_app *a)
+{
+    if (busy(a)) {
+        ui_worker_cancel(a->worker);
+        ui_status(a, R_WARN, "cancelling after the current launch");
+    } else if (a->screen != UI_SCREEN_EXPLORER) {
+        a->screen = a->screen == UI_SCREEN_HELP ? a->back : UI_SCREEN_EXPLORER;
+    }
+}
+
+static void open_compare(ui_app *a)
+{
+    a->cmp_a = a->sel;
+    a->cmp_b = a->has_pin ? -1 : ui_previous_step(a, (rs_variant)a->sel);
+    if (a->cmp_b == -1 && !a->has_pin) a->cmp_b = a->sel > 0 ? a->sel - 1 : 1;
+    a->screen = UI_SCREEN_COMPARE;
+}
+
+static void replay_key(ui_app *a)
+{
+    if (a->replay) {
+        a->config_sel = a->config_cur;
+        a->screen = UI_SCREEN_RECORDING;
+    } else if (busy(a)) {
+        ui_status(a, R_WARN, "a run is going on: Esc cancels it first");
+    } else {
+        ui_replay_shipped(a);
+    }
+}
+
 static void action(ui_app *a, ui_action act)
 {
-    char buf[64];
-    a->quit_armed = act == UI_ACT_QUIT ? a->quit_armed : 0;
     switch (act) {
     case UI_ACT_UP: move_sel(a, -1); break;
     case UI_ACT_DOWN: move_sel(a, +1); break;
@@ -458,32 +350,11 @@ static void action(ui_app *a, ui_action act)
     case UI_ACT_RIGHT:
         if (a->sweep_ready && a->sweep_cursor + 1 < a->sweep.sizes.count) a->sweep_cursor++;
         break;
-    case UI_ACT_RUN:
-        if (a->screen == UI_SCREEN_LADDER)
-            run_ladder(a);
-        else if (a->screen == UI_SCREEN_SWEEP)
-            run_sweep(a);
-        else if (a->screen == UI_SCREEN_PRESETS)
-            apply_preset(a);
-        else
-            run_selected(a);
-        break;
-    case UI_ACT_CANCEL:
-        if (busy(a)) {
-            ui_worker_cancel(a->worker);
-            ui_status(a, R_WARN, "cancelling after the current launch");
-        } else if (a->screen != UI_SCREEN_EXPLORER) {
-            a->screen = a->screen == UI_SCREEN_HELP ? a->back : UI_SCREEN_EXPLORER;
-        }
-        break;
+    case UI_ACT_RUN: run_here(a); break;
+    case UI_ACT_CANCEL: cancel_or_back(a); break;
     case UI_ACT_LADDER: a->screen = UI_SCREEN_LADDER; break;
     case UI_ACT_SWEEP: a->screen = UI_SCREEN_SWEEP; break;
-    case UI_ACT_COMPARE:
-        a->cmp_a = a->sel;
-        a->cmp_b = a->has_pin ? -1 : ui_previous_step(a, (rs_variant)a->sel);
-        if (a->cmp_b == -1 && !a->has_pin) a->cmp_b = a->sel > 0 ? a->sel - 1 : 1;
-        a->screen = UI_SCREEN_COMPARE;
-        break;
+    case UI_ACT_COMPARE: open_compare(a); break;
     case UI_ACT_PICK_A: a->cmp_a = (a->cmp_a + 1) % RS_VARIANT_COUNT; break;
     case UI_ACT_PICK_B:
         a->cmp_b = a->cmp_b + 1 >= RS_VARIANT_COUNT ? (a->has_pin ? -1 : 0) : a->cmp_b + 1;
@@ -496,42 +367,22 @@ static void action(ui_app *a, ui_action act)
             pin(a);
         }
         break;
-    case UI_ACT_TYPE: a->cfg.type = (rs_dtype)((a->cfg.type + 1) % RS_DTYPE_COUNT); break;
-    case UI_ACT_OP: a->cfg.op = (rs_op)((a->cfg.op + 1) % RS_OP_COUNT); break;
-    case UI_ACT_N:
-        rs_format_size(a->cfg.n, buf, sizeof buf);
-        open_prompt(a, UI_PROMPT_N, buf);
-        break;
-    case UI_ACT_BLOCK: cycle_block(a); break;
-    case UI_ACT_BLOCK_TYPE:
-        snprintf(buf, sizeof buf, "%u", a->cfg.block);
-        open_prompt(a, UI_PROMPT_BLOCK, buf);
-        break;
-    case UI_ACT_FINISH: a->cfg.finish = (rs_finish)((a->cfg.finish + 1) % RS_FINISH_COUNT); break;
-    case UI_ACT_EPT:
-        snprintf(buf, sizeof buf, "%u", a->cfg.ept);
-        open_prompt(a, UI_PROMPT_EPT, buf);
-        break;
-    case UI_ACT_REPS:
-        snprintf(buf, sizeof buf, "%u", a->cfg.reps);
-        open_prompt(a, UI_PROMPT_REPS, buf);
-        break;
-    case UI_ACT_METRICS: cycle_metrics(a); break;
-    case UI_ACT_INPUT: a->cfg.dist = (rs_dist)((a->cfg.dist + 1) % RS_DIST_COUNT); break;
+    case UI_ACT_TYPE:
+    case UI_ACT_OP:
+    case UI_ACT_BLOCK:
+    case UI_ACT_FINISH:
+    case UI_ACT_METRICS:
+    case UI_ACT_INPUT: ui_step_setting(a, act, +1); break;
+    case UI_ACT_TYPE_BACK: ui_step_setting(a, UI_ACT_TYPE, -1); break;
+    case UI_ACT_OP_BACK: ui_step_setting(a, UI_ACT_OP, -1); break;
+    case UI_ACT_BLOCK_BACK: ui_step_setting(a, UI_ACT_BLOCK, -1); break;
+    case UI_ACT_FINISH_BACK: ui_step_setting(a, UI_ACT_FINISH, -1); break;
+    case UI_ACT_METRICS_BACK: ui_step_setting(a, UI_ACT_METRICS, -1); break;
+    case UI_ACT_INPUT_BACK: ui_step_setting(a, UI_ACT_INPUT, -1); break;
     case UI_ACT_SCROLL_UP:
         if (a->why_scroll > 0) a->why_scroll--;
         break;
     case UI_ACT_SCROLL_DOWN: a->why_scroll++; break;
-    case UI_ACT_VARIANTS: {
-        char text[RS_SWEEP_MAX];
-        rs_request tmp;
-        rs_request_defaults(&tmp);
-        tmp.variants = a->sweep_vars;
-        rs_field_format(&tmp, rs_field_by_key("run", "variants"), text, sizeof text);
-        open_prompt(a, UI_PROMPT_VARIANTS, text);
-        break;
-    }
-    case UI_ACT_RANGE: open_prompt(a, UI_PROMPT_RANGE, a->sweep_range); break;
     case UI_ACT_TOGGLE_Y:
         a->sweep_q = a->sweep_q == RS_CHART_TIME ? RS_CHART_GBPS : RS_CHART_TIME;
         break;
@@ -539,45 +390,29 @@ static void action(ui_app *a, ui_action act)
         load_presets(a);
         a->screen = UI_SCREEN_PRESETS;
         break;
-    case UI_ACT_SAVE: open_prompt(a, UI_PROMPT_SAVE, a->has_preset ? a->preset_name : ""); break;
-    case UI_ACT_REPLAY:
-        if (a->replay)
-            ui_status(a, R_NORMAL, "already replaying %s", a->replay_path);
-        else if (busy(a))
-            ui_status(a, R_WARN, "a run is going on: Esc cancels it first");
-        else
-            replay_shipped(a);
-        break;
+    case UI_ACT_REPLAY: replay_key(a); break;
     case UI_ACT_HELP:
         a->help_scroll = 0;
         a->back = a->screen;
         a->screen = UI_SCREEN_HELP;
         break;
-    case UI_ACT_QUIT: break; /* handled by the loop */
-    case UI_ACT_NONE: break;
+    default: prompt_for(a, act); break;
     }
 }
 
 /* ---- the loop --------------------------------------------------------------------------- */
-
-static void draw_prompt(ui_app *a, const ui_layout *l)
-{
-    ui_blank(l->status.y, 0, l->cols, R_SELECTED);
-    int x = ui_putf(l->status.y, 0, l->cols, R_SELECTED, " %s: ", prompt_label(a->prompt));
-    x += ui_put(l->status.y, x, l->cols - x, R_SELECTED, a->prompt_buf);
-    const int cx = x;
-    if (a->prompt_error[0])
-        ui_putf(l->status.y, x + 2, l->cols - x - 2, R_BAD, "%s", a->prompt_error);
-    else
-        ui_put(l->status.y, x + 2, l->cols - x - 2, R_SELECTED, "(Enter sets, Esc leaves)");
-    move(l->status.y, cx < l->cols ? cx : l->cols - 1);
-}
 
 static void draw_status(ui_app *a, const ui_layout *l)
 {
     double progress = 0.0;
     char what[96];
     ui_blank(l->status.y, 0, l->cols, R_NORMAL);
+    if (a->quit_armed) { /* the question is what matters now, not the progress */
+        ui_blank(l->status.y, 0, l->cols, R_WARN);
+        ui_put(l->status.y, 1, l->cols - 2, R_WARN,
+               "A run is going on: q again quits, any other key stays.");
+        return;
+    }
     if (busy(a) && ui_worker_busy(a->worker, &progress, what, sizeof what)) {
         const int x =
             ui_putf(l->status.y, 1, l->cols - 1, R_ACCENT, "%s %s %3.0f%% %s ", ui_spinner(a->tick),
@@ -618,12 +453,13 @@ static void draw(ui_app *a)
     case UI_SCREEN_SWEEP: ui_draw_sweep(a, &l); break;
     case UI_SCREEN_HELP: ui_draw_help(a, &l); break;
     case UI_SCREEN_PRESETS: ui_draw_presets(a, &l); break;
+    case UI_SCREEN_RECORDING: ui_draw_recording(a, &l); break;
     default: break;
     }
     draw_footer(a, &l);
     curs_set(a->prompt ? 1 : 0);
     if (a->prompt)
-        draw_prompt(a, &l);
+        ui_draw_prompt(a, &l);
     else
         draw_status(a, &l);
     refresh();
@@ -632,18 +468,22 @@ static void draw(ui_app *a)
 static int handle_key(ui_app *a, int ch)
 {
     if (a->prompt) {
-        prompt_key(a, ch);
+        ui_prompt_key(a, ch);
         return 0;
     }
+    if (ch == KEY_RESIZE) return 0;
     const ui_action act = ui_key_action(a->screen, ch);
     if (act == UI_ACT_QUIT) {
         if (!busy(a) || a->quit_armed) return 1;
         a->quit_armed = 1;
-        ui_status(a, R_WARN, "A run is going on: q again quits, any other key stays.");
         return 0;
     }
-    if (ch == KEY_RESIZE || act == UI_ACT_NONE) return 0;
-    action(a, act);
+    if (a->quit_armed) { /* any other key answers "stay" */
+        a->quit_armed = 0;
+        ui_status(a, R_NORMAL, "staying: the run goes on (Esc cancels it)");
+        return 0;
+    }
+    if (act != UI_ACT_NONE) action(a, act);
     return 0;
 }
 
@@ -677,6 +517,7 @@ static void free_app(ui_app *a)
     free(a->presets);
     rs_sweep_free(&a->sweep);
     rs_recording_free(&a->rec);
+    free(a->configs);
 }
 
 int ui_main(rs_cli *cli)
@@ -731,7 +572,7 @@ int ui_main(rs_cli *cli)
     draw(a); /* the first frame before CUDA starts */
 
     if (cli->replay)
-        start_replay(a, cli->replay);
+        ui_replay_open(a, cli->replay);
     else
         a->worker = ui_worker_start((int)cli->req.device, NULL);
     if (!a->worker) ui_status(a, R_BAD, "cannot start the worker thread");

@@ -1,0 +1,208 @@
+/* The one-line prompt on the status row: n, blockDim, elements per thread,
+ * repetitions, sweep variants and range, and preset names. The pre-filled
+ * value is selected: typing replaces it, Backspace edits it; Ctrl-U clears
+ * the line and Ctrl-W the last word. A bad value keeps the prompt open with
+ * the reason. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+#include "core/format.h"
+#include "draw.h"
+
+#define CTRL_U 21
+#define CTRL_W 23
+
+void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial)
+{
+    a->prompt = kind;
+    snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", initial);
+    a->prompt_fresh = initial[0] != '\0';
+    a->prompt_error[0] = '\0';
+}
+
+static const char *prompt_label(ui_prompt_kind k)
+{
+    switch (k) {
+    case UI_PROMPT_N: return "n (16777216, 2^24, 16M, 1024*65535)";
+    case UI_PROMPT_BLOCK: return "blockDim (32..1024)";
+    case UI_PROMPT_EPT: return "elements per thread (0: automatic)";
+    case UI_PROMPT_REPS: return "timed repetitions";
+    case UI_PROMPT_SAVE: return "save preset as";
+    case UI_PROMPT_OVERWRITE: return "it exists; type yes to replace it";
+    case UI_PROMPT_SHADOW: return "a shipped preset has this name; type yes to save yours over it";
+    case UI_PROMPT_VARIANTS: return "sweep variants (a,b or first..last)";
+    case UI_PROMPT_RANGE: return "sweep range (2^10..2^28, 1K..1G:4, 1000,2^20)";
+    default: return "";
+    }
+}
+
+/* rs_preset_save asks for force to replace a preset of the user's, or to
+ * shadow a shipped one. */
+static ui_prompt_kind needs_confirmation(rs_status st, const rs_error *err)
+{
+    if (st != RS_E_IO) return UI_PROMPT_NONE;
+    if (strstr(err->msg, "shipped")) return UI_PROMPT_SHADOW;
+    if (strstr(err->msg, "exists")) return UI_PROMPT_OVERWRITE;
+    return UI_PROMPT_NONE;
+}
+
+static void save_preset(ui_app *a, int force)
+{
+    char path[RS_PATH_MAX];
+    rs_error err;
+    rs_request r = a->cfg;
+    r.variant = (rs_variant)a->sel;
+    char name[RS_SWEEP_MAX];
+    snprintf(name, sizeof name, "%s", a->prompt_buf);
+    const rs_status st = rs_preset_save(name, &r, force, path, sizeof path, &err);
+    const ui_prompt_kind ask = force ? UI_PROMPT_NONE : needs_confirmation(st, &err);
+    if (ask != UI_PROMPT_NONE) {
+        snprintf(a->preset_name, sizeof a->preset_name, "%.60s", name);
+        ui_prompt_open(a, ask, "");
+        return;
+    }
+    if (st != RS_OK) { /* a bad name: say why and let it be corrected */
+        a->prompt = UI_PROMPT_SAVE;
+        snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", name);
+        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        return;
+    }
+    a->prompt = UI_PROMPT_NONE;
+    snprintf(a->preset_name, sizeof a->preset_name, "%.60s", name);
+    a->preset_cfg = r;
+    a->has_preset = 1;
+    ui_status(a, R_GOOD, "saved preset to %s", path);
+}
+
+/* Set a request field from the prompt; the status says what it became. */
+static int set_field(ui_app *a, const char *key, const char *what)
+{
+    rs_error err;
+    rs_request r = a->cfg;
+    const rs_field *f = rs_field_by_key("run", key);
+    if (rs_field_set(&r, f, a->prompt_buf, &err) != RS_OK) {
+        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        return 0;
+    }
+    a->cfg = r;
+    char v[64];
+    rs_field_format(&r, f, v, sizeof v);
+    if (strcmp(key, "n") == 0) {
+        char digits[40];
+        rs_fmt_count((double)r.n, digits, sizeof digits);
+        ui_status(a, R_GOOD, "%s set to %s (%s): Enter runs it", what, v, digits);
+    } else {
+        ui_status(a, R_GOOD, "%s set to %s: Enter runs it", what, v);
+    }
+    return 1;
+}
+
+static int set_sweep(ui_app *a)
+{
+    rs_error err;
+    if (a->prompt == UI_PROMPT_VARIANTS) {
+        uint32_t mask;
+        if (rs_parse_variants(a->prompt_buf, &mask, &err) != RS_OK) goto bad;
+        a->sweep_vars = mask ? mask : ((1u << RS_VARIANT_COUNT) - 1) & ~(1u << RS_V_CPU);
+        ui_status(a, R_GOOD, "sweep variants set: Enter runs the sweep");
+        return 1;
+    }
+    rs_sweep_sizes sizes;
+    if (rs_sweep_parse(a->prompt_buf, &sizes, &err) != RS_OK) goto bad;
+    snprintf(a->sweep_range, sizeof a->sweep_range, "%s", a->prompt_buf);
+    ui_status(a, R_GOOD, "sweep range %s: %d sizes; Enter runs the sweep", a->sweep_range,
+              sizes.count);
+    return 1;
+bad:
+    snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+    return 0;
+}
+
+static void confirm(ui_app *a)
+{
+    if (strcmp(a->prompt_buf, "yes") == 0) {
+        snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", a->preset_name);
+        save_preset(a, 1);
+    } else {
+        a->prompt = UI_PROMPT_NONE;
+        ui_status(a, R_WARN, "not saved");
+    }
+}
+
+static void prompt_enter(ui_app *a)
+{
+    int ok = 1;
+    switch (a->prompt) {
+    case UI_PROMPT_N: ok = set_field(a, "n", "n"); break;
+    case UI_PROMPT_BLOCK: ok = set_field(a, "block", "blockDim"); break;
+    case UI_PROMPT_EPT: ok = set_field(a, "elements_per_thread", "elements per thread"); break;
+    case UI_PROMPT_REPS: ok = set_field(a, "repetitions", "repetitions"); break;
+    case UI_PROMPT_SAVE: save_preset(a, 0); return;
+    case UI_PROMPT_OVERWRITE:
+    case UI_PROMPT_SHADOW: confirm(a); return;
+    case UI_PROMPT_VARIANTS:
+    case UI_PROMPT_RANGE: ok = set_sweep(a); break;
+    default: break;
+    }
+    if (ok) a->prompt = UI_PROMPT_NONE;
+}
+
+static void delete_word(char *buf)
+{
+    size_t len = strlen(buf);
+    while (len && buf[len - 1] == ' ') len--;
+    while (len && buf[len - 1] != ' ' && buf[len - 1] != ',' && buf[len - 1] != '.') len--;
+    buf[len] = '\0';
+}
+
+void ui_prompt_key(ui_app *a, int ch)
+{
+    const int fresh = a->prompt_fresh;
+    a->prompt_fresh = 0;
+    if (ch == 27) {
+        a->prompt = UI_PROMPT_NONE;
+        ui_status(a, R_NORMAL, "unchanged");
+        return;
+    }
+    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        prompt_enter(a);
+        return;
+    }
+    a->prompt_error[0] = '\0';
+    size_t len = strlen(a->prompt_buf);
+    if (ch == CTRL_U) {
+        a->prompt_buf[0] = '\0';
+    } else if (ch == CTRL_W) {
+        delete_word(a->prompt_buf);
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (len) a->prompt_buf[len - 1] = '\0';
+    } else if (ch >= 32 && ch < 127) {
+        if (fresh) len = 0; /* the pre-filled value was selected: replace it */
+        if (len + 1 < sizeof a->prompt_buf) {
+            a->prompt_buf[len] = (char)ch;
+            a->prompt_buf[len + 1] = '\0';
+        }
+    } else {
+        a->prompt_fresh = fresh; /* other keys leave the selection as it was */
+    }
+}
+
+void ui_draw_prompt(ui_app *a, const ui_layout *l)
+{
+    const int y = l->status.y, cols = l->cols;
+    ui_blank(y, 0, cols, R_SELECTED);
+    int x = ui_putf(y, 0, cols, R_SELECTED, " %s: ", prompt_label(a->prompt));
+    x += ui_put(y, x, cols - x, a->prompt_fresh ? R_ACCENT : R_SELECTED, a->prompt_buf);
+    const int cx = x;
+    if (a->prompt_error[0])
+        ui_put(y, x + 2, cols - x - 2, R_BAD, a->prompt_error);
+    else
+        ui_put(y, x + 2, cols - x - 2, R_SELECTED,
+               a->prompt_fresh ? "(type to replace, Enter keeps, Esc leaves)"
+                               : "(Enter sets, Esc leaves, ^U clears, ^W deletes a word)");
+    move(y, cx < cols ? cx : cols - 1);
+}

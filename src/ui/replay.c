@@ -1,0 +1,192 @@
+/* Replay: the explorer fed from a recording. The recording's configurations
+ * are listed on their own screen (R); picking one sets the configuration to
+ * what was recorded and shows its results on the screen made for them. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+#include "draw.h"
+
+static void set_range(ui_app *a, uint64_t lo, uint64_t hi)
+{
+    char l[32], h[32];
+    rs_format_size(lo, l, sizeof l);
+    rs_format_size(hi, h, sizeof h);
+    snprintf(a->sweep_range, sizeof a->sweep_range, "%s..%s", l, h);
+}
+
+/* The recorded sweep of configuration k on the Sweep screen. */
+static void load_sweep(ui_app *a, const rs_rec_config *c)
+{
+    rs_sweep s;
+    rs_error err;
+    if (rs_sweep_from_rows(&s, a->rec.rows + c->first, a->rec.command + c->first, c->count, &err) !=
+        RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    rs_sweep_free(&a->sweep);
+    a->sweep = s;
+    a->sweep_ready = 1;
+    a->sweep_cursor = 0;
+    a->sweep_vars = c->req.variants;
+    set_range(a, c->n_lo, c->n_hi);
+}
+
+static void load_ladder(ui_app *a, const rs_rec_config *c)
+{
+    a->ladder_count = 0;
+    for (int i = c->first; i < c->first + c->count && a->ladder_count < RS_VARIANT_COUNT; i++) {
+        a->ladder_vars[a->ladder_count] = a->rec.rows[i].result.req.variant;
+        a->ladder[a->ladder_count++] = a->rec.rows[i];
+    }
+    a->ladder_done = a->ladder_count;
+    a->ladder_sel = 0;
+    for (int k = 0; k < a->ladder_count; k++)
+        if ((int)a->ladder_vars[k] == a->sel) a->ladder_sel = k;
+}
+
+void ui_replay_pick(ui_app *a, int k, int show)
+{
+    if (k < 0 || k >= a->nconfigs) return;
+    const rs_rec_config *c = &a->configs[k];
+    const int sweep = strcmp(c->command, "sweep") == 0;
+    a->cfg = c->req;
+    if (sweep) a->cfg.n = c->n_hi;
+    if (!(c->req.variants & (1u << a->sel)))
+        for (int v = RS_VARIANT_COUNT - 1; v >= 0; v--)
+            if (c->req.variants & (1u << v)) a->sel = v;
+    a->cfg.variant = (rs_variant)a->sel;
+    for (int i = c->first; i < c->first + c->count; i++) {
+        const rs_row *row = &a->rec.rows[i];
+        if (row->status != RS_OK || row->result.req.n != a->cfg.n) continue;
+        a->last[row->result.req.variant] = *row;
+        a->have[row->result.req.variant] = 1;
+    }
+    if (sweep)
+        load_sweep(a, c);
+    else if (strcmp(c->command, "ladder") == 0)
+        load_ladder(a, c);
+    a->config_cur = a->config_sel = k;
+    if (show)
+        a->screen = sweep                               ? UI_SCREEN_SWEEP
+                    : strcmp(c->command, "ladder") == 0 ? UI_SCREEN_LADDER
+                                                        : UI_SCREEN_EXPLORER;
+    char text[512];
+    rs_rec_config_describe(c, ui_glyph(G_SEP), text, sizeof text);
+    ui_status(a, R_GOOD, "recorded %s", text);
+}
+
+int ui_replay_sweep(ui_app *a)
+{
+    rs_request want = a->cfg;
+    want.finish = rs_catalogue_finish(&want);
+    const int k = rs_recording_find_sweep(a->configs, a->nconfigs, &want);
+    if (k < 0) {
+        rs_sweep_free(&a->sweep);
+        a->sweep_ready = 0;
+        ui_status(a, R_WARN,
+                  "not recorded: this recording holds no sweep of %s %s, block %u, finish %s "
+                  "(R lists what it holds)",
+                  rs_dtype_name(want.type), rs_op_name(want.op), want.block,
+                  rs_finish_name(a->cfg.finish));
+        return 0;
+    }
+    const rs_rec_config *c = &a->configs[k];
+    load_sweep(a, c);
+    a->cfg.reps = c->req.reps;
+    snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", c->req.metrics);
+    ui_status(a, R_GOOD, "the recorded sweep: %d sizes, %u reps each", a->sweep.sizes.count,
+              c->req.reps);
+    return 1;
+}
+
+void ui_replay_open(ui_app *a, const char *path)
+{
+    rs_error err;
+    rs_recording rec;
+    if (rs_recording_load(path, &rec, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    rs_rec_config *configs = calloc((size_t)rec.count + 1, sizeof *configs);
+    if (!configs || (a->worker && !ui_worker_stop(a->worker, 2.0))) {
+        free(configs);
+        rs_recording_free(&rec);
+        ui_status(a, R_BAD,
+                  configs ? "the GPU worker is still busy; try again" : "out of host memory");
+        return;
+    }
+    rs_recording_free(&a->rec);
+    free(a->configs);
+    a->rec = rec;
+    a->configs = configs;
+    a->nconfigs = rs_recording_configs(&a->rec, a->configs, a->rec.count + 1);
+    a->replay = 1;
+    snprintf(a->replay_path, sizeof a->replay_path, "%s", path);
+    a->worker = ui_worker_start(-1, &a->rec);
+    memset(a->have, 0, sizeof a->have);
+    if (!a->nconfigs) {
+        ui_status(a, R_WARN, "%s holds no results", path);
+        return;
+    }
+    /* open on what was recorded first, on the screen that shows it */
+    ui_replay_pick(a, 0, strcmp(a->configs[0].command, "sweep") == 0);
+    ui_status(a, R_GOOD, "replaying %s: %d configuration%s, R lists them", path, a->nconfigs,
+              a->nconfigs == 1 ? "" : "s");
+}
+
+void ui_replay_shipped(ui_app *a)
+{
+    char dir[RS_PATH_MAX], path[RS_PATH_MAX + 32];
+    rs_shipped_dir("recordings", dir, sizeof dir);
+    if (!dir[0]) {
+        ui_status(a, R_BAD, "no shipped recordings found (set REDSCOPE_DATA_DIR)");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/h200-demo.jsonl", dir);
+    ui_replay_open(a, path);
+}
+
+void ui_draw_recording(ui_app *a, const ui_layout *l)
+{
+    const ui_rect r = l->main;
+    char title[256];
+    const char *base = strrchr(a->replay_path, '/');
+    snprintf(title, sizeof title, "Recording %s %.120s %s %d configuration%s (Enter shows one)",
+             ui_glyph(G_SEP), base ? base + 1 : a->replay_path, ui_glyph(G_SEP), a->nconfigs,
+             a->nconfigs == 1 ? "" : "s");
+    ui_box(r, title, R_TITLE);
+    const int x = r.x + 2, w = r.w - 4, rows = r.h - 2;
+    if (!a->nconfigs) {
+        ui_put(r.y + 1, x, w, R_DIM, "This recording holds no results.");
+        return;
+    }
+    ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-8s %-11s %-12s %5s %-11s %4s %s", "#", "kind",
+            "variants", "type op", "n", "block", "finish", "reps", "counters");
+    int first = a->config_sel - (rows - 1) + 1;
+    if (first < 0) first = 0;
+    for (int i = 0; i < rows - 1 && first + i < a->nconfigs; i++) {
+        const int k = first + i, y = r.y + 2 + i, sel = k == a->config_sel;
+        const rs_rec_config *c = &a->configs[k];
+        const rs_request *q = &c->req;
+        char vars[32], n[64], lo[32], hi[32], to[80];
+        int count = 0, only = 0;
+        for (int v = 0; v < RS_VARIANT_COUNT; v++)
+            if (q->variants & (1u << v)) count++, only = v;
+        snprintf(vars, sizeof vars, count == 1 ? "%.20s" : "%.0s%d", rs_variant_name(only), count);
+        rs_format_size(c->n_lo, lo, sizeof lo);
+        rs_format_size(c->n_hi, hi, sizeof hi);
+        snprintf(n, sizeof n, c->n_lo == c->n_hi ? "%s" : "%s..%s", lo, hi);
+        snprintf(to, sizeof to, "%s %s", rs_dtype_name(q->type), rs_op_name(q->op));
+        const ui_role role = sel ? R_SELECTED : R_NORMAL;
+        if (sel) ui_blank(y, x, w, R_SELECTED);
+        ui_putf(y, x, w, role, "%s%s%2d %-6s %-8s %-11s %-12s %5u %-11s %4u %s",
+                sel ? ui_glyph(G_SELECT) : " ", k == a->config_cur ? "*" : " ", k + 1, c->command,
+                vars, to, n, q->block, rs_finish_name(q->finish), q->reps, q->metrics);
+    }
+    ui_put(r.y + r.h - 1, x, w, R_DIM, " * the configuration shown ");
+}
