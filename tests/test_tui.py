@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
-"""The explorer in a real terminal (tmux), replaying the shipped H200
-recording: start, move, change type and n, every screen, resize, quit, the
-ASCII and monochrome fallbacks, and a terminal restored after SIGTERM."""
+"""The explorer in a real terminal (tmux), as a lecturer meets it without a
+GPU: the shipped H200 recording end to end (open on its first
+configuration, list the configurations, pick one, every screen, the sweep
+chart in GB/s, quit), the status line, the quit question, the keys that
+step back, prompts, columns and cuts at 80x24, 100x30 and 160x50, the ASCII
+and monochrome fallbacks, a user's own CPU recording, the CPU row without a
+GPU, and a terminal restored after SIGTERM. Every check names what a user
+would see go wrong."""
 import os
 import re
+import subprocess
 import sys
+import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tuitest import Tmux  # noqa: E402
@@ -13,6 +21,8 @@ EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
 failures, checks = [], 0
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+ASCII = {"LANG": "C", "LC_ALL": "C", "TERM": "xterm-256color"}
+SIZES = [(80, 24), (100, 30), (160, 50)]
 
 
 def colors(escapes):
@@ -35,70 +45,112 @@ def check(cond, what, screen=None):
             print(screen, file=sys.stderr)
 
 
-def main_session():
+def status_line(s):
+    return s.splitlines()[-2] if s else ""
+
+
+VALUE = re.compile(r"\s*[\d,.]+(?: ?(?:\u00b5s|us|ms|s|MB|kB|GB|B|%|GB/s)\b|%)?")
+
+
+def right_edges(s, panel_left, labels):
+    """The column where the first value after each label ends, inside a panel."""
+    edges = {}
+    for line in s.splitlines():
+        for lab in labels:
+            i = line.find(lab, panel_left)
+            if i >= 0:
+                m = VALUE.match(line[i + len(lab):])
+                if m:
+                    edges[lab] = i + len(lab) + m.end()
+    return edges
+
+
+def replay_end_to_end():
     t = Tmux(f"{EXE} --replay {REC}", cols=120, rows=44, env=UTF8)
     try:
         s = t.wait_for("REPLAY")
-        check(s is not None, "starts and shows the recording's device", t.screen())
-        check("NVIDIA H" in (s or ""), "the header names the GPU", s)
-        check("\u25b6 4 sequential" in (s or ""), "the ladder list, sequential selected", s)
-        t.keys("Enter")
-        s = t.wait_for("\u2713")
-        check(s and "GB/s" in s and "of 48" in s, "Enter shows the recorded result", s)
-        t.keys("k", "Enter", "j")
+        check(s is not None and "NVIDIA H" in s, "starts and names the recording's GPU", t.screen())
+        # opens on the first configuration: its results are there before any key
+        s = t.wait_for("\u2713 exact")
+        check(s is not None and "\u25b6 4 sequential" in s,
+              "replay opens on the recording's first configuration (sequential's result shown)",
+              t.screen())
+        check(s and "20 reps" in s and "finish auto" in s, "the result title shows finish and reps",
+              s)
+        check(s and "5 configurations" in s, "the status says how many configurations", s)
+        t.keys("k")
+        s = t.wait_for("Counters (vs interleaved)")
+        check(s is not None, "interleaved_strided's counters against interleaved", t.screen())
+        t.keys("j")
         s = t.wait_for("Counters (vs interleaved_strided)")
-        check(s and "Bank conflicts" in s and "32 different banks" in s,
-              "why quotes the bank conflicts against the previous step", s)
-        t.keys("j", "Enter")
-        s = t.wait_for("Counters (vs sequential)")
-        check(s is not None, "first_add's counters against sequential", t.screen())
-        check(s and "warp instructions" in s and "\u25bc" in s, "a drop is marked", s)
-        t.resize(80, 24)
-        s = t.wait_for("Counters (vs sequential)")
-        check(s and "warp instructions" in s, "at 80x24 the step's own counter comes first", s)
-        t.resize(120, 44)
-        t.keys("t", "t")
-        s = t.wait_for("float32")
-        check(s is not None, "t changes the type", t.screen())
-        t.keys("n")
-        check(t.wait_for("n (16777216") is not None, "n opens a prompt", t.screen())
-        t.keys("BSpace", "BSpace", "BSpace", "BSpace", "x", "Enter")
-        s = t.wait_for("bad value")
-        check(s is not None, "a bad n is refused in the prompt", t.screen())
-        t.keys("BSpace", "2", "^", "2", "8", "Enter")
-        s = t.wait_for("2^28")
-        check(s and "bad value" not in s, "n 2^28 set", s)
-        t.keys("Enter")
-        s = t.wait_for("\u2713")
-        check(s is not None and "2^28" in s, "the float32 2^28 result from the recording", t.screen())
-        t.keys("L")
-        check(t.wait_for("Ladder \u00b7 float32") is not None, "the ladder screen", t.screen())
-        t.keys("Enter")
-        s = t.wait_for("vectorized", 10)
-        s = t.wait_for("thrust", 10)
-        check(s and s.count("\u2713") >= 10, "the ladder fills in from the recording", s)
-        check(s and "\u00d71.00" in s, "cumulative speedups", s)
-        t.keys("C")
-        s = t.wait_for("ratio a/b")
-        check(s is not None, "the compare screen", t.screen())
-        t.keys("S")
-        s = t.wait_for("crossover", 5) or t.wait_for("fastest", 5)
-        check(s is not None and "a atomic" in s, "the sweep chart with its legend", t.screen())
-        check(s and any(chr(c) in s for c in range(0x2801, 0x2900)), "braille dots", s)
+        check(s and "32 different banks" in s, "why quotes the bank conflicts", s)
+        # the configurations a recording holds, and picking one
+        t.keys("R")
+        s = t.wait_for("5 configurations (Enter")
+        check(s is not None, "R lists the recording's configurations", t.screen())
+        rows = [l for l in (s or "").splitlines() if re.search(r"\b(ladder|sweep)\b", l)]
+        check(len(rows) == 5, f"5 configurations listed, {len(rows)} seen", s)
+        sweep_row = [l for l in rows if "sweep" in l]
+        check(sweep_row and "atomic" in sweep_row[0] and re.search(r"\b5\b", sweep_row[0])
+              and "2^10..2^28" in sweep_row[0], "the sweep row shows finish atomic, 5 reps, range",
+              s)
+        t.keys("Down", "Down", "Down", "Down", "Enter")
+        s = t.wait_for("Sweep \u00b7")
+        check(s is not None, "picking the sweep opens the Sweep screen", t.screen())
+        title = (s or "").splitlines()[1] if s else ""
+        check("float64" in title and "finish atomic" in title and "5 reps" in title,
+              "the sweep title shows type, finish and reps", title)
+        check(s and any(chr(c) in s for c in range(0x2801, 0x2900)), "the chart is drawn", s)
+        # y: the y axis changes from times to bandwidths
+        axis = lambda sc: [l[1:10] for l in sc.splitlines()[3:-6]]  # noqa: E731
+        before = " ".join(axis(s or ""))
+        check(re.search(r"\d (\u00b5s|ms|s)\b", before), "time view: the y axis is in time", before)
         t.keys("y")
-        check(t.wait_for("GB/s \u2500") is not None or "GB/s" in t.screen(), "y shows GB/s")
+        time.sleep(0.5)
+        s = t.screen()
+        after = " ".join(axis(s))
+        check(not re.search(r"\d (\u00b5s|ms)\b", after) and re.search(r"\d", after)
+              and "GB/s" in s.splitlines()[1], "y: the axis shows GB/s, not times", s)
+        # the cursor reads values at the n it is on, and moves
+        m1 = re.search(r"n = (\S+):", s)
         t.keys("Right", "Right")
-        check("n = " in t.screen(), "the cursor reads values")
+        time.sleep(0.4)
+        s = t.screen()
+        m2 = re.search(r"n = (\S+):", s)
+        check(m1 and m2 and m1.group(1) == "2^10" and m2.group(1) == "2^12",
+              "Right moves the cursor and its values (2^10 to 2^12)", s)
+        # another type: not recorded, and said plainly (no invented sweep)
+        t.keys("t", "Enter")
+        s = t.wait_for("not recorded", 5)
+        check(s is not None and "fastest" not in s, "Enter on an unrecorded sweep says so",
+              t.screen())
+        t.keys("T", "Enter")
+        s = t.wait_for("the recorded sweep", 5)
+        check(s is not None, "back to float64: Enter shows the recorded sweep again", t.screen())
+        t.keys("L")
+        s = t.wait_for("Ladder \u00b7 float64")
+        check(s is not None and "other settings" in s,
+              "the ladder screen does not show another configuration's rows", t.screen())
+        t.keys("R")
+        s = t.wait_for("\u25b6* 5 sweep")
+        check(s is not None, "R marks and selects the configuration shown", t.screen())
+        t.keys("Down", "Enter")  # wraps to the first
+        s = t.wait_for("Ladder \u00b7 int32")
+        check(s and s.count("\u2713") >= 14 and "\u00d71.00" in s,
+              "the first configuration's ladder, with speedups", s)
+        t.keys("C")
+        s = t.wait_for("Compare")
+        check(s is not None and "a/b" in s, "the compare screen", t.screen())
         t.keys("Escape", "P")
         s = t.wait_for("harris-2007")
         check(s is not None and "shipped" in s, "the presets list", t.screen())
         t.keys("Escape", "?")
         s = t.wait_for("every key")
-        check(s is not None and "quit" in s, "the help screen", t.screen())
+        check(s is not None and "quit" in s and "previous element type" in s, "the help screen",
+              t.screen())
         t.keys("Escape")
         t.resize(60, 15)
-        s = t.wait_for("too small")
-        check(s is not None, "a too small window says so", t.screen())
+        check(t.wait_for("too small") is not None, "a too small window says so", t.screen())
         t.resize(100, 30)
         check(t.wait_for("Ladder") is not None, "back after resizing", t.screen())
         t.keys("q")
@@ -108,15 +160,133 @@ def main_session():
         t.close()
 
 
-def ascii_and_mono():
-    t = Tmux(f"{EXE} --replay {REC} --no-color", env={"LANG": "C", "LC_ALL": "C",
-                                                      "TERM": "xterm-256color"})
+def hang_guard():
+    """S y t Enter once hung the chart (no plottable point): q must still quit."""
+    t = Tmux(f"{EXE} --replay {REC}", cols=80, rows=24, env=UTF8)
     try:
-        s = t.wait_for("REPLAY")
+        t.wait_for("REPLAY")
+        t.keys("S", "y", "t", "Enter")
+        time.sleep(1.0)
+        t.keys("q")
+        check(t.exit_code(5) == 0, "after S y t Enter the explorer still quits on q", t.screen())
+    finally:
+        t.close()
+
+
+def status_and_keys():
+    t = Tmux(f"{EXE} --replay {REC}", cols=100, rows=30, env=UTF8)
+    try:
+        t.wait_for("\u2713 exact")
+        t.keys("n")
+        s = t.wait_for("n (16777216")
+        check(s and "2^24" in status_line(s), "n opens a prompt pre-filled with n", s)
+        t.keys("x")
+        s = t.screen()
+        check("): 2^24" not in status_line(s) and "): x " in status_line(s),
+              "typing replaces the pre-filled value", status_line(s))
+        t.keys("Enter")
+        s = t.wait_for("bad value")
+        check(s is not None and "n (16777216" in s, "a bad n keeps the prompt open with why",
+              t.screen())
+        t.keys("C-u", "2", "^", "2", "2", "Enter")
+        s = t.wait_for("n set to 2^22")
+        check(s is not None and "4,194,304" in s, "the status says what n became", t.screen())
+        t.keys("Escape")
+        t.keys("t")
+        check(t.wait_for("type int64") is not None, "t: the status names the new type",
+              t.screen())
+        t.keys("T", "T")
+        check(t.wait_for("type bfloat16") is not None, "T steps back (int32 to bfloat16)",
+              t.screen())
+        t.keys("t", "b")
+        check(t.wait_for("blockDim 512") is not None, "b steps to the next blockDim", t.screen())
+        t.keys("B", "B")
+        check(t.wait_for("blockDim 128") is not None, "B steps back", t.screen())
+        t.keys("F")
+        check(t.wait_for("finish single_pass") is not None, "F steps back through finishes",
+              t.screen())
+        t.keys("r")
+        t.wait_for("timed repetitions")
+        t.keys("BSpace", "5", "C-w")
+        s = t.screen()
+        check("timed repetitions: " in s and "timed repetitions: 2" not in s,
+              "Ctrl-W deletes the word", status_line(s))
+        t.keys("Escape")
+        check("unchanged" in status_line(t.screen()), "Esc leaves the prompt: unchanged")
+        t.keys("s")
+        t.wait_for("save preset as")
+        t.keys("C-u", "b", "a", "d", "/", "n", "a", "m", "e", "Enter")
+        s = t.wait_for("save preset as", 3)
+        time.sleep(0.3)
+        s = t.screen()
+        check("save preset as" in s and "bad/name" in s, "a bad preset name keeps the prompt open",
+              status_line(s))
+        t.keys("Escape", "q")
+        check(t.exit_code() == 0, "quits")
+    finally:
+        t.close()
+
+
+def layout_at_sizes():
+    for cols, rows in SIZES:
+        t = Tmux(f"{EXE} --replay {REC}", cols=cols, rows=rows, env=UTF8)
+        try:
+            s = t.wait_for("\u2713 exact")
+            where = f"{cols}x{rows}"
+            check(s is not None, f"{where}: opens with a result", t.screen())
+            s = s or ""
+            header = s.splitlines()[0]
+            check("counters recorded" in header, f"{where}: the header keeps the counter state",
+                  header)
+            check(not re.search(r"block 25(?!6)|\b25\u2026|\b2\^2\u2026", s),
+                  f"{where}: no number is cut", s)
+            # counters: values end in one column, \u00b5s or not
+            left = s.splitlines()[2].find("\u2502\u2502") + 2
+            e = right_edges(s, left, ["kernel time", "DRAM read", "shared ld bank conflicts"])
+            check(len(e) == 3 and len(set(e.values())) == 1,
+                  f"{where}: counter values aligned {e}", s)
+            if cols >= 120:
+                line = [l for l in s.splitlines() if "unroll_warp_volatile" in l]
+                check(line and "\u00b5s" in line[0], f"{where}: long ids keep their time", s)
+            t.keys("L")
+            s = t.wait_for("Ladder \u00b7") or ""
+            times = [l for l in s.splitlines() if "\u00b5s" in l]
+            ends = {l.index("\u00b5s") for l in times}
+            check(len(times) >= 12 and len(ends) == 1, f"{where}: ladder times aligned", s)
+            t.keys("C")
+            s = t.wait_for("a/b") or ""
+            hdr = [l for l in s.splitlines() if "a/b" in l]
+            check(hdr and "interleaved_strided" in hdr[0] or "sequential" in hdr[0],
+                  f"{where}: compare names its sides whole", s)
+            e = right_edges(s, 0, ["time (median)", "DRAM read", "launches"])
+            check(len(set(e.values())) == 1, f"{where}: compare columns aligned {e}", s)
+            t.keys("q")
+            t.exit_code()
+        finally:
+            t.close()
+
+
+def notation():
+    t = Tmux(f"{EXE} --replay {REC}", cols=120, rows=40, env=UTF8)
+    try:
+        s = t.wait_for("\u2713 exact") or ""
+        t.keys("L")
+        s += t.wait_for("thrust") or ""
+        check("\u00d7" in s and not re.search(r"\bx\d|\d us\b| -> ", s),
+              "UTF-8: one notation (\u00d7, \u00b5s, \u2192)", s)
+        t.keys("q")
+    finally:
+        t.close()
+    t = Tmux(f"{EXE} --replay {REC} --no-color", cols=120, rows=40, env=ASCII)
+    try:
+        s = t.wait_for("exact") or ""
         check(s and "+-" in s and "\u2500" not in s and "\u2502" not in s,
               "ASCII boxes when the locale is not UTF-8", s)
-        esc = t.screen(escapes=True)
-        check(not colors(esc), "no colors under --no-color", str(colors(esc)))
+        check(not colors(t.screen(escapes=True)), "no colors under --no-color")
+        t.keys("L")
+        s = t.wait_for("thrust") or ""
+        check(re.search(r"\bx\d", s) and " us" in s and "\u00d7" not in s,
+              "ASCII: the same notation's twins (x, us)", s)
         t.keys("q")
         check(t.exit_code() == 0, "ascii session quits")
     finally:
@@ -125,14 +295,35 @@ def ascii_and_mono():
     try:
         t.wait_for("REPLAY")
         check(colors(t.screen(escapes=True)), "colors by default")
-        t.close()
     finally:
         t.close()
     t = Tmux(f"{EXE} --replay {REC}", env=dict(UTF8, NO_COLOR="1"))
     try:
         t.wait_for("REPLAY")
-        esc = t.screen(escapes=True)
-        check(not colors(esc), "no colors under NO_COLOR", str(colors(esc)))
+        check(not colors(t.screen(escapes=True)), "no colors under NO_COLOR")
+    finally:
+        t.close()
+
+
+def own_cpu_recording():
+    path = os.path.join(tempfile.mkdtemp(), "cpu.jsonl")
+    r = subprocess.run([EXE, "run", "--variant", "cpu", "--n", "2^16", "--reps", "3", "--record",
+                        path], capture_output=True, text=True)
+    check(r.returncode == 0, "a CPU run records without a GPU", r.stderr)
+    t = Tmux(f"{EXE} --replay {path}", cols=100, rows=30, env=UTF8)
+    try:
+        s = t.wait_for("\u2713 exact")
+        check(s is not None and re.search("\u25b6 ?15 cpu", s), "a user's CPU recording replays",
+              t.screen())
+        check(s and "0 SMs" not in s and "peak 0" not in s, "no device figures for a CPU recording",
+              s)
+        s = s or ""
+        check("of 0" not in s and "vs CPU" not in s, "the CPU row shows no peak or self-speedup",
+              s)
+        check("no GPU counters" in s and "not collected: not collected" not in s,
+              "the CPU row's counters panel says why it is empty", s)
+        t.keys("q")
+        check(t.exit_code() == 0, "quits")
     finally:
         t.close()
 
@@ -154,11 +345,39 @@ def sigterm():
 def no_gpu():
     if os.system(f"{EXE} devices >/dev/null 2>&1") == 0:
         return  # a GPU is here: test_gpu_tui.py covers the live explorer
-    t = Tmux(f"{EXE}", env=UTF8)
+    t = Tmux(f"{EXE} --variant cpu", cols=100, rows=30, env=UTF8)
     try:
         s = t.wait_for("no CUDA device")
         check(s is not None and "press R to replay" in s, "without a GPU it says why and offers "
               "replay", t.screen())
+        # the CPU runs here: a long run, then q asks, and the question is seen
+        t.keys("n")
+        t.wait_for("n (16777216")
+        t.keys("2", "^", "2", "8", "Enter", "r")
+        t.wait_for("timed repetitions")
+        t.keys("5", "0", "Enter", "Enter")
+        check(t.wait_for("running", 5) is not None, "the CPU run starts", t.screen())
+        t.keys("q")
+        s = t.wait_for("q again quits", 3)
+        check(s is not None, "q during a run asks, over the progress bar", t.screen())
+        t.keys("x")
+        time.sleep(0.5)
+        s = t.screen()
+        check("q again" not in s and "running" in s,
+              "another key answers the question: the run goes on", s)
+        t.keys("q", "q")
+        check(t.exit_code(20) is not None, "q q quits during a run", t.screen())
+    finally:
+        t.close()
+    t = Tmux(f"{EXE} --variant cpu --n 2^16", cols=100, rows=30, env=UTF8)
+    try:
+        t.wait_for("no CUDA device")
+        t.keys("Enter")
+        s = t.wait_for("\u2713 exact")
+        check(s is not None, "the CPU row runs without a GPU", t.screen())
+        s = s or ""
+        check("of 0" not in s and "\u00d70" not in s and "Unavailable here: \n" not in s,
+              "the CPU row without a GPU shows nothing broken", s)
         t.keys("R")
         check(t.wait_for("REPLAY") is not None, "R replays the shipped recording", t.screen())
         t.keys("q")
@@ -167,8 +386,12 @@ def no_gpu():
         t.close()
 
 
-main_session()
-ascii_and_mono()
+replay_end_to_end()
+hang_guard()
+status_and_keys()
+layout_at_sizes()
+notation()
+own_cpu_recording()
 sigterm()
 no_gpu()
 print(f"test_tui: {checks} checks, {len(failures)} failed")

@@ -42,16 +42,20 @@ static void header_text(ui_app *a, int width, char *text, size_t len)
     int n = 0;
     snprintf(items[n++], 96, "%s%.80s", a->replay ? " REPLAY " : "", d->name);
     counters_state(a, items[n++], 96);
-    snprintf(items[n], 96, "peak %.0f GB/s", d->peak_gbps);
+    /* a device without a GPU (a CPU recording) has no peak, SMs or memory */
+    snprintf(items[n], 96, d->peak_gbps > 0 ? "peak %.0f GB/s" : "", d->peak_gbps);
     if (d->measured_gbps > 0)
         snprintf(items[n] + strlen(items[n]), 96 - strlen(items[n]), " (meas. %.0f)",
                  d->measured_gbps);
     n++;
-    snprintf(items[n++], 96, "%d SMs", d->sm_count);
-    snprintf(items[n++], 96, "%.0f GB", d->total_mem / 1e9);
-    snprintf(items[n++], 96, "driver %d.%d CUDA %d.%d", d->driver_version / 1000,
-             d->driver_version % 1000 / 10, d->runtime_version / 1000,
-             d->runtime_version % 1000 / 10);
+    snprintf(items[n++], 96, d->sm_count > 0 ? "%d SMs" : "", d->sm_count);
+    snprintf(items[n++], 96, d->total_mem > 0 ? "%.0f GB" : "", d->total_mem / 1e9);
+    if (d->driver_version > 0)
+        snprintf(items[n++], 96, "driver %d.%d CUDA %d.%d", d->driver_version / 1000,
+                 d->driver_version % 1000 / 10, d->runtime_version / 1000,
+                 d->runtime_version % 1000 / 10);
+    else
+        items[n++][0] = '\0';
     /* shown in screen order: name, SMs, memory, peak, driver, counters */
     static const int order[6] = {0, 3, 4, 2, 5, 1};
     int keep[6] = {0};
@@ -59,7 +63,7 @@ static void header_text(ui_app *a, int width, char *text, size_t len)
     keep[0] = keep[1] = 1;
     for (int i = 2; i < n; i++) {
         const int w = ui_width(items[i]) + 3;
-        if (used + w <= width) keep[i] = 1, used += w;
+        if (items[i][0] && used + w <= width) keep[i] = 1, used += w;
     }
     size_t off = (size_t)snprintf(text, len, " redscope ");
     for (int k = 0; k < 6 && off < len; k++) {

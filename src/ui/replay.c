@@ -82,8 +82,7 @@ void ui_replay_pick(ui_app *a, int k, int show)
 
 int ui_replay_sweep(ui_app *a)
 {
-    rs_request want = a->cfg;
-    want.finish = rs_catalogue_finish(&want);
+    const rs_request want = a->cfg;
     const int k = rs_recording_find_sweep(a->configs, a->nconfigs, &want);
     if (k < 0) {
         rs_sweep_free(&a->sweep);
@@ -92,7 +91,7 @@ int ui_replay_sweep(ui_app *a)
                   "not recorded: this recording holds no sweep of %s %s, block %u, finish %s "
                   "(R lists what it holds)",
                   rs_dtype_name(want.type), rs_op_name(want.op), want.block,
-                  rs_finish_name(a->cfg.finish));
+                  rs_finish_name(want.finish));
         return 0;
     }
     const rs_rec_config *c = &a->configs[k];
@@ -128,6 +127,9 @@ void ui_replay_open(ui_app *a, const char *path)
     a->replay = 1;
     snprintf(a->replay_path, sizeof a->replay_path, "%s", path);
     a->worker = ui_worker_start(-1, &a->rec);
+    a->dev = a->rec.device; /* the header is right from the first frame */
+    a->dev_ready = 1;
+    a->gpu_status = RS_OK;
     memset(a->have, 0, sizeof a->have);
     if (!a->nconfigs) {
         ui_status(a, R_WARN, "%s holds no results", path);
