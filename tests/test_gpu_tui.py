@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""On the GPU: the explorer runs a live ladder in a real terminal (tmux);
-the rows appear, correct. Prints the final screen."""
+"""On the GPU: the explorer in a real terminal (tmux) starts with counters
+on (the default set), runs a live ladder (the rows appear, correct), a run
+with counters against the previous step, and a live sweep whose chart and
+crossovers appear; q quits cleanly. Prints the screens."""
 import os
 import subprocess
 import sys
@@ -14,12 +16,13 @@ if subprocess.run([EXE, "devices"], capture_output=True).returncode != 0:
     print("skipped: no CUDA device")
     sys.exit(77)
 failures = []
-t = Tmux(f"{EXE} --n 2^22 --metrics default", cols=120, rows=32,
+t = Tmux(f"{EXE} --n 2^22", cols=120, rows=32,
          env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"})
 try:
-    s = t.wait_for("counters on", 60)
+    s = t.wait_for("counters default (1 pass)", 60)
     if not s:
-        failures.append("the header shows the GPU with counters on")
+        failures.append("the explorer starts with the default counter set, and says so")
+        print(t.screen())
     t.keys("L", "Enter")
     end = time.time() + 240
     while time.time() < end and not t.exited():
@@ -39,6 +42,19 @@ try:
     if not s or "Counters (vs sequential)" not in s:
         failures.append("a live run in the explorer shows counters against the previous step")
     print(s or t.screen())
+    # a live sweep over a short range: the chart, its legend and crossovers
+    t.keys("S", "g")
+    t.wait_for("sweep range")
+    t.keys("C-u", *"2^12..2^22:4", "Enter", "Enter")
+    end = time.time() + 240
+    while time.time() < end and not t.exited():
+        s = t.screen()
+        if "fastest" in s and "working" not in s and "running" not in s:
+            break
+        time.sleep(0.5)
+    print(s)
+    if "fastest" not in s or not any(chr(c) in s for c in range(0x2801, 0x2900)):
+        failures.append("a live sweep draws its chart and names the fastest variants")
     t.keys("q")
     if t.wait_for("q again", 2):
         t.keys("q")

@@ -1,0 +1,46 @@
+/* Text that does not fit: where it is cut, and what is never cut. Pure
+ * parts of src/ui/draw.c (no terminal needed). */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "ui/draw.h"
+
+/* The text ui_put would show in w columns, with "~" for the ellipsis. */
+static const char *shown(const char *s, int w, char *buf)
+{
+    int cols, cut;
+    const size_t n = ui_cut(s, w, &cols, &cut);
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (cut) strcat(buf, "~");
+    return buf;
+}
+
+int main(void)
+{
+    setlocale(LC_CTYPE, "C.UTF-8");
+    char b[256];
+    CHECK(strcmp(shown("block 256", 20, b), "block 256") == 0);
+    /* a number is never cut: "block 25" for "block 256" would lie */
+    CHECK_MSG(strcmp(shown("n 2^24 block 256", 15, b), "n 2^24 block~") == 0, "%s", b);
+    CHECK_MSG(strcmp(shown("15.9% of 4814", 11, b), "15.9% of~") == 0, "%s", b);
+    /* nor a word that holds one */
+    CHECK_MSG(strcmp(shown("grid 65536 1.0/thread", 19, b), "grid 65536~") == 0, "%s", b);
+    /* words are cut with an ellipsis, no blank before it */
+    CHECK_MSG(strcmp(shown("counters recorded", 12, b), "counters re~") == 0, "%s", b);
+    CHECK_MSG(strcmp(shown("counters recorded", 10, b), "counters~") == 0, "%s", b);
+    /* widths are columns, not bytes */
+    CHECK(ui_width("87.9 \xc2\xb5s") == 7);
+    CHECK(ui_width("\xe2\x96\xbc 99.2%") == 7);
+    CHECK_MSG(strcmp(shown("87.9 \xc2\xb5s", 7, b), "87.9 \xc2\xb5s") == 0, "%s", b);
+    /* padding counts columns: the micro sign does not shift a column */
+    char p1[64], p2[64];
+    CHECK(ui_width(ui_pad("87.9 \xc2\xb5s", 10, p1, sizeof p1)) == 10);
+    CHECK(ui_width(ui_pad("67.2 MB", 10, p2, sizeof p2)) == 10);
+    /* degenerate widths */
+    CHECK(ui_cut("abc", 0, &(int){0}, &(int){0}) == 0);
+    CHECK(ui_cut("", 5, &(int){0}, &(int){0}) == 0);
+    return check_report("test_draw");
+}
