@@ -49,6 +49,19 @@ int main(void)
     for (int i = 0; i < sizes.count; i++) rs_sweep_row(&s, i, 0)->result.t_median_ms = 1e-6;
     CHECK(rs_sweep_crossovers(&s, text, sizeof text) == 1);
     CHECK_STR_CONTAINS(text, "atomic fastest at every size (2^10 to 2^20)");
+    /* The crossovers cover the CPU series: faster than both at small n. */
+    {
+        rs_sweep c;
+        CHECK(rs_sweep_init(&c, &sizes, vars, 2, &err) == RS_OK);
+        fill(&c);
+        for (int i = 0; i < 3; i++) rs_sweep_row(&c, i, 0)->result.cpu_ms = 1e-4;
+        CHECK(rs_sweep_crossovers(&c, text, sizeof text) == 3);
+        CHECK_MSG(strstr(text, "cpu (1 thread) fastest up to 2^12; atomic from 2^13 to 2^13") ==
+                          text ||
+                      strstr(text, "cpu (1 thread) fastest up to 2^12") == text,
+                  "%s", text);
+        rs_sweep_free(&c);
+    }
     /* The CPU series comes from the baseline beside each run. */
     CHECK(fabs(rs_sweep_value(&s, 0, 2, RS_CHART_TIME) - 4e-3) < 1e-12);
     CHECK(rs_sweep_series_count(&s) == 3);
@@ -63,6 +76,55 @@ int main(void)
     CHECK(rs_log_pos(a, 1.0, 7) == 3 && rs_log_pos(a, 1e9, 7) == 6 && rs_log_pos(a, -1, 7) == 0);
     a = rs_log_axis(5.0, 5.0);
     CHECK(a.lo == 1.0 && a.hi == 10.0);
+
+    /* Empty, zero, NaN and infinite bounds: always a finite axis, so every
+     * loop over its decades ends (an infinite bound once hung the chart). */
+    const double bad[] = {0.0, -1.0, NAN, INFINITY, -INFINITY, 1e-320, 1e308};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            const rs_axis b = rs_log_axis(bad[i], bad[k]);
+            CHECK_MSG(isfinite(b.lo) && isfinite(b.hi) && b.lo > 0 && b.hi > b.lo,
+                      "axis(%g, %g) = %g..%g", bad[i], bad[k], b.lo, b.hi);
+            double dec[64];
+            const int nd = rs_log_decades(b, dec, 64);
+            CHECK_MSG(nd >= 2 && nd <= 64, "axis(%g, %g): %d decades", bad[i], bad[k], nd);
+            CHECK(rs_log_pos(b, bad[k], 10) >= 0 && rs_log_pos(b, bad[k], 10) < 10);
+        }
+    a = rs_log_axis(INFINITY, 4814.0); /* the GB/s view with no point yet */
+    CHECK(a.lo == 1000.0 && a.hi == 10000.0);
+    CHECK(rs_log_pos((rs_axis){1.0, INFINITY}, 5.0, 10) == 0);
+    CHECK(rs_log_decades((rs_axis){1.0, INFINITY}, (double[4]){0}, 4) == 0);
+
+    /* The chart's axis over a sweep with nothing plottable yet. */
+    rs_sweep empty;
+    CHECK(rs_sweep_init(&empty, &sizes, vars, 2, &err) == RS_OK);
+    a = rs_chart_axis(&empty, RS_CHART_GBPS, 4814.0);
+    CHECK(a.lo == 1000.0 && a.hi == 10000.0);
+    a = rs_chart_axis(&empty, RS_CHART_GBPS, 0.0);
+    CHECK(a.lo == 1.0 && a.hi == 10.0);
+    a = rs_chart_axis(&empty, RS_CHART_TIME, NAN);
+    CHECK(a.lo == 1.0 && a.hi == 10.0);
+    CHECK(rs_chart_x(&empty, 0, 100) == 0 && rs_chart_x(&empty, 10, 100) == 99);
+    CHECK(rs_chart_x(&empty, 11, 100) == 0 && rs_chart_x(&empty, 0, 0) == 0);
+    rs_sweep_free(&empty);
+    rs_sweep_sizes one = {1, {4096}};
+    CHECK(rs_sweep_init(&empty, &one, vars, 1, &err) == RS_OK);
+    CHECK(rs_chart_x(&empty, 0, 100) == 50);
+    rs_sweep_free(&empty);
+
+    /* x labels: inside the plot, never touching, the cursor's always shown */
+    {
+        const int center[4] = {0, 4, 8, 40}, width[4] = {4, 4, 4, 4};
+        int start[4];
+        rs_place_labels(center, width, 4, 1, 42, start);
+        CHECK(start[1] == 2);                    /* the cursor's first */
+        CHECK(start[0] == -1 && start[2] == -1); /* its neighbours would touch it */
+        CHECK(start[3] == 38);                   /* kept inside the plot */
+        rs_place_labels(center, width, 4, -1, 42, start);
+        CHECK(start[0] == 0 && start[1] == -1 && start[2] == 6);
+        const int wide[1] = {50};
+        CHECK(rs_place_labels(center, wide, 1, 0, 42, start) == 0 && start[0] == -1);
+    }
 
     /* From recorded rows: sizes ascending, variants in ladder order. */
     rs_row rows[4];

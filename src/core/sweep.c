@@ -128,7 +128,7 @@ static int fastest(const rs_sweep *s, int i, double *t_out)
 {
     int best = -1;
     double best_t = 0.0;
-    for (int v = 0; v < s->nvar; v++) {
+    for (int v = 0; v < rs_sweep_series_count(s); v++) {
         const double t = rs_sweep_value(s, i, v, RS_CHART_TIME);
         if (t > 0.0 && (best < 0 || t < best_t)) best = v, best_t = t;
     }
@@ -168,7 +168,7 @@ int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
         char a[32], b[32];
         rs_format_size(s->sizes.n[seg_start[k]], a, sizeof a);
         rs_format_size(s->sizes.n[seg_end[k]], b, sizeof b);
-        const char *name = rs_variant_name(s->var[seg_lead[k]]);
+        const char *name = rs_sweep_series_name(s, seg_lead[k]);
         int w;
         if (segments == 1)
             w = snprintf(text + used, len - used, "%s fastest at every size (%s to %s)", name, a,
@@ -187,10 +187,18 @@ int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
     return segments;
 }
 
+/* A usable bound: finite and > 0. */
+static int usable(double v)
+{
+    return v > 0.0 && isfinite(v);
+}
+
 rs_axis rs_log_axis(double lo, double hi)
 {
     rs_axis a = {1.0, 10.0};
-    if (!(lo > 0.0) || !(hi > 0.0)) return a;
+    if (!usable(lo) && !usable(hi)) return a;
+    if (!usable(lo)) lo = hi;
+    if (!usable(hi)) hi = lo;
     if (hi < lo) {
         const double t = lo;
         lo = hi;
@@ -198,16 +206,74 @@ rs_axis rs_log_axis(double lo, double hi)
     }
     a.lo = pow(10.0, floor(log10(lo)));
     a.hi = pow(10.0, ceil(log10(hi)));
+    if (!usable(a.lo) || !usable(a.hi)) return (rs_axis){1.0, 10.0}; /* beyond double */
     if (a.hi <= a.lo) a.hi = a.lo * 10.0;
+    if (!usable(a.hi)) a.lo /= 10.0, a.hi = a.lo * 10.0;
     return a;
 }
 
 int rs_log_pos(rs_axis a, double v, int cells)
 {
-    if (cells <= 1 || !(v > 0.0)) return 0;
+    if (cells <= 1 || !usable(v) || !usable(a.lo) || !(a.hi > a.lo) || !isfinite(a.hi)) return 0;
     const double f = (log10(v) - log10(a.lo)) / (log10(a.hi) - log10(a.lo));
-    int p = (int)lround(f * (cells - 1));
-    return p < 0 ? 0 : p > cells - 1 ? cells - 1 : p;
+    if (!isfinite(f)) return 0;
+    const double p = round(f * (cells - 1));
+    return p < 0 ? 0 : p > cells - 1 ? cells - 1 : (int)p;
+}
+
+rs_axis rs_chart_axis(const rs_sweep *s, rs_chart_quantity q, double peak)
+{
+    double lo = INFINITY, hi = 0.0;
+    for (int k = 0; k < rs_sweep_series_count(s); k++)
+        for (int i = 0; i < s->sizes.count; i++) {
+            const double v = rs_sweep_value(s, i, k, q);
+            if (usable(v)) lo = fmin(lo, v), hi = fmax(hi, v);
+        }
+    if (q == RS_CHART_GBPS && usable(peak)) {
+        hi = fmax(hi, peak);
+        if (!usable(lo)) lo = peak;
+    }
+    return rs_log_axis(lo, hi);
+}
+
+int rs_log_decades(rs_axis a, double *out, int max)
+{
+    int n = 0;
+    if (!usable(a.lo) || !(a.hi >= a.lo) || !isfinite(a.hi)) return 0;
+    for (double v = a.lo; n < max && v <= a.hi * 1.0001; v *= 10.0) out[n++] = v;
+    return n;
+}
+
+int rs_chart_x(const rs_sweep *s, int i, int dots)
+{
+    if (dots <= 1 || s->sizes.count <= 0 || i < 0 || i >= s->sizes.count) return 0;
+    const double lo = log2((double)s->sizes.n[0] + 1e-300);
+    const double hi = log2((double)s->sizes.n[s->sizes.count - 1] + 1e-300);
+    if (!(hi > lo) || !isfinite(lo) || !isfinite(hi)) return dots / 2;
+    const double f = (log2((double)s->sizes.n[i]) - lo) / (hi - lo);
+    if (!isfinite(f)) return 0;
+    const double x = round(f * (dots - 1));
+    return x < 0 ? 0 : x > dots - 1 ? dots - 1 : (int)x;
+}
+
+int rs_place_labels(const int *center, const int *width, int count, int cursor, int plot_w,
+                    int *start)
+{
+    int shown = 0;
+    for (int i = 0; i < count; i++) start[i] = -1;
+    /* the cursor's label first, then the others where they fit with a gap */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < count; i++) {
+            if ((pass == 0) != (i == cursor) || width[i] <= 0 || width[i] > plot_w) continue;
+            int x = center[i] - width[i] / 2;
+            if (x < 0) x = 0;
+            if (x + width[i] > plot_w) x = plot_w - width[i];
+            int clash = 0;
+            for (int k = 0; k < count && !clash; k++)
+                clash = start[k] >= 0 && x < start[k] + width[k] + 1 && start[k] < x + width[i] + 1;
+            if (!clash) start[i] = x, shown++;
+        }
+    return shown;
 }
 
 rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char *path,

@@ -37,19 +37,39 @@ double rs_sweep_value(const rs_sweep *s, int size_index, int series, rs_chart_qu
 int rs_sweep_series_count(const rs_sweep *s); /* variants + the CPU */
 const char *rs_sweep_series_name(const rs_sweep *s, int series);
 
-/* Where the fastest variant changes: "atomic fastest up to 2^17; first_add
- * above" (the CPU counts only when it was asked for). Returns the number of
- * segments; text gets the sentence. */
+/* Where the fastest series changes: "atomic fastest up to 2^17; first_add
+ * above", over every series the chart shows (the CPU baseline included).
+ * Returns the number of segments; text gets the sentence. */
 int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len);
 
-/* A log axis from lo to hi (both > 0): decade bounds that contain them. */
+/* A log axis from lo to hi: decade bounds that contain them. A bound that
+ * is zero, negative, NaN or infinite is ignored; with none usable the axis
+ * is 1..10. Always finite, lo < hi. */
 typedef struct rs_axis {
     double lo, hi;
 } rs_axis;
 rs_axis rs_log_axis(double lo, double hi);
 
-/* Position of v on a log axis mapped onto [0, cells - 1] (clamped). */
+/* Position of v on a log axis mapped onto [0, cells - 1] (clamped; 0 for
+ * values that cannot be placed). */
 int rs_log_pos(rs_axis a, double v, int cells);
+
+/* The chart's value axis: every plottable value of the sweep (and the peak
+ * in the GB/s view); 1..10 when there is none yet. */
+rs_axis rs_chart_axis(const rs_sweep *s, rs_chart_quantity q, double peak);
+
+/* The decades of an axis, at most max; 0 for a broken axis. */
+int rs_log_decades(rs_axis a, double *out, int max);
+
+/* Column (0..dots-1) of size i on the chart's log2 n axis. */
+int rs_chart_x(const rs_sweep *s, int i, int dots);
+
+/* Labels on an axis of plot_w columns: label i of width[i] centred at
+ * center[i]; the cursor's placed first, the others only where they keep a
+ * column's gap and stay inside. start[i] gets the column, or -1 when
+ * dropped. Returns how many are shown. */
+int rs_place_labels(const int *center, const int *width, int count, int cursor, int plot_w,
+                    int *start);
 
 /* Write the CSV the plot uses: n, one column per series. */
 rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char *path,

@@ -48,6 +48,7 @@ typedef struct ui_app {
 
     /* sweep screen */
     rs_sweep sweep;
+    rs_request sweep_cfg; /* the settings the sweep on screen was run with */
     int sweep_ready;
     uint32_t sweep_vars;
     char sweep_range[RS_SWEEP_MAX];

@@ -107,18 +107,24 @@ void ui_settings_title(const rs_request *r, const char *lead, int width, char *b
     const char *t = rs_dtype_name(r->type), *o = rs_op_name(r->op), *f = rs_finish_name(r->finish);
     char m[80];
     snprintf(m, sizeof m, " %s counters %.40s", sep, r->metrics);
+    char nl[48] = "", ns[48] = ""; /* no n for a sweep: its range is shown beside */
+    if (r->n) {
+        snprintf(nl, sizeof nl, "n %s %s ", n, sep);
+        snprintf(ns, sizeof ns, "%s %s ", n, sep);
+    }
     for (int form = 0; form < 5; form++) {
         const int with_lead = lead && form < 3;
         char head[96] = "";
         if (with_lead) snprintf(head, sizeof head, "%.60s %s ", lead, sep);
         if (form < 2)
-            snprintf(buf, len, "%s%s %s %s n %s %s block %u %s finish %s %s %u reps%s%s", head, t,
-                     o, sep, n, sep, r->block, sep, f, sep, r->reps, extra, form == 0 ? m : "");
+            snprintf(buf, len, "%s%s %s %s %sblock %u %s finish %s %s %u reps%s%s", head, t, o, sep,
+                     nl, r->block, sep, f, sep, r->reps, extra, form == 0 ? m : "");
         else if (form < 4)
-            snprintf(buf, len, "%s%s %s %s %s %s b %u %s %s %s %u reps%s", head, t, o, sep, n, sep,
+            snprintf(buf, len, "%s%s %s %s %sb %u %s %s %s %u reps%s", head, t, o, sep, ns,
                      r->block, sep, f, sep, r->reps, extra);
         else
-            snprintf(buf, len, "%s %s %s b%u %s r%u%s", t, o, n, r->block, f, r->reps, extra);
+            snprintf(buf, len, "%s %s %s%sb%u %s r%u%s", t, o, r->n ? n : "", r->n ? " " : "",
+                     r->block, f, r->reps, extra);
         if (ui_width(buf) <= width) return;
     }
 }

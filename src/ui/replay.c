@@ -33,6 +33,7 @@ static void load_sweep(ui_app *a, const rs_rec_config *c)
     a->sweep_ready = 1;
     a->sweep_cursor = 0;
     a->sweep_vars = c->req.variants;
+    a->sweep_cfg = c->req;
     set_range(a, c->n_lo, c->n_hi);
 }
 

@@ -12,11 +12,29 @@
 #include "core/format.h"
 #include "draw.h"
 
+/* Marks at the data points, one per series, so series stay apart without
+ * color; '*' where several share a cell. */
+static const char *const marks_utf8[] = {"\xe2\x97\x8f", "\xe2\x97\x8b", "\xe2\x96\xa0",
+                                         "\xe2\x96\xa1", "\xe2\x96\xb2", "\xe2\x96\xb3",
+                                         "\xe2\x97\x86", "\xe2\x97\x87"}; /* ● ○ ■ □ ▲ △ ◆ ◇ */
+static const char marks_ascii[] = "oxs+adwv";
+#define NMARKS    8
+#define MARK_MANY (-2)
+
+static const char *series_mark(int k, char *buf)
+{
+    if (k == MARK_MANY) return "*";
+    if (ui_theme_utf8()) return marks_utf8[k % NMARKS];
+    buf[0] = marks_ascii[k % NMARKS];
+    buf[1] = '\0';
+    return buf;
+}
+
 typedef struct canvas {
     int w, h;            /* cells */
     unsigned char *dots; /* braille bits per cell */
     signed char *owner;  /* series drawn last in the cell, -1 none */
-    char *letter;        /* ASCII mode: a letter per point */
+    signed char *mark;   /* series with a data point in the cell, -1 none, MARK_MANY */
 } canvas;
 
 static int canvas_init(canvas *c, int w, int h)
@@ -25,9 +43,10 @@ static int canvas_init(canvas *c, int w, int h)
     c->h = h;
     c->dots = calloc((size_t)(w * h), 1);
     c->owner = malloc((size_t)(w * h));
-    c->letter = calloc((size_t)(w * h), 1);
-    if (!c->dots || !c->owner || !c->letter) return 0;
+    c->mark = malloc((size_t)(w * h));
+    if (!c->dots || !c->owner || !c->mark) return 0;
     memset(c->owner, -1, (size_t)(w * h));
+    memset(c->mark, -1, (size_t)(w * h));
     return 1;
 }
 
@@ -35,7 +54,7 @@ static void canvas_free(canvas *c)
 {
     free(c->dots);
     free(c->owner);
-    free(c->letter);
+    free(c->mark);
 }
 
 static void dot(canvas *c, int dx, int dy, int series)
@@ -67,28 +86,6 @@ static void put_braille(int y, int x, unsigned char bits, ui_role role)
     ui_put(y, x, 1, role, u);
 }
 
-static int x_of(const rs_sweep *s, int i, int dots_w)
-{
-    const double lo = log2((double)s->sizes.n[0]);
-    const double hi = log2((double)s->sizes.n[s->sizes.count - 1]);
-    if (hi <= lo) return dots_w / 2;
-    return (int)lround((log2((double)s->sizes.n[i]) - lo) / (hi - lo) * (dots_w - 1));
-}
-
-static void value_range(const rs_sweep *s, rs_chart_quantity q, const rs_device_info *d, double *lo,
-                        double *hi)
-{
-    *lo = INFINITY;
-    *hi = 0.0;
-    for (int k = 0; k < rs_sweep_series_count(s); k++)
-        for (int i = 0; i < s->sizes.count; i++) {
-            const double v = rs_sweep_value(s, i, k, q);
-            if (v > 0.0) *lo = fmin(*lo, v), *hi = fmax(*hi, v);
-        }
-    if (q == RS_CHART_GBPS && d->peak_gbps > 0) *hi = fmax(*hi, d->peak_gbps);
-    if (!(*hi > 0.0)) *lo = 1.0, *hi = 10.0;
-}
-
 static void axis_label(double v, rs_chart_quantity q, char *buf, size_t len)
 {
     if (q == RS_CHART_TIME)
@@ -97,87 +94,131 @@ static void axis_label(double v, rs_chart_quantity q, char *buf, size_t len)
         snprintf(buf, len, "%g", v);
 }
 
+/* A series' mark in cell (cx, cy); where another series has one, the cell
+ * above or below (two at most) when free, so each series keeps visible
+ * marks; else '*'. */
+static void put_mark(canvas *c, int cx, int cy, int k)
+{
+    const int tries[5] = {cy, cy - 1, cy + 1, cy - 2, cy + 2};
+    for (int t = 0; t < 5; t++) {
+        if (tries[t] < 0 || tries[t] >= c->h) continue;
+        signed char *m = &c->mark[tries[t] * c->w + cx];
+        if (*m == -1 || *m == k) {
+            *m = (signed char)k;
+            return;
+        }
+    }
+    c->mark[cy * c->w + cx] = MARK_MANY;
+}
+
+/* Data: lines in braille (dots in ASCII) and a mark at every point. */
+static void plot_series(ui_app *a, canvas *c, rs_axis ax)
+{
+    const rs_sweep *s = &a->sweep;
+    const int dw = c->w * 2, dh = c->h * 4;
+    for (int k = 0; k < rs_sweep_series_count(s); k++) {
+        int px = -1, py = -1;
+        for (int i = 0; i < s->sizes.count; i++) {
+            const double v = rs_sweep_value(s, i, k, a->sweep_q);
+            if (!(v > 0.0) || !isfinite(v)) {
+                px = -1;
+                continue;
+            }
+            const int x = rs_chart_x(s, i, dw), y = dh - 1 - rs_log_pos(ax, v, dh);
+            if (px >= 0)
+                line(c, px, py, x, y, k);
+            else
+                dot(c, x, y, k);
+            put_mark(c, x / 2, y / 4, k);
+            px = x, py = y;
+        }
+    }
+}
+
+static void paint(const canvas *c, ui_rect at, int cursor_col)
+{
+    const int utf8 = ui_theme_utf8();
+    char buf[4];
+    for (int cy = 0; cy < c->h; cy++)
+        for (int cx = 0; cx < c->w; cx++) {
+            const int cell = cy * c->w + cx, o = c->owner[cell], m = c->mark[cell];
+            const int y = at.y + cy, x = at.x + cx;
+            if (m != -1) {
+                const ui_role role = m == MARK_MANY ? R_NORMAL : (ui_role)(R_SERIES0 + m % 6);
+                ui_put(y, x, 1, role, series_mark(m, buf));
+            } else if (c->dots[cell]) {
+                const ui_role role = o >= 6 ? R_DIM : (ui_role)(R_SERIES0 + o % 6);
+                if (utf8)
+                    put_braille(y, x, c->dots[cell], role);
+                else
+                    ui_put(y, x, 1, role, o >= 6 ? "-" : ".");
+            } else if (cx == cursor_col) { /* the cursor, under the data */
+                ui_put(y, x, 1, R_ACCENT, utf8 ? "\xe2\x94\x82" : "|");
+            }
+        }
+}
+
+static void draw_x_labels(ui_app *a, int y, int x0, int cw)
+{
+    const rs_sweep *s = &a->sweep;
+    const int n = s->sizes.count;
+    int center[RS_SWEEP_MAX_SIZES], width[RS_SWEEP_MAX_SIZES], start[RS_SWEEP_MAX_SIZES];
+    char text[RS_SWEEP_MAX_SIZES][24];
+    for (int i = 0; i < n; i++) {
+        rs_format_size(s->sizes.n[i], text[i], sizeof text[i]);
+        center[i] = rs_chart_x(s, i, cw * 2) / 2;
+        width[i] = ui_width(text[i]);
+    }
+    rs_place_labels(center, width, n, a->sweep_cursor, cw, start);
+    for (int i = 0; i < n; i++)
+        if (start[i] >= 0)
+            ui_put(y, x0 + start[i], width[i], i == a->sweep_cursor ? R_SELECTED : R_DIM, text[i]);
+}
+
 static void draw_chart(ui_app *a, ui_rect r)
 {
     const rs_sweep *s = &a->sweep;
     const int left = 10, cw = r.w - left, ch = r.h - 1;
     if (cw < 10 || ch < 3) return;
-    double lo, hi;
-    value_range(s, a->sweep_q, &a->dev, &lo, &hi);
-    const rs_axis ax = rs_log_axis(lo, hi);
+    const rs_axis ax = rs_chart_axis(s, a->sweep_q, a->dev.peak_gbps);
     canvas c;
     if (!canvas_init(&c, cw, ch)) {
         canvas_free(&c);
         return;
     }
-    const int utf8 = ui_theme_utf8(), dw = cw * 2, dh = ch * 4;
+    const int dw = cw * 2, dh = ch * 4;
     /* the peaks as dotted lines in the GB/s view */
     const double peaks[2] = {a->dev.peak_gbps, a->dev.measured_gbps};
     for (int p = 0; a->sweep_q == RS_CHART_GBPS && p < 2; p++) {
-        if (!(peaks[p] > 0)) continue;
+        if (!(peaks[p] > 0) || !isfinite(peaks[p])) continue;
         const int y = dh - 1 - rs_log_pos(ax, peaks[p], dh);
         for (int x = 0; x < dw; x += 3) dot(&c, x, y, 6 + p);
     }
-    for (int k = 0; k < rs_sweep_series_count(s); k++) {
-        int px = -1, py = -1;
-        for (int i = 0; i < s->sizes.count; i++) {
-            const double v = rs_sweep_value(s, i, k, a->sweep_q);
-            if (!(v > 0.0)) {
-                px = -1;
-                continue;
-            }
-            const int x = x_of(s, i, dw), y = dh - 1 - rs_log_pos(ax, v, dh);
-            if (utf8 && px >= 0)
-                line(&c, px, py, x, y, k);
-            else
-                dot(&c, x, y, k);
-            c.letter[(y / 4) * cw + x / 2] = (char)('a' + k);
-            px = x, py = y;
-        }
-    }
-    for (int cy = 0; cy < ch; cy++)
-        for (int cx = 0; cx < cw; cx++) {
-            const int cell = cy * cw + cx;
-            if (!c.dots[cell]) continue;
-            const int o = c.owner[cell];
-            const ui_role role = o >= 6 ? R_DIM : (ui_role)(R_SERIES0 + o % 6);
-            if (utf8) {
-                put_braille(r.y + cy, r.x + left + cx, c.dots[cell], role);
-            } else {
-                const char t[2] = {c.letter[cell] ? c.letter[cell] : (o >= 6 ? '-' : '.'), 0};
-                ui_put(r.y + cy, r.x + left + cx, 1, role, t);
-            }
-        }
+    plot_series(a, &c, ax);
+    const int cursor = s->sizes.count ? rs_chart_x(s, a->sweep_cursor, dw) / 2 : -1;
+    paint(&c, (ui_rect){r.y, r.x + left, ch, cw}, cursor);
     canvas_free(&c);
-    /* y axis: the decades */
-    for (double v = ax.lo; v <= ax.hi * 1.0001; v *= 10.0) {
+    double dec[64];
+    const int nd = rs_log_decades(ax, dec, 64);
+    for (int k = 0; k < nd; k++) { /* y axis: the decades */
         char t[24];
-        axis_label(v, a->sweep_q, t, sizeof t);
-        const int y = r.y + ch - 1 - rs_log_pos(ax, v, ch);
-        ui_putf(y, r.x, left - 1, R_DIM, "%8s", t);
+        axis_label(dec[k], a->sweep_q, t, sizeof t);
+        ui_putf(r.y + ch - 1 - rs_log_pos(ax, dec[k], ch), r.x, left - 1, R_DIM, "%8s", t);
     }
-    /* x axis: n at a few sizes, the cursor's highlighted */
-    int next_free = 0;
-    for (int i = 0; i < s->sizes.count; i++) {
-        char t[24];
-        rs_format_size(s->sizes.n[i], t, sizeof t);
-        const int x = left + x_of(s, i, dw) / 2;
-        const int sel = i == a->sweep_cursor;
-        if (x < next_free && !sel) continue;
-        ui_put(r.y + ch, r.x + x, ui_width(t), sel ? R_SELECTED : R_DIM, t);
-        next_free = x + ui_width(t) + 1;
-    }
+    draw_x_labels(a, r.y + ch, r.x + left, cw);
 }
 
 static void draw_legend(ui_app *a, int y, int x, int w)
 {
     const rs_sweep *s = &a->sweep;
     int used = 0;
+    char buf[4];
     for (int k = 0; k < rs_sweep_series_count(s) && used < w; k++) {
         char item[64];
-        snprintf(item, sizeof item, "%c %s  ", 'a' + k, rs_sweep_series_name(s, k));
+        snprintf(item, sizeof item, "%s %s  ", series_mark(k, buf), rs_sweep_series_name(s, k));
         used += ui_put(y, x + used, w - used, (ui_role)(R_SERIES0 + k % 6), item);
     }
+    if (used < w) used += ui_put(y, x + used, w - used, R_DIM, "* several  ");
     if (a->sweep_q == RS_CHART_GBPS && used < w)
         ui_putf(y, x + used, w - used, R_DIM, "dotted: peak %.0f / measured %.0f GB/s",
                 a->dev.peak_gbps, a->dev.measured_gbps);
@@ -202,40 +243,59 @@ static void draw_cursor_values(ui_app *a, int y, int x, int w)
             snprintf(t, sizeof t, "skipped");
         else
             snprintf(t, sizeof t, "-");
-        used += snprintf(line_text + used, sizeof line_text - (size_t)used, "  %c %s", 'a' + k, t);
+        char buf[4];
+        used += snprintf(line_text + used, sizeof line_text - (size_t)used, "  %s %s",
+                         series_mark(k, buf), t);
         if (used >= (int)sizeof line_text - 40) break;
     }
     ui_put(y, x, w, R_NORMAL, line_text);
 }
 
+/* The settings the chart on screen was measured with, when they are not
+ * the current ones (after t, say): said, so no one reads it as an answer. */
+static int chart_settings_differ(const ui_app *a, char *buf, size_t len)
+{
+    const rs_request *c = &a->sweep_cfg, *now = &a->cfg;
+    if (c->type == now->type && c->op == now->op && c->block == now->block &&
+        c->finish == now->finish && c->reps == now->reps && c->dist == now->dist &&
+        c->grid == now->grid && c->ept == now->ept)
+        return 0;
+    rs_request shown = *c;
+    shown.n = 0;
+    ui_settings_title(&shown, NULL, 200, buf, len);
+    return 1;
+}
+
 void ui_draw_sweep(ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
-    char title[256], vars[160];
+    char title[256], vars[160], lead[32];
     rs_request tmp;
     rs_request_defaults(&tmp);
     tmp.variants = a->sweep_vars;
     rs_field_format(&tmp, rs_field_by_key("run", "variants"), vars, sizeof vars);
-    /* what the chart shows: the sweep's own configuration once it has rows */
-    const rs_request *shown = &a->cfg;
-    for (int i = 0; a->sweep_ready && i < a->sweep.done; i++)
-        if (a->sweep.rows[i].status == RS_OK) {
-            shown = &a->sweep.rows[i].result.req;
-            break;
-        }
-    snprintf(title, sizeof title, "Sweep %s %s %s %s block %u %s %s", ui_glyph(G_SEP),
-             rs_dtype_name(shown->type), rs_op_name(shown->op), ui_glyph(G_SEP), shown->block,
-             ui_glyph(G_SEP), a->sweep_q == RS_CHART_TIME ? "time" : "GB/s");
+    snprintf(lead, sizeof lead, "Sweep %s %s", ui_glyph(G_SEP),
+             a->sweep_q == RS_CHART_TIME ? "time" : "GB/s");
+    rs_request cur = a->cfg;
+    cur.n = 0; /* the range, not one n */
+    ui_settings_title(&cur, lead, r.w - 6, title, sizeof title);
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
-    ui_putf(r.y + 1, x, w, R_NORMAL, "v variants %s   g range %s", vars, a->sweep_range);
+    ui_putf(r.y + 1, x, w, R_NORMAL, "g range %s   v variants %s", a->sweep_range, vars);
     if (!a->sweep_ready) {
         ui_put(r.y + 3, x, w, R_DIM,
-               "Enter runs the sweep: every variant at every n. y "
-               "switches time and GB/s; Left/Right reads values.");
+               a->replay ? "Enter shows the sweep recorded with these settings, if there is one "
+                           "(R lists what the recording holds)."
+                         : "Enter runs the sweep: every variant at every n. y switches time and "
+                           "GB/s; Left/Right reads values.");
         return;
     }
-    const ui_rect chart = {r.y + 2, x, r.h - 7, w};
+    char other[256];
+    const int differ = chart_settings_differ(a, other, sizeof other);
+    if (differ)
+        ui_putf(r.y + 2, x, w, R_WARN, "chart measured with %s: Enter %s these settings", other,
+                a->replay ? "looks up" : "runs");
+    const ui_rect chart = {r.y + 2 + differ, x, r.h - 7 - differ, w};
     draw_chart(a, chart);
     draw_legend(a, r.y + r.h - 4, x, w);
     char cross[512];

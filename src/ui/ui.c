@@ -122,6 +122,7 @@ static void run_sweep(ui_app *a)
     }
     a->sweep_ready = 1;
     a->sweep_cursor = 0;
+    a->sweep_cfg = a->cfg;
     start_job(a, UI_JOB_SWEEP, vars, n, &sizes);
 }
 
