@@ -253,7 +253,7 @@ void rs_cli_usage(FILE *f, const char *command)
                    "  redscope run --variant sequential --n 2^24 --metrics\n"
                    "  redscope ladder --type float32 --n 16M --format csv\n"
                    "  redscope ladder --preset harris-2007\n"
-                   "  redscope --replay conf/recordings/h200-ladder.jsonl\n"
+                   "  redscope --replay conf/recordings/h200-demo.jsonl\n"
                    "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
                    "configuration,\n  3 no NVIDIA driver, 4 no CUDA device, 5 out of memory, "
                    "6 CUDA error, 7 file error, 130 interrupted\n");
@@ -365,7 +365,9 @@ static int record_rows(const rs_cli *cli, const rs_device_info *dev, const rs_ro
 int rs_cmd_run(rs_cli *cli)
 {
     rs_error err;
-    int rc = save_preset_if_asked(cli);
+    int rc = rs_cli_check_outputs(cli);
+    if (rc) return rc;
+    rc = save_preset_if_asked(cli);
     if (rc) return rc;
     /* Refuse a bad configuration before touching the GPU. */
     if (rs_catalogue_check(&cli->req, &err) != RS_OK) {
@@ -440,7 +442,9 @@ static int run_rows(rs_engine *e, const rs_request *base, const rs_variant *vars
 
 int rs_cmd_ladder(rs_cli *cli)
 {
-    int rc = save_preset_if_asked(cli);
+    int rc = rs_cli_check_outputs(cli);
+    if (rc) return rc;
+    rc = save_preset_if_asked(cli);
     if (rc) return rc;
     rs_variant vars[RS_VARIANT_COUNT];
     const int nvars = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);

@@ -32,6 +32,12 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
 /* Usage of a command (NULL: the overview), generated from the field table. */
 void rs_cli_usage(FILE *f, const char *command);
 
+/* Every output file of the command (--record, --plot and gnuplot) can be
+ * written: checked before the first kernel runs; 0 or the exit status. */
+int rs_cli_check_outputs(const rs_cli *cli);
+/* An executable of that name is on PATH. */
+int rs_on_path(const char *name);
+
 /* Batch commands; each returns the process exit status. */
 int rs_cmd_run(rs_cli *cli);
 int rs_cmd_ladder(rs_cli *cli);

@@ -41,21 +41,6 @@ static void draw_bar(void *ctx, double done)
     fflush(stderr);
 }
 
-static int executable_on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    if (!path) return 0;
-    char buf[4096];
-    for (const char *p = path; *p;) {
-        const size_t len = strcspn(p, ":");
-        snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, name);
-        if (access(buf, X_OK) == 0) return 1;
-        p += len;
-        if (*p == ':') p++;
-    }
-    return 0;
-}
-
 /* FILE.svg or FILE.png through gnuplot, from the CSV kept beside it. */
 static int plot(const rs_sweep *s, const char *file, const rs_request *req)
 {
@@ -72,7 +57,7 @@ static int plot(const rs_sweep *s, const char *file, const rs_request *req)
         rs_cli_error("%s", err.msg);
         return RS_E_IO;
     }
-    if (!executable_on_path("gnuplot")) {
+    if (!rs_on_path("gnuplot")) {
         rs_cli_error("gnuplot is not installed (apt-get install gnuplot-nox): no %s; the data "
                      "is in %s",
                      file, csv);
@@ -127,6 +112,8 @@ int rs_cmd_sweep(rs_cli *cli)
         rs_cli_error("%s", err.msg);
         return RS_E_USAGE;
     }
+    const int out_rc = rs_cli_check_outputs(cli);
+    if (out_rc) return out_rc;
     if (cli->save_preset) {
         char path[RS_PATH_MAX];
         if (rs_preset_save(cli->save_preset, &cli->req, cli->force, path, sizeof path, &err)) {

@@ -3,6 +3,7 @@
 help, errors (one line on stderr, a distinct exit code), output formats,
 presets and recordings. GPU variants are run by test_gpu_cli.py."""
 import json
+import time
 import os
 import sys
 import tempfile
@@ -57,6 +58,11 @@ if not have_gpu:
           f"no GPU: one line naming the driver or device: {err!r}")
     rc, _, err = run("devices")
     check(rc in (3, 4) and "redscope:" in err, "devices without a GPU")
+    if not any(os.path.exists(os.path.join(d, "libcuda.so.1"))
+               for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib")):
+        # no driver at all is not "your driver is too old"
+        check(rc == 3 and "no NVIDIA driver (libcuda.so.1 not found)" in err
+              and "insufficient" not in err, f"no libcuda: said plainly, exit 3: {err!r}")
 
 # The cpu variant runs anywhere: every format, every way to write n.
 for n, expect in (("1000", 1000), ("2^10", 1024), ("1K", 1024), ("3*1024+1", 3073), ("2^20+7", 1048583)):
@@ -100,8 +106,20 @@ lines = open(rec).read().splitlines()
 check(rc == 0 and len(lines) == 2, "record writes a header and a row")
 check(json.loads(lines[0]).get("redscope_recording") == 1, "recording header")
 check(json.loads(lines[1])["command"] == "run", "recording row")
-rc, _, err = run("run", "--variant", "cpu", "--n", "1000", "--record", "/nonexistent/dir/x.jsonl")
-check(rc == 7 and "cannot write recording" in err, "unwritable recording: exit 7")
+# Outputs are checked before any work: a big CPU run would take seconds.
+for args, what in ((["run", "--variant", "cpu", "--n", "2^28", "--record", "/nonexistent/d/x.jsonl"],
+                    "run --record into a missing directory"),
+                   (["ladder", "--variants", "cpu", "--n", "2^28", "--record", tmp],
+                    "ladder --record a directory"),
+                   (["sweep", "--variants", "cpu", "--range", "2^26..2^28", "--plot",
+                     "/nonexistent/s.svg"], "sweep --plot into a missing directory")):
+    t0 = time.time()
+    rc, out, err = run(*args)
+    check(rc == 7 and out == "" and time.time() - t0 < 0.5 and len(err.splitlines()) == 1
+          and ("directory" in err), f"{what}: refused at once, nothing measured ({rc}, {err!r})")
+rc, out, err = run("sweep", "--variants", "cpu", "--range", "2^26..2^28", "--plot",
+                   os.path.join(tmp, "s.svg"), env={"PATH": "/nonexistent"})
+check(rc == 7 and out == "" and "gnuplot" in err, f"--plot without gnuplot: refused first {err!r}")
 
 # Listings.
 rc, out, _ = run("variants")
@@ -136,6 +154,22 @@ rc, out, _ = run("run", "--n", "4000", "--preset", "mine", "--format", "json", e
 check(rc == 0 and json.loads(out)["request"]["n"] == 4000, "flags win over the preset, in any order")
 rc, out, _ = run("presets", env=env)
 check("mine" in out and "your presets" in out, "user preset listed with its note")
+# NAME.ini is the preset NAME, saved and loaded either way.
+rc, _, err = run("run", "--variant", "cpu", "--n", "5000", "--save-preset", "dotted.ini", env=env)
+check(rc == 0 and os.path.exists(os.path.join(tmp, "redscope", "presets", "dotted.ini")),
+      f"--save-preset x.ini writes x.ini, not x.ini.ini: {err}")
+for name in ("dotted", "dotted.ini"):
+    rc, out, err = run("run", "--preset", name, "--format", "json", env=env)
+    check(rc == 0 and json.loads(out)["request"]["n"] == 5000, f"--preset {name} loads: {err}")
+# A shipped preset's name is not taken silently.
+rc, _, err = run("run", "--variant", "cpu", "--save-preset", "harris-2007", env=env)
+check(rc == 7 and "shadow the shipped preset" in err and "--force" in err,
+      f"saving over a shipped preset's name asks for --force: {err!r}")
+check(not os.path.exists(os.path.join(tmp, "redscope", "presets", "harris-2007.ini")),
+      "nothing saved without --force")
+# A directory given as a preset or a recording says so.
+one_line_error(*run("run", "--preset", tmp)[0:3:2], 7, "is a directory", "a directory as a preset")
+one_line_error(*run("--replay", tmp)[0:3:2], 7, "is a directory", "a directory as a recording")
 bad = os.path.join(tmp, "bad.ini")
 open(bad, "w").write("[run]\nn = 2^20\nblok = 3\n")
 one_line_error(*run("run", "--preset", bad)[0:3:2], 2, "bad.ini:3: unknown key 'blok'", "bad preset file")

@@ -1,5 +1,6 @@
 #include "engine.h"
 
+#include <dlfcn.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
@@ -92,6 +93,29 @@ static int is_sticky(cudaError_t c)
     }
 }
 
+/* "The driver is insufficient" reads as "upgrade it"; tell no driver at
+ * all (libcuda absent) apart from one too old for this runtime. */
+static rs_status driver_fail(cudaError_t c, rs_error *err)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!h)
+        return rs_fail(err, RS_E_NODRIVER,
+                       "no NVIDIA driver (libcuda.so.1 not found): install the NVIDIA driver, or "
+                       "replay a recording with --replay FILE");
+    dlclose(h);
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    cudaGetLastError();
+    if (drv > 0 && drv < rt)
+        return rs_fail(err, RS_E_NODRIVER,
+                       "NVIDIA driver too old for CUDA %d.%d (found a driver for CUDA %d.%d): "
+                       "update the driver",
+                       rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10);
+    return rs_fail(err, RS_E_NODRIVER, "the NVIDIA driver does not work here: %s",
+                   cudaGetErrorString(c));
+}
+
 static rs_status cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *what)
 {
     cudaGetLastError(); /* clear a non-sticky error */
@@ -99,9 +123,7 @@ static rs_status cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const cha
     case cudaErrorMemoryAllocation:
         return rs_fail(err, RS_E_NOMEM, "out of device memory while %s", what);
     case cudaErrorInsufficientDriver:
-    case cudaErrorStubLibrary:
-        return rs_fail(err, RS_E_NODRIVER, "no usable NVIDIA driver (%s): %s", what,
-                       cudaGetErrorString(c));
+    case cudaErrorStubLibrary: (void)what; return driver_fail(c, err);
     case cudaErrorNoDevice:
     case cudaErrorInvalidDevice:
     case cudaErrorDevicesUnavailable:
@@ -169,10 +191,7 @@ static rs_status device_count(int *count, rs_error *err)
     if (c == cudaSuccess || c == cudaErrorNoDevice)
         return rs_fail(err, RS_E_NODEVICE, "no CUDA device is visible (CUDA_VISIBLE_DEVICES=%s)",
                        getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES") : "unset");
-    if (c == cudaErrorInsufficientDriver || c == cudaErrorStubLibrary)
-        return rs_fail(err, RS_E_NODRIVER,
-                       "no usable NVIDIA driver: %s (replay a recording with --replay FILE)",
-                       cudaGetErrorString(c));
+    if (c == cudaErrorInsufficientDriver || c == cudaErrorStubLibrary) return driver_fail(c, err);
     return rs_fail(err, RS_E_NODEVICE, "CUDA cannot list devices: %s", cudaGetErrorString(c));
 }
 

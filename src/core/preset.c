@@ -73,13 +73,28 @@ int rs_preset_name_ok(const char *name)
     return 1;
 }
 
-rs_status rs_preset_resolve(const char *name, char *path, size_t len, rs_error *err)
+/* "mine.ini" names the preset "mine": the suffix is the file's, not the name's. */
+static void strip_ini(const char *name, char *out, size_t len)
 {
-    if (strchr(name, '/') || (strlen(name) > 4 && strcmp(name + strlen(name) - 4, ".ini") == 0)) {
-        if (!file_exists(name)) return rs_fail(err, RS_E_IO, "preset file '%s' not found", name);
-        snprintf(path, len, "%s", name);
+    const size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".ini") == 0)
+        snprintf(out, len, "%.*s", (int)(n - 4), name);
+    else
+        snprintf(out, len, "%s", name);
+}
+
+rs_status rs_preset_resolve(const char *given, char *path, size_t len, rs_error *err)
+{
+    if (is_dir(given))
+        return rs_fail(err, RS_E_IO, "'%s' is a directory: give a preset name or an .ini file",
+                       given);
+    if (strchr(given, '/') || file_exists(given)) {
+        if (!file_exists(given)) return rs_fail(err, RS_E_IO, "preset file '%s' not found", given);
+        snprintf(path, len, "%s", given);
         return RS_OK;
     }
+    char name[RS_PATH_MAX];
+    strip_ini(given, name, sizeof name);
     if (!rs_preset_name_ok(name))
         return rs_fail(err, RS_E_USAGE,
                        "bad preset name '%s': use letters, digits, '.', '_' and '-'", name);
@@ -362,9 +377,11 @@ static rs_status make_dirs(const char *dir, rs_error *err)
     return RS_OK;
 }
 
-rs_status rs_preset_save(const char *name, const rs_request *r, int force, char *path_out,
+rs_status rs_preset_save(const char *given, const rs_request *r, int force, char *path_out,
                          size_t len, rs_error *err)
 {
+    char name[RS_PATH_MAX];
+    strip_ini(given, name, sizeof name);
     if (!rs_preset_name_ok(name))
         return rs_fail(err, RS_E_USAGE,
                        "bad preset name '%s': use letters, digits, '.', '_' and '-' (at most %d)",
@@ -374,6 +391,14 @@ rs_status rs_preset_save(const char *name, const rs_request *r, int force, char 
     if (st != RS_OK || (st = make_dirs(dir, err)) != RS_OK) return st;
     if (snprintf(path_out, len, "%s/%s.ini", dir, name) >= (int)len)
         return rs_fail(err, RS_E_IO, "preset path too long");
+    const char *shipped = rs_preset_shipped_dir();
+    char ship[RS_PATH_MAX + RS_PRESET_NAME_MAX + 8];
+    snprintf(ship, sizeof ship, "%s/%s.ini", shipped, name);
+    if (!force && *shipped && file_exists(ship) && !file_exists(path_out))
+        return rs_fail(err, RS_E_IO,
+                       "'%s' would shadow the shipped preset of that name; use --force to save "
+                       "yours over it, or pick another name",
+                       name);
     return rs_preset_write(path_out, r, force, err);
 }
 

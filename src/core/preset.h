@@ -38,7 +38,8 @@ const char *rs_preset_shipped_dir(void);
 /* $XDG_CONFIG_HOME/redscope/presets, or ~/.config/redscope/presets. */
 rs_status rs_preset_user_dir(char *buf, size_t len, rs_error *err);
 
-/* NAME (user presets first, then shipped) or a path to an .ini file. */
+/* NAME or NAME.ini (user presets first, then shipped) or a path to an .ini
+ * file; a directory is refused as one. */
 rs_status rs_preset_resolve(const char *name_or_path, char *path, size_t len, rs_error *err);
 
 /* Defaults plus the file's settings into *r, or r untouched and err saying
@@ -55,7 +56,9 @@ rs_status rs_preset_format(const rs_request *r, char *buf, size_t len);
  * Without force an existing file is left alone and RS_E_IO says so. */
 rs_status rs_preset_write(const char *path, const rs_request *r, int force, rs_error *err);
 
-/* Save under NAME in the user's folder (created if needed); path_out gets the file. */
+/* Save under NAME (or NAME.ini) in the user's folder (created if needed);
+ * path_out gets the file. Without force RS_E_IO refuses to replace a preset
+ * ("exists") or to shadow a shipped one ("shipped" in the message). */
 rs_status rs_preset_save(const char *name, const rs_request *r, int force, char *path_out,
                          size_t len, rs_error *err);
 
