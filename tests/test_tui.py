@@ -227,8 +227,11 @@ def sweep_chart():
             t.close()
 
 
+XDG = tempfile.mkdtemp(prefix="rs_tui_cfg_")
+
+
 def status_and_keys():
-    t = Tmux(f"{EXE} --replay {REC}", cols=100, rows=30, env=UTF8)
+    t = Tmux(f"{EXE} --replay {REC}", cols=100, rows=30, env=dict(UTF8, XDG_CONFIG_HOME=XDG))
     try:
         t.wait_for("\u2713 exact")
         t.keys("n")
@@ -275,7 +278,16 @@ def status_and_keys():
         s = t.screen()
         check("save preset as" in s and "bad/name" in s, "a bad preset name keeps the prompt open",
               status_line(s))
-        t.keys("Escape", "q")
+        # a shipped preset's name: asked before the user's shadows it
+        t.keys("C-u", *"harris-2007", "Enter")
+        s = t.wait_for("type yes to save yours over it", 3)
+        check(s is not None, "saving under a shipped preset's name asks first", t.screen())
+        t.keys("n", "o", "Enter")
+        check(t.wait_for("not saved", 3) is not None, "anything but yes keeps the shipped one",
+              t.screen())
+        check(not os.path.exists(os.path.join(XDG, "redscope", "presets", "harris-2007.ini")),
+              "nothing was saved")
+        t.keys("q")
         check(t.exit_code() == 0, "quits")
     finally:
         t.close()

@@ -396,7 +396,7 @@ static void print_run_table(FILE *f, const rs_row *row)
     rs_fmt_time(r->t_median_ms, utf8, a, sizeof a);
     rs_fmt_time(r->t_min_ms, utf8, b, sizeof b);
     rs_fmt_time(r->t_max_ms, utf8, c, sizeof c);
-    fprintf(f, "time       %s median (%s .. %s, %u reps)\n", a, b, c, r->reps);
+    fprintf(f, "time       %s median (min %s, max %s, %u reps)\n", a, b, c, r->reps);
     fprintf(f, "bandwidth  %.1f GB/s", r->gbps);
     if (r->pct_peak > 0) fprintf(f, ", %.1f%% of peak %.0f GB/s", r->pct_peak, r->device.peak_gbps);
     if (r->pct_measured > 0)
