@@ -2,7 +2,7 @@
 # On the GPU machine (see docs/results.md): the GPU tests, the benchmarks and
 # the Nsight Compute comparison in one go. Logs go to $OUT/gpu-logs.tar.gz;
 # a short summary is printed last.
-#   usage: scripts/gpu-check.sh [tests|bench|record|all]
+#   usage: scripts/gpu-check.sh [tests|bench|check|record|all]   (check: tests and bench)
 set -u
 what=${1:-all}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,16 +43,17 @@ if [ "$what" = record ] || [ "$what" = all ]; then
   record_demo
 fi
 
-if [ "$what" = tests ] || [ "$what" = all ]; then
+if [ "$what" = tests ] || [ "$what" = check ] || [ "$what" = all ]; then
   (cd /work/main/build-sm90 && ctest -L gpu -V --timeout 900) > "$logs/ctest-gpu.log" 2>&1
   echo "ctest -L gpu: exit $?" >> "$summary"
   grep -E "tests passed|Test +#|runs \(|checks, " "$logs/ctest-gpu.log" >> "$summary"
   cp "$summary" "$OUT/summary.txt"
   sed -n "/sequential 2^24: DRAM/,/^11: test_gpu_metrics/p" "$logs/ctest-gpu.log" > "$logs/ncu-compare.md"
   cp "$logs/ncu-compare.md" "$OUT/ncu-compare.md"
+  cp "$logs/ctest-gpu.log" "$OUT/ctest-gpu.log"
 fi
 
-if [ "$what" = bench ] || [ "$what" = all ]; then
+if [ "$what" = bench ] || [ "$what" = check ] || [ "$what" = all ]; then
   for t in int32 float32 float64; do
     for n in 2^28 2^24; do
       f="$logs/ladder-$t-${n/^/_}"

@@ -67,7 +67,11 @@ def batch(cmd, cwd):
     p = subprocess.run([EXE, *args], cwd=cwd, capture_output=True, text=True, timeout=900,
                        env=dict(os.environ, XDG_CONFIG_HOME=cwd))
     gpu = args[0] not in NO_GPU_NEEDED
-    if gpu and not have_gpu:
+    if "--plot" in args and not shutil.which("gnuplot"):
+        # gnuplot is a documented dependency: its absence is said first
+        check(p.returncode == 7 and "gnuplot" in p.stderr,
+              f"{cmd}: without gnuplot says so before measuring: {p.stderr!r}")
+    elif gpu and not have_gpu:
         check(p.returncode in (3, 4) and "redscope: " in p.stderr,
               f"{cmd}: without a GPU exits 3 or 4 and says why, got {p.returncode} {p.stderr!r}")
     else:
