@@ -263,25 +263,23 @@ static void pin(ui_app *a)
 /* n, D, e, r, v, g, s: a prompt pre-filled with the current value. */
 static void prompt_for(ui_app *a, ui_action act)
 {
+    static const struct {
+        ui_action act;
+        ui_prompt_kind kind;
+        const char *key;
+    } fields[] = {{UI_ACT_N, UI_PROMPT_N, "n"},
+                  {UI_ACT_BLOCK_TYPE, UI_PROMPT_BLOCK, "block"},
+                  {UI_ACT_EPT, UI_PROMPT_EPT, "elements_per_thread"},
+                  {UI_ACT_REPS, UI_PROMPT_REPS, "repetitions"}};
     char buf[RS_SWEEP_MAX];
     rs_request tmp;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (fields[i].act == act) {
+            rs_field_format(&a->cfg, rs_field_by_key("run", fields[i].key), buf, sizeof buf);
+            ui_prompt_open(a, fields[i].kind, buf);
+            return;
+        }
     switch (act) {
-    case UI_ACT_N:
-        rs_format_size(a->cfg.n, buf, sizeof buf);
-        ui_prompt_open(a, UI_PROMPT_N, buf);
-        break;
-    case UI_ACT_BLOCK_TYPE:
-        snprintf(buf, sizeof buf, "%u", a->cfg.block);
-        ui_prompt_open(a, UI_PROMPT_BLOCK, buf);
-        break;
-    case UI_ACT_EPT:
-        snprintf(buf, sizeof buf, "%u", a->cfg.ept);
-        ui_prompt_open(a, UI_PROMPT_EPT, buf);
-        break;
-    case UI_ACT_REPS:
-        snprintf(buf, sizeof buf, "%u", a->cfg.reps);
-        ui_prompt_open(a, UI_PROMPT_REPS, buf);
-        break;
     case UI_ACT_VARIANTS:
         rs_request_defaults(&tmp);
         tmp.variants = a->sweep_vars;
