@@ -55,7 +55,10 @@ void ui_replay_pick(ui_app *a, int k, int show)
     if (k < 0 || k >= a->nconfigs) return;
     const rs_rec_config *c = &a->configs[k];
     const int sweep = strcmp(c->command, "sweep") == 0;
+    const rs_request before = a->cfg;
     a->cfg = c->req;
+    a->cfg.device = before.device; /* where a live run would go, not where it was recorded */
+    snprintf(a->cfg.note, sizeof a->cfg.note, "%s", before.note);
     if (sweep) a->cfg.n = c->n_hi;
     if (!(c->req.variants & (1u << a->sel)))
         for (int v = RS_VARIANT_COUNT - 1; v >= 0; v--)
