@@ -94,21 +94,12 @@ static void axis_label(double v, rs_chart_quantity q, char *buf, size_t len)
         snprintf(buf, len, "%g", v);
 }
 
-/* A series' mark in cell (cx, cy); where another series has one, the cell
- * above or below (two at most) when free, so each series keeps visible
- * marks; else '*'. */
+/* A series' mark in cell (cx, cy): '*' where another series has one there
+ * too (the marks stay where the values are; the cursor line reads them). */
 static void put_mark(canvas *c, int cx, int cy, int k)
 {
-    const int tries[5] = {cy, cy - 1, cy + 1, cy - 2, cy + 2};
-    for (int t = 0; t < 5; t++) {
-        if (tries[t] < 0 || tries[t] >= c->h) continue;
-        signed char *m = &c->mark[tries[t] * c->w + cx];
-        if (*m == -1 || *m == k) {
-            *m = (signed char)k;
-            return;
-        }
-    }
-    c->mark[cy * c->w + cx] = MARK_MANY;
+    signed char *m = &c->mark[cy * c->w + cx];
+    *m = *m == -1 || *m == k ? (signed char)k : MARK_MANY;
 }
 
 /* Data: lines in braille (dots in ASCII) and a mark at every point. */
@@ -208,20 +199,34 @@ static void draw_chart(ui_app *a, ui_rect r)
     draw_x_labels(a, r.y + ch, r.x + left, cw);
 }
 
+/* One legend item; compact: one space after it and "cpu" for the CPU. */
+static int legend_item(const rs_sweep *s, int k, int compact, char *item, size_t len)
+{
+    char buf[4];
+    const char *name = compact && k >= s->nvar ? "cpu" : rs_sweep_series_name(s, k);
+    return snprintf(item, len, "%s %s%s", series_mark(k, buf), name, compact ? " " : "  ");
+}
+
 static void draw_legend(ui_app *a, int y, int x, int w)
 {
     const rs_sweep *s = &a->sweep;
+    static const char several[] = "* several";
+    char item[64];
+    int full = ui_width(several);
+    for (int k = 0; k < rs_sweep_series_count(s); k++)
+        full += ui_width((legend_item(s, k, 0, item, sizeof item), item));
+    const int compact = full > w; /* every mark must be explained, '*' too */
     int used = 0;
-    char buf[4];
     for (int k = 0; k < rs_sweep_series_count(s) && used < w; k++) {
-        char item[64];
-        snprintf(item, sizeof item, "%s %s  ", series_mark(k, buf), rs_sweep_series_name(s, k));
+        legend_item(s, k, compact, item, sizeof item);
         used += ui_put(y, x + used, w - used, (ui_role)(R_SERIES0 + k % 6), item);
     }
-    if (used < w) used += ui_put(y, x + used, w - used, R_DIM, "* several  ");
-    if (a->sweep_q == RS_CHART_GBPS && used < w)
-        ui_putf(y, x + used, w - used, R_DIM, "dotted: peak %.0f / measured %.0f GB/s",
-                a->dev.peak_gbps, a->dev.measured_gbps);
+    if (used < w) used += ui_put(y, x + used, w - used, R_DIM, several);
+    char peaks[96];
+    snprintf(peaks, sizeof peaks, "dotted: peak %.0f / measured %.0f GB/s", a->dev.peak_gbps,
+             a->dev.measured_gbps);
+    if (a->sweep_q == RS_CHART_GBPS && used + 2 + ui_width(peaks) <= w) /* whole, or not */
+        ui_put(y, x + used + 2, w - used - 2, R_DIM, peaks);
 }
 
 static void draw_cursor_values(ui_app *a, int y, int x, int w)
