@@ -10,6 +10,7 @@
 #include "core/engine.h"
 #include "core/preset.h"
 #include "core/record.h"
+#include "core/runner.h"
 
 void rs_cli_error(const char *fmt, ...)
 {
@@ -53,7 +54,7 @@ static const extra_opt extras[] = {
     {"record", required_argument, OPT_RECORD, "FILE",
      "also write the results as JSON lines, for --replay", " run ladder sweep "},
     {"replay", required_argument, OPT_REPLAY, "FILE",
-     "drive the explorer from a recording instead of the GPU", " explore "},
+     "answer from a recording instead of the GPU (no GPU needed)", " explore run ladder sweep "},
     {"preset", required_argument, OPT_PRESET, "NAME",
      "start from a preset (a name from 'redscope presets' or a path)",
      " run ladder sweep explore "},
@@ -293,23 +294,7 @@ static int exit_for(rs_status st)
     return (int)st;
 }
 
-static int open_engine(const rs_cli *cli, rs_engine **e, int need_gpu)
-{
-    rs_error err;
-    if (rs_engine_open(e, (int)cli->req.device, &err) != RS_OK) {
-        rs_cli_error("%s", err.msg);
-        return exit_for(err.code);
-    }
-    if (need_gpu && rs_engine_gpu(*e, &err) != RS_OK) {
-        rs_cli_error("%s", err.msg);
-        rs_engine_close(*e);
-        *e = NULL;
-        return exit_for(err.code);
-    }
-    return 0;
-}
-
-static int save_preset_if_asked(const rs_cli *cli)
+int rs_cli_save_preset(const rs_cli *cli)
 {
     if (!cli->save_preset) return 0;
     char path[RS_PATH_MAX];
@@ -322,155 +307,70 @@ static int save_preset_if_asked(const rs_cli *cli)
     return 0;
 }
 
-typedef struct progress_line {
-    int tty;
-    int index, count;
-    const char *what;
-} progress_line;
-
-static void show_progress(void *ctx, double done)
-{
-    progress_line *p = ctx;
-    if (!p->tty) return;
-    const double all = p->count > 0 ? (p->index + done) / p->count : done;
-    fprintf(stderr, "\r\033[K[%3.0f%%] %s", 100.0 * all, p->what);
-    fflush(stderr);
-}
-
-static void end_progress(const progress_line *p)
-{
-    if (p->tty) fprintf(stderr, "\r\033[K");
-}
-
-static int record_rows(const rs_cli *cli, const rs_device_info *dev, const rs_row *rows, int count,
-                       const char *command)
-{
-    if (!cli->record) return 0;
-    rs_recorder rec;
-    rs_error err;
-    rs_status st = rs_record_open(&rec, cli->record, dev, &err);
-    for (int i = 0; st == RS_OK && i < count; i++)
-        st = rs_record_row(&rec, &rows[i], command, &err);
-    if (st == RS_OK)
-        st = rs_record_close(&rec, &err);
-    else
-        rs_record_close(&rec, NULL);
-    if (st != RS_OK) {
-        rs_cli_error("%s", err.msg);
-        return exit_for(st);
-    }
-    return 0;
-}
-
 int rs_cmd_run(rs_cli *cli)
 {
     rs_error err;
     int rc = rs_cli_check_outputs(cli);
-    if (rc) return rc;
-    rc = save_preset_if_asked(cli);
-    if (rc) return rc;
+    if (rc || (rc = rs_cli_save_preset(cli))) return rc;
     /* Refuse a bad configuration before touching the GPU. */
     if (rs_catalogue_check(&cli->req, &err) != RS_OK) {
         rs_cli_error("%s", err.msg);
         return exit_for(err.code);
     }
-    rs_engine *e = NULL;
-    if ((rc = open_engine(cli, &e, cli->req.variant != RS_V_CPU))) return rc;
+    rs_source *src = NULL;
+    if ((rc = rs_cli_open_source(cli, cli->req.variant != RS_V_CPU, &src))) return rc;
     rs_row *row = calloc(1, sizeof *row);
     if (!row) {
-        rs_engine_close(e);
+        rs_source_close(src);
         rs_cli_error("out of host memory");
         return RS_E_NOMEM;
     }
-    progress_line pl = {isatty(2), 0, 1, rs_variant_name(cli->req.variant)};
-    rs_hooks hooks = {show_progress, &pl, NULL};
-    double peak;
-    rs_engine_measure_peak(e, &peak, &err); /* for "% of measured"; optional */
-    row->status = rs_engine_run(e, &cli->req, &hooks, &row->result, &err);
-    end_progress(&pl);
-    if (row->status != RS_OK) {
-        rs_cli_error("%s", err.msg);
+    int done = 0;
+    rc = rs_cli_run_list(cli, src, "run", &cli->req, 1, row, &done);
+    if (!rc && row->status != RS_OK) {
+        rs_cli_error("%s", row->error);
         rc = exit_for(row->status);
-    } else {
+    } else if (!rc) {
         rs_print_run(stdout, row, cli->format);
-        rc = record_rows(cli, rs_engine_device(e), row, 1, "run");
-        if (!rc && !row->result.correct) {
+        if (!row->result.correct) {
             rs_cli_error("%s gave a WRONG result (see above)", rs_variant_name(cli->req.variant));
             rc = RS_E_MISMATCH;
         }
     }
     free(row);
-    rs_engine_close(e);
-    return rc;
-}
-
-/* Fatal errors stop a ladder; a refusal or a kernel fault is one row. */
-static int fatal(rs_status st)
-{
-    return st == RS_E_NODRIVER || st == RS_E_NODEVICE || st == RS_E_CANCELLED;
-}
-
-static int run_rows(rs_engine *e, const rs_request *base, const rs_variant *vars, int nvars,
-                    rs_row *rows, int *done, int tty)
-{
-    int rc = 0;
-    *done = 0;
-    for (int i = 0; i < nvars; i++) {
-        rs_request r;
-        rs_error err;
-        rs_request_for_variant(base, vars[i], &r);
-        progress_line pl = {tty, i, nvars, rs_variant_name(vars[i])};
-        rs_hooks hooks = {show_progress, &pl, NULL};
-        rows[i].status = rs_engine_run(e, &r, &hooks, &rows[i].result, &err);
-        *done = i + 1;
-        if (rows[i].status != RS_OK) {
-            rows[i].result.req = r;
-            snprintf(rows[i].error, sizeof rows[i].error, "%s", err.msg);
-            if (fatal(rows[i].status)) {
-                end_progress(&pl);
-                rs_cli_error("%s", err.msg);
-                return exit_for(rows[i].status);
-            }
-            if (rows[i].status != RS_E_USAGE && !rc) rc = exit_for(rows[i].status);
-        } else if (!rows[i].result.correct && !rc) {
-            rc = RS_E_MISMATCH;
-        }
-        end_progress(&pl);
-    }
+    rs_source_close(src);
     return rc;
 }
 
 int rs_cmd_ladder(rs_cli *cli)
 {
     int rc = rs_cli_check_outputs(cli);
-    if (rc) return rc;
-    rc = save_preset_if_asked(cli);
-    if (rc) return rc;
+    if (rc || (rc = rs_cli_save_preset(cli))) return rc;
     rs_variant vars[RS_VARIANT_COUNT];
-    const int nvars = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
-    int need_gpu = 0;
-    for (int i = 0; i < nvars; i++) need_gpu |= vars[i] != RS_V_CPU;
-    rs_engine *e = NULL;
-    if ((rc = open_engine(cli, &e, need_gpu))) return rc;
-    rs_row *rows = calloc((size_t)nvars, sizeof *rows);
+    rs_request reqs[RS_VARIANT_COUNT];
+    rs_row *rows = calloc(RS_VARIANT_COUNT, sizeof *rows);
     if (!rows) {
-        rs_engine_close(e);
         rs_cli_error("out of host memory");
         return RS_E_NOMEM;
     }
-    rs_error err;
-    double peak;
-    if (need_gpu) rs_engine_measure_peak(e, &peak, &err);
-    int done = 0;
-    rc = run_rows(e, &cli->req, vars, nvars, rows, &done, isatty(2));
-    if (done > 0) {
-        rs_print_ladder(stdout, rows, done, cli->format);
-        const int rrc = record_rows(cli, rs_engine_device(e), rows, done, "ladder");
-        if (!rc) rc = rrc;
+    const int nvars = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
+    int need_gpu = 0;
+    for (int i = 0; i < nvars; i++) {
+        need_gpu |= vars[i] != RS_V_CPU;
+        rs_request_for_variant(&cli->req, vars[i], &reqs[i]);
     }
+    rs_source *src = NULL;
+    if ((rc = rs_cli_open_source(cli, need_gpu, &src))) {
+        free(rows);
+        return rc;
+    }
+    int done = 0;
+    rc = rs_cli_run_list(cli, src, "ladder", reqs, nvars, rows, &done);
+    if (done > 0) rs_print_ladder(stdout, rows, done, cli->format);
+    if (!rc) rc = rs_runner_exit(rows, done, 1);
     if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");
     free(rows);
-    rs_engine_close(e);
+    rs_source_close(src);
     return rc;
 }
 
@@ -543,9 +443,11 @@ int rs_cmd_variants(rs_cli *cli)
 int rs_cmd_metrics(rs_cli *cli)
 {
     rs_engine *e = NULL;
-    int rc = open_engine(cli, &e, 0);
-    if (rc) return rc;
     rs_error err;
+    if (rs_engine_open(&e, (int)cli->req.device, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return exit_for(err.code);
+    }
     char why[256] = "";
     const int live = rs_engine_counters_available(e, why, sizeof why);
     int pd = -1, pf = -1;

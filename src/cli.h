@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/export.h"
 #include "core/request.h"
+#include "core/source.h"
 
 typedef struct rs_cli {
     const char *command; /* "run", "ladder", ... or "explore" for the TUI */
@@ -35,6 +36,19 @@ void rs_cli_usage(FILE *f, const char *command);
 /* Every output file of the command (--record, --plot and gnuplot) can be
  * written: checked before the first kernel runs; 0 or the exit status. */
 int rs_cli_check_outputs(const rs_cli *cli);
+/* --save-preset, when given: 0 or the exit status (the error is said). */
+int rs_cli_save_preset(const rs_cli *cli);
+
+/* The source a batch command reads: the recording of --replay, else the
+ * GPU (with need_gpu, ready to run on it). 0 or the exit status. */
+int rs_cli_open_source(const rs_cli *cli, int need_gpu, struct rs_source **src);
+
+/* reqs[0..n) into rows through the runner, with a progress line, SIGINT
+ * and SIGTERM as a cancel, and --record; 0 or the status that stopped it
+ * (said on stderr). *done rows were made. */
+int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *command,
+                    const rs_request *reqs, int n, rs_row *rows, int *done);
+
 /* An executable of that name is on PATH. */
 int rs_on_path(const char *name);
 

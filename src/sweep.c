@@ -1,7 +1,6 @@
 /* `redscope sweep`: variants over a range of n, a table, and a chart drawn
  * by gnuplot when asked. */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,37 +8,10 @@
 
 #include "cli.h"
 #include "core/catalogue.h"
-#include "core/engine.h"
+#include "core/runner.h"
 #include "core/preset.h"
 #include "core/record.h"
 #include "core/sweep.h"
-
-static volatile int sweep_stop;
-
-static void on_interrupt(int sig)
-{
-    (void)sig;
-    sweep_stop = 1;
-}
-
-typedef struct bar {
-    int tty;
-    int index, total;
-    char label[64];
-} bar;
-
-static void draw_bar(void *ctx, double done)
-{
-    bar *b = ctx;
-    if (!b->tty) return;
-    const double all = (b->index + done) / b->total;
-    char cells[31];
-    const int filled = (int)(all * 30.0);
-    for (int i = 0; i < 30; i++) cells[i] = i < filled ? '#' : '.';
-    cells[30] = '\0';
-    fprintf(stderr, "\r\033[K[%s] %3.0f%% %s", cells, 100.0 * all, b->label);
-    fflush(stderr);
-}
 
 /* FILE.svg or FILE.png through gnuplot, from the CSV kept beside it. */
 static int plot(const rs_sweep *s, const char *file, const rs_request *req)
@@ -89,19 +61,19 @@ static int plot(const rs_sweep *s, const char *file, const rs_request *req)
     return 0;
 }
 
-static void fill_row(rs_engine *e, const rs_request *base, rs_variant v, uint64_t n, bar *b,
-                     rs_row *row)
+/* Every variant at every size, size by size: the sweep's row order. */
+static rs_request *sweep_requests(const rs_request *base, const rs_sweep *s, int *need_gpu)
 {
-    rs_request r;
-    rs_error err;
-    rs_request_for_variant(base, v, &r);
-    r.n = n;
-    rs_hooks hooks = {draw_bar, b, &sweep_stop};
-    row->status = rs_engine_run(e, &r, &hooks, &row->result, &err);
-    if (row->status != RS_OK) {
-        row->result.req = r;
-        snprintf(row->error, sizeof row->error, "%s", err.msg);
-    }
+    rs_request *reqs = calloc((size_t)(s->sizes.count * s->nvar) + 1, sizeof *reqs);
+    *need_gpu = 0;
+    for (int i = 0; reqs && i < s->sizes.count; i++)
+        for (int v = 0; v < s->nvar; v++) {
+            rs_request *r = &reqs[i * s->nvar + v];
+            rs_request_for_variant(base, s->var[v], r);
+            r->n = s->sizes.n[i];
+            *need_gpu |= s->var[v] != RS_V_CPU;
+        }
+    return reqs;
 }
 
 int rs_cmd_sweep(rs_cli *cli)
@@ -112,87 +84,32 @@ int rs_cmd_sweep(rs_cli *cli)
         rs_cli_error("%s", err.msg);
         return RS_E_USAGE;
     }
-    const int out_rc = rs_cli_check_outputs(cli);
-    if (out_rc) return out_rc;
-    if (cli->save_preset) {
-        char path[RS_PATH_MAX];
-        if (rs_preset_save(cli->save_preset, &cli->req, cli->force, path, sizeof path, &err)) {
-            rs_cli_error("%s", err.msg);
-            return err.code;
-        }
-    }
+    int rc = rs_cli_check_outputs(cli);
+    if (rc || (rc = rs_cli_save_preset(cli))) return rc;
     rs_variant vars[RS_VARIANT_COUNT];
     const int nvar = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
-    rs_engine *e = NULL;
-    if (rs_engine_open(&e, (int)cli->req.device, &err) != RS_OK) {
+    rs_sweep s;
+    if (rs_sweep_init(&s, &sizes, vars, nvar, &err) != RS_OK) {
         rs_cli_error("%s", err.msg);
         return err.code;
     }
     int need_gpu = 0;
-    for (int i = 0; i < nvar; i++) need_gpu |= vars[i] != RS_V_CPU;
-    if (need_gpu && rs_engine_gpu(e, &err) != RS_OK) {
-        rs_cli_error("%s", err.msg);
-        rs_engine_close(e);
-        return err.code;
-    }
-    rs_sweep s;
-    if (rs_sweep_init(&s, &sizes, vars, nvar, &err) != RS_OK) {
-        rs_cli_error("%s", err.msg);
-        rs_engine_close(e);
-        return err.code;
-    }
-    rs_recorder rec = {NULL, ""};
-    if (cli->record && rs_record_open(&rec, cli->record, rs_engine_device(e), &err) != RS_OK) {
-        rs_cli_error("%s", err.msg);
-        rs_sweep_free(&s);
-        rs_engine_close(e);
-        return err.code;
-    }
-    double peak;
-    if (need_gpu) rs_engine_measure_peak(e, &peak, &err);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    bar b = {isatty(2), 0, sizes.count * nvar, ""};
-    int rc = 0;
-    for (int i = 0; i < sizes.count && !sweep_stop; i++)
-        for (int v = 0; v < nvar && !sweep_stop; v++) {
-            char n[32];
-            rs_format_size(sizes.n[i], n, sizeof n);
-            b.index = i * nvar + v;
-            snprintf(b.label, sizeof b.label, "n=%s %s", n, rs_variant_name(vars[v]));
-            rs_row *row = rs_sweep_row(&s, i, v);
-            fill_row(e, &cli->req, vars[v], sizes.n[i], &b, row);
-            if (row->status == RS_E_CANCELLED) break;
-            s.done = b.index + 1;
-            if (rec.f && rs_record_row(&rec, row, "sweep", &err) != RS_OK && !rc) {
-                rs_cli_error("%s", err.msg);
-                rc = RS_E_IO;
-            }
-            if (row->status == RS_E_NODRIVER || row->status == RS_E_NODEVICE) {
-                rs_cli_error("%s", row->error);
-                sweep_stop = 1;
-                rc = row->status;
-            } else if (row->status == RS_OK && !row->result.correct && !rc) {
-                rc = RS_E_MISMATCH;
-            }
+    rs_request *reqs = sweep_requests(&cli->req, &s, &need_gpu);
+    rs_source *src = NULL;
+    if (!reqs) {
+        rs_cli_error("out of host memory");
+        rc = RS_E_NOMEM;
+    } else if (!(rc = rs_cli_open_source(cli, need_gpu, &src))) {
+        rc = rs_cli_run_list(cli, src, "sweep", reqs, sizes.count * nvar, s.rows, &s.done);
+        rs_print_sweep(stdout, &s, cli->format);
+        if (!rc) rc = rs_runner_exit(s.rows, s.done, 0);
+        if (cli->plot && s.done > 0) {
+            const int prc = plot(&s, cli->plot, &cli->req);
+            if (prc && !rc) rc = prc;
         }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    if (b.tty) fprintf(stderr, "\r\033[K");
-    if (sweep_stop && !rc) {
-        rs_cli_error("interrupted: %d of %d runs kept", s.done, sizes.count * nvar);
-        rc = RS_E_CANCELLED;
     }
-    rs_print_sweep(stdout, &s, cli->format);
-    if (rs_record_close(&rec, &err) != RS_OK && !rc) rc = RS_E_IO;
-    if (cli->plot && s.done > 0) {
-        const int prc = plot(&s, cli->plot, &cli->req);
-        if (prc && !rc) rc = prc;
-    }
+    free(reqs);
     rs_sweep_free(&s);
-    rs_engine_close(e);
+    rs_source_close(src);
     return rc;
 }

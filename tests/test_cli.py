@@ -121,6 +121,26 @@ rc, out, err = run("sweep", "--variants", "cpu", "--range", "2^26..2^28", "--plo
                    os.path.join(tmp, "s.svg"), env={"PATH": "/nonexistent"})
 check(rc == 7 and out == "" and "gnuplot" in err, f"--plot without gnuplot: refused first {err!r}")
 
+# Batch commands from a recording, where no GPU is: the same tables, CSV, JSON and chart.
+demo = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
+rc, out, err = run("ladder", "--replay", demo, "--metrics", "full", "--format", "json")
+j = json.loads(out) if rc == 0 else {"rows": []}
+check(rc == 0 and len(j["rows"]) == 14 and all(r["correct"] for r in j["rows"]),
+      f"ladder --replay: 14 recorded rows: {err}")
+check(rc == 0 and j["rows"][3]["metrics"]["values"]["bank_ld"]["valid"],
+      "ladder --replay --metrics full: the recorded counters")
+rc, out, err = run("ladder", "--replay", demo, "--metrics", "full")
+check(rc == 0 and "sequential" in out and "bank ld" in out, f"ladder --replay table: {err}")
+rc, out, err = run("run", "--replay", demo, "--variant", "sequential", "--format", "csv")
+check(rc == 0 and out.count("\n") == 2 and ",sequential," in out, f"run --replay csv: {err}")
+one_line_error(*run("run", "--replay", demo, "--type", "float16")[0:3:2], 2,
+               "not in the recording", "run --replay of what was not recorded")
+svg = os.path.join(tmp, "replayed.svg")
+rc, out, err = run("sweep", "--replay", demo, "--type", "float64", "--finish", "atomic",
+                   "--variants", "atomic,first_add,multi_element,vectorized,cub", "--plot", svg)
+check(rc == 0 and "cub from 2^19 on" in out and os.path.getsize(svg) > 1000,
+      f"sweep --replay --plot: the recorded sweep, its crossovers and chart: {err}")
+
 # Listings.
 rc, out, _ = run("variants")
 check(rc == 0 and all(v in out for v in ("interleaved_strided", "vectorized", "thrust")), "variants")

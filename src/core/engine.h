@@ -9,18 +9,11 @@
 #include "error.h"
 #include "request.h"
 #include "result.h"
+#include "source.h"
 
 typedef struct rs_engine rs_engine;
 
-typedef struct rs_hooks {
-    /* Called after each repetition with the share done (0..1). */
-    void (*progress)(void *ctx, double done);
-    void *ctx;
-    /* Set non-zero (from any thread) to stop between launches. */
-    const volatile int *cancel;
-    /* Called when a run enters a stage after its timing ("reading counters"). */
-    void (*stage)(void *ctx, const char *what);
-} rs_hooks;
+/* rs_hooks: see source.h */
 
 /* Create an engine for CUDA device `device`. Only running out of host memory
  * fails here: without a usable GPU the engine still runs the cpu variant,

@@ -9,6 +9,7 @@
 
 #include "core/catalogue.h"
 #include "core/engine.h"
+#include "core/runner.h"
 
 #define QUEUE 16
 
@@ -17,8 +18,9 @@ struct ui_worker {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int device;
-    const rs_recording *rec;
-    rs_engine *engine;
+    const rs_recording *rec; /* replay: the recording the source reads */
+    rs_source *src;          /* the GPU engine, or the recording */
+    ui_event *row_event;     /* the runner's rows, posted from the worker thread */
 
     /* the job */
     int has_job, busy, quit;
@@ -47,121 +49,97 @@ static void post(ui_worker *w, const ui_event *ev)
     pthread_mutex_unlock(&w->mu);
 }
 
-typedef struct progress_ctx {
-    ui_worker *w;
-    int index, total;
-} progress_ctx;
-
-static void on_progress(void *ctx, double done)
+static void on_progress(void *ctx, int index, int total, double done, const char *label)
 {
-    progress_ctx *p = ctx;
-    pthread_mutex_lock(&p->w->mu);
-    p->w->progress = (p->index + done) / p->total;
-    pthread_mutex_unlock(&p->w->mu);
+    ui_worker *w = ctx;
+    pthread_mutex_lock(&w->mu);
+    w->progress = total > 0 ? (index + done) / total : done;
+    if (done == 0.0) snprintf(w->what, sizeof w->what, "%s", label);
+    pthread_mutex_unlock(&w->mu);
 }
 
 static void on_stage(void *ctx, const char *stage)
 {
-    progress_ctx *p = ctx;
-    pthread_mutex_lock(&p->w->mu);
-    const size_t len = strcspn(p->w->what, ":");
-    snprintf(p->w->what + len, sizeof p->w->what - len, ": %s", stage);
-    pthread_mutex_unlock(&p->w->mu);
-}
-
-static void set_what(ui_worker *w, int index, int total, const char *what)
-{
+    ui_worker *w = ctx;
     pthread_mutex_lock(&w->mu);
-    snprintf(w->what, sizeof w->what, "%s", what);
-    w->progress = (double)index / total;
+    const size_t len = strcspn(w->what, ":");
+    snprintf(w->what + len, sizeof w->what - len, ": %s", stage);
     pthread_mutex_unlock(&w->mu);
 }
 
-/* One row: measured, or looked up in the recording. */
-static void produce(ui_worker *w, const rs_request *r, const char *command, int index, int total,
-                    rs_row *row)
+/* Each row to the screen as it is made. */
+static void on_row(void *ctx, int k, const rs_row *row)
 {
-    rs_error err;
-    memset(row, 0, sizeof *row);
-    if (w->rec) {
-        const rs_row *found = rs_recording_find(w->rec, r, command);
-        if (!found) found = rs_recording_find(w->rec, r, NULL);
-        if (found) {
-            *row = *found;
-            return;
-        }
-        row->status = RS_E_USAGE;
-        row->result.req = *r;
-        snprintf(row->error, sizeof row->error,
-                 "not in the recording: %s with this configuration was not recorded",
-                 rs_variant_name(r->variant));
-        return;
-    }
-    progress_ctx pc = {w, index, total};
-    rs_hooks hooks = {on_progress, &pc, &w->cancel, on_stage};
-    row->status = rs_engine_run(w->engine, r, &hooks, &row->result, &err);
-    if (row->status != RS_OK) {
-        row->result.req = *r;
-        snprintf(row->error, sizeof row->error, "%s", err.msg);
-    }
+    ui_worker *w = ctx;
+    ui_event *ev = w->row_event;
+    if (!ev) return;
+    memset(ev, 0, sizeof *ev);
+    ev->kind = UI_EV_ROW;
+    ev->job = w->kind;
+    const int sweep = w->kind == UI_JOB_SWEEP;
+    ev->index = sweep ? k / w->nvar : (w->kind == UI_JOB_RUN ? (int)row->result.req.variant : k);
+    ev->index2 = sweep ? k % w->nvar : k;
+    ev->row = *row;
+    post(w, ev);
 }
 
-static rs_status run_job(ui_worker *w, ui_event *ev)
+/* The job as a list of requests, through the runner. */
+static rs_status run_job(ui_worker *w)
 {
     const int sweep = w->kind == UI_JOB_SWEEP;
     const int total = sweep ? w->sizes.count * w->nvar : w->nvar;
-    const char *command = w->kind == UI_JOB_RUN ? "run" : sweep ? "sweep" : "ladder";
-    for (int k = 0; k < total; k++) {
-        if (w->cancel) return RS_E_CANCELLED;
-        const int si = sweep ? k / w->nvar : 0, vi = sweep ? k % w->nvar : k;
-        rs_request r;
-        rs_request_for_variant(&w->base, w->vars[vi], &r);
-        if (sweep) r.n = w->sizes.n[si];
-        set_what(w, k, total, rs_variant_name(r.variant));
-        memset(ev, 0, sizeof *ev);
-        ev->kind = UI_EV_ROW;
-        ev->job = w->kind;
-        ev->index = sweep ? si : (w->kind == UI_JOB_RUN ? (int)r.variant : k);
-        ev->index2 = vi;
-        produce(w, &r, command, k, total, &ev->row);
-        if (ev->row.status == RS_E_CANCELLED) return RS_E_CANCELLED;
-        post(w, ev);
-        if (ev->row.status == RS_E_NODRIVER || ev->row.status == RS_E_NODEVICE)
-            return ev->row.status;
+    rs_request *reqs = calloc((size_t)total + 1, sizeof *reqs);
+    rs_row *rows = calloc((size_t)total + 1, sizeof *rows);
+    rs_status st = RS_E_NOMEM;
+    if (reqs && rows) {
+        for (int k = 0; k < total; k++) {
+            rs_request_for_variant(&w->base, w->vars[sweep ? k % w->nvar : k], &reqs[k]);
+            if (sweep) reqs[k].n = w->sizes.n[k / w->nvar];
+        }
+        const char *command = w->kind == UI_JOB_RUN ? "run" : sweep ? "sweep" : "ladder";
+        const rs_runner rn = {w->src, command, NULL, &w->cancel, on_progress, on_stage, on_row, w};
+        int done = 0;
+        rs_error err;
+        st = rs_runner_run(&rn, reqs, total, rows, &done, &err);
     }
-    return RS_OK;
+    free(reqs);
+    free(rows);
+    return st;
 }
 
+/* The source, and what the header needs: device, counters, passes, peak. */
 static void open_backend(ui_worker *w, ui_event *ev)
 {
+    rs_error err;
     memset(ev, 0, sizeof *ev);
     ev->kind = UI_EV_OPENED;
     if (w->rec) {
+        ev->status = rs_source_recording_borrow(w->rec, &w->src, &err);
         ev->dev = w->rec->device;
         ev->counters_ok = 1;
         snprintf(ev->counters_why, sizeof ev->counters_why, "recorded");
+        if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
         post(w, ev);
         return;
     }
-    rs_error err;
-    ev->status = rs_engine_open(&w->engine, w->device, &err);
-    if (ev->status == RS_OK) ev->status = rs_engine_gpu(w->engine, &err);
+    ev->status = rs_source_gpu_open(w->device, &w->src, &err);
+    rs_engine *e = rs_source_engine(w->src);
+    if (ev->status == RS_OK) ev->status = w->src->prepare(w->src, 1, &err);
     if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
-    if (w->engine) ev->dev = *rs_engine_device(w->engine);
+    if (e) ev->dev = *rs_engine_device(e);
     if (ev->status == RS_OK)
         ev->counters_ok =
-            rs_engine_counters_available(w->engine, ev->counters_why, sizeof ev->counters_why);
-    if (w->engine) {
-        rs_engine_metric_passes(w->engine, rs_metric_set_default(), &ev->passes_default, NULL,
-                                &err);
-        rs_engine_metric_passes(w->engine, rs_metric_set_full(), &ev->passes_full, NULL, &err);
+            rs_engine_counters_available(e, ev->counters_why, sizeof ev->counters_why);
+    if (e) {
+        rs_engine_metric_passes(e, rs_metric_set_default(), &ev->passes_default, NULL, &err);
+        rs_engine_metric_passes(e, rs_metric_set_full(), &ev->passes_full, NULL, &err);
     }
     post(w, ev);
     if (ev->status != RS_OK) return;
-    double gbps = 0.0;
+    double gbps = 0.0; /* measured by prepare; read back */
     memset(ev, 0, sizeof *ev);
     ev->kind = UI_EV_PEAK;
-    ev->status = rs_engine_measure_peak(w->engine, &gbps, &err);
+    ev->status = rs_engine_measure_peak(e, &gbps, &err);
     ev->gbps = gbps;
     post(w, ev);
 }
@@ -171,6 +149,7 @@ static void *loop(void *arg)
     ui_worker *w = arg;
     ui_event *ev = malloc(sizeof *ev);
     if (!ev) return NULL;
+    w->row_event = malloc(sizeof *w->row_event);
     open_backend(w, ev);
     pthread_mutex_lock(&w->mu);
     for (;;) {
@@ -180,7 +159,7 @@ static void *loop(void *arg)
         w->busy = 1;
         w->progress = 0.0;
         pthread_mutex_unlock(&w->mu);
-        const rs_status st = run_job(w, ev);
+        const rs_status st = w->src ? run_job(w) : RS_E_NODEVICE;
         memset(ev, 0, sizeof *ev);
         ev->kind = UI_EV_DONE;
         ev->job = w->kind;
@@ -194,7 +173,8 @@ static void *loop(void *arg)
         pthread_mutex_lock(&w->mu);
     }
     pthread_mutex_unlock(&w->mu);
-    rs_engine_close(w->engine);
+    rs_source_close(w->src);
+    free(w->row_event);
     free(ev);
     return NULL;
 }

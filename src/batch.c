@@ -1,0 +1,76 @@
+/* The batch commands' side of the runner: the source a command reads (a
+ * recording with --replay, else the GPU), a progress line on a terminal,
+ * SIGINT and SIGTERM as a cancel, and --record. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/runner.h"
+
+static volatile int batch_cancel; /* written by the handler: a plain int store */
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    batch_cancel = 1;
+}
+
+int rs_cli_open_source(const rs_cli *cli, int need_gpu, rs_source **src)
+{
+    rs_error err;
+    rs_status st = cli->replay ? rs_source_recording_open(cli->replay, src, &err)
+                               : rs_source_gpu_open((int)cli->req.device, src, &err);
+    if (st == RS_OK) st = (*src)->prepare(*src, need_gpu, &err);
+    if (st != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        rs_source_close(*src);
+        *src = NULL;
+    }
+    return (int)st;
+}
+
+typedef struct line {
+    int tty;
+} line;
+
+static void show(void *ctx, int index, int total, double done, const char *label)
+{
+    const line *l = ctx;
+    if (!l->tty) return;
+    const double all = total > 0 ? (index + done) / total : done;
+    fprintf(stderr, "\r\033[K[%3.0f%%] %s", 100.0 * all, label);
+    fflush(stderr);
+}
+
+int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, const rs_request *reqs,
+                    int n, rs_row *rows, int *done)
+{
+    rs_error err;
+    rs_recorder rec = {NULL, ""};
+    *done = 0;
+    if (cli->record && rs_record_open(&rec, cli->record, src->device(src), &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return RS_E_IO;
+    }
+    line l = {isatty(2)};
+    batch_cancel = 0;
+    const rs_runner rn = {src,  command, cli->record ? &rec : NULL, &batch_cancel, show, NULL,
+                          NULL, &l};
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    rs_status st = rs_runner_run(&rn, reqs, n, rows, done, &err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (l.tty) fprintf(stderr, "\r\033[K");
+    if (st != RS_OK) rs_cli_error("%s", err.msg);
+    if (rs_record_close(&rec, &err) != RS_OK && st == RS_OK) {
+        rs_cli_error("%s", err.msg);
+        st = RS_E_IO;
+    }
+    return (int)st;
+}

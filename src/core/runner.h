@@ -1,0 +1,42 @@
+/* The runner: a list of requests into rows through a source, with one
+ * policy for every caller (run, ladder, sweep, the explorer's worker):
+ *
+ * - a refused request (RS_E_USAGE), a size that does not fit (RS_E_NOMEM)
+ *   or a failed run (RS_E_CUDA, ...) is a row, and the list goes on;
+ * - no driver, no device, a recording that cannot be written, or a cancel
+ *   stops it: the rows so far are kept;
+ * - every row is recorded as it is made (a stopped run keeps what it
+ *   measured), and handed to `row` as it is made. */
+#ifndef RS_RUNNER_H
+#define RS_RUNNER_H
+
+#include "export.h"
+#include "record.h"
+#include "source.h"
+
+typedef struct rs_runner {
+    rs_source *src;
+    const char *command;        /* "run", "ladder", "sweep": recorded with each row */
+    rs_recorder *record;        /* NULL: not recorded */
+    const volatile int *cancel; /* set from any thread: stop between launches */
+    /* row `index` of `total` is `done` (0..1) through; label names it */
+    void (*progress)(void *ctx, int index, int total, double done, const char *label);
+    void (*stage)(void *ctx, const char *what);
+    void (*row)(void *ctx, int index, const rs_row *row);
+    void *ctx;
+} rs_runner;
+
+/* Run reqs[0..n) into rows[0..n); *done rows were made. RS_OK, or the status
+ * that stopped the list (err says why). */
+rs_status rs_runner_run(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows, int *done,
+                        rs_error *err);
+
+/* 1 when a row's status stops a list. */
+int rs_runner_fatal(rs_status st);
+
+/* The exit status a list of rows earns: the first failed run's status
+ * (refusals never; sizes that did not fit when nomem_fails), else
+ * RS_E_MISMATCH for a wrong result, else 0. */
+int rs_runner_exit(const rs_row *rows, int n, int nomem_fails);
+
+#endif

@@ -1,0 +1,52 @@
+/* A source answers requests with results: the live GPU engine, or a
+ * recording of one. Views and the runner see only this table of functions,
+ * never which source they have. Later sources (kernels compiled at run time,
+ * several GPUs) are new implementations of the same table. */
+#ifndef RS_SOURCE_H
+#define RS_SOURCE_H
+
+#include "error.h"
+#include "record.h"
+#include "request.h"
+#include "result.h"
+
+typedef struct rs_hooks {
+    /* Called after each repetition with the share done (0..1). */
+    void (*progress)(void *ctx, double done);
+    void *ctx;
+    /* Set non-zero (from any thread) to stop between launches. */
+    const volatile int *cancel;
+    /* Called when a run enters a stage after its timing ("reading counters"). */
+    void (*stage)(void *ctx, const char *what);
+} rs_hooks;
+
+typedef struct rs_source rs_source;
+struct rs_source {
+    const char *kind; /* "gpu" or "recording", for messages */
+    void *self;
+    /* The device results come from (a recording's: as recorded). */
+    const rs_device_info *(*device)(rs_source *s);
+    /* Ready to answer: with need_gpu, a usable GPU (and its measured peak);
+     * a recording is always ready. */
+    rs_status (*prepare)(rs_source *s, int need_gpu, rs_error *err);
+    /* One request into one result, as `command` ("run", "ladder", "sweep")
+     * would; a recording answers with what it holds or RS_E_USAGE. */
+    rs_status (*run)(rs_source *s, const rs_request *r, const char *command, const rs_hooks *hooks,
+                     rs_result *out, rs_error *err);
+    void (*close)(rs_source *s);
+};
+
+/* A recording as a source: loaded from path (owned), or borrowed (rec must
+ * outlive the source). */
+rs_status rs_source_recording_open(const char *path, rs_source **out, rs_error *err);
+rs_status rs_source_recording_borrow(const rs_recording *rec, rs_source **out, rs_error *err);
+
+/* The live GPU engine as a source (src/engine/source_gpu.c). The engine's
+ * own calls stay reachable through rs_source_engine for the explorer's
+ * device facts (counters, passes). */
+rs_status rs_source_gpu_open(int device, rs_source **out, rs_error *err);
+struct rs_engine *rs_source_engine(rs_source *s);
+
+void rs_source_close(rs_source *s);
+
+#endif
