@@ -424,8 +424,10 @@ int rs_cmd_variants(rs_cli *cli)
             cJSON_AddStringToObject(o, "counter", vi->counter);
             cJSON_AddItemToArray(arr, o);
         } else if (cli->format == RS_FMT_CSV) {
-            printf("%d,%s,\"%s\",%s,%s,%s\n", vi->step, vi->name, vi->idea, block_rule(vi),
-                   vi->flags & RS_VF_GRID_STRIDE ? "yes" : "no", fin);
+            printf("%d,%s,", vi->step, vi->name);
+            rs_csv_field(stdout, vi->idea);
+            printf(",%s,%s,%s\n", block_rule(vi), vi->flags & RS_VF_GRID_STRIDE ? "yes" : "no",
+                   fin);
         } else {
             printf("%4d  %-21s %-15s %-12s %s\n", vi->step, vi->name, block_rule(vi), fin,
                    vi->idea);
@@ -489,8 +491,9 @@ int rs_cmd_metrics(rs_cli *cli)
             cJSON_AddStringToObject(o, "meaning", d->meaning);
             cJSON_AddItemToArray(arr, o);
         } else if (cli->format == RS_FMT_CSV) {
-            printf("%s,%s,%s,%s,%s,\"%s\"\n", d->key, d->cupti ? d->cupti : "", d->unit, set,
-                   pass_txt, d->meaning);
+            printf("%s,%s,%s,%s,%s,", d->key, d->cupti ? d->cupti : "", d->unit, set, pass_txt);
+            rs_csv_field(stdout, d->meaning);
+            printf("\n");
         } else {
             printf("%-20s %-8s %6s  %s\n", d->key, set, pass_txt, d->meaning);
         }
@@ -536,9 +539,13 @@ int rs_cmd_presets(rs_cli *cli)
         cJSON_Delete(arr);
     } else if (cli->format == RS_FMT_CSV) {
         printf("name,kind,path,note\n");
-        for (int i = 0; i < n; i++)
-            printf("%s,%s,%s,\"%s\"\n", list[i].name, list[i].shipped ? "shipped" : "user",
-                   list[i].path, list[i].valid ? list[i].note : list[i].error);
+        for (int i = 0; i < n; i++) {
+            printf("%s,%s,", list[i].name, list[i].shipped ? "shipped" : "user");
+            rs_csv_field(stdout, list[i].path);
+            printf(",");
+            rs_csv_field(stdout, list[i].valid ? list[i].note : list[i].error);
+            printf("\n");
+        }
     } else {
         const char *shipped = rs_preset_shipped_dir();
         printf("shipped presets (%s):\n", *shipped ? shipped : "none found");

@@ -2,6 +2,8 @@
 """The command line as a user meets it, on a machine with or without a GPU:
 help, errors (one line on stderr, a distinct exit code), output formats,
 presets and recordings. GPU variants are run by test_gpu_cli.py."""
+import csv
+import io
 import json
 import time
 import os
@@ -190,6 +192,17 @@ check(not os.path.exists(os.path.join(tmp, "redscope", "presets", "harris-2007.i
 # A directory given as a preset or a recording says so.
 one_line_error(*run("run", "--preset", tmp)[0:3:2], 7, "is a directory", "a directory as a preset")
 one_line_error(*run("--replay", tmp)[0:3:2], 7, "is a directory", "a directory as a recording")
+# CSV text is quoted the same way everywhere: a note with '"' and ',' stays one field.
+rc, _, err = run("run", "--variant", "cpu", "--n", "1000", "--note", 'say "hi", then go',
+                 "--save-preset", "quoted", env=env)
+rc, out, err = run("presets", "--format", "csv", env=env)
+rows = {r["name"]: r for r in csv.DictReader(io.StringIO(out))} if rc == 0 else {}
+check(rows.get("quoted", {}).get("note") == 'say "hi", then go',
+      f"presets csv keeps a note with quotes and commas whole: {out!r}")
+for cmd in (["variants"], ["metrics"]):
+    rc, out, _ = run(*cmd, "--format", "csv")
+    table = list(csv.reader(io.StringIO(out)))
+    check(rc == 0 and len({len(r) for r in table}) == 1, f"{cmd[0]} csv: one width of row")
 bad = os.path.join(tmp, "bad.ini")
 open(bad, "w").write("[run]\nn = 2^20\nblok = 3\n")
 one_line_error(*run("run", "--preset", bad)[0:3:2], 2, "bad.ini:3: unknown key 'blok'", "bad preset file")

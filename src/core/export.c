@@ -434,7 +434,7 @@ static void csv_header(FILE *f, rs_metric_mask m)
     fprintf(f, "\n");
 }
 
-static void csv_text(FILE *f, const char *s)
+void rs_csv_field(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -453,7 +453,7 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
             rs_finish_name(r->finish));
     if (rows[i].status != RS_OK) {
         fprintf(f, ",,,,,,,,,,,,,,,,,,,%d,", rows[i].status);
-        csv_text(f, rows[i].error);
+        rs_csv_field(f, rows[i].error);
         for (int k = 0; k < RS_METRIC_COUNT; k++)
             if (m & RS_METRIC_BIT(k)) fprintf(f, ",");
         if (m) fprintf(f, ",,");
@@ -478,7 +478,7 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
     }
     if (m) {
         fprintf(f, ",%d,", r->metrics.passes);
-        csv_text(f, r->metrics.reason);
+        rs_csv_field(f, r->metrics.reason);
     }
     fprintf(f, "\n");
 }
@@ -630,7 +630,7 @@ void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt
     for (int i = 0; i < count; i++) {
         if (fmt == RS_FMT_CSV) {
             fprintf(f, "%d,", d[i].index);
-            csv_text(f, d[i].name);
+            rs_csv_field(f, d[i].name);
             fprintf(f, ",%d.%d,%d,%llu,%.1f,%.1f\n", d[i].cc_major, d[i].cc_minor, d[i].sm_count,
                     (unsigned long long)d[i].total_mem, d[i].peak_gbps, d[i].measured_gbps);
         } else {

@@ -25,6 +25,10 @@ cJSON *rs_device_to_json(const rs_device_info *d);
 void rs_device_from_json(const cJSON *j, rs_device_info *d);
 cJSON *rs_result_to_json(const rs_result *r);
 rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err);
+/* One CSV text field, quoted, with quotes doubled: every CSV writer's text
+ * goes through this (a note with '"' or ',' stays one field). */
+void rs_csv_field(FILE *f, const char *s);
+
 cJSON *rs_row_to_json(const rs_row *row);
 rs_status rs_row_from_json(const cJSON *j, rs_row *row, rs_error *err);
 

@@ -358,8 +358,11 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
             if (r->status == RS_OK)
                 fprintf(f, "%.6g,%.2f,%.2f,%.6g,%s,\n", x->t_median_ms, x->gbps, x->pct_peak,
                         x->cpu_ms, x->correct ? "yes" : "no");
-            else
-                fprintf(f, ",,,,,\"%s\"\n", r->error);
+            else {
+                fprintf(f, ",,,,,");
+                rs_csv_field(f, r->error);
+                fprintf(f, "\n");
+            }
         }
         return;
     }
