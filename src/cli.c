@@ -45,52 +45,43 @@ typedef struct extra_opt {
     int val;
     const char *arg;
     const char *help;
-    const char *commands; /* space-separated commands that take it */
+    unsigned bit; /* RS_X_*; 0: every command (help, version) */
 } extra_opt;
 
 static const extra_opt extras[] = {
     {"format", required_argument, OPT_FORMAT, "FMT", "output: table (default), csv or json",
-     " run ladder sweep devices variants metrics presets "},
+     RS_X_FORMAT},
     {"record", required_argument, OPT_RECORD, "FILE",
-     "also write the results as JSON lines, for --replay", " run ladder sweep "},
+     "also write the results as JSON lines, for --replay", RS_X_RECORD},
     {"replay", required_argument, OPT_REPLAY, "FILE",
-     "answer from a recording instead of the GPU (no GPU needed)", " explore run ladder sweep "},
+     "answer from a recording instead of the GPU (no GPU needed)", RS_X_REPLAY},
     {"preset", required_argument, OPT_PRESET, "NAME",
-     "start from a preset (a name from 'redscope presets' or a path)",
-     " run ladder sweep explore "},
+     "start from a preset (a name from 'redscope presets' or a path)", RS_X_PRESET},
     {"save-preset", required_argument, OPT_SAVE_PRESET, "NAME",
-     "save this configuration as a user preset", " run ladder sweep "},
-    {"force", no_argument, OPT_FORCE, NULL, "replace an existing preset", " run ladder sweep "},
+     "save this configuration as a user preset", RS_X_SAVE_PRESET},
+    {"force", no_argument, OPT_FORCE, NULL, "replace an existing preset or shadow a shipped one",
+     RS_X_FORCE},
     {"no-color", no_argument, OPT_NO_COLOR, NULL, "no colors (NO_COLOR in the environment too)",
-     " explore "},
+     RS_X_NO_COLOR},
     {"measure", no_argument, OPT_MEASURE, NULL, "measure each GPU's streaming-read bandwidth",
-     " devices "},
+     RS_X_MEASURE},
     {"plot", required_argument, OPT_PLOT, "FILE",
-     "draw the chart to FILE.svg or FILE.png (gnuplot)", " sweep "},
-    {"help", no_argument, OPT_HELP, NULL, "this help", NULL},
-    {"version", no_argument, OPT_VERSION, NULL, "print the version", NULL},
+     "draw the chart to FILE.svg or FILE.png (gnuplot)", RS_X_PLOT},
+    {"help", no_argument, OPT_HELP, NULL, "this help", 0},
+    {"version", no_argument, OPT_VERSION, NULL, "print the version", 0},
 };
 #define N_EXTRAS (int)(sizeof extras / sizeof extras[0])
 
-/* Which request fields a command reads. */
 static int command_takes_field(const char *command, rs_field_id id)
 {
-    if (strcmp(command, "devices") == 0 || strcmp(command, "variants") == 0 ||
-        strcmp(command, "presets") == 0)
-        return 0;
-    if (strcmp(command, "metrics") == 0) return id == RS_F_device;
-    if (strcmp(command, "run") == 0) return id != RS_F_variants && id != RS_F_sweep;
-    if (strcmp(command, "ladder") == 0) return id != RS_F_variant && id != RS_F_sweep;
-    if (strcmp(command, "sweep") == 0) return id != RS_F_variant;
-    return 1; /* explore */
+    const rs_command *c = rs_command_find(command);
+    return c && (c->fields >> id) & 1;
 }
 
 static int command_takes_extra(const char *command, const extra_opt *x)
 {
-    if (!x->commands) return 1;
-    char key[32];
-    snprintf(key, sizeof key, " %s ", command);
-    return strstr(x->commands, key) != NULL;
+    const rs_command *c = rs_command_find(command);
+    return !x->bit || (c && (c->extras & x->bit));
 }
 
 typedef struct given {
@@ -220,34 +211,13 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
     return st;
 }
 
-static const char *command_summary(const char *command)
-{
-    static const struct {
-        const char *cmd, *args, *what;
-    } cmds[] = {
-        {"explore", "[options]", "the full-screen explorer (the default)"},
-        {"run", "--variant ID [options]", "run one variant and print every figure"},
-        {"ladder", "[options]", "run the ladder of variants on one configuration"},
-        {"sweep", "--variants LIST --range RANGE [options]", "time variants over a range of n"},
-        {"devices", "[--measure]", "list CUDA devices"},
-        {"variants", "", "list the variants of the ladder"},
-        {"metrics", "[--device I]", "list the hardware counters and what they cost"},
-        {"presets", "", "list shipped and saved presets"},
-    };
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (strcmp(cmds[i].cmd, command) == 0) return cmds[i].what;
-    return NULL;
-}
-
 void rs_cli_usage(FILE *f, const char *command)
 {
     if (!command) {
         fprintf(f, "redscope: see why a CUDA reduction is fast or slow.\n\n"
                    "usage: redscope [COMMAND] [options]\n\ncommands:\n");
-        const char *all[] = {"explore", "run",      "ladder",  "sweep",
-                             "devices", "variants", "metrics", "presets"};
-        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-            fprintf(f, "  %-10s %s\n", all[i], command_summary(all[i]));
+        for (int i = 0; i < rs_command_count; i++)
+            fprintf(f, "  %-10s %s\n", rs_commands[i].name, rs_commands[i].summary);
         fprintf(f, "\n'redscope COMMAND --help' lists a command's options.\n"
                    "Examples:\n"
                    "  redscope                                   the explorer\n"
@@ -260,10 +230,10 @@ void rs_cli_usage(FILE *f, const char *command)
                    "6 CUDA error, 7 file error, 130 interrupted\n");
         return;
     }
-    const char *what = command_summary(command);
-    fprintf(f, "usage: redscope %s [options]\n%s%s\n\noptions:\n",
-            strcmp(command, "explore") == 0 ? "[explore]" : command, what ? what : "",
-            what ? "." : "");
+    const rs_command *c = rs_command_find(command);
+    if (!c) return;
+    fprintf(f, "usage: redscope %s %s\n%s.\n\noptions:\n",
+            strcmp(command, "explore") == 0 ? "[explore]" : command, c->usage, c->summary);
     for (int i = 0; i < RS_FIELD_COUNT; i++) {
         const rs_field *fl = &rs_fields[i];
         if (!fl->flag || !command_takes_field(command, fl->id)) continue;

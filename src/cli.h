@@ -27,6 +27,32 @@ typedef struct rs_cli {
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
 } rs_cli;
 
+/* Options besides the request's fields, one bit each. */
+enum {
+    RS_X_FORMAT = 1 << 0,
+    RS_X_RECORD = 1 << 1,
+    RS_X_REPLAY = 1 << 2,
+    RS_X_PRESET = 1 << 3,
+    RS_X_SAVE_PRESET = 1 << 4,
+    RS_X_FORCE = 1 << 5,
+    RS_X_NO_COLOR = 1 << 6,
+    RS_X_MEASURE = 1 << 7,
+    RS_X_PLOT = 1 << 8,
+};
+
+/* A command: its name, usage, one-line summary, the request fields (bit per
+ * rs_field_id) and other options (RS_X_*) it takes, and what runs it. The
+ * table (commands.c) drives dispatch, help and option checks. */
+typedef struct rs_command {
+    const char *name, *usage, *summary;
+    unsigned long long fields;
+    unsigned extras;
+    int (*fn)(rs_cli *);
+} rs_command;
+extern const rs_command rs_commands[];
+extern const int rs_command_count;
+const rs_command *rs_command_find(const char *name);
+
 /* Parse argv[first..] for `command`; err explains bad arguments. */
 rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err);
 

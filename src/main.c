@@ -6,22 +6,10 @@
 
 #include "cli.h"
 #include "core/format.h"
-#include "ui/ui.h"
 
 #ifndef RS_VERSION
 #define RS_VERSION "0"
 #endif
-
-typedef int (*command_fn)(rs_cli *);
-
-static const struct {
-    const char *name;
-    command_fn fn;
-} commands[] = {
-    {"explore", ui_main},        {"run", rs_cmd_run},         {"ladder", rs_cmd_ladder},
-    {"sweep", rs_cmd_sweep},     {"devices", rs_cmd_devices}, {"variants", rs_cmd_variants},
-    {"metrics", rs_cmd_metrics}, {"presets", rs_cmd_presets},
-};
 
 int main(int argc, char **argv)
 {
@@ -39,10 +27,8 @@ int main(int argc, char **argv)
         rs_cli_usage(stdout, argc > 2 ? argv[2] : NULL);
         return 0;
     }
-    command_fn fn = NULL;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(commands[i].name, name) == 0) fn = commands[i].fn;
-    if (!fn) {
+    const rs_command *cmd = rs_command_find(name);
+    if (!cmd) {
         rs_cli_error("unknown command '%s' (see: redscope --help)", name);
         return RS_E_USAGE;
     }
@@ -65,5 +51,5 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    return fn(&cli);
+    return cmd->fn(&cli);
 }

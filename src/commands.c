@@ -1,0 +1,34 @@
+/* The commands: one table drives dispatch (main.c), the help, and which
+ * options each command takes (cli.c). */
+#include <string.h>
+
+#include "cli.h"
+#include "ui/ui.h"
+
+#define F(id)      (1ull << RS_F_##id)
+#define ALL_FIELDS ((1ull << RS_FIELD_COUNT) - 1)
+#define RUNS       (RS_X_FORMAT | RS_X_RECORD | RS_X_REPLAY | RS_X_PRESET | RS_X_SAVE_PRESET | RS_X_FORCE)
+
+const rs_command rs_commands[] = {
+    {"explore", "[options]", "the full-screen explorer (the default)", ALL_FIELDS,
+     RS_X_REPLAY | RS_X_PRESET | RS_X_NO_COLOR, ui_main},
+    {"run", "--variant ID [options]", "run one variant and print every figure",
+     ALL_FIELDS & ~(F(variants) | F(sweep)), RUNS, rs_cmd_run},
+    {"ladder", "[options]", "run the ladder of variants on one configuration",
+     ALL_FIELDS & ~(F(variant) | F(sweep)), RUNS, rs_cmd_ladder},
+    {"sweep", "--variants LIST --range RANGE [options]", "time variants over a range of n",
+     ALL_FIELDS & ~F(variant), RUNS | RS_X_PLOT, rs_cmd_sweep},
+    {"devices", "[--measure]", "list CUDA devices", 0, RS_X_FORMAT | RS_X_MEASURE, rs_cmd_devices},
+    {"variants", "", "list the variants of the ladder", 0, RS_X_FORMAT, rs_cmd_variants},
+    {"metrics", "[--device I]", "list the hardware counters and what they cost", F(device),
+     RS_X_FORMAT, rs_cmd_metrics},
+    {"presets", "", "list shipped and saved presets", 0, RS_X_FORMAT, rs_cmd_presets},
+};
+const int rs_command_count = (int)(sizeof rs_commands / sizeof rs_commands[0]);
+
+const rs_command *rs_command_find(const char *name)
+{
+    for (int i = 0; i < rs_command_count; i++)
+        if (strcmp(rs_commands[i].name, name) == 0) return &rs_commands[i];
+    return NULL;
+}
