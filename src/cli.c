@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "core/catalogue.h"
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "core/preset.h"
 #include "core/record.h"
 #include "core/runner.h"

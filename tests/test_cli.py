@@ -3,6 +3,7 @@
 help, errors (one line on stderr, a distinct exit code), output formats,
 presets and recordings. GPU variants are run by test_gpu_cli.py."""
 import csv
+import ctypes
 import io
 import json
 import time
@@ -60,11 +61,33 @@ if not have_gpu:
           f"no GPU: one line naming the driver or device: {err!r}")
     rc, _, err = run("devices")
     check(rc in (3, 4) and "redscope:" in err, "devices without a GPU")
-    if not any(os.path.exists(os.path.join(d, "libcuda.so.1"))
-               for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib")):
-        # no driver at all is not "your driver is too old"
-        check(rc == 3 and "no NVIDIA driver (libcuda.so.1 not found)" in err
-              and "insufficient" not in err, f"no libcuda: said plainly, exit 3: {err!r}")
+
+# No driver at all is not "your driver is too old": every GPU command says
+# which it is, exit 3. The loader is asked as redscope asks it (dlopen).
+GPU_COMMANDS = (("run", "--variant", "sequential", "--n", "1000"), ("ladder", "--n", "1000"),
+                ("sweep", "--variants", "sequential", "--range", "2^10..2^12"), ("devices",))
+try:
+    ctypes.CDLL("libcuda.so.1")
+    have_libcuda = True
+except OSError:
+    have_libcuda = False
+if not have_libcuda:
+    for args in GPU_COMMANDS:
+        rc, out, err = run(*args)
+        one_line_error(rc, err, 3, "no NVIDIA driver (libcuda.so.1 not found)",
+                       f"{args[0]} without libcuda")
+        check("insufficient" not in err and "too old" not in err and out == "",
+              f"{args[0]} without libcuda: not an old driver: {err!r}")
+# A driver for CUDA 11.8 (tests/fake_libcuda.c, before the real one on the
+# loader's path): too old, and the versions are named.
+fake = os.environ.get("RS_FAKE_LIBCUDA_DIR")
+check(fake is not None and os.path.exists(os.path.join(fake, "libcuda.so.1")),
+      "the fake old libcuda is built")
+for args in GPU_COMMANDS if fake else ():
+    rc, out, err = run(*args, env={"LD_LIBRARY_PATH": fake})
+    one_line_error(rc, err, 3, "NVIDIA driver too old for CUDA ", f"{args[0]} with an old driver")
+    check("(found a driver for CUDA 11.8)" in err and "not found" not in err,
+          f"{args[0]} with an old driver: both versions named: {err!r}")
 
 # The cpu variant runs anywhere: every format, every way to write n.
 for n, expect in (("1000", 1000), ("2^10", 1024), ("1K", 1024), ("3*1024+1", 3073), ("2^20+7", 1048583)):
@@ -111,8 +134,16 @@ check(json.loads(lines[1])["command"] == "run", "recording row")
 # Outputs are checked before any work: a big CPU run would take seconds.
 for args, what in ((["run", "--variant", "cpu", "--n", "2^28", "--record", "/nonexistent/d/x.jsonl"],
                     "run --record into a missing directory"),
+                   (["run", "--variant", "cpu", "--n", "2^28", "--record", tmp],
+                    "run --record a directory"),
+                   (["ladder", "--variants", "cpu", "--n", "2^28", "--record",
+                     "/nonexistent/d/x.jsonl"], "ladder --record into a missing directory"),
                    (["ladder", "--variants", "cpu", "--n", "2^28", "--record", tmp],
                     "ladder --record a directory"),
+                   (["sweep", "--variants", "cpu", "--range", "2^26..2^28", "--record",
+                     "/nonexistent/d/x.jsonl"], "sweep --record into a missing directory"),
+                   (["sweep", "--variants", "cpu", "--range", "2^26..2^28", "--plot", tmp + "/"],
+                    "sweep --plot a directory"),
                    (["sweep", "--variants", "cpu", "--range", "2^26..2^28", "--plot",
                      "/nonexistent/s.svg"], "sweep --plot into a missing directory")):
     t0 = time.time()
@@ -183,12 +214,27 @@ check(rc == 0 and os.path.exists(os.path.join(tmp, "redscope", "presets", "dotte
 for name in ("dotted", "dotted.ini"):
     rc, out, err = run("run", "--preset", name, "--format", "json", env=env)
     check(rc == 0 and json.loads(out)["request"]["n"] == 5000, f"--preset {name} loads: {err}")
+rc, out, _ = run("presets", "--format", "json", env=env)
+names = [p["name"] for p in json.loads(out)] if rc == 0 else []
+check("dotted" in names and "dotted.ini" not in names, f"listed as 'dotted': {out!r}")
 # A shipped preset's name is not taken silently.
 rc, _, err = run("run", "--variant", "cpu", "--save-preset", "harris-2007", env=env)
 check(rc == 7 and "shadow the shipped preset" in err and "--force" in err,
       f"saving over a shipped preset's name asks for --force: {err!r}")
-check(not os.path.exists(os.path.join(tmp, "redscope", "presets", "harris-2007.ini")),
-      "nothing saved without --force")
+mine = os.path.join(tmp, "redscope", "presets", "harris-2007.ini")
+check(not os.path.exists(mine), "nothing saved without --force")
+rc, _, err = run("run", "--variant", "cpu", "--save-preset", "harris-2007.ini", env=env)
+check(rc == 7 and "shadow the shipped preset" in err and not os.path.exists(mine),
+      f"NAME.ini of a shipped preset: refused alike: {err!r}")
+rc, out, _ = run("run", "--help")
+check("--force" in out and "shadow a shipped" in out, "run --help: --force also shadows")
+rc, _, err = run("run", "--variant", "cpu", "--n", "6000", "--save-preset", "harris-2007",
+                 "--force", env=env)
+rc2, out, _ = run("run", "--preset", "harris-2007", "--format", "json", env=env)
+check(rc == 0 and rc2 == 0 and json.loads(out)["request"]["n"] == 6000,
+      f"with --force yours is saved and wins: {err!r}")
+if os.path.exists(mine):
+    os.remove(mine)
 # A directory given as a preset or a recording says so.
 one_line_error(*run("run", "--preset", tmp)[0:3:2], 7, "is a directory", "a directory as a preset")
 one_line_error(*run("--replay", tmp)[0:3:2], 7, "is a directory", "a directory as a recording")

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Every example runs as written: the lines under "Examples:" in
-`redscope --help` and every redscope command in README.md's sh blocks.
-Without a GPU a GPU command must say so (exit 3 or 4), never fail on its
-arguments (2) or crash; commands that need no GPU exit 0; explorer
-examples start in a real terminal (tmux) and quit on q."""
+`redscope --help` and in every `redscope COMMAND --help`, and every redscope
+command in README.md's sh blocks. They run in a temporary folder that sees
+the source tree's conf/, with a temporary XDG_CONFIG_HOME, so what they
+write stays there. Without a GPU a GPU command must say so (exit 3 or 4),
+never fail on its arguments (2) or crash; commands that need no GPU (the
+listings, help, cpu-only runs, --replay) exit 0; explorer examples start
+in a real terminal (tmux) and quit on q."""
 import os
 import re
 import shlex
@@ -22,14 +25,27 @@ have_gpu = run("devices")[0] == 0
 NO_GPU_NEEDED = {"variants", "metrics", "presets", "help"}
 
 
+def examples(text):
+    """The commands under "Examples:": each ends at a run of 3 spaces (its note)."""
+    if "Examples:" not in text:
+        return []
+    lines = text.split("Examples:", 1)[1].split("\n\n", 1)[0].splitlines()
+    return [re.split(r"\s{3,}", l.strip())[0] for l in lines if l.strip().startswith("redscope")]
+
+
 def from_help():
     rc, out, _ = run("--help")
     check(rc == 0, "redscope --help")
-    lines = out.split("Examples:", 1)[1].split("\n\n", 1)[0].splitlines() if "Examples:" in out \
-        else []
-    check(len(lines) >= 3, "the help has examples")
-    # "  redscope run ...      the explorer": the command ends at a run of 3 spaces
-    return [re.split(r"\s{3,}", l.strip())[0] for l in lines if l.strip().startswith("redscope")]
+    cmds = examples(out)
+    check(len(cmds) >= 3, "the help has examples")
+    listed = out.split("commands:", 1)[1].split("\n\n", 1)[0] if "commands:" in out else ""
+    commands = [l.split()[0] for l in listed.splitlines() if l.strip()]
+    check(len(commands) >= 8, f"the help lists the commands: {commands}")
+    for command in commands:
+        rc, out, err = run(command, "--help")
+        check(rc == 0 and "usage:" in out, f"redscope {command} --help: {rc} {err!r}")
+        cmds += examples(out)
+    return cmds
 
 
 def from_readme():
@@ -44,14 +60,36 @@ def from_readme():
     return cmds
 
 
+def option(args, *names):
+    """The value of the last of these options in args (--x V or --x=V), or None."""
+    value = None
+    for i, a in enumerate(args):
+        for name in names:
+            if a == name and i + 1 < len(args):
+                value = args[i + 1]
+            elif a.startswith(name + "="):
+                value = a.split("=", 1)[1]
+    return value
+
+
+def needs_gpu(args):
+    if args[0] in NO_GPU_NEEDED or "--replay" in args:
+        return False
+    if args[0] == "run":
+        return option(args, "--variant", "-v") != "cpu"
+    if args[0] in ("ladder", "sweep"):
+        return option(args, "--variants", "-V") != "cpu"
+    return True
+
+
 def explorer(cmd, cwd):
     args = shlex.split(cmd)[1:]
     t = Tmux(f"cd {shlex.quote(cwd)} && {EXE} {' '.join(map(shlex.quote, args))}", cols=100,
              rows=30, env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color",
                            "XDG_CONFIG_HOME": cwd})
     try:
-        s = t.wait_for("redscope", 20)
-        check(s is not None and "Ladder" in s, f"{cmd}: the explorer starts")
+        s = t.wait_for("Ladder", 20)
+        check(s is not None and "redscope" in s, f"{cmd}: the explorer starts")
         t.keys("q")
         code = t.exit_code(20)
         if code is None:  # a run may be going on: q asks first
@@ -66,13 +104,12 @@ def batch(cmd, cwd):
     args = shlex.split(cmd)[1:]
     p = subprocess.run([EXE, *args], cwd=cwd, capture_output=True, text=True, timeout=900,
                        env=dict(os.environ, XDG_CONFIG_HOME=cwd))
-    gpu = args[0] not in NO_GPU_NEEDED
     if "--plot" in args and not shutil.which("gnuplot"):
         # gnuplot is a documented dependency: its absence is said first
         check(p.returncode == 7 and "gnuplot" in p.stderr,
               f"{cmd}: without gnuplot says so before measuring: {p.stderr!r}")
-    elif gpu and not have_gpu:
-        check(p.returncode in (3, 4) and "redscope: " in p.stderr,
+    elif needs_gpu(args) and not have_gpu:
+        check(p.returncode in (3, 4) and p.stderr.startswith("redscope: "),
               f"{cmd}: without a GPU exits 3 or 4 and says why, got {p.returncode} {p.stderr!r}")
     else:
         check(p.returncode == 0, f"{cmd}: exit {p.returncode} {p.stderr!r}")
@@ -85,10 +122,9 @@ def main():
         for cmd in from_help() + from_readme():
             first = shlex.split(cmd)[1:2]
             if not first or first[0].startswith("-") or first[0] == "explore":
-                if "--replay" in cmd or have_gpu:
-                    explorer(cmd, cwd)
-                continue
-            batch(cmd, cwd)
+                explorer(cmd, cwd)
+            else:
+                batch(cmd, cwd)
     finally:
         shutil.rmtree(cwd, ignore_errors=True)
     check.finish()

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "core/export.h"
 #include "core/record.h"
 

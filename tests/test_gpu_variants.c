@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "core/catalogue.h"
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "core/reference.h"
 #include "kernels/rs_kernels.h"
 

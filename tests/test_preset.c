@@ -1,5 +1,6 @@
 /* Presets: round trips, the shipped set, a corpus of bad files, saving
- * without clobbering, and a save that fails half way. */
+ * without clobbering, NAME.ini as NAME, shipped presets not shadowed by
+ * accident, directories named as such, and a save that fails half way. */
 #include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -94,6 +95,81 @@ static void saving(void)
     CHECK(rs_preset_resolve("harris-2007", path, sizeof path, &err) == RS_OK);
     CHECK(rs_preset_resolve("nope", path, sizeof path, &err) == RS_E_USAGE);
     CHECK_STR_CONTAINS(err.msg, "no preset named 'nope'");
+}
+
+static int listed(const char *name)
+{
+    rs_preset_info list[64];
+    const int n = rs_preset_list(list, 64);
+    int found = 0;
+    for (int i = 0; i < n; i++) found += strcmp(list[i].name, name) == 0;
+    return found;
+}
+
+/* NAME.ini is the preset NAME: saved, resolved and listed as NAME. */
+static void ini_suffix(void)
+{
+    rs_request r, back;
+    rs_error err;
+    char path[RS_PATH_MAX], again[RS_PATH_MAX], expect[512];
+    rs_request_defaults(&r);
+    r.n = 5000;
+    CHECK_MSG(rs_preset_save("dotted.ini", &r, 0, path, sizeof path, &err) == RS_OK, "%s", err.msg);
+    snprintf(expect, sizeof expect, "%s/redscope/presets/dotted.ini", tmpdir);
+    CHECK_MSG(strcmp(path, expect) == 0, "saved as %s", path);
+    CHECK(listed("dotted") == 1 && listed("dotted.ini") == 0);
+    CHECK(rs_preset_resolve("dotted", again, sizeof again, &err) == RS_OK);
+    CHECK(strcmp(again, expect) == 0);
+    CHECK(rs_preset_resolve("dotted.ini", again, sizeof again, &err) == RS_OK);
+    CHECK(strcmp(again, expect) == 0 && rs_preset_read_file(again, &back, &err) == RS_OK);
+    CHECK(back.n == 5000);
+    CHECK(rs_preset_save("dotted", &r, 0, path, sizeof path, &err) == RS_E_IO);
+    CHECK_STR_CONTAINS(err.msg, "exists");
+    CHECK(!rs_preset_would_shadow("dotted"));
+    unlink(expect);
+}
+
+/* A shipped preset's name is refused without force, distinctly from
+ * "exists"; with force the user's preset hides the shipped one. */
+static void shadowing(void)
+{
+    rs_request r, back;
+    rs_error err;
+    char path[RS_PATH_MAX], mine[512];
+    rs_request_defaults(&r);
+    r.n = 777;
+    snprintf(mine, sizeof mine, "%s/redscope/presets/harris-2007.ini", tmpdir);
+    CHECK(rs_preset_would_shadow("harris-2007") && rs_preset_would_shadow("harris-2007.ini"));
+    CHECK(!rs_preset_would_shadow("not-shipped") && !rs_preset_would_shadow("../x"));
+    for (int i = 0; i < 2; i++) {
+        const char *name = i ? "harris-2007.ini" : "harris-2007";
+        CHECK(rs_preset_save(name, &r, 0, path, sizeof path, &err) == RS_E_IO);
+        CHECK_STR_CONTAINS(err.msg, "would shadow the shipped preset");
+        CHECK_MSG(access(mine, F_OK) != 0, "%s saved without force", name);
+    }
+    CHECK(rs_preset_save("harris-2007", &r, 1, path, sizeof path, &err) == RS_OK);
+    CHECK(strcmp(path, mine) == 0 && !rs_preset_would_shadow("harris-2007"));
+    CHECK(rs_preset_resolve("harris-2007", path, sizeof path, &err) == RS_OK);
+    CHECK(strcmp(path, mine) == 0 && rs_preset_read_file(path, &back, &err) == RS_OK);
+    CHECK(back.n == 777);
+    /* Now it is the user's own: saving again is "exists", not "shadow". */
+    CHECK(rs_preset_save("harris-2007", &r, 0, path, sizeof path, &err) == RS_E_IO);
+    CHECK(strstr(err.msg, "exists") && !strstr(err.msg, "shadow"));
+    unlink(mine);
+}
+
+/* A directory given as a preset is called one, by path or by bare name. */
+static void directories(void)
+{
+    rs_error err;
+    char path[RS_PATH_MAX];
+    CHECK(rs_preset_resolve(tmpdir, path, sizeof path, &err) == RS_E_IO);
+    CHECK_STR_CONTAINS(err.msg, "is a directory");
+    char cwd[RS_PATH_MAX];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL && chdir(tmpdir) == 0);
+    CHECK(rs_preset_resolve("redscope", path, sizeof path, &err) == RS_E_IO);
+    CHECK_STR_CONTAINS(err.msg, "'redscope' is a directory");
+    CHECK(chdir(cwd) == 0);
 }
 
 static void shipped(void)
@@ -203,6 +279,9 @@ int main(void)
     unsetenv("REDSCOPE_DATA_DIR");
     round_trip();
     saving();
+    ini_suffix();
+    shadowing();
+    directories();
     shipped();
     bad_corpus();
     failed_save_keeps_old();

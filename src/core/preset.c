@@ -377,6 +377,20 @@ static rs_status make_dirs(const char *dir, rs_error *err)
     return RS_OK;
 }
 
+int rs_preset_would_shadow(const char *given)
+{
+    char name[RS_PATH_MAX], path[2 * RS_PATH_MAX + 8];
+    strip_ini(given, name, sizeof name);
+    const char *shipped = rs_preset_shipped_dir();
+    if (!rs_preset_name_ok(name) || !*shipped) return 0;
+    snprintf(path, sizeof path, "%s/%s.ini", shipped, name);
+    if (!file_exists(path)) return 0;
+    char dir[RS_PATH_MAX];
+    if (rs_preset_user_dir(dir, sizeof dir, NULL) != RS_OK) return 1;
+    snprintf(path, sizeof path, "%s/%s.ini", dir, name);
+    return !file_exists(path); /* the user's own already hides it: "exists" */
+}
+
 rs_status rs_preset_save(const char *given, const rs_request *r, int force, char *path_out,
                          size_t len, rs_error *err)
 {
@@ -386,19 +400,16 @@ rs_status rs_preset_save(const char *given, const rs_request *r, int force, char
         return rs_fail(err, RS_E_USAGE,
                        "bad preset name '%s': use letters, digits, '.', '_' and '-' (at most %d)",
                        name, RS_PRESET_NAME_MAX - 5);
+    if (!force && rs_preset_would_shadow(name))
+        return rs_fail(err, RS_E_IO,
+                       "'%s' would shadow the shipped preset of that name; use --force to save "
+                       "yours over it, or pick another name",
+                       name);
     char dir[RS_PATH_MAX];
     rs_status st = rs_preset_user_dir(dir, sizeof dir, err);
     if (st != RS_OK || (st = make_dirs(dir, err)) != RS_OK) return st;
     if (snprintf(path_out, len, "%s/%s.ini", dir, name) >= (int)len)
         return rs_fail(err, RS_E_IO, "preset path too long");
-    const char *shipped = rs_preset_shipped_dir();
-    char ship[RS_PATH_MAX + RS_PRESET_NAME_MAX + 8];
-    snprintf(ship, sizeof ship, "%s/%s.ini", shipped, name);
-    if (!force && *shipped && file_exists(ship) && !file_exists(path_out))
-        return rs_fail(err, RS_E_IO,
-                       "'%s' would shadow the shipped preset of that name; use --force to save "
-                       "yours over it, or pick another name",
-                       name);
     return rs_preset_write(path_out, r, force, err);
 }
 

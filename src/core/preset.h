@@ -57,10 +57,19 @@ rs_status rs_preset_format(const rs_request *r, char *buf, size_t len);
 rs_status rs_preset_write(const char *path, const rs_request *r, int force, rs_error *err);
 
 /* Save under NAME (or NAME.ini) in the user's folder (created if needed);
- * path_out gets the file. Without force RS_E_IO refuses to replace a preset
- * ("exists") or to shadow a shipped one ("shipped" in the message). */
+ * path_out gets the file. Without force RS_E_IO refuses two cases, both of
+ * which a user can confirm (force = 1):
+ *   - NAME is one of the user's presets: the message says "exists";
+ *   - NAME would hide a shipped preset, exactly when
+ *     rs_preset_would_shadow(NAME): the message says "'NAME' would shadow
+ *     the shipped preset of that name". Callers that ask tell the two apart
+ *     with rs_preset_would_shadow, not by reading the message. */
 rs_status rs_preset_save(const char *name, const rs_request *r, int force, char *path_out,
                          size_t len, rs_error *err);
+
+/* 1 when saving NAME (or NAME.ini) would shadow a shipped preset: one of
+ * that name is shipped and the user has none of that name yet. */
+int rs_preset_would_shadow(const char *name);
 
 /* 1 when name is usable as a file name: letters, digits, '.', '_', '-'. */
 int rs_preset_name_ok(const char *name);

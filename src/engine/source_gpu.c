@@ -1,7 +1,7 @@
 /* The live source: the GPU engine behind the source table. */
 #include <stdlib.h>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "core/source.h"
 
 typedef struct gpu_source {

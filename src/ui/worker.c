@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "core/catalogue.h"
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "core/runner.h"
 
 #define QUEUE 16

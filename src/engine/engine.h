@@ -6,10 +6,10 @@
 
 #include <stddef.h>
 
-#include "error.h"
-#include "request.h"
-#include "result.h"
-#include "source.h"
+#include "core/error.h"
+#include "core/request.h"
+#include "core/result.h"
+#include "core/source.h"
 
 typedef struct rs_engine rs_engine;
 

@@ -1,0 +1,247 @@
+/* The device: CUDA errors as statuses, the devices listed, the engine
+ * opened and closed on one of them, a context rebuilt after a sticky
+ * error, and its streaming-read bandwidth measured. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* ---- errors ----------------------------------------------------------------- */
+
+static int is_sticky(cudaError_t c)
+{
+    switch (c) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorHardwareStackError:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable: return 1;
+    default: return 0;
+    }
+}
+
+/* "The driver is insufficient" reads as "upgrade it"; tell no driver at
+ * all (libcuda absent) apart from one too old for this runtime. */
+static rs_status driver_fail(cudaError_t c, rs_error *err)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!h)
+        return rs_fail(err, RS_E_NODRIVER,
+                       "no NVIDIA driver (libcuda.so.1 not found): install the NVIDIA driver, or "
+                       "replay a recording with --replay FILE");
+    dlclose(h);
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    cudaGetLastError();
+    if (drv > 0 && drv < rt)
+        return rs_fail(err, RS_E_NODRIVER,
+                       "NVIDIA driver too old for CUDA %d.%d (found a driver for CUDA %d.%d): "
+                       "update the driver",
+                       rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10);
+    return rs_fail(err, RS_E_NODRIVER, "the NVIDIA driver does not work here: %s",
+                   cudaGetErrorString(c));
+}
+
+rs_status rs_cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *what)
+{
+    cudaGetLastError(); /* clear a non-sticky error */
+    switch (c) {
+    case cudaErrorMemoryAllocation:
+        return rs_fail(err, RS_E_NOMEM, "out of device memory while %s", what);
+    case cudaErrorInsufficientDriver:
+    case cudaErrorStubLibrary: (void)what; return driver_fail(c, err);
+    case cudaErrorNoDevice:
+    case cudaErrorInvalidDevice:
+    case cudaErrorDevicesUnavailable:
+        return rs_fail(err, RS_E_NODEVICE, "no usable CUDA device (%s): %s", what,
+                       cudaGetErrorString(c));
+    default: break;
+    }
+    if (e && is_sticky(c)) e->broken = 1;
+    return rs_fail(err, RS_E_CUDA, "CUDA error while %s: %s (%s)", what, cudaGetErrorString(c),
+                   cudaGetErrorName(c));
+}
+
+/* ---- devices ----------------------------------------------------------------- */
+
+static void fill_info(int dev, rs_device_info *d)
+{
+    struct cudaDeviceProp p;
+    memset(d, 0, sizeof *d);
+    d->index = dev;
+    if (cudaGetDeviceProperties(&p, dev) != cudaSuccess) {
+        cudaGetLastError();
+        snprintf(d->name, sizeof d->name, "CUDA device %d", dev);
+        return;
+    }
+    snprintf(d->name, sizeof d->name, "%.127s", p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sm_count = p.multiProcessorCount;
+    d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d->total_mem = p.totalGlobalMem;
+    cudaDeviceGetAttribute(&d->mem_clock_khz, cudaDevAttrMemoryClockRate, dev);
+    cudaDeviceGetAttribute(&d->bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, dev);
+    d->peak_gbps = (double)d->mem_clock_khz * 1e3 * 2.0 * d->bus_width_bits / 8.0 / 1e9;
+    cudaDriverGetVersion(&d->driver_version);
+    cudaRuntimeGetVersion(&d->runtime_version);
+    cudaGetLastError();
+}
+
+static rs_status device_count(int *count, rs_error *err)
+{
+    cudaError_t c = cudaGetDeviceCount(count);
+    if (c == cudaSuccess && *count > 0) return RS_OK;
+    cudaGetLastError();
+    if (c == cudaSuccess || c == cudaErrorNoDevice)
+        return rs_fail(err, RS_E_NODEVICE, "no CUDA device is visible (CUDA_VISIBLE_DEVICES=%s)",
+                       getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES") : "unset");
+    if (c == cudaErrorInsufficientDriver || c == cudaErrorStubLibrary) return driver_fail(c, err);
+    return rs_fail(err, RS_E_NODEVICE, "CUDA cannot list devices: %s", cudaGetErrorString(c));
+}
+
+rs_status rs_devices_list(rs_device_info *out, int max, int *count, rs_error *err)
+{
+    int n = 0;
+    *count = 0;
+    rs_status st = device_count(&n, err);
+    if (st != RS_OK) return st;
+    for (int i = 0; i < n && i < max; i++) {
+        fill_info(i, &out[i]);
+        *count = i + 1;
+    }
+    return RS_OK;
+}
+
+static rs_status gpu_setup(rs_engine *e, rs_error *err)
+{
+    int count = 0;
+    rs_status st = device_count(&count, err);
+    if (st != RS_OK) return st;
+    if (e->device >= count)
+        return rs_fail(err, RS_E_NODEVICE, "device %d does not exist: %d CUDA device%s (0..%d)",
+                       e->device, count, count == 1 ? "" : "s", count - 1);
+    CUDA_TRY(e, err, cudaSetDevice(e->device), "selecting the device");
+    CUDA_TRY(e, err, cudaFree(0), "creating the CUDA context");
+    fill_info(e->device, &e->info);
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) e->info.free_mem = free_b;
+    CUDA_TRY(e, err, cudaStreamCreateWithFlags(&e->stream, cudaStreamNonBlocking),
+             "creating a stream");
+    CUDA_TRY(e, err, cudaEventCreate(&e->ev_start), "creating events");
+    CUDA_TRY(e, err, cudaEventCreate(&e->ev_stop), "creating events");
+    return RS_OK;
+}
+
+rs_status rs_engine_open(rs_engine **out, int device, rs_error *err)
+{
+    rs_engine *e = calloc(1, sizeof *e);
+    if (!e) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    e->device = device;
+    e->info.index = -1;
+    snprintf(e->info.name, sizeof e->info.name, "no CUDA device");
+    rs_error gerr;
+    rs_error_clear(&gerr);
+    e->gpu_status = gpu_setup(e, &gerr);
+    if (e->gpu_status != RS_OK) {
+        snprintf(e->gpu_msg, sizeof e->gpu_msg, "%s", gerr.msg);
+        e->info.index = -1;
+    }
+    *out = e;
+    return RS_OK;
+}
+
+rs_status rs_engine_gpu(const rs_engine *e, rs_error *err)
+{
+    if (e->gpu_status != RS_OK) return rs_fail(err, e->gpu_status, "%s", e->gpu_msg);
+    return RS_OK;
+}
+
+const rs_device_info *rs_engine_device(const rs_engine *e)
+{
+    return &e->info;
+}
+
+void rs_engine_close(rs_engine *e)
+{
+    if (!e) return;
+    if (e->prof) rs_prof_shutdown(e->prof);
+    if (e->gpu_status == RS_OK) {
+        rs_engine_free_buffers(e);
+        if (!e->broken) {
+            cudaEventDestroy(e->ev_start);
+            cudaEventDestroy(e->ev_stop);
+            cudaStreamDestroy(e->stream);
+        }
+    }
+    free(e->h_in);
+    free(e->h_part);
+    free(e);
+}
+
+/* After a kernel fault the context is unusable: start a new one. */
+rs_status rs_engine_recover(rs_engine *e, rs_error *err)
+{
+    if (!e->broken) return RS_OK;
+    if (e->prof) {
+        rs_prof_shutdown(e->prof);
+        e->prof = NULL;
+    }
+    rs_engine_free_buffers(e);
+    cudaDeviceReset();
+    e->broken = 0;
+    e->key.valid = 0;
+    e->gpu_status = gpu_setup(e, err);
+    if (e->gpu_status != RS_OK) snprintf(e->gpu_msg, sizeof e->gpu_msg, "%s", err->msg);
+    return e->gpu_status;
+}
+rs_status rs_engine_measure_peak(rs_engine *e, double *gbps, rs_error *err)
+{
+    rs_status st;
+    if ((st = rs_engine_gpu(e, err)) != RS_OK || (st = rs_engine_recover(e, err)) != RS_OK)
+        return st;
+    if (e->info.measured_gbps > 0.0) {
+        *gbps = e->info.measured_gbps;
+        return RS_OK;
+    }
+    CUDA_TRY(e, err, cudaSetDevice(e->device), "selecting the device");
+    size_t free_b = 0, total_b = 0;
+    CUDA_TRY(e, err, cudaMemGetInfo(&free_b, &total_b), "asking for free memory");
+    size_t bytes = (size_t)1 << 30;
+    while (bytes > free_b / 4 && bytes > ((size_t)1 << 24)) bytes >>= 1;
+    void *buf = NULL;
+    unsigned long long *sink = NULL;
+    cudaError_t c = cudaMalloc(&buf, bytes);
+    if (c == cudaSuccess) c = cudaMalloc((void **)&sink, sizeof *sink);
+    if (c == cudaSuccess) c = cudaMemsetAsync(buf, 0, bytes, e->stream);
+    const unsigned grid = (unsigned)e->info.sm_count * 8u, block = 256;
+    float t[16];
+    for (int k = 0; k < 19 && c == cudaSuccess; k++) {
+        c = cudaEventRecord(e->ev_start, e->stream);
+        if (c == cudaSuccess) c = rs_stream_read(buf, bytes, grid, block, sink, e->stream);
+        if (c == cudaSuccess) c = cudaEventRecord(e->ev_stop, e->stream);
+        if (c == cudaSuccess) c = cudaEventSynchronize(e->ev_stop);
+        if (c == cudaSuccess && k >= 3)
+            c = cudaEventElapsedTime(&t[k - 3], e->ev_start, e->ev_stop);
+    }
+    cudaFree(buf);
+    cudaFree(sink);
+    if (c != cudaSuccess) return rs_cuda_fail(e, err, c, "measuring the streaming-read bandwidth");
+    double td[16];
+    for (int k = 0; k < 16; k++) td[k] = t[k];
+    qsort(td, 16, sizeof td[0], rs_cmp_double);
+    e->info.measured_gbps = (double)bytes / (td[8] * 1e-3) / 1e9;
+    *gbps = e->info.measured_gbps;
+    return RS_OK;
+}

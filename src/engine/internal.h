@@ -1,0 +1,93 @@
+/* The engine's parts share this: the engine's state and the helpers each
+ * part offers the others. Not a public header: views see engine.h. */
+#ifndef RS_ENGINE_INTERNAL_H
+#define RS_ENGINE_INTERNAL_H
+
+#include <cuda_runtime_api.h>
+
+#include "core/reference.h"
+#include "engine.h"
+#include "kernels/rs_kernels.h"
+#include "plan.h"
+#include "profiling/profiler.h"
+
+typedef struct input_key {
+    int valid;
+    rs_dtype type;
+    int product; /* product inputs differ from the others */
+    rs_dist dist;
+    uint64_t seed, n;
+} input_key;
+
+struct rs_engine {
+    int device;
+    rs_status gpu_status;
+    char gpu_msg[sizeof(((rs_error *)0)->msg)];
+    rs_device_info info;
+    int broken; /* a sticky CUDA error: the context must be rebuilt */
+    cudaStream_t stream;
+    cudaEvent_t ev_start, ev_stop;
+
+    input_key key;
+    void *h_in;
+    void *d_in;
+    size_t d_in_bytes;
+    int ref_valid[RS_OP_COUNT];
+    rs_reference ref[RS_OP_COUNT];
+    double cpu_ms[RS_OP_COUNT];
+
+    void *d_part[2];
+    size_t part_bytes;
+    void *d_out;
+    unsigned *d_counter;
+    void *d_temp;
+    size_t temp_bytes;
+    void *h_part;
+    size_t h_part_bytes;
+    void *d_flush; /* written before every run: each starts with a cold L2 */
+    size_t flush_bytes;
+
+    rs_prof *prof;
+};
+
+/* device.c: a CUDA error as a status (a sticky one marks the context for
+ * rebuilding); the context rebuilt after one. */
+rs_status rs_cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *what);
+rs_status rs_engine_recover(rs_engine *e, rs_error *err);
+
+#define CUDA_TRY(e, err, call, what)                                                               \
+    do {                                                                                           \
+        cudaError_t c_ = (call);                                                                   \
+        if (c_ != cudaSuccess) return rs_cuda_fail((e), (err), c_, (what));                        \
+    } while (0)
+
+/* buffers.c: a device buffer of at least bytes (cap: its size); the input
+ * and its reference for r, checked to fit with extra device bytes; the
+ * buffers plan p needs; all freed. */
+rs_status rs_engine_buffer(rs_engine *e, void **p, size_t *cap, size_t bytes, const char *what,
+                           rs_error *err);
+rs_status rs_engine_input(rs_engine *e, const rs_request *r, int on_gpu, size_t extra,
+                          rs_error *err);
+rs_status rs_engine_work(rs_engine *e, const rs_request *r, const rs_plan *p, rs_error *err);
+void rs_engine_free_buffers(rs_engine *e);
+
+/* run.c: one issue of the plan's launches (for timing and for counters),
+ * the L2 evicted, the buffers poisoned. */
+typedef struct rs_exec {
+    rs_engine *e;
+    const rs_plan *p;
+    const volatile int *cancel;
+    int host_value; /* the result arrived in host memory */
+    unsigned char host_bytes[16];
+} rs_exec;
+rs_status rs_engine_exec(void *exec, rs_error *err);
+rs_status rs_engine_flush_l2(rs_engine *e, rs_error *err);
+rs_status rs_engine_poison(rs_engine *e, const rs_plan *p, int pattern, rs_error *err);
+double rs_now_ms(void);
+int rs_cmp_double(const void *a, const void *b);
+
+/* counters.c: the counters the request asks for, read in their own runs. */
+rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
+                             const rs_hooks *hooks, rs_error *err);
+
+#endif

@@ -1,0 +1,144 @@
+#include "plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double log2u(unsigned x)
+{
+    return log2((double)x);
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* The first pass's grid of a grid-stride variant: the user's, or one full
+ * wave of resident blocks, never more blocks than there is work for. */
+static unsigned grid_stride_grid(const rs_request *r, const rs_plan_facts *f)
+{
+    uint64_t g;
+    if (r->grid) {
+        g = r->grid;
+    } else if (r->ept) {
+        g = ceil_div(r->n, (uint64_t)r->block * r->ept);
+    } else {
+        const int per_sm = f->blocks_per_sm > 0 ? f->blocks_per_sm : 1;
+        const uint64_t wave = (uint64_t)(f->sm_count > 0 ? f->sm_count : 1) * (unsigned)per_sm;
+        unsigned per_iter = 1;
+        if (r->variant == RS_V_MULTI_ELEMENT) per_iter = 2;
+        if (r->variant == RS_V_VECTORIZED) per_iter = 16 / (unsigned)rs_dtype_size(r->type);
+        g = ceil_div(r->n, (uint64_t)r->block * per_iter);
+        if (g > wave) g = wave;
+    }
+    if (g < 1) g = 1;
+    if (g > RS_GRID_LIMIT) g = RS_GRID_LIMIT;
+    return (unsigned)g;
+}
+
+static void add_step(rs_plan *p, const rs_plan_step *l, const char *label)
+{
+    p->step[p->nsteps] = *l;
+    snprintf(p->name_buf[p->nsteps], sizeof p->name_buf[0], "%s", label);
+    p->names[p->nsteps] = p->name_buf[p->nsteps];
+    p->nsteps++;
+}
+
+static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_plan *p,
+                              rs_error *err)
+{
+    const rs_variant_info *vi = p->vi;
+    rs_plan_step l = {
+        {r->variant, r->type, r->op, NULL, r->n, NULL, NULL, NULL, 0, r->block, RS_KFIN_STORE, 0},
+        RS_BUF_INPUT,
+        RS_BUF_OUT,
+        RS_BUF_NONE};
+    const int stride = (vi->flags & RS_VF_GRID_STRIDE) != 0;
+    uint64_t g;
+    if (stride) {
+        g = grid_stride_grid(r, f);
+    } else {
+        g = ceil_div(r->n, (uint64_t)r->block * vi->elems_per_thread);
+        if (g > RS_GRID_LIMIT)
+            return rs_fail(err, RS_E_USAGE,
+                           "%s at blockDim %u needs %llu blocks for n = %llu; CUDA allows "
+                           "2^31-1: use a larger blockDim or a grid-stride variant",
+                           vi->name, r->block, (unsigned long long)g, (unsigned long long)r->n);
+    }
+    p->grid1 = (unsigned)g;
+    p->ept = (double)r->n / ((double)g * r->block);
+    p->part_elems = (size_t)g;
+    l.l.grid = (unsigned)g;
+    const double tree = log2u(r->block) + 6.0;
+    p->chain = ceil(p->ept) + tree;
+
+    if (r->variant == RS_V_ATOMIC) {
+        p->init_first = 1;
+        p->chain = (double)r->n;
+        add_step(p, &l, rs_kernel_name(r->variant));
+        return RS_OK;
+    }
+    const rs_finish fin = rs_catalogue_finish(r);
+    switch (fin) {
+    case RS_FINISH_ATOMIC:
+        p->init_first = 1;
+        l.l.finish = RS_KFIN_ATOMIC;
+        p->chain += g;
+        add_step(p, &l, rs_kernel_name(r->variant));
+        return RS_OK;
+    case RS_FINISH_SINGLE_PASS:
+        l.l.finish = RS_KFIN_SINGLE_PASS;
+        l.partials = RS_BUF_PART0;
+        p->chain += ceil((double)g / r->block) + tree;
+        add_step(p, &l, rs_kernel_name(r->variant));
+        return RS_OK;
+    case RS_FINISH_CPU:
+        l.out = RS_BUF_PART0;
+        p->cpu_finish = 1;
+        p->cpu_count = (unsigned)g;
+        p->chain += g;
+        add_step(p, &l, rs_kernel_name(r->variant));
+        return RS_OK;
+    default: break;
+    }
+    /* relaunch: the same kernel on the block results until one is left */
+    l.out = g == 1 ? RS_BUF_OUT : RS_BUF_PART0;
+    add_step(p, &l, rs_kernel_name(r->variant));
+    int buf = 0;
+    while (g > 1) {
+        if (p->nsteps == RS_MAX_LAUNCHES)
+            return rs_fail(err, RS_E_USAGE, "too many passes: use a larger blockDim");
+        const uint64_t m = g;
+        g = stride ? 1 : ceil_div(m, (uint64_t)r->block * vi->elems_per_thread);
+        rs_plan_step next = l;
+        next.l.in_type = p->acc;
+        next.in = buf ? RS_BUF_PART1 : RS_BUF_PART0;
+        next.l.n = m;
+        next.l.grid = (unsigned)g;
+        next.out = g == 1 ? RS_BUF_OUT : buf ? RS_BUF_PART0 : RS_BUF_PART1;
+        buf ^= 1;
+        p->chain += ceil((double)m / ((double)g * r->block)) + tree;
+        char label[48];
+        snprintf(label, sizeof label, "%s (pass %d)", rs_kernel_name(r->variant), p->nsteps + 1);
+        add_step(p, &next, label);
+    }
+    return RS_OK;
+}
+
+rs_status rs_plan_make(const rs_request *r, const rs_plan_facts *f, rs_plan *p, rs_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->vi = rs_catalogue_get(r->variant);
+    p->type = r->type;
+    p->acc = rs_dtype_acc(r->type);
+    p->op = r->op;
+    p->n = r->n;
+    if (p->vi->flags & RS_VF_LIBRARY) {
+        /* CUB's per-thread work is not ours to see; assume at least 4096 threads. */
+        p->chain = ceil((double)r->n / 4096.0) + 64.0;
+        p->names[0] = rs_kernel_name(r->variant);
+        return RS_OK;
+    }
+    return plan_kernels(r, f, p, err);
+}

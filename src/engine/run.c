@@ -1,0 +1,325 @@
+/* Running: the plan's launches issued with their buffers bound, timed with
+ * cudaEvents on a cold L2, every repetition checked against the CPU
+ * reference; the cpu variant timed on the host. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+double rs_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cancelled(const volatile int *c)
+{
+    return c && *c;
+}
+
+static void *buffer(const rs_engine *e, rs_buf b)
+{
+    switch (b) {
+    case RS_BUF_INPUT: return e->d_in;
+    case RS_BUF_OUT: return e->d_out;
+    case RS_BUF_PART0: return e->d_part[0];
+    case RS_BUF_PART1: return e->d_part[1];
+    default: return NULL;
+    }
+}
+
+/* A planned launch with this engine's buffers and stream. */
+static rs_launch bind(const rs_engine *e, const rs_plan_step *s)
+{
+    rs_launch l = s->l;
+    l.in = buffer(e, s->in);
+    l.out = buffer(e, s->out);
+    l.partials = buffer(e, s->partials);
+    l.counter = e->d_counter;
+    l.stream = e->stream;
+    return l;
+}
+
+/* The two facts the plan needs: SMs, and resident blocks of the first
+ * pass's kernel (grid-stride variants fill one wave). */
+static rs_status plan_for(rs_engine *e, const rs_request *r, rs_plan *p, rs_error *err)
+{
+    rs_plan_facts f = {e->info.sm_count, 1};
+    if (rs_catalogue_get(r->variant)->flags & RS_VF_GRID_STRIDE) {
+        const rs_launch proto = {r->variant, r->type, r->op, NULL,     r->n,          NULL,
+                                 NULL,       NULL,    1,     r->block, RS_KFIN_STORE, e->stream};
+        CUDA_TRY(e, err, rs_kernel_max_blocks_per_sm(&proto, &f.blocks_per_sm),
+                 "asking for occupancy");
+    }
+    return rs_plan_make(r, &f, p, err);
+}
+
+rs_status rs_engine_exec(void *vctx, rs_error *err)
+{
+    rs_exec *x = vctx;
+    rs_engine *e = x->e;
+    const rs_plan *p = x->p;
+    x->host_value = 0;
+    if (p->init_first)
+        CUDA_TRY(e, err, rs_kernel_init_result(p->acc, p->op, e->d_out, e->stream),
+                 "initialising the result");
+    if (p->vi->id == RS_V_CUB) {
+        CUDA_TRY(e, err,
+                 rs_cub_reduce(p->type, p->op, e->d_in, p->n, e->d_out, e->d_temp, e->temp_bytes,
+                               e->stream),
+                 "running cub::DeviceReduce");
+        return RS_OK;
+    }
+    if (p->vi->id == RS_V_THRUST) {
+        CUDA_TRY(e, err, rs_thrust_reduce(p->type, p->op, e->d_in, p->n, x->host_bytes, e->stream),
+                 "running thrust::reduce");
+        x->host_value = 1;
+        return RS_OK;
+    }
+    for (int i = 0; i < p->nsteps; i++) {
+        if (i > 0 && cancelled(x->cancel)) return rs_fail(err, RS_E_CANCELLED, "cancelled");
+        const rs_launch l = bind(e, &p->step[i]);
+        CUDA_TRY(e, err, rs_kernel_launch(&l), "launching the kernel");
+    }
+    if (p->cpu_finish) {
+        const size_t asz = rs_dtype_size(p->acc);
+        CUDA_TRY(e, err,
+                 cudaMemcpyAsync(e->h_part, e->d_part[0], (size_t)p->cpu_count * asz,
+                                 cudaMemcpyDeviceToHost, e->stream),
+                 "copying block results to the host");
+        CUDA_TRY(e, err, cudaStreamSynchronize(e->stream), "running the kernel");
+        rs_value v = rs_cpu_reduce(e->h_part, p->acc, p->op, p->cpu_count);
+        rs_value_to_bytes(&v, x->host_bytes);
+        x->host_value = 1;
+    }
+    return RS_OK;
+}
+
+/* Evict the L2 by reading twice its size, so that every run, timed or
+ * profiled, reads its input from DRAM as Nsight Compute's cache control
+ * makes it: inputs smaller than the L2 would otherwise time the cache.
+ * Reading (not writing) leaves clean lines: no write-backs land in the
+ * next kernel's DRAM counters. */
+rs_status rs_engine_flush_l2(rs_engine *e, rs_error *err)
+{
+    if (!e->d_flush) {
+        int l2 = 0;
+        cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, e->device);
+        const size_t bytes = (size_t)(l2 > 0 ? l2 : 64 << 20) * 2 + 16;
+        rs_status st = rs_engine_buffer(e, &e->d_flush, &e->flush_bytes, bytes,
+                                        "allocating the cache-flush buffer", err);
+        if (st != RS_OK) return st;
+        CUDA_TRY(e, err, cudaMemsetAsync(e->d_flush, 0, e->flush_bytes, e->stream),
+                 "clearing the cache-flush buffer");
+    }
+    const unsigned grid = (unsigned)(e->info.sm_count > 0 ? e->info.sm_count : 1) * 8u;
+    unsigned long long *sink = (unsigned long long *)((char *)e->d_flush + e->flush_bytes - 16);
+    CUDA_TRY(e, err, rs_stream_read(e->d_flush, e->flush_bytes - 16, grid, 256, sink, e->stream),
+             "flushing the L2");
+    return RS_OK;
+}
+
+/* Fresh garbage before every run, so a result nobody wrote cannot pass. */
+rs_status rs_engine_poison(rs_engine *e, const rs_plan *p, int pattern, rs_error *err)
+{
+    CUDA_TRY(e, err, cudaMemsetAsync(e->d_out, pattern, 16, e->stream), "poisoning the result");
+    CUDA_TRY(e, err, cudaMemsetAsync(e->d_counter, 0, 16, e->stream), "resetting the counter");
+    if (p->nsteps && !(p->vi->flags & RS_VF_LIBRARY)) {
+        const size_t bytes = p->part_elems * rs_dtype_size(p->acc);
+        CUDA_TRY(e, err, cudaMemsetAsync(e->d_part[0], pattern, bytes, e->stream),
+                 "poisoning block results");
+        CUDA_TRY(e, err, cudaMemsetAsync(e->d_part[1], pattern, bytes, e->stream),
+                 "poisoning block results");
+    }
+    return RS_OK;
+}
+
+static rs_status read_result(rs_exec *x, rs_value *v, rs_error *err)
+{
+    unsigned char bytes[16];
+    if (x->host_value) {
+        memcpy(bytes, x->host_bytes, sizeof bytes);
+    } else {
+        rs_engine *e = x->e;
+        CUDA_TRY(e, err,
+                 cudaMemcpyAsync(bytes, e->d_out, rs_dtype_size(x->p->acc), cudaMemcpyDeviceToHost,
+                                 e->stream),
+                 "reading the result");
+        CUDA_TRY(e, err, cudaStreamSynchronize(e->stream), "running the reduction");
+    }
+    *v = rs_value_from_bytes(x->p->acc, bytes);
+    return RS_OK;
+}
+
+int rs_cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void record_check(rs_result *res, const rs_reference *ref, const rs_value *v,
+                         const rs_plan *p, int first)
+{
+    const rs_check c = rs_reference_check(ref, v, p->op, p->n, p->chain);
+    if (!c.ok) res->bad_reps++;
+    /* keep the worst repetition */
+    if (first || (!c.ok && res->correct) || c.rel_err > res->rel_err || isnan(c.rel_err)) {
+        res->got = *v;
+        res->abs_err = c.abs_err;
+        res->rel_err = c.rel_err;
+        res->tol = c.tol;
+    }
+    res->correct = res->bad_reps == 0;
+}
+
+static rs_status time_cpu_baseline(rs_engine *e, const rs_request *r)
+{
+    if (e->cpu_ms[r->op] > 0.0) return RS_OK;
+    double best = INFINITY, total = 0.0;
+    for (int k = 0; k < 5 && total < 50.0; k++) {
+        const double t0 = rs_now_ms();
+        volatile rs_value v = rs_cpu_reduce(e->h_in, r->type, r->op, r->n);
+        (void)v;
+        const double dt = rs_now_ms() - t0;
+        total += dt;
+        if (dt < best) best = dt;
+    }
+    e->cpu_ms[r->op] = best > 0.0 ? best : 1e-6;
+    return RS_OK;
+}
+
+static void progress(const rs_hooks *h, double done)
+{
+    if (h && h->progress) h->progress(h->ctx, done);
+}
+
+static rs_status run_cpu_variant(rs_engine *e, const rs_request *r, const rs_hooks *h,
+                                 rs_result *res, rs_error *err)
+{
+    rs_status st = rs_engine_input(e, r, 0, 0, err);
+    if (st != RS_OK) return st;
+    const unsigned total = r->warmup + r->reps;
+    double *t = malloc(sizeof(double) * r->reps);
+    if (!t) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    rs_plan p;
+    memset(&p, 0, sizeof p);
+    p.op = r->op;
+    p.n = r->n;
+    p.chain = rs_cpu_reduce_chain(r->n);
+    for (unsigned k = 0; k < total; k++) {
+        if (cancelled(h ? h->cancel : NULL)) {
+            free(t);
+            return rs_fail(err, RS_E_CANCELLED, "cancelled");
+        }
+        const double t0 = rs_now_ms();
+        rs_value v = rs_cpu_reduce(e->h_in, r->type, r->op, r->n);
+        const double dt = rs_now_ms() - t0;
+        if (k >= r->warmup) {
+            t[k - r->warmup] = dt;
+            record_check(res, &e->ref[r->op], &v, &p, k == r->warmup);
+        }
+        progress(h, (k + 1.0) / total);
+    }
+    qsort(t, r->reps, sizeof *t, rs_cmp_double);
+    res->t_median_ms = t[r->reps / 2];
+    res->t_min_ms = t[0];
+    res->t_max_ms = t[r->reps - 1];
+    e->cpu_ms[r->op] = res->t_min_ms;
+    free(t);
+    return RS_OK;
+}
+
+static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hooks *h,
+                                 rs_result *res, rs_plan *p, rs_error *err)
+{
+    rs_status st;
+    if ((st = plan_for(e, r, p, err)) != RS_OK) return st;
+    const size_t extra = p->part_elems * 2 * rs_dtype_size(p->acc);
+    if ((st = rs_engine_input(e, r, 1, extra, err)) || (st = rs_engine_work(e, r, p, err)))
+        return st;
+    if (p->part_elems * rs_dtype_size(p->acc) > e->part_bytes && !(p->vi->flags & RS_VF_LIBRARY))
+        return rs_fail(err, RS_E_USAGE, "internal: block-result buffer too small");
+    rs_exec x = {e, p, h ? h->cancel : NULL, 0, {0}};
+    const unsigned total = r->warmup + r->reps;
+    double *t = malloc(sizeof(double) * r->reps);
+    if (!t) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    for (unsigned k = 0; k < total && st == RS_OK; k++) {
+        float ms = 0.0f;
+        rs_value v;
+        if (cancelled(x.cancel)) {
+            st = rs_fail(err, RS_E_CANCELLED, "cancelled");
+            break;
+        }
+        if ((st = rs_engine_flush_l2(e, err)) != RS_OK ||
+            (st = rs_engine_poison(e, p, (k & 1) ? 0xa5 : 0xff, err)))
+            break;
+        cudaError_t c = cudaEventRecord(e->ev_start, e->stream);
+        if (c == cudaSuccess && (st = rs_engine_exec(&x, err)) != RS_OK) break;
+        if (c == cudaSuccess) c = cudaEventRecord(e->ev_stop, e->stream);
+        if (c == cudaSuccess) c = cudaEventSynchronize(e->ev_stop);
+        if (c == cudaSuccess) c = cudaEventElapsedTime(&ms, e->ev_start, e->ev_stop);
+        if (c != cudaSuccess) {
+            st = rs_cuda_fail(e, err, c, "timing the reduction");
+            break;
+        }
+        if ((st = read_result(&x, &v, err)) != RS_OK) break;
+        if (k >= r->warmup) {
+            t[k - r->warmup] = ms;
+            record_check(res, &e->ref[r->op], &v, p, k == r->warmup);
+        }
+        progress(h, (k + 1.0) / total);
+    }
+    if (st == RS_OK) {
+        qsort(t, r->reps, sizeof *t, rs_cmp_double);
+        res->t_median_ms = t[r->reps / 2];
+        res->t_min_ms = t[0];
+        res->t_max_ms = t[r->reps - 1];
+    }
+    free(t);
+    return st;
+}
+rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hooks, rs_result *res,
+                        rs_error *err)
+{
+    memset(res, 0, sizeof *res);
+    res->req = *req;
+    rs_status st = rs_catalogue_check(req, err);
+    if (st != RS_OK) return st;
+    res->finish = rs_catalogue_finish(req);
+    res->reps = req->reps;
+    if (req->variant == RS_V_CPU) {
+        res->device = e->info;
+        st = run_cpu_variant(e, req, hooks, res, err);
+        rs_plan none;
+        memset(&none, 0, sizeof none);
+        if (st == RS_OK) st = rs_engine_counters(e, req, &none, res, hooks, err);
+    } else {
+        if ((st = rs_engine_gpu(e, err)) != RS_OK) return st;
+        if ((st = rs_engine_recover(e, err)) != RS_OK) return st;
+        CUDA_TRY(e, err, cudaSetDevice(e->device), "selecting the device");
+        res->device = e->info;
+        rs_plan p;
+        st = run_gpu_variant(e, req, hooks, res, &p, err);
+        if (st == RS_OK) {
+            res->grid = p.grid1;
+            res->ept = p.ept;
+            res->launches = (unsigned)p.nsteps + (unsigned)p.init_first;
+            st = rs_engine_counters(e, req, &p, res, hooks, err);
+        }
+    }
+    if (st != RS_OK) return st;
+    res->expected = e->ref[req->op].exact;
+    time_cpu_baseline(e, req);
+    res->cpu_ms = e->cpu_ms[req->op];
+    res->speedup_cpu = res->t_median_ms > 0.0 ? res->cpu_ms / res->t_median_ms : 0.0;
+    res->gbps = rs_result_input_bytes(res) / (res->t_median_ms * 1e-3) / 1e9;
+    if (e->info.peak_gbps > 0.0) res->pct_peak = 100.0 * res->gbps / e->info.peak_gbps;
+    if (e->info.measured_gbps > 0.0) res->pct_measured = 100.0 * res->gbps / e->info.measured_gbps;
+    res->device = e->info;
+    return RS_OK;
+}
