@@ -273,7 +273,7 @@ int rs_cli_save_preset(const rs_cli *cli)
         rs_cli_error("%s", err.msg);
         return exit_for(err.code);
     }
-    fprintf(stderr, "redscope: saved preset '%s' to %s\n", cli->save_preset, path);
+    fprintf(stderr, "redscope: saved preset to %s\n", path);
     return 0;
 }
 

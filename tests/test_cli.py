@@ -84,7 +84,8 @@ fake = os.environ.get("RS_FAKE_LIBCUDA_DIR")
 check(fake is not None and os.path.exists(os.path.join(fake, "libcuda.so.1")),
       "the fake old libcuda is built")
 for args in GPU_COMMANDS if fake else ():
-    rc, out, err = run(*args, env={"LD_LIBRARY_PATH": fake})
+    rc, out, err = run(*args, env={"LD_LIBRARY_PATH": ":".join(
+        filter(None, (fake, os.environ.get("LD_LIBRARY_PATH"))))})
     one_line_error(rc, err, 3, "NVIDIA driver too old for CUDA ", f"{args[0]} with an old driver")
     check("(found a driver for CUDA 11.8)" in err and "not found" not in err,
           f"{args[0]} with an old driver: both versions named: {err!r}")
@@ -132,6 +133,8 @@ check(rc == 0 and len(lines) == 2, "record writes a header and a row")
 check(json.loads(lines[0]).get("redscope_recording") == 1, "recording header")
 check(json.loads(lines[1])["command"] == "run", "recording row")
 # Outputs are checked before any work: a big CPU run would take seconds.
+svg_dir = os.path.join(tmp, "folder.svg")
+os.mkdir(svg_dir)
 for args, what in ((["run", "--variant", "cpu", "--n", "2^28", "--record", "/nonexistent/d/x.jsonl"],
                     "run --record into a missing directory"),
                    (["run", "--variant", "cpu", "--n", "2^28", "--record", tmp],
@@ -142,7 +145,7 @@ for args, what in ((["run", "--variant", "cpu", "--n", "2^28", "--record", "/non
                     "ladder --record a directory"),
                    (["sweep", "--variants", "cpu", "--range", "2^26..2^28", "--record",
                      "/nonexistent/d/x.jsonl"], "sweep --record into a missing directory"),
-                   (["sweep", "--variants", "cpu", "--range", "2^26..2^28", "--plot", tmp + "/"],
+                   (["sweep", "--variants", "cpu", "--range", "2^26..2^28", "--plot", svg_dir],
                     "sweep --plot a directory"),
                    (["sweep", "--variants", "cpu", "--range", "2^26..2^28", "--plot",
                      "/nonexistent/s.svg"], "sweep --plot into a missing directory")):

@@ -41,13 +41,15 @@ static const char *prompt_label(ui_prompt_kind k)
 }
 
 /* rs_preset_save asks for force to replace a preset of the user's, or to
- * shadow a shipped one. */
-static ui_prompt_kind needs_confirmation(rs_status st, const rs_error *err)
+ * shadow a shipped one; which of the two is asked with the preset API. */
+static ui_prompt_kind needs_confirmation(rs_status st, const char *name)
 {
     if (st != RS_E_IO) return UI_PROMPT_NONE;
-    if (strstr(err->msg, "shipped")) return UI_PROMPT_SHADOW;
-    if (strstr(err->msg, "exists")) return UI_PROMPT_OVERWRITE;
-    return UI_PROMPT_NONE;
+    if (rs_preset_would_shadow(name)) return UI_PROMPT_SHADOW;
+    char path[RS_PATH_MAX];
+    rs_error err;
+    return rs_preset_resolve(name, path, sizeof path, &err) == RS_OK ? UI_PROMPT_OVERWRITE
+                                                                     : UI_PROMPT_NONE;
 }
 
 static void save_preset(ui_app *a, int force)
@@ -59,7 +61,7 @@ static void save_preset(ui_app *a, int force)
     char name[RS_SWEEP_MAX];
     snprintf(name, sizeof name, "%s", a->prompt_buf);
     const rs_status st = rs_preset_save(name, &r, force, path, sizeof path, &err);
-    const ui_prompt_kind ask = force ? UI_PROMPT_NONE : needs_confirmation(st, &err);
+    const ui_prompt_kind ask = force ? UI_PROMPT_NONE : needs_confirmation(st, name);
     if (ask != UI_PROMPT_NONE) {
         snprintf(a->preset_name, sizeof a->preset_name, "%.60s", name);
         ui_prompt_open(a, ask, "");

@@ -1,0 +1,308 @@
+/* The JSON codec: requests, devices, results and rows out and back in (for
+ * recordings and --format json), and the format names. */
+#include "export.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "format.h"
+
+double rs_result_input_bytes(const rs_result *r)
+{
+    return (double)r->req.n * (double)rs_dtype_size(r->req.type);
+}
+
+int rs_format_from_name(const char *s)
+{
+    if (!s) return -1;
+    if (strcmp(s, "table") == 0) return RS_FMT_TABLE;
+    if (strcmp(s, "csv") == 0) return RS_FMT_CSV;
+    if (strcmp(s, "json") == 0) return RS_FMT_JSON;
+    return -1;
+}
+
+/* ---- JSON ----------------------------------------------------------------------- */
+
+cJSON *rs_request_to_json(const rs_request *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    for (int i = 0; i < RS_FIELD_COUNT; i++) {
+        const rs_field *f = &rs_fields[i];
+        char buf[512];
+        switch (f->kind) {
+        case RS_FK_SIZE:
+            cJSON_AddNumberToObject(j, f->key,
+                                    (double)*(const uint64_t *)((const char *)r + f->offset));
+            break;
+        case RS_FK_UINT:
+            cJSON_AddNumberToObject(j, f->key, *(const uint32_t *)((const char *)r + f->offset));
+            break;
+        default: /* seeds above 2^53 would not survive a JSON number */
+            rs_field_format(r, f, buf, sizeof buf);
+            cJSON_AddStringToObject(j, f->key, buf);
+            break;
+        }
+    }
+    return j;
+}
+
+rs_status rs_request_from_json(const cJSON *j, rs_request *r, rs_error *err)
+{
+    rs_request_defaults(r);
+    if (!cJSON_IsObject(j)) return rs_fail(err, RS_E_USAGE, "request is not a JSON object");
+    for (const cJSON *it = j->child; it; it = it->next) {
+        const rs_field *f = NULL;
+        for (int i = 0; i < RS_FIELD_COUNT && !f; i++)
+            if (strcmp(rs_fields[i].key, it->string) == 0) f = &rs_fields[i];
+        if (!f) return rs_fail(err, RS_E_USAGE, "unknown request key '%s'", it->string);
+        char buf[512];
+        if (cJSON_IsNumber(it))
+            snprintf(buf, sizeof buf, "%.0f", it->valuedouble);
+        else if (cJSON_IsString(it))
+            snprintf(buf, sizeof buf, "%s", it->valuestring);
+        else
+            return rs_fail(err, RS_E_USAGE, "request key '%s' is neither number nor text",
+                           it->string);
+        rs_status st = rs_field_set(r, f, buf, err);
+        if (st != RS_OK) return st;
+    }
+    return RS_OK;
+}
+
+cJSON *rs_device_to_json(const rs_device_info *d)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "index", d->index);
+    cJSON_AddStringToObject(j, "name", d->name);
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+    cJSON_AddStringToObject(j, "compute_capability", cc);
+    cJSON_AddNumberToObject(j, "sm_count", d->sm_count);
+    cJSON_AddNumberToObject(j, "max_threads_per_sm", d->max_threads_per_sm);
+    cJSON_AddNumberToObject(j, "total_mem", (double)d->total_mem);
+    cJSON_AddNumberToObject(j, "free_mem", (double)d->free_mem);
+    cJSON_AddNumberToObject(j, "mem_clock_khz", d->mem_clock_khz);
+    cJSON_AddNumberToObject(j, "bus_width_bits", d->bus_width_bits);
+    cJSON_AddNumberToObject(j, "peak_gbps", d->peak_gbps);
+    cJSON_AddNumberToObject(j, "measured_gbps", d->measured_gbps);
+    cJSON_AddNumberToObject(j, "driver_version", d->driver_version);
+    cJSON_AddNumberToObject(j, "runtime_version", d->runtime_version);
+    return j;
+}
+
+static double num(const cJSON *j, const char *key, double def)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+static const char *str(const cJSON *j, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+void rs_device_from_json(const cJSON *j, rs_device_info *d)
+{
+    memset(d, 0, sizeof *d);
+    d->index = (int)num(j, "index", -1);
+    snprintf(d->name, sizeof d->name, "%s", str(j, "name") ? str(j, "name") : "?");
+    if (str(j, "compute_capability"))
+        sscanf(str(j, "compute_capability"), "%d.%d", &d->cc_major, &d->cc_minor);
+    d->sm_count = (int)num(j, "sm_count", 0);
+    d->max_threads_per_sm = (int)num(j, "max_threads_per_sm", 0);
+    d->total_mem = (uint64_t)num(j, "total_mem", 0);
+    d->free_mem = (uint64_t)num(j, "free_mem", 0);
+    d->mem_clock_khz = (int)num(j, "mem_clock_khz", 0);
+    d->bus_width_bits = (int)num(j, "bus_width_bits", 0);
+    d->peak_gbps = num(j, "peak_gbps", 0);
+    d->measured_gbps = num(j, "measured_gbps", 0);
+    d->driver_version = (int)num(j, "driver_version", 0);
+    d->runtime_version = (int)num(j, "runtime_version", 0);
+}
+
+/* Exact text: int64 beyond 2^53 and the double reference survive. */
+static cJSON *value_json(const rs_value *v)
+{
+    char buf[64];
+    if (rs_dtype_is_float(v->acc))
+        snprintf(buf, sizeof buf, "%.17g", v->f);
+    else
+        rs_value_format(v, buf, sizeof buf);
+    return cJSON_CreateString(buf);
+}
+
+static rs_value value_from(const cJSON *j, rs_dtype acc)
+{
+    rs_value v = {acc, 0, 0.0};
+    const char *s = cJSON_IsString(j) ? j->valuestring : "0";
+    if (rs_dtype_is_float(acc)) {
+        v.f = strtod(s, NULL);
+    } else {
+        v.i = strtoll(s, NULL, 10);
+        v.f = (double)v.i;
+    }
+    return v;
+}
+
+static cJSON *metrics_json(const rs_metrics *m)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON *req = cJSON_AddArrayToObject(j, "requested");
+    for (int i = 0; i < RS_METRIC_COUNT; i++)
+        if (m->requested & RS_METRIC_BIT(i))
+            cJSON_AddItemToArray(req, cJSON_CreateString(rs_metric_defs[i].key));
+    cJSON_AddNumberToObject(j, "passes", m->passes);
+    cJSON_AddStringToObject(j, "reason", m->reason);
+    cJSON_AddNumberToObject(j, "wall_ms", m->wall_ms);
+    cJSON *vals = cJSON_AddObjectToObject(j, "values");
+    for (int i = 0; i < RS_METRIC_COUNT; i++) {
+        if (!((m->requested | m->valid) & RS_METRIC_BIT(i))) continue;
+        cJSON *o = cJSON_AddObjectToObject(vals, rs_metric_defs[i].key);
+        const int ok = (m->valid & RS_METRIC_BIT(i)) != 0;
+        cJSON_AddBoolToObject(o, "valid", ok);
+        if (ok)
+            cJSON_AddNumberToObject(o, "value", m->value[i]);
+        else
+            cJSON_AddStringToObject(o, "reason", m->reason[0] ? m->reason : "not collected");
+        cJSON_AddStringToObject(o, "unit", rs_metric_defs[i].unit);
+    }
+    cJSON *launches = cJSON_AddArrayToObject(j, "launches");
+    for (int k = 0; k < m->nlaunch; k++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", m->launch[k].name);
+        cJSON *lv = cJSON_AddObjectToObject(o, "values");
+        for (int i = 0; i < RS_METRIC_COUNT; i++)
+            if (m->valid & RS_METRIC_BIT(i))
+                cJSON_AddNumberToObject(lv, rs_metric_defs[i].key, m->launch[k].value[i]);
+        cJSON_AddItemToArray(launches, o);
+    }
+    return j;
+}
+
+static void metrics_from(const cJSON *j, rs_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!cJSON_IsObject(j)) return;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "requested"))
+    {
+        const rs_metric_def *d = cJSON_IsString(it) ? rs_metric_by_key(it->valuestring) : NULL;
+        if (d) m->requested |= RS_METRIC_BIT(d->id);
+    }
+    m->passes = (int)num(j, "passes", 0);
+    m->wall_ms = num(j, "wall_ms", 0);
+    snprintf(m->reason, sizeof m->reason, "%s", str(j, "reason") ? str(j, "reason") : "");
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "values"))
+    {
+        const rs_metric_def *d = rs_metric_by_key(it->string);
+        if (!d || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "valid"))) continue;
+        m->valid |= RS_METRIC_BIT(d->id);
+        m->value[d->id] = num(it, "value", 0);
+    }
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "launches"))
+    {
+        if (m->nlaunch == RS_MAX_LAUNCHES) break;
+        rs_launch_metrics *l = &m->launch[m->nlaunch++];
+        snprintf(l->name, sizeof l->name, "%s", str(it, "name") ? str(it, "name") : "?");
+        const cJSON *v;
+        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(it, "values"))
+        {
+            const rs_metric_def *d = rs_metric_by_key(v->string);
+            if (d && cJSON_IsNumber(v)) l->value[d->id] = v->valuedouble;
+        }
+    }
+}
+
+cJSON *rs_result_to_json(const rs_result *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "request", rs_request_to_json(&r->req));
+    cJSON_AddItemToObject(j, "device", rs_device_to_json(&r->device));
+    cJSON_AddStringToObject(j, "finish", rs_finish_name(r->finish));
+    cJSON_AddNumberToObject(j, "grid", r->grid);
+    cJSON_AddNumberToObject(j, "elements_per_thread", r->ept);
+    cJSON_AddNumberToObject(j, "launches", r->launches);
+    cJSON *t = cJSON_AddObjectToObject(j, "time_ms");
+    cJSON_AddNumberToObject(t, "median", r->t_median_ms);
+    cJSON_AddNumberToObject(t, "min", r->t_min_ms);
+    cJSON_AddNumberToObject(t, "max", r->t_max_ms);
+    cJSON_AddNumberToObject(t, "reps", r->reps);
+    cJSON_AddNumberToObject(j, "gbps", r->gbps);
+    cJSON_AddNumberToObject(j, "pct_peak", r->pct_peak);
+    cJSON_AddNumberToObject(j, "pct_measured", r->pct_measured);
+    cJSON_AddNumberToObject(j, "cpu_ms", r->cpu_ms);
+    cJSON_AddNumberToObject(j, "speedup_cpu", r->speedup_cpu);
+    cJSON_AddBoolToObject(j, "correct", r->correct);
+    cJSON_AddNumberToObject(j, "bad_reps", r->bad_reps);
+    cJSON_AddItemToObject(j, "result", value_json(&r->got));
+    cJSON_AddItemToObject(j, "expected", value_json(&r->expected));
+    cJSON_AddNumberToObject(j, "abs_err", isfinite(r->abs_err) ? r->abs_err : -1);
+    cJSON_AddNumberToObject(j, "rel_err", isfinite(r->rel_err) ? r->rel_err : -1);
+    cJSON_AddNumberToObject(j, "tol", r->tol);
+    cJSON_AddItemToObject(j, "metrics", metrics_json(&r->metrics));
+    return j;
+}
+
+rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (!cJSON_IsObject(j)) return rs_fail(err, RS_E_USAGE, "result is not a JSON object");
+    rs_status st =
+        rs_request_from_json(cJSON_GetObjectItemCaseSensitive(j, "request"), &r->req, err);
+    if (st != RS_OK) return st;
+    rs_device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &r->device);
+    const int fin = rs_finish_from_name(str(j, "finish"));
+    r->finish = fin < 0 ? RS_FINISH_AUTO : (rs_finish)fin;
+    r->grid = (unsigned)num(j, "grid", 0);
+    r->ept = num(j, "elements_per_thread", 0);
+    r->launches = (unsigned)num(j, "launches", 0);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "time_ms");
+    r->t_median_ms = num(t, "median", 0);
+    r->t_min_ms = num(t, "min", 0);
+    r->t_max_ms = num(t, "max", 0);
+    r->reps = (unsigned)num(t, "reps", 0);
+    r->gbps = num(j, "gbps", 0);
+    r->pct_peak = num(j, "pct_peak", 0);
+    r->pct_measured = num(j, "pct_measured", 0);
+    r->cpu_ms = num(j, "cpu_ms", 0);
+    r->speedup_cpu = num(j, "speedup_cpu", 0);
+    r->correct = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "correct"));
+    r->bad_reps = (unsigned)num(j, "bad_reps", 0);
+    const rs_dtype acc = rs_dtype_acc(r->req.type);
+    r->got = value_from(cJSON_GetObjectItemCaseSensitive(j, "result"), acc);
+    r->expected = value_from(cJSON_GetObjectItemCaseSensitive(j, "expected"), acc);
+    r->abs_err = num(j, "abs_err", 0);
+    r->rel_err = num(j, "rel_err", 0);
+    if (r->abs_err < 0) r->abs_err = INFINITY;
+    if (r->rel_err < 0) r->rel_err = INFINITY;
+    r->tol = num(j, "tol", 0);
+    metrics_from(cJSON_GetObjectItemCaseSensitive(j, "metrics"), &r->metrics);
+    return RS_OK;
+}
+
+cJSON *rs_row_to_json(const rs_row *row)
+{
+    if (row->status == RS_OK) return rs_result_to_json(&row->result);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "request", rs_request_to_json(&row->result.req));
+    cJSON_AddNumberToObject(j, "status", row->status);
+    cJSON_AddStringToObject(j, "error", row->error);
+    return j;
+}
+
+rs_status rs_row_from_json(const cJSON *j, rs_row *row, rs_error *err)
+{
+    memset(row, 0, sizeof *row);
+    const char *e = str(j, "error");
+    if (e) {
+        row->status = (rs_status)num(j, "status", RS_E_USAGE);
+        snprintf(row->error, sizeof row->error, "%s", e);
+        return rs_request_from_json(cJSON_GetObjectItemCaseSensitive(j, "request"),
+                                    &row->result.req, err);
+    }
+    return rs_result_from_json(j, &row->result, err);
+}
