@@ -238,9 +238,10 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
                                  rs_result *res, rs_plan *p, rs_error *err)
 {
     rs_status st;
-    if ((st = plan_for(e, r, p, err)) != RS_OK) return st;
-    const size_t extra = p->part_elems * 2 * rs_dtype_size(p->acc);
-    if ((st = rs_engine_input(e, r, 1, extra, err)) || (st = rs_engine_work(e, r, p, err)))
+    /* an input that does not fit is a skipped size (RS_E_NOMEM), whatever
+     * the shape would be; then the plan, then the buffers it names */
+    if ((st = rs_engine_input(e, r, 1, 0, err)) || (st = plan_for(e, r, p, err)) ||
+        (st = rs_engine_work(e, r, p, err)))
         return st;
     if (p->part_elems * rs_dtype_size(p->acc) > e->part_bytes && !(p->vi->flags & RS_VF_LIBRARY))
         return rs_fail(err, RS_E_USAGE, "internal: block-result buffer too small");
