@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "core/runner.h"
 
-static volatile int batch_cancel; /* written by the handler: a plain int store */
+static volatile sig_atomic_t batch_cancel; /* set by the handler, read between launches */
 
 static void on_interrupt(int sig)
 {

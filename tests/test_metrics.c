@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "core/result.h"
 #include "profiling/profiler.h"
 
 static void sets(void)

@@ -6,7 +6,7 @@
 #include "check.h"
 #include "core/catalogue.h"
 #include "core/request.h"
-#include "kernels/rs_kernels.h"
+#include "core/snippets.h"
 
 static void table_is_consistent(void)
 {

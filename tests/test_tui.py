@@ -106,26 +106,24 @@ def replay_end_to_end():
         before = " ".join(axis(s or ""))
         check(re.search(r"\d (\u00b5s|ms|s)\b", before), "time view: the y axis is in time", before)
         t.keys("y")
-        time.sleep(0.5)
-        s = t.screen()
+        s = t.wait_for("Sweep \u00b7 GB/s") or t.screen()
         after = " ".join(axis(s))
         check(not re.search(r"\d (\u00b5s|ms)\b", after) and re.search(r"\d", after)
               and "GB/s" in s.splitlines()[1], "y: the axis shows GB/s, not times", s)
         # the cursor reads values at the n it is on, and moves
         m1 = re.search(r"n = (\S+):", s)
         t.keys("Right", "Right")
-        time.sleep(0.4)
-        s = t.screen()
+        s = t.wait_for("n = 2^12:") or t.screen()
         m2 = re.search(r"n = (\S+):", s)
         check(m1 and m2 and m1.group(1) == "2^10" and m2.group(1) == "2^12",
               "Right moves the cursor and its values (2^10 to 2^12)", s)
         # another type: not recorded, and said plainly (no invented sweep)
         t.keys("t", "Enter")
-        s = t.wait_for("not recorded", 5)
+        s = t.wait_for("not recorded", 10)
         check(s is not None and "fastest" not in s, "Enter on an unrecorded sweep says so",
               t.screen())
         t.keys("T", "Enter")
-        s = t.wait_for("the recorded sweep", 5)
+        s = t.wait_for("the recorded sweep", 10)
         check(s is not None, "back to float64: Enter shows the recorded sweep again", t.screen())
         t.keys("L")
         s = t.wait_for("Ladder \u00b7 float64")
@@ -198,7 +196,7 @@ def sweep_chart():
         try:
             t.wait_for("REPLAY")
             t.keys("R", "Up", "Enter")
-            s = t.wait_for("fastest", 5) or ""
+            s = t.wait_for("fastest", 10) or ""
             plot, labels = chart_rows(s)
             inner = labels[1:-1]
             check(labels[0] in "\u2502|" and labels[-1] in "\u2502|",
@@ -225,7 +223,7 @@ def sweep_chart():
             col = lambda rows_: {r.index(bar, 12) for r in rows_ if bar in r[12:-1]}  # noqa: E731
             before = col(plot)
             t.keys("Right", "Right", "Right")
-            time.sleep(0.4)
+            t.wait_for("n = 2^13:")
             after = col(chart_rows(t.screen())[0])
             check(len(before) == 1 and len(after) == 1 and after != before,
                   f"{where}: the cursor is a vertical line that moves ({before} to {after})",
@@ -282,17 +280,17 @@ def status_and_keys():
         t.keys("s")
         t.wait_for("save preset as")
         t.keys("C-u", "b", "a", "d", "/", "n", "a", "m", "e", "Enter")
-        s = t.wait_for("save preset as", 3)
+        s = t.wait_for("save preset as", 10)
         time.sleep(0.3)
         s = t.screen()
         check("save preset as" in s and "bad/name" in s, "a bad preset name keeps the prompt open",
               status_line(s))
         # a shipped preset's name: asked before the user's shadows it
         t.keys("C-u", *"harris-2007", "Enter")
-        s = t.wait_for("type yes to save yours over it", 3)
+        s = t.wait_for("type yes to save yours over it", 10)
         check(s is not None, "saving under a shipped preset's name asks first", t.screen())
         t.keys("n", "o", "Enter")
-        check(t.wait_for("not saved", 3) is not None, "anything but yes keeps the shipped one",
+        check(t.wait_for("not saved", 10) is not None, "anything but yes keeps the shipped one",
               t.screen())
         check(not os.path.exists(os.path.join(XDG, "redscope", "presets", "harris-2007.ini")),
               "nothing was saved")
@@ -431,13 +429,12 @@ def no_gpu():
         t.keys("2", "^", "2", "8", "Enter", "r")
         t.wait_for("timed repetitions")
         t.keys("5", "0", "Enter", "Enter")
-        check(t.wait_for("running", 5) is not None, "the CPU run starts", t.screen())
+        check(t.wait_for("running", 10) is not None, "the CPU run starts", t.screen())
         t.keys("q")
-        s = t.wait_for("q again quits", 3)
+        s = t.wait_for("q again quits", 10)
         check(s is not None, "q during a run asks, over the progress bar", t.screen())
         t.keys("x")
-        time.sleep(0.5)
-        s = t.screen()
+        s = t.wait_for("running", 10) or t.screen()
         check("q again" not in s and "running" in s,
               "another key answers the question: the run goes on", s)
         t.keys("q", "q")

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../profiling/metric_table.h"
+#include "metric_table.h"
 #include "catalogue.h"
 #include "sweep_range.h"
 

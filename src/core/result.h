@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "../profiling/metric_table.h"
+#include "metric_table.h"
 #include "reference.h"
 #include "request.h"
 
@@ -73,5 +73,9 @@ typedef struct rs_result {
 
 /* Helpers views share. */
 double rs_result_input_bytes(const rs_result *r);
+
+/* Totals and derived values from per-launch values (pure; unit-tested):
+ * the engine calls it once per result, after every collection is merged. */
+void rs_metrics_aggregate(rs_metrics *m);
 
 #endif

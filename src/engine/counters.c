@@ -42,9 +42,8 @@ static rs_status collect_set(rs_engine *e, const rs_plan *p, rs_metric_mask m,
     st = rs_prof_collect(e->prof, m, flush_then_run, &x, out, err);
     if (st != RS_OK || out->nlaunch < 1) return st;
     memmove(&out->launch[0], &out->launch[1], sizeof out->launch[0] * (size_t)(out->nlaunch - 1));
-    out->nlaunch--;
+    out->nlaunch--; /* launch 0 was the L2 flush: known here alone */
     name_launches(out, names, nn);
-    rs_metrics_aggregate(out);
     return RS_OK;
 }
 
@@ -70,7 +69,6 @@ static void merge_metrics(rs_metrics *into, const rs_metrics *from)
         for (int i = 0; i < RS_METRIC_COUNT; i++)
             if (add & RS_METRIC_BIT(i)) into->launch[k].value[i] = from->launch[k].value[i];
     into->valid |= add;
-    rs_metrics_aggregate(into);
 }
 
 rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
@@ -82,7 +80,7 @@ rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p
     mt->requested = m;
     if (!m) return RS_OK;
     if (r->variant == RS_V_CPU) {
-        snprintf(mt->reason, sizeof mt->reason, "not collected: the cpu variant runs on the host");
+        snprintf(mt->reason, sizeof mt->reason, "the cpu variant runs on the host");
         return RS_OK;
     }
     if (!e->prof) {
@@ -101,13 +99,15 @@ rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p
     rs_metric_mask one, more;
     split_set(m, &one, &more);
     rs_status st = collect_set(e, p, one ? one : more, names, nn, mt, err);
-    if (st != RS_OK || !one || !more) return st;
-    rs_metrics *extra = calloc(1, sizeof *extra);
-    if (!extra) return rs_fail(err, RS_E_NOMEM, "out of host memory");
-    st = collect_set(e, p, more, names, nn, extra, err);
-    if (st == RS_OK) merge_metrics(mt, extra);
-    free(extra);
+    if (st == RS_OK && one && more) {
+        rs_metrics *extra = calloc(1, sizeof *extra);
+        if (!extra) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+        st = collect_set(e, p, more, names, nn, extra, err);
+        if (st == RS_OK) merge_metrics(mt, extra);
+        free(extra);
+    }
     mt->requested = m;
+    if (st == RS_OK) rs_metrics_aggregate(mt); /* once, over every collection */
     return st;
 }
 static rs_status ensure_prof(rs_engine *e, rs_error *err)

@@ -45,6 +45,35 @@ static void add_step(rs_plan *p, const rs_plan_step *l, const char *label)
     p->nsteps++;
 }
 
+/* The relaunch finish: the same kernel on the block results, ping-ponging
+ * between the two block-result buffers, until one value is left. */
+static rs_status add_relaunch(const rs_request *r, rs_plan_step l, uint64_t g, double tree,
+                              rs_plan *p, rs_error *err)
+{
+    const int stride = (p->vi->flags & RS_VF_GRID_STRIDE) != 0;
+    l.out = g == 1 ? RS_BUF_OUT : RS_BUF_PART0;
+    add_step(p, &l, rs_kernel_name(r->variant));
+    int buf = 0;
+    while (g > 1) {
+        if (p->nsteps == RS_MAX_LAUNCHES)
+            return rs_fail(err, RS_E_USAGE, "too many passes: use a larger blockDim");
+        const uint64_t m = g;
+        g = stride ? 1 : ceil_div(m, (uint64_t)r->block * p->vi->elems_per_thread);
+        rs_plan_step next = l;
+        next.l.in_type = p->acc;
+        next.in = buf ? RS_BUF_PART1 : RS_BUF_PART0;
+        next.l.n = m;
+        next.l.grid = (unsigned)g;
+        next.out = g == 1 ? RS_BUF_OUT : buf ? RS_BUF_PART0 : RS_BUF_PART1;
+        buf ^= 1;
+        p->chain += ceil((double)m / ((double)g * r->block)) + tree;
+        char label[48];
+        snprintf(label, sizeof label, "%s (pass %d)", rs_kernel_name(r->variant), p->nsteps + 1);
+        add_step(p, &next, label);
+    }
+    return RS_OK;
+}
+
 static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_plan *p,
                               rs_error *err)
 {
@@ -102,28 +131,7 @@ static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_pl
         return RS_OK;
     default: break;
     }
-    /* relaunch: the same kernel on the block results until one is left */
-    l.out = g == 1 ? RS_BUF_OUT : RS_BUF_PART0;
-    add_step(p, &l, rs_kernel_name(r->variant));
-    int buf = 0;
-    while (g > 1) {
-        if (p->nsteps == RS_MAX_LAUNCHES)
-            return rs_fail(err, RS_E_USAGE, "too many passes: use a larger blockDim");
-        const uint64_t m = g;
-        g = stride ? 1 : ceil_div(m, (uint64_t)r->block * vi->elems_per_thread);
-        rs_plan_step next = l;
-        next.l.in_type = p->acc;
-        next.in = buf ? RS_BUF_PART1 : RS_BUF_PART0;
-        next.l.n = m;
-        next.l.grid = (unsigned)g;
-        next.out = g == 1 ? RS_BUF_OUT : buf ? RS_BUF_PART0 : RS_BUF_PART1;
-        buf ^= 1;
-        p->chain += ceil((double)m / ((double)g * r->block)) + tree;
-        char label[48];
-        snprintf(label, sizeof label, "%s (pass %d)", rs_kernel_name(r->variant), p->nsteps + 1);
-        add_step(p, &next, label);
-    }
-    return RS_OK;
+    return add_relaunch(r, l, g, tree, p, err);
 }
 
 rs_status rs_plan_make(const rs_request *r, const rs_plan_facts *f, rs_plan *p, rs_error *err)

@@ -64,7 +64,7 @@ cudaError_t rs_stream_read(const void *buf, size_t bytes, unsigned int grid, uns
 
 /* Key lines of a variant's kernel, extracted from the .cu source at build
  * time between "rs:key" markers; "" when the variant has none. */
-const char *rs_kernel_snippet(rs_variant v);
+/* rs_kernel_snippet: see core/snippets.h */
 
 #ifdef __cplusplus
 }

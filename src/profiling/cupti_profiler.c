@@ -523,7 +523,6 @@ rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void 
         if (h.missing)
             snprintf(out->reason, sizeof out->reason, "some metrics are not on this chip (%s)",
                      p->chip);
-        rs_metrics_aggregate(out);
     }
     host_end(&h);
     out->wall_ms = wall_ms() - t0;

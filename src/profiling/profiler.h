@@ -12,7 +12,7 @@
 
 #include "../core/error.h"
 #include "../core/result.h"
-#include "metric_table.h"
+#include "../core/metric_table.h"
 
 typedef struct rs_prof rs_prof;
 
@@ -47,8 +47,5 @@ rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void 
 const char *rs_prof_last_error(const rs_prof *p);
 
 void rs_prof_shutdown(rs_prof *p);
-
-/* Totals and derived values from per-launch values (pure; unit-tested). */
-void rs_metrics_aggregate(rs_metrics *m);
 
 #endif

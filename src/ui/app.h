@@ -114,6 +114,10 @@ void ui_draw_help(ui_app *a, const ui_layout *l);
 void ui_draw_presets(ui_app *a, const ui_layout *l);
 void ui_draw_header(ui_app *a, const ui_layout *l);
 
+/* Presets (presets.c): the list read again; the selected one loaded. */
+void ui_presets_load(ui_app *a);
+void ui_presets_apply(ui_app *a);
+
 /* t o b f i m: one step forward (d = 1) or back (d = -1) (config.c). */
 void ui_step_setting(ui_app *a, ui_action act, int d);
 

@@ -9,7 +9,7 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "draw.h"
-#include "kernels/rs_kernels.h"
+#include "core/snippets.h"
 #include "why.h"
 
 /* The counter set as the header says it: what the next run collects. */

@@ -1,4 +1,4 @@
-/* The ladder, compare, presets and help screens. */
+/* The ladder, compare and help screens. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -182,31 +182,6 @@ void ui_draw_compare(ui_app *a, const ui_layout *l)
         if (!ha && !hb) continue;
         compare_line(y++, x, w, rs_metric_defs[i].label, A->metrics.value[i], B->metrics.value[i],
                      rs_metric_defs[i].unit, ha, hb);
-    }
-}
-
-/* ---- presets ------------------------------------------------------------------------------ */
-
-void ui_draw_presets(ui_app *a, const ui_layout *l)
-{
-    const ui_rect r = l->main;
-    ui_box(r, "Presets (Enter loads, s saves the current configuration)", R_TITLE);
-    const int x = r.x + 2, w = r.w - 4;
-    if (!a->npresets) {
-        ui_put(r.y + 2, x, w, R_DIM, "No presets found.");
-        return;
-    }
-    const int rows = r.h - 2;
-    int first = a->preset_sel - rows + 1;
-    if (first < 0) first = 0;
-    for (int i = 0; i < rows && first + i < a->npresets; i++) {
-        const rs_preset_info *p = &a->presets[first + i];
-        const int sel = first + i == a->preset_sel, y = r.y + 1 + i;
-        const ui_role role = sel ? R_SELECTED : p->valid ? R_NORMAL : R_BAD;
-        if (sel) ui_blank(y, x, w, R_SELECTED);
-        const int used = ui_putf(y, x, w, role, "%s %-22s %-8s ", sel ? ui_glyph(G_SELECT) : " ",
-                                 p->name, p->shipped ? "shipped" : "yours");
-        ui_put(y, x + used, w - used, role, p->valid ? p->note : p->error);
     }
 }
 

@@ -194,35 +194,6 @@ static void take_event(ui_app *a, const ui_event *ev)
 
 /* ---- actions ------------------------------------------------------------------------- */
 
-static void load_presets(ui_app *a)
-{
-    free(a->presets);
-    a->presets = calloc(256, sizeof *a->presets);
-    a->npresets = a->presets ? rs_preset_list(a->presets, 256) : 0;
-    if (a->preset_sel >= a->npresets) a->preset_sel = 0;
-}
-
-static void apply_preset(ui_app *a)
-{
-    if (a->preset_sel >= a->npresets) return;
-    const rs_preset_info *p = &a->presets[a->preset_sel];
-    rs_request r;
-    rs_error err;
-    if (rs_preset_read_file(p->path, &r, &err) != RS_OK) {
-        ui_status(a, R_BAD, "%s", err.msg);
-        return;
-    }
-    a->cfg = r;
-    a->sel = (int)r.variant;
-    a->preset_cfg = r;
-    a->has_preset = 1;
-    snprintf(a->preset_name, sizeof a->preset_name, "%s", p->name);
-    snprintf(a->sweep_range, sizeof a->sweep_range, "%s", r.sweep);
-    if (r.variants) a->sweep_vars = r.variants;
-    a->screen = r.variants ? UI_SCREEN_LADDER : UI_SCREEN_EXPLORER;
-    ui_status(a, R_GOOD, "preset %s: %s", p->name, r.note[0] ? r.note : "loaded");
-}
-
 static int busy(ui_app *a)
 {
     return a->worker && ui_worker_busy(a->worker, NULL, NULL, 0);
@@ -302,7 +273,7 @@ static void run_here(ui_app *a)
         else
             run_sweep(a);
         break;
-    case UI_SCREEN_PRESETS: apply_preset(a); break;
+    case UI_SCREEN_PRESETS: ui_presets_apply(a); break;
     case UI_SCREEN_RECORDING: ui_replay_pick(a, a->config_sel, 1); break;
     default: run_selected(a); break;
     }
@@ -386,7 +357,7 @@ static void action(ui_app *a, ui_action act)
         a->sweep_q = a->sweep_q == RS_CHART_TIME ? RS_CHART_GBPS : RS_CHART_TIME;
         break;
     case UI_ACT_PRESETS:
-        load_presets(a);
+        ui_presets_load(a);
         a->screen = UI_SCREEN_PRESETS;
         break;
     case UI_ACT_REPLAY: replay_key(a); break;
@@ -519,35 +490,9 @@ static void free_app(ui_app *a)
     free(a->configs);
 }
 
-int ui_main(rs_cli *cli)
+/* Signals set a flag; curses in cbreak, no echo, keypad, 100 ms ticks. */
+static int start_curses(ui_app *a, int color)
 {
-    ui_app *a = calloc(1, sizeof *a);
-    if (!a || init_app(a, cli) != RS_OK) {
-        rs_cli_error("out of host memory");
-        return RS_E_NOMEM;
-    }
-    if (cli->replay) {
-        rs_error err;
-        if (rs_recording_load(cli->replay, &a->rec, &err) != RS_OK) {
-            rs_cli_error("%s", err.msg);
-            free_app(a);
-            free(a);
-            return err.code;
-        }
-        rs_recording_free(&a->rec);
-    }
-    if (!isatty(0) || !isatty(1)) {
-        rs_cli_error("the explorer needs a terminal; for scripts use run, ladder or sweep");
-        free_app(a);
-        free(a);
-        return RS_E_USAGE;
-    }
-    setlocale(LC_CTYPE, "");
-    const char *cs = nl_langinfo(CODESET);
-    a->utf8 = cs && strcmp(cs, "UTF-8") == 0;
-    const char *no_color = getenv("NO_COLOR");
-    const int color = !cli->no_color && !(no_color && *no_color);
-
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: getch returns at once */
@@ -555,7 +500,6 @@ int ui_main(rs_cli *cli)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     atexit(restore_terminal);
-
     if (!initscr()) {
         rs_cli_error("cannot start the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
         return RS_E_USAGE;
@@ -568,8 +512,46 @@ int ui_main(rs_cli *cli)
     set_escdelay(25);
     timeout(100);
     ui_theme_init(color, a->utf8);
-    draw(a); /* the first frame before CUDA starts */
+    return 0;
+}
 
+/* Refused before the screen is taken: a bad recording, or no terminal. */
+static int check_start(ui_app *a, const rs_cli *cli)
+{
+    if (cli->replay) {
+        rs_error err;
+        if (rs_recording_load(cli->replay, &a->rec, &err) != RS_OK) {
+            rs_cli_error("%s", err.msg);
+            return err.code;
+        }
+        rs_recording_free(&a->rec);
+    }
+    if (!isatty(0) || !isatty(1)) {
+        rs_cli_error("the explorer needs a terminal; for scripts use run, ladder or sweep");
+        return RS_E_USAGE;
+    }
+    return 0;
+}
+
+int ui_main(rs_cli *cli)
+{
+    ui_app *a = calloc(1, sizeof *a);
+    if (!a || init_app(a, cli) != RS_OK) {
+        rs_cli_error("out of host memory");
+        free(a);
+        return RS_E_NOMEM;
+    }
+    setlocale(LC_CTYPE, "");
+    const char *cs = nl_langinfo(CODESET), *no_color = getenv("NO_COLOR");
+    a->utf8 = cs && strcmp(cs, "UTF-8") == 0;
+    int rc = check_start(a, cli);
+    if (!rc) rc = start_curses(a, !cli->no_color && !(no_color && *no_color));
+    if (rc) {
+        free_app(a);
+        free(a);
+        return rc;
+    }
+    draw(a); /* the first frame before CUDA starts */
     if (cli->replay)
         ui_replay_open(a, cli->replay);
     else
@@ -591,7 +573,7 @@ int ui_main(rs_cli *cli)
     const int stopped = ui_worker_stop(a->worker, 3.0);
     free_app(a);
     free(a);
-    if (!stopped) {
+    if (!stopped) { /* the worker is inside a CUDA call: leave without waiting for it */
         fprintf(stderr, "redscope: left while the GPU was busy\n");
         _exit(sig ? 128 + sig : 0);
     }

@@ -1,6 +1,6 @@
 /* Combining per-launch counter values into totals, and the derived metrics.
  * Pure arithmetic: tested without a GPU. */
-#include "profiler.h"
+#include "result.h"
 
 static void derive(const double *v, double *out, rs_metric_mask valid, rs_metric_mask *derived)
 {

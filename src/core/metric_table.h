@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "../core/error.h"
+#include "error.h"
 
 typedef enum {
     RS_AGG_SUM,      /* counts add up over launches */

@@ -1,0 +1,12 @@
+/* The key lines of each variant's kernel, extracted from the .cu sources at
+ * build time (tools/extract_snippets.c writes snippets.c): plain data, so
+ * the explorer shows what runs without including a kernel header. */
+#ifndef RS_SNIPPETS_H
+#define RS_SNIPPETS_H
+
+#include "rs_types.h"
+
+/* The lines of v, newline-separated; "" for none. */
+const char *rs_kernel_snippet(rs_variant v);
+
+#endif

@@ -1,0 +1,59 @@
+/* The Presets screen: shipped and saved presets with their notes; Enter
+ * loads one into the configuration. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "draw.h"
+
+void ui_presets_load(ui_app *a)
+{
+    free(a->presets);
+    a->presets = calloc(256, sizeof *a->presets);
+    a->npresets = a->presets ? rs_preset_list(a->presets, 256) : 0;
+    if (a->preset_sel >= a->npresets) a->preset_sel = 0;
+}
+
+void ui_presets_apply(ui_app *a)
+{
+    if (a->preset_sel >= a->npresets) return;
+    const rs_preset_info *p = &a->presets[a->preset_sel];
+    rs_request r;
+    rs_error err;
+    if (rs_preset_read_file(p->path, &r, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    a->cfg = r;
+    a->sel = (int)r.variant;
+    a->preset_cfg = r;
+    a->has_preset = 1;
+    snprintf(a->preset_name, sizeof a->preset_name, "%s", p->name);
+    snprintf(a->sweep_range, sizeof a->sweep_range, "%s", r.sweep);
+    if (r.variants) a->sweep_vars = r.variants;
+    a->screen = r.variants ? UI_SCREEN_LADDER : UI_SCREEN_EXPLORER;
+    ui_status(a, R_GOOD, "preset %s: %s", p->name, r.note[0] ? r.note : "loaded");
+}
+
+void ui_draw_presets(ui_app *a, const ui_layout *l)
+{
+    const ui_rect r = l->main;
+    ui_box(r, "Presets (Enter loads, s saves the current configuration)", R_TITLE);
+    const int x = r.x + 2, w = r.w - 4;
+    if (!a->npresets) {
+        ui_put(r.y + 2, x, w, R_DIM, "No presets found.");
+        return;
+    }
+    const int rows = r.h - 2;
+    int first = a->preset_sel - rows + 1;
+    if (first < 0) first = 0;
+    for (int i = 0; i < rows && first + i < a->npresets; i++) {
+        const rs_preset_info *p = &a->presets[first + i];
+        const int sel = first + i == a->preset_sel, y = r.y + 1 + i;
+        const ui_role role = sel ? R_SELECTED : p->valid ? R_NORMAL : R_BAD;
+        if (sel) ui_blank(y, x, w, R_SELECTED);
+        const int used = ui_putf(y, x, w, role, "%s %-22s %-8s ", sel ? ui_glyph(G_SELECT) : " ",
+                                 p->name, p->shipped ? "shipped" : "yours");
+        ui_put(y, x + used, w - used, role, p->valid ? p->note : p->error);
+    }
+}
