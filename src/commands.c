@@ -9,9 +9,17 @@
 #define ALL_FIELDS ((1ull << RS_FIELD_COUNT) - 1)
 #define RUNS       (RS_X_FORMAT | RS_X_RECORD | RS_X_REPLAY | RS_X_PRESET | RS_X_SAVE_PRESET | RS_X_FORCE)
 
+/* The explorer takes the configuration and a few choices, not the CLI. */
+static int explore(rs_cli *cli)
+{
+    const ui_options opt = {cli->req, cli->set[RS_F_metrics], cli->preset, cli->replay,
+                            cli->no_color};
+    return ui_main(&opt);
+}
+
 const rs_command rs_commands[] = {
     {"explore", "[options]", "the full-screen explorer (the default)", ALL_FIELDS,
-     RS_X_REPLAY | RS_X_PRESET | RS_X_NO_COLOR, ui_main},
+     RS_X_REPLAY | RS_X_PRESET | RS_X_NO_COLOR, explore},
     {"run", "--variant ID [options]", "run one variant and print every figure",
      ALL_FIELDS & ~(F(variants) | F(sweep)), RUNS, rs_cmd_run},
     {"ladder", "[options]", "run the ladder of variants on one configuration",

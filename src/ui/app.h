@@ -5,7 +5,8 @@
 
 #include <signal.h>
 
-#include "cli.h"
+#include "core/catalogue.h"
+#include "ui.h"
 #include "core/preset.h"
 #include "core/record.h"
 #include "core/sweep.h"
@@ -28,7 +29,7 @@ typedef enum {
 } ui_prompt_kind;
 
 typedef struct ui_app {
-    rs_cli *cli;
+    ui_options opt; /* as the program started the explorer */
     ui_screen screen, back;
     rs_request cfg;
     int sel; /* selected variant */
@@ -105,14 +106,30 @@ const rs_result *ui_result_for(const ui_app *a, rs_variant v);
 /* The previous ladder step with a result, or -1. */
 int ui_previous_step(const ui_app *a, rs_variant v);
 
-/* Screens: draw from the state; handle an action (return 1 if consumed). */
-void ui_draw_explorer(ui_app *a, const ui_layout *l);
-void ui_draw_ladder(ui_app *a, const ui_layout *l);
-void ui_draw_compare(ui_app *a, const ui_layout *l);
-void ui_draw_sweep(ui_app *a, const ui_layout *l);
-void ui_draw_help(ui_app *a, const ui_layout *l);
-void ui_draw_presets(ui_app *a, const ui_layout *l);
-void ui_draw_header(ui_app *a, const ui_layout *l);
+/* Screens, one file each: draw from the state (changing nothing) and take
+ * the screen's own keys (1 when the action was the screen's). */
+void ui_draw_explorer(const ui_app *a, const ui_layout *l);
+void ui_draw_ladder(const ui_app *a, const ui_layout *l);
+void ui_draw_compare(const ui_app *a, const ui_layout *l);
+void ui_draw_sweep(const ui_app *a, const ui_layout *l);
+void ui_draw_help(const ui_app *a, const ui_layout *l);
+void ui_draw_presets(const ui_app *a, const ui_layout *l);
+void ui_draw_recording(const ui_app *a, const ui_layout *l);
+int ui_key_explorer(ui_app *a, ui_action act);
+int ui_key_ladder(ui_app *a, ui_action act);
+int ui_key_compare(ui_app *a, ui_action act);
+int ui_key_sweep(ui_app *a, ui_action act);
+int ui_key_help(ui_app *a, ui_action act);
+int ui_key_presets(ui_app *a, ui_action act);
+int ui_key_recording(ui_app *a, ui_action act);
+/* The header every screen shares (explorer.c). */
+void ui_draw_header(const ui_app *a, const ui_layout *l);
+
+/* Jobs for the worker (jobs.c); 1 while one runs. */
+void ui_run_variant(ui_app *a);
+void ui_run_ladder(ui_app *a);
+void ui_run_sweep(ui_app *a);
+int ui_busy(ui_app *a);
 
 /* Presets (presets.c): the list read again; the selected one loaded. */
 void ui_presets_load(ui_app *a);
@@ -124,7 +141,9 @@ void ui_step_setting(ui_app *a, ui_action act, int d);
 /* Prompts (prompt.c). */
 void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial);
 void ui_prompt_key(ui_app *a, int ch);
-void ui_draw_prompt(ui_app *a, const ui_layout *l);
+void ui_draw_prompt(const ui_app *a, const ui_layout *l);
+/* n, D, e, r, v, g, s: the prompt for that action, pre-filled. */
+void ui_prompt_for(ui_app *a, ui_action act);
 
 /* Replay (replay.c): open a recording on its first configuration; pick
  * configuration k (show: go to the screen that shows it); Enter on the Sweep
@@ -133,7 +152,6 @@ void ui_replay_open(ui_app *a, const char *path);
 void ui_replay_shipped(ui_app *a);
 void ui_replay_pick(ui_app *a, int k, int show);
 int ui_replay_sweep(ui_app *a);
-void ui_draw_recording(ui_app *a, const ui_layout *l);
 
 /* The settings that select a result (type, op, n, block, finish, reps, and
  * ept, grid or input when set), after lead, in the longest form that fits

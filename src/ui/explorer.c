@@ -34,7 +34,7 @@ static void counters_state(const ui_app *a, char *buf, size_t len)
 }
 
 /* Header items in order of importance; each joins while it fits. */
-static void header_text(ui_app *a, int width, char *text, size_t len)
+static void header_text(const ui_app *a, int width, char *text, size_t len)
 {
     const rs_device_info *d = &a->dev;
     const char *sep = ui_glyph(G_SEP);
@@ -74,7 +74,7 @@ static void header_text(ui_app *a, int width, char *text, size_t len)
     }
 }
 
-void ui_draw_header(ui_app *a, const ui_layout *l)
+void ui_draw_header(const ui_app *a, const ui_layout *l)
 {
     char text[768];
     ui_blank(0, 0, l->cols, R_HEADER);
@@ -129,7 +129,7 @@ void ui_settings_title(const rs_request *r, const char *lead, int width, char *b
     }
 }
 
-static void draw_list(ui_app *a, ui_rect r)
+static void draw_list(const ui_app *a, ui_rect r)
 {
     ui_box(r, a->replay ? "Ladder (replay)" : "Ladder", R_TITLE);
     const int rows = r.h - 2;
@@ -158,7 +158,7 @@ static void draw_list(ui_app *a, ui_rect r)
     }
 }
 
-static void draw_config(ui_app *a, ui_rect r)
+static void draw_config(const ui_app *a, ui_rect r)
 {
     char title[96] = "Configuration";
     if (a->has_preset) {
@@ -200,7 +200,7 @@ static void draw_config(ui_app *a, ui_rect r)
     }
 }
 
-static const rs_result *comparison(ui_app *a, const rs_result *cur, char *label, size_t len)
+static const rs_result *comparison(const ui_app *a, const rs_result *cur, char *label, size_t len)
 {
     if (a->has_pin && a->pinned.result.req.variant != cur->req.variant) {
         snprintf(label, len, "pinned %s", rs_variant_name(a->pinned.result.req.variant));
@@ -222,7 +222,7 @@ static void time_range(const rs_result *res, char *buf, size_t len)
              unit);
 }
 
-static void draw_verdict_line(ui_app *a, ui_rect r, const rs_result *res)
+static void draw_verdict_line(const ui_app *a, ui_rect r, const rs_result *res)
 {
     const int x = r.x + 2, w = r.w - 4;
     char t[32], pt[48], range[64], verdict[128];
@@ -259,7 +259,7 @@ static void draw_bandwidth_line(ui_rect r, const rs_result *res)
     ui_put(r.y + 2, x + label + (barw > 3 ? barw : 0), w - label, R_NORMAL, pct);
 }
 
-static void draw_speedup_line(ui_app *a, ui_rect r, const rs_result *res)
+static void draw_speedup_line(const ui_app *a, ui_rect r, const rs_result *res)
 {
     const int x = r.x + 2, w = r.w - 4;
     if (res->req.variant == RS_V_CPU) {
@@ -278,7 +278,7 @@ static void draw_speedup_line(ui_app *a, ui_rect r, const rs_result *res)
     ui_put(r.y + 3, x, w, R_ACCENT, speed);
 }
 
-static void draw_results(ui_app *a, ui_rect r, const rs_result *res)
+static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
 {
     char title[256];
     rs_request want;
@@ -396,7 +396,7 @@ void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r,
     }
 }
 
-static void draw_counters(ui_app *a, ui_rect r, const rs_result *res)
+static void draw_counters(const ui_app *a, ui_rect r, const rs_result *res)
 {
     char title[128] = "Counters", label[64];
     const rs_result *base = res ? comparison(a, res, label, sizeof label) : NULL;
@@ -435,7 +435,7 @@ static void draw_counters(ui_app *a, ui_rect r, const rs_result *res)
     for (int i = 0; i < k; i++) ui_put(in.y + i, in.x, in.w, role, lines[i]);
 }
 
-static void draw_why(ui_app *a, ui_rect r, const rs_result *res)
+static void draw_why(const ui_app *a, ui_rect r, const rs_result *res)
 {
     ui_box(r, "Why", R_TITLE);
     const int w = r.w - 4, x = r.x + 2;
@@ -468,15 +468,16 @@ static void draw_why(ui_app *a, ui_rect r, const rs_result *res)
         if (*code == '\n') code++;
     }
     const int rows = r.h - 2;
-    if (a->why_scroll > n - rows) a->why_scroll = n - rows > 0 ? n - rows : 0;
-    for (int i = 0; i < rows && a->why_scroll + i < n; i++)
-        ui_put(r.y + 1 + i, x, w, role[a->why_scroll + i], lines[a->why_scroll + i]);
+    int first = a->why_scroll; /* clamped here, not stored: drawing changes nothing */
+    if (first > n - rows) first = n - rows > 0 ? n - rows : 0;
+    for (int i = 0; i < rows && first + i < n; i++)
+        ui_put(r.y + 1 + i, x, w, role[first + i], lines[first + i]);
     if (n > rows)
         ui_putf(r.y + r.h - 1, r.x + r.w - 16, 14, R_DIM, " %s more [ ] ",
-                a->why_scroll + rows < n ? "v" : "^");
+                first + rows < n ? "v" : "^");
 }
 
-void ui_draw_explorer(ui_app *a, const ui_layout *l)
+void ui_draw_explorer(const ui_app *a, const ui_layout *l)
 {
     const rs_result *res = ui_result_for(a, a->sel);
     draw_list(a, l->list);
@@ -484,4 +485,23 @@ void ui_draw_explorer(ui_app *a, const ui_layout *l)
     draw_results(a, l->results, res);
     draw_counters(a, l->counters, res);
     draw_why(a, l->why, res);
+}
+
+int ui_key_explorer(ui_app *a, ui_action act)
+{
+    switch (act) {
+    case UI_ACT_UP:
+    case UI_ACT_DOWN:
+        a->sel = (a->sel + (act == UI_ACT_UP ? -1 : 1) + RS_VARIANT_COUNT) % RS_VARIANT_COUNT;
+        a->why_scroll = 0;
+        return 1;
+    case UI_ACT_RUN: ui_run_variant(a); return 1;
+    case UI_ACT_SCROLL_UP:
+        if (a->why_scroll > 0) a->why_scroll--;
+        return 1;
+    case UI_ACT_SCROLL_DOWN:
+        if (a->why_scroll < 96) a->why_scroll++;
+        return 1;
+    default: return 0;
+    }
 }

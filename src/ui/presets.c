@@ -35,7 +35,7 @@ void ui_presets_apply(ui_app *a)
     ui_status(a, R_GOOD, "preset %s: %s", p->name, r.note[0] ? r.note : "loaded");
 }
 
-void ui_draw_presets(ui_app *a, const ui_layout *l)
+void ui_draw_presets(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
     ui_box(r, "Presets (Enter loads, s saves the current configuration)", R_TITLE);
@@ -56,4 +56,18 @@ void ui_draw_presets(ui_app *a, const ui_layout *l)
                                  p->name, p->shipped ? "shipped" : "yours");
         ui_put(y, x + used, w - used, role, p->valid ? p->note : p->error);
     }
+}
+
+int ui_key_presets(ui_app *a, ui_action act)
+{
+    if (act == UI_ACT_UP || act == UI_ACT_DOWN) {
+        const int d = act == UI_ACT_UP ? -1 : 1;
+        if (a->npresets) a->preset_sel = (a->preset_sel + d + a->npresets) % a->npresets;
+        return 1;
+    }
+    if (act == UI_ACT_RUN) {
+        ui_presets_apply(a);
+        return 1;
+    }
+    return 0;
 }

@@ -193,7 +193,7 @@ void ui_prompt_key(ui_app *a, int ch)
     }
 }
 
-void ui_draw_prompt(ui_app *a, const ui_layout *l)
+void ui_draw_prompt(const ui_app *a, const ui_layout *l)
 {
     const int y = l->status.y, cols = l->cols;
     ui_blank(y, 0, cols, R_SELECTED);
@@ -207,4 +207,36 @@ void ui_draw_prompt(ui_app *a, const ui_layout *l)
                a->prompt_fresh ? "(type to replace, Enter keeps, Esc leaves)"
                                : "(Enter sets, Esc leaves, ^U clears, ^W deletes a word)");
     move(y, cx < cols ? cx : cols - 1);
+}
+
+/* n, D, e, r, v, g, s: a prompt pre-filled with the current value. */
+void ui_prompt_for(ui_app *a, ui_action act)
+{
+    static const struct {
+        ui_action act;
+        ui_prompt_kind kind;
+        const char *key;
+    } fields[] = {{UI_ACT_N, UI_PROMPT_N, "n"},
+                  {UI_ACT_BLOCK_TYPE, UI_PROMPT_BLOCK, "block"},
+                  {UI_ACT_EPT, UI_PROMPT_EPT, "elements_per_thread"},
+                  {UI_ACT_REPS, UI_PROMPT_REPS, "repetitions"}};
+    char buf[RS_SWEEP_MAX];
+    rs_request tmp;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (fields[i].act == act) {
+            rs_field_format(&a->cfg, rs_field_by_key("run", fields[i].key), buf, sizeof buf);
+            ui_prompt_open(a, fields[i].kind, buf);
+            return;
+        }
+    switch (act) {
+    case UI_ACT_VARIANTS:
+        rs_request_defaults(&tmp);
+        tmp.variants = a->sweep_vars;
+        rs_field_format(&tmp, rs_field_by_key("run", "variants"), buf, sizeof buf);
+        ui_prompt_open(a, UI_PROMPT_VARIANTS, buf);
+        break;
+    case UI_ACT_RANGE: ui_prompt_open(a, UI_PROMPT_RANGE, a->sweep_range); break;
+    case UI_ACT_SAVE: ui_prompt_open(a, UI_PROMPT_SAVE, a->has_preset ? a->preset_name : ""); break;
+    default: break;
+    }
 }

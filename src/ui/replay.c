@@ -157,7 +157,7 @@ void ui_replay_shipped(ui_app *a)
     ui_replay_open(a, path);
 }
 
-void ui_draw_recording(ui_app *a, const ui_layout *l)
+void ui_draw_recording(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
     char title[256];
@@ -195,4 +195,18 @@ void ui_draw_recording(ui_app *a, const ui_layout *l)
                 vars, to, n, q->block, rs_finish_name(q->finish), q->reps, q->metrics);
     }
     ui_put(r.y + r.h - 1, x, w, R_DIM, " * the configuration shown ");
+}
+
+int ui_key_recording(ui_app *a, ui_action act)
+{
+    if (act == UI_ACT_UP || act == UI_ACT_DOWN) {
+        const int d = act == UI_ACT_UP ? -1 : 1;
+        if (a->nconfigs) a->config_sel = (a->config_sel + d + a->nconfigs) % a->nconfigs;
+        return 1;
+    }
+    if (act == UI_ACT_RUN) {
+        ui_replay_pick(a, a->config_sel, 1);
+        return 1;
+    }
+    return 0;
 }

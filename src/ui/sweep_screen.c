@@ -103,7 +103,7 @@ static void put_mark(canvas *c, int cx, int cy, int k)
 }
 
 /* Data: lines in braille (dots in ASCII) and a mark at every point. */
-static void plot_series(ui_app *a, canvas *c, rs_axis ax)
+static void plot_series(const ui_app *a, canvas *c, rs_axis ax)
 {
     const rs_sweep *s = &a->sweep;
     const int dw = c->w * 2, dh = c->h * 4;
@@ -149,7 +149,7 @@ static void paint(const canvas *c, ui_rect at, int cursor_col)
         }
 }
 
-static void draw_x_labels(ui_app *a, int y, int x0, int cw)
+static void draw_x_labels(const ui_app *a, int y, int x0, int cw)
 {
     const rs_sweep *s = &a->sweep;
     const int n = s->sizes.count;
@@ -166,7 +166,7 @@ static void draw_x_labels(ui_app *a, int y, int x0, int cw)
             ui_put(y, x0 + start[i], width[i], i == a->sweep_cursor ? R_SELECTED : R_DIM, text[i]);
 }
 
-static void draw_chart(ui_app *a, ui_rect r)
+static void draw_chart(const ui_app *a, ui_rect r)
 {
     const rs_sweep *s = &a->sweep;
     const int left = 10, cw = r.w - left, ch = r.h - 1;
@@ -207,7 +207,7 @@ static int legend_item(const rs_sweep *s, int k, int compact, char *item, size_t
     return snprintf(item, len, "%s %s%s", series_mark(k, buf), name, compact ? " " : "  ");
 }
 
-static void draw_legend(ui_app *a, int y, int x, int w)
+static void draw_legend(const ui_app *a, int y, int x, int w)
 {
     const rs_sweep *s = &a->sweep;
     static const char several[] = "* several";
@@ -229,7 +229,7 @@ static void draw_legend(ui_app *a, int y, int x, int w)
         ui_put(y, x + used + 2, w - used - 2, R_DIM, peaks);
 }
 
-static void draw_cursor_values(ui_app *a, int y, int x, int w)
+static void draw_cursor_values(const ui_app *a, int y, int x, int w)
 {
     const rs_sweep *s = &a->sweep;
     if (a->sweep_cursor >= s->sizes.count) return;
@@ -271,7 +271,7 @@ static int chart_settings_differ(const ui_app *a, char *buf, size_t len)
     return 1;
 }
 
-void ui_draw_sweep(ui_app *a, const ui_layout *l)
+void ui_draw_sweep(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
     char title[256], vars[160], lead[32];
@@ -308,4 +308,26 @@ void ui_draw_sweep(ui_app *a, const ui_layout *l)
     ui_putf(r.y + r.h - 3, x, w, R_ACCENT, "%s",
             cross[0] ? cross : "crossovers appear as sizes finish");
     draw_cursor_values(a, r.y + r.h - 2, x, w);
+}
+
+int ui_key_sweep(ui_app *a, ui_action act)
+{
+    switch (act) {
+    case UI_ACT_LEFT:
+        if (a->sweep_cursor > 0) a->sweep_cursor--;
+        return 1;
+    case UI_ACT_RIGHT:
+        if (a->sweep_ready && a->sweep_cursor + 1 < a->sweep.sizes.count) a->sweep_cursor++;
+        return 1;
+    case UI_ACT_RUN:
+        if (a->replay)
+            ui_replay_sweep(a);
+        else
+            ui_run_sweep(a);
+        return 1;
+    case UI_ACT_TOGGLE_Y:
+        a->sweep_q = a->sweep_q == RS_CHART_TIME ? RS_CHART_GBPS : RS_CHART_TIME;
+        return 1;
+    default: return 0;
+    }
 }

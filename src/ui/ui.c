@@ -18,6 +18,18 @@
 static volatile sig_atomic_t got_signal;
 static int curses_on;
 
+/* One line on stderr, before curses takes the screen or after it left. */
+static void ui_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void ui_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("redscope: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 static void on_signal(int sig)
 {
     got_signal = sig;
@@ -58,72 +70,6 @@ int ui_previous_step(const ui_app *a, rs_variant v)
     for (int k = (int)v - 1; k >= 0; k--)
         if (k != RS_V_CPU && ui_result_for(a, k)) return k;
     return -1;
-}
-
-/* ---- jobs ----------------------------------------------------------------------------- */
-
-static void start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
-                      const rs_sweep_sizes *sizes)
-{
-    if (!a->worker) return;
-    if (!a->replay && a->gpu_status != RS_OK && !(n == 1 && vars[0] == RS_V_CPU)) {
-        ui_status(a, R_BAD, "%s", a->dev_ready ? a->gpu_problem : "CUDA is still starting");
-        return;
-    }
-    if (!ui_worker_submit(a->worker, kind, &a->cfg, vars, n, sizes)) {
-        ui_status(a, R_WARN, "a run is going on: Esc cancels it");
-        return;
-    }
-    a->job = kind;
-    ui_status(a, R_NORMAL, "%s", a->replay ? "looking up the recording" : "running");
-}
-
-static void run_selected(ui_app *a)
-{
-    const rs_variant v = (rs_variant)a->sel;
-    rs_request r;
-    rs_error err;
-    ui_request_for(a, v, &r);
-    if (rs_catalogue_check(&r, &err) != RS_OK) {
-        ui_status(a, R_BAD, "%s", err.msg);
-        return;
-    }
-    start_job(a, UI_JOB_RUN, &v, 1, NULL);
-}
-
-static void run_ladder(ui_app *a)
-{
-    a->ladder_count = rs_request_variant_list(&a->cfg, a->ladder_vars, RS_VARIANT_COUNT);
-    a->ladder_done = 0;
-    memset(a->ladder, 0, sizeof *a->ladder * RS_VARIANT_COUNT);
-    start_job(a, UI_JOB_LADDER, a->ladder_vars, a->ladder_count, NULL);
-}
-
-static void run_sweep(ui_app *a)
-{
-    rs_sweep_sizes sizes;
-    rs_error err;
-    if (rs_sweep_parse(a->sweep_range, &sizes, &err) != RS_OK) {
-        ui_status(a, R_BAD, "%s", err.msg);
-        return;
-    }
-    rs_variant vars[RS_VARIANT_COUNT];
-    int n = 0;
-    for (int v = 0; v < RS_VARIANT_COUNT; v++)
-        if (a->sweep_vars & (1u << v)) vars[n++] = (rs_variant)v;
-    if (!n) {
-        ui_status(a, R_BAD, "pick the variants first: v");
-        return;
-    }
-    rs_sweep_free(&a->sweep);
-    if (rs_sweep_init(&a->sweep, &sizes, vars, n, &err) != RS_OK) {
-        ui_status(a, R_BAD, "%s", err.msg);
-        return;
-    }
-    a->sweep_ready = 1;
-    a->sweep_cursor = 0;
-    a->sweep_cfg = a->cfg;
-    start_job(a, UI_JOB_SWEEP, vars, n, &sizes);
 }
 
 static void take_row(ui_app *a, const ui_event *ev)
@@ -167,7 +113,7 @@ static void take_event(ui_app *a, const ui_event *ev)
         a->passes_full = ev->passes_full;
         snprintf(a->counters_why, sizeof a->counters_why, "%s", ev->counters_why);
         /* The explorer is for counters beside times: on unless asked off. */
-        if (!a->replay && ev->counters_ok && !a->cli->set[RS_F_metrics] && !a->has_preset &&
+        if (!a->replay && ev->counters_ok && !a->opt.metrics_given && !a->has_preset &&
             strcmp(a->cfg.metrics, "none") == 0)
             snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "default");
         if (ev->status != RS_OK && !a->replay)
@@ -194,30 +140,6 @@ static void take_event(ui_app *a, const ui_event *ev)
 
 /* ---- actions ------------------------------------------------------------------------- */
 
-static int busy(ui_app *a)
-{
-    return a->worker && ui_worker_busy(a->worker, NULL, NULL, 0);
-}
-
-static void move_sel(ui_app *a, int d)
-{
-    if (a->screen == UI_SCREEN_HELP) {
-        a->help_scroll += d;
-        if (a->help_scroll < 0) a->help_scroll = 0;
-    } else if (a->screen == UI_SCREEN_PRESETS) {
-        if (a->npresets) a->preset_sel = (a->preset_sel + d + a->npresets) % a->npresets;
-    } else if (a->screen == UI_SCREEN_RECORDING) {
-        if (a->nconfigs) a->config_sel = (a->config_sel + d + a->nconfigs) % a->nconfigs;
-    } else if (a->screen == UI_SCREEN_LADDER) {
-        const int n = a->ladder_count ? a->ladder_count : 1;
-        a->ladder_sel = (a->ladder_sel + d + n) % n;
-        if (a->ladder_count) a->sel = (int)a->ladder_vars[a->ladder_sel];
-    } else {
-        a->sel = (a->sel + d + RS_VARIANT_COUNT) % RS_VARIANT_COUNT;
-        a->why_scroll = 0;
-    }
-}
-
 static void pin(ui_app *a)
 {
     const rs_result *r = ui_result_for(a, (rs_variant)a->sel);
@@ -231,57 +153,9 @@ static void pin(ui_app *a)
               rs_variant_name(a->sel));
 }
 
-/* n, D, e, r, v, g, s: a prompt pre-filled with the current value. */
-static void prompt_for(ui_app *a, ui_action act)
-{
-    static const struct {
-        ui_action act;
-        ui_prompt_kind kind;
-        const char *key;
-    } fields[] = {{UI_ACT_N, UI_PROMPT_N, "n"},
-                  {UI_ACT_BLOCK_TYPE, UI_PROMPT_BLOCK, "block"},
-                  {UI_ACT_EPT, UI_PROMPT_EPT, "elements_per_thread"},
-                  {UI_ACT_REPS, UI_PROMPT_REPS, "repetitions"}};
-    char buf[RS_SWEEP_MAX];
-    rs_request tmp;
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (fields[i].act == act) {
-            rs_field_format(&a->cfg, rs_field_by_key("run", fields[i].key), buf, sizeof buf);
-            ui_prompt_open(a, fields[i].kind, buf);
-            return;
-        }
-    switch (act) {
-    case UI_ACT_VARIANTS:
-        rs_request_defaults(&tmp);
-        tmp.variants = a->sweep_vars;
-        rs_field_format(&tmp, rs_field_by_key("run", "variants"), buf, sizeof buf);
-        ui_prompt_open(a, UI_PROMPT_VARIANTS, buf);
-        break;
-    case UI_ACT_RANGE: ui_prompt_open(a, UI_PROMPT_RANGE, a->sweep_range); break;
-    case UI_ACT_SAVE: ui_prompt_open(a, UI_PROMPT_SAVE, a->has_preset ? a->preset_name : ""); break;
-    default: break;
-    }
-}
-
-static void run_here(ui_app *a)
-{
-    switch (a->screen) {
-    case UI_SCREEN_LADDER: run_ladder(a); break;
-    case UI_SCREEN_SWEEP:
-        if (a->replay)
-            ui_replay_sweep(a);
-        else
-            run_sweep(a);
-        break;
-    case UI_SCREEN_PRESETS: ui_presets_apply(a); break;
-    case UI_SCREEN_RECORDING: ui_replay_pick(a, a->config_sel, 1); break;
-    default: run_selected(a); break;
-    }
-}
-
 static void cancel_or_back(ui_app *a)
 {
-    if (busy(a)) {
+    if (ui_busy(a)) {
         ui_worker_cancel(a->worker);
         ui_status(a, R_WARN, "cancelling after the current launch");
     } else if (a->screen != UI_SCREEN_EXPLORER) {
@@ -302,33 +176,37 @@ static void replay_key(ui_app *a)
     if (a->replay) {
         a->config_sel = a->config_cur;
         a->screen = UI_SCREEN_RECORDING;
-    } else if (busy(a)) {
+    } else if (ui_busy(a)) {
         ui_status(a, R_WARN, "a run is going on: Esc cancels it first");
     } else {
         ui_replay_shipped(a);
     }
 }
 
+/* Every screen: its drawing (from the state, changing nothing) and its own
+ * keys (1 when it took the action). */
+static const struct {
+    void (*draw)(const ui_app *, const ui_layout *);
+    int (*key)(ui_app *, ui_action);
+} screens[UI_SCREEN_COUNT] = {
+    [UI_SCREEN_EXPLORER] = {ui_draw_explorer, ui_key_explorer},
+    [UI_SCREEN_LADDER] = {ui_draw_ladder, ui_key_ladder},
+    [UI_SCREEN_COMPARE] = {ui_draw_compare, ui_key_compare},
+    [UI_SCREEN_SWEEP] = {ui_draw_sweep, ui_key_sweep},
+    [UI_SCREEN_HELP] = {ui_draw_help, ui_key_help},
+    [UI_SCREEN_PRESETS] = {ui_draw_presets, ui_key_presets},
+    [UI_SCREEN_RECORDING] = {ui_draw_recording, ui_key_recording},
+};
+
+/* The screen's keys first, then those every screen shares. */
 static void action(ui_app *a, ui_action act)
 {
+    if ((unsigned)a->screen < UI_SCREEN_COUNT && screens[a->screen].key(a, act)) return;
     switch (act) {
-    case UI_ACT_UP: move_sel(a, -1); break;
-    case UI_ACT_DOWN: move_sel(a, +1); break;
-    case UI_ACT_LEFT:
-        if (a->sweep_cursor > 0) a->sweep_cursor--;
-        break;
-    case UI_ACT_RIGHT:
-        if (a->sweep_ready && a->sweep_cursor + 1 < a->sweep.sizes.count) a->sweep_cursor++;
-        break;
-    case UI_ACT_RUN: run_here(a); break;
     case UI_ACT_CANCEL: cancel_or_back(a); break;
     case UI_ACT_LADDER: a->screen = UI_SCREEN_LADDER; break;
     case UI_ACT_SWEEP: a->screen = UI_SCREEN_SWEEP; break;
     case UI_ACT_COMPARE: open_compare(a); break;
-    case UI_ACT_PICK_A: a->cmp_a = (a->cmp_a + 1) % RS_VARIANT_COUNT; break;
-    case UI_ACT_PICK_B:
-        a->cmp_b = a->cmp_b + 1 >= RS_VARIANT_COUNT ? (a->has_pin ? -1 : 0) : a->cmp_b + 1;
-        break;
     case UI_ACT_PIN:
         if (a->has_pin && a->pinned.result.req.variant == (rs_variant)a->sel) {
             a->has_pin = 0;
@@ -349,13 +227,6 @@ static void action(ui_app *a, ui_action act)
     case UI_ACT_FINISH_BACK: ui_step_setting(a, UI_ACT_FINISH, -1); break;
     case UI_ACT_METRICS_BACK: ui_step_setting(a, UI_ACT_METRICS, -1); break;
     case UI_ACT_INPUT_BACK: ui_step_setting(a, UI_ACT_INPUT, -1); break;
-    case UI_ACT_SCROLL_UP:
-        if (a->why_scroll > 0) a->why_scroll--;
-        break;
-    case UI_ACT_SCROLL_DOWN: a->why_scroll++; break;
-    case UI_ACT_TOGGLE_Y:
-        a->sweep_q = a->sweep_q == RS_CHART_TIME ? RS_CHART_GBPS : RS_CHART_TIME;
-        break;
     case UI_ACT_PRESETS:
         ui_presets_load(a);
         a->screen = UI_SCREEN_PRESETS;
@@ -366,7 +237,7 @@ static void action(ui_app *a, ui_action act)
         a->back = a->screen;
         a->screen = UI_SCREEN_HELP;
         break;
-    default: prompt_for(a, act); break;
+    default: ui_prompt_for(a, act); break;
     }
 }
 
@@ -383,7 +254,7 @@ static void draw_status(ui_app *a, const ui_layout *l)
                "A run is going on: q again quits, any other key stays.");
         return;
     }
-    if (busy(a) && ui_worker_busy(a->worker, &progress, what, sizeof what)) {
+    if (ui_busy(a) && ui_worker_busy(a->worker, &progress, what, sizeof what)) {
         const int x =
             ui_putf(l->status.y, 1, l->cols - 1, R_ACCENT, "%s %s %3.0f%% %s ", ui_spinner(a->tick),
                     a->job == UI_JOB_RUN ? "running" : "working", 100.0 * progress, what);
@@ -416,16 +287,7 @@ static void draw(ui_app *a)
         return;
     }
     ui_draw_header(a, &l);
-    switch (a->screen) {
-    case UI_SCREEN_EXPLORER: ui_draw_explorer(a, &l); break;
-    case UI_SCREEN_LADDER: ui_draw_ladder(a, &l); break;
-    case UI_SCREEN_COMPARE: ui_draw_compare(a, &l); break;
-    case UI_SCREEN_SWEEP: ui_draw_sweep(a, &l); break;
-    case UI_SCREEN_HELP: ui_draw_help(a, &l); break;
-    case UI_SCREEN_PRESETS: ui_draw_presets(a, &l); break;
-    case UI_SCREEN_RECORDING: ui_draw_recording(a, &l); break;
-    default: break;
-    }
+    if ((unsigned)a->screen < UI_SCREEN_COUNT) screens[a->screen].draw(a, &l);
     draw_footer(a, &l);
     curs_set(a->prompt ? 1 : 0);
     if (a->prompt)
@@ -444,7 +306,7 @@ static int handle_key(ui_app *a, int ch)
     if (ch == KEY_RESIZE) return 0;
     const ui_action act = ui_key_action(a->screen, ch);
     if (act == UI_ACT_QUIT) {
-        if (!busy(a) || a->quit_armed) return 1;
+        if (!ui_busy(a) || a->quit_armed) return 1;
         a->quit_armed = 1;
         return 0;
     }
@@ -457,10 +319,10 @@ static int handle_key(ui_app *a, int ch)
     return 0;
 }
 
-static int init_app(ui_app *a, rs_cli *cli)
+static int init_app(ui_app *a, const ui_options *cli)
 {
     memset(a, 0, sizeof *a);
-    a->cli = cli;
+    a->opt = *cli;
     a->cfg = cli->req;
     a->sel = (int)cli->req.variant;
     a->last = calloc(RS_VARIANT_COUNT, sizeof *a->last);
@@ -501,7 +363,7 @@ static int start_curses(ui_app *a, int color)
     sigaction(SIGHUP, &sa, NULL);
     atexit(restore_terminal);
     if (!initscr()) {
-        rs_cli_error("cannot start the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
+        ui_error("cannot start the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
         return RS_E_USAGE;
     }
     curses_on = 1;
@@ -516,28 +378,28 @@ static int start_curses(ui_app *a, int color)
 }
 
 /* Refused before the screen is taken: a bad recording, or no terminal. */
-static int check_start(ui_app *a, const rs_cli *cli)
+static int check_start(ui_app *a, const ui_options *cli)
 {
     if (cli->replay) {
         rs_error err;
         if (rs_recording_load(cli->replay, &a->rec, &err) != RS_OK) {
-            rs_cli_error("%s", err.msg);
+            ui_error("%s", err.msg);
             return err.code;
         }
         rs_recording_free(&a->rec);
     }
     if (!isatty(0) || !isatty(1)) {
-        rs_cli_error("the explorer needs a terminal; for scripts use run, ladder or sweep");
+        ui_error("the explorer needs a terminal; for scripts use run, ladder or sweep");
         return RS_E_USAGE;
     }
     return 0;
 }
 
-int ui_main(rs_cli *cli)
+int ui_main(const ui_options *cli)
 {
     ui_app *a = calloc(1, sizeof *a);
     if (!a || init_app(a, cli) != RS_OK) {
-        rs_cli_error("out of host memory");
+        ui_error("out of host memory");
         free(a);
         return RS_E_NOMEM;
     }

@@ -1,0 +1,106 @@
+/* The Compare screen: two variants, or a result and the pinned one, every
+ * figure side by side with its ratio. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+#include "core/format.h"
+#include "draw.h"
+
+static const rs_result *compare_side(const ui_app *a, int which, char *label, size_t len)
+{
+    if (which < 0) {
+        if (!a->has_pin) {
+            snprintf(label, len, "(nothing pinned)");
+            return NULL;
+        }
+        snprintf(label, len, "pinned %s", rs_variant_name(a->pinned.result.req.variant));
+        return &a->pinned.result;
+    }
+    snprintf(label, len, "%s", rs_variant_name(which));
+    return ui_result_for(a, which);
+}
+
+/* Compare columns: a label, then a, b and a/b right-aligned. */
+#define CMP_LABEL 26
+#define CMP_RATIO 10
+
+static void compare_cells(int y, int x, int w, ui_role role, const char *name, const char *a,
+                          const char *b, const char *ratio)
+{
+    char pa[96], pb[96], pr[64];
+    int value_w = (w - CMP_LABEL - CMP_RATIO - 3) / 2;
+    if (value_w > 24) value_w = 24;
+    ui_put(y, x, CMP_LABEL, role, name);
+    ui_put(y, x + CMP_LABEL + 1, w - CMP_LABEL - 1, role, ui_pad(a, value_w, pa, sizeof pa));
+    ui_put(y, x + CMP_LABEL + value_w + 2, w - CMP_LABEL - value_w - 2, role,
+           ui_pad(b, value_w, pb, sizeof pb));
+    ui_put(y, x + CMP_LABEL + 2 * value_w + 3, w - CMP_LABEL - 2 * value_w - 3, role,
+           ui_pad(ratio, CMP_RATIO, pr, sizeof pr));
+}
+
+static void compare_line(int y, int x, int w, const char *name, double va, double vb,
+                         const char *unit, int have_a, int have_b)
+{
+    char sa[48] = "-", sb[48] = "-", ratio[32] = "";
+    const int utf8 = ui_theme_utf8();
+    const int ratio_unit = strcmp(unit, "ratio") == 0;
+    if (have_a && ratio_unit) rs_fmt_ratio(va, utf8, sa, sizeof sa);
+    if (have_b && ratio_unit) rs_fmt_ratio(vb, utf8, sb, sizeof sb);
+    if (have_a && !ratio_unit) rs_fmt_metric(va, unit, utf8, sa, sizeof sa);
+    if (have_b && !ratio_unit) rs_fmt_metric(vb, unit, utf8, sb, sizeof sb);
+    if (have_a && have_b && vb != 0.0) rs_fmt_ratio(va / vb, utf8, ratio, sizeof ratio);
+    compare_cells(y, x, w, R_NORMAL, name, sa, sb, ratio);
+}
+
+void ui_draw_compare(const ui_app *a, const ui_layout *l)
+{
+    const ui_rect r = l->main;
+    char la[64], lb[64];
+    const rs_result *A = compare_side(a, a->cmp_a, la, sizeof la);
+    const rs_result *B = compare_side(a, a->cmp_b, lb, sizeof lb);
+    char title[256];
+    ui_settings_title(&a->cfg, "Compare", r.w - 6, title, sizeof title);
+    ui_box(r, title, R_TITLE);
+    const int x = r.x + 2, w = r.w - 4;
+    compare_cells(r.y + 1, x, w, R_TITLE, "", la, lb, "a/b");
+    if (!A || !B) {
+        ui_put(r.y + 3, x, w, R_DIM,
+               "Run both sides first (Enter in the explorer or the "
+               "ladder), or pin a result with p.");
+        return;
+    }
+    int y = r.y + 2;
+    compare_line(y++, x, w, "time (median)", A->t_median_ms * 1e6, B->t_median_ms * 1e6, "ns", 1,
+                 1);
+    compare_line(y++, x, w, "time (min)", A->t_min_ms * 1e6, B->t_min_ms * 1e6, "ns", 1, 1);
+    compare_line(y++, x, w, "time (max)", A->t_max_ms * 1e6, B->t_max_ms * 1e6, "ns", 1, 1);
+    compare_line(y++, x, w, "bandwidth", A->gbps, B->gbps, "GB/s", 1, 1);
+    compare_line(y++, x, w, "% of peak", A->pct_peak, B->pct_peak, "%", 1, 1);
+    compare_line(y++, x, w, "speedup vs CPU", A->speedup_cpu, B->speedup_cpu, "ratio", 1, 1);
+    compare_line(y++, x, w, "launches", A->launches, B->launches, "count", 1, 1);
+    compare_cells(y++, x, w, R_NORMAL, "correct", A->correct ? "yes" : "WRONG",
+                  B->correct ? "yes" : "WRONG", "");
+    for (int i = 0; i < RS_METRIC_COUNT && y < r.y + r.h - 1; i++) {
+        const int ha = (A->metrics.valid >> i) & 1, hb = (B->metrics.valid >> i) & 1;
+        if (!ha && !hb) continue;
+        compare_line(y++, x, w, rs_metric_defs[i].label, A->metrics.value[i], B->metrics.value[i],
+                     rs_metric_defs[i].unit, ha, hb);
+    }
+}
+
+int ui_key_compare(ui_app *a, ui_action act)
+{
+    if (act == UI_ACT_PICK_A) {
+        a->cmp_a = (a->cmp_a + 1) % RS_VARIANT_COUNT;
+        return 1;
+    }
+    if (act == UI_ACT_PICK_B) {
+        a->cmp_b = a->cmp_b + 1 >= RS_VARIANT_COUNT ? (a->has_pin ? -1 : 0) : a->cmp_b + 1;
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,75 @@
+/* Jobs for the worker: the selected variant, the ladder or the sweep, on
+ * the current configuration; refused configurations are said, not run. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+int ui_busy(ui_app *a)
+{
+    return a->worker && ui_worker_busy(a->worker, NULL, NULL, 0);
+}
+
+static void start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
+                      const rs_sweep_sizes *sizes)
+{
+    if (!a->worker) return;
+    if (!a->replay && a->gpu_status != RS_OK && !(n == 1 && vars[0] == RS_V_CPU)) {
+        ui_status(a, R_BAD, "%s", a->dev_ready ? a->gpu_problem : "CUDA is still starting");
+        return;
+    }
+    if (!ui_worker_submit(a->worker, kind, &a->cfg, vars, n, sizes)) {
+        ui_status(a, R_WARN, "a run is going on: Esc cancels it");
+        return;
+    }
+    a->job = kind;
+    ui_status(a, R_NORMAL, "%s", a->replay ? "looking up the recording" : "running");
+}
+
+void ui_run_variant(ui_app *a)
+{
+    const rs_variant v = (rs_variant)a->sel;
+    rs_request r;
+    rs_error err;
+    ui_request_for(a, v, &r);
+    if (rs_catalogue_check(&r, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    start_job(a, UI_JOB_RUN, &v, 1, NULL);
+}
+
+void ui_run_ladder(ui_app *a)
+{
+    a->ladder_count = rs_request_variant_list(&a->cfg, a->ladder_vars, RS_VARIANT_COUNT);
+    a->ladder_done = 0;
+    memset(a->ladder, 0, sizeof *a->ladder * RS_VARIANT_COUNT);
+    start_job(a, UI_JOB_LADDER, a->ladder_vars, a->ladder_count, NULL);
+}
+
+void ui_run_sweep(ui_app *a)
+{
+    rs_sweep_sizes sizes;
+    rs_error err;
+    if (rs_sweep_parse(a->sweep_range, &sizes, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    rs_variant vars[RS_VARIANT_COUNT];
+    int n = 0;
+    for (int v = 0; v < RS_VARIANT_COUNT; v++)
+        if (a->sweep_vars & (1u << v)) vars[n++] = (rs_variant)v;
+    if (!n) {
+        ui_status(a, R_BAD, "pick the variants first: v");
+        return;
+    }
+    rs_sweep_free(&a->sweep);
+    if (rs_sweep_init(&a->sweep, &sizes, vars, n, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return;
+    }
+    a->sweep_ready = 1;
+    a->sweep_cursor = 0;
+    a->sweep_cfg = a->cfg;
+    start_job(a, UI_JOB_SWEEP, vars, n, &sizes);
+}

@@ -1,0 +1,115 @@
+/* The Ladder screen: every variant on the configuration, with speedups,
+ * counters and a bar per row; Enter runs (or looks up) the ladder. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+#include "core/format.h"
+#include "draw.h"
+
+static double metric_or(const rs_result *r, rs_metric_id a, rs_metric_id b, int *ok)
+{
+    const rs_metric_mask need = RS_METRIC_BIT(a) | RS_METRIC_BIT(b);
+    *ok = (r->metrics.valid & need) == need;
+    return *ok ? r->metrics.value[a] + (a != b ? r->metrics.value[b] : 0.0) : 0.0;
+}
+
+/* The ladder on screen answers the configuration (or is being run on it). */
+static int ladder_current(const ui_app *a)
+{
+    if (a->ladder_done == 0) return 1;
+    for (int i = 0; i < a->ladder_done; i++) {
+        rs_request want;
+        ui_request_for(a, a->ladder[i].result.req.variant, &want);
+        if (!rs_request_same_run(&a->ladder[i].result.req, &want)) return 0;
+    }
+    return 1;
+}
+
+void ui_draw_ladder(const ui_app *a, const ui_layout *l)
+{
+    const ui_rect r = l->main;
+    char title[320];
+    ui_settings_title(&a->cfg, "Ladder", r.w - 6, title, sizeof title);
+    ui_box(r, title, R_TITLE);
+    const int x = r.x + 2, w = r.w - 4;
+    if (!a->ladder_count || !ladder_current(a)) {
+        ui_put(r.y + 2, x, w, R_DIM,
+               "Enter runs every variant of the ladder on this "
+               "configuration (t o n b f m change it; P loads a preset).");
+        if (a->ladder_count)
+            ui_put(r.y + 3, x, w, R_DIM,
+                   "The last ladder was measured with other settings: Enter to run this one.");
+        return;
+    }
+    const int wide = w >= 100;
+    if (wide)
+        ui_putf(r.y + 1, x, w, R_TITLE, "%3s %-20s %9s %7s %7s %7s %6s %9s %9s %2s  %s", "#",
+                "variant", "time", "step", "cumul", "GB/s", "%peak", "bank conf", "warp inst", "ok",
+                "bandwidth");
+    else
+        ui_putf(r.y + 1, x, w, R_TITLE, "%2s %-20s %8s %5s %5s %5s %5s %6s %6s %2s", "#", "variant",
+                "time", "step", "cumul", "GB/s", "%pk", "banks", "inst", "ok");
+    double best = 0.0;
+    for (int i = 0; i < a->ladder_done; i++)
+        if (a->ladder[i].status == RS_OK && a->ladder[i].result.gbps > best)
+            best = a->ladder[i].result.gbps;
+    for (int i = 0; i < a->ladder_count && i + 2 < r.h - 1; i++) {
+        const int y = r.y + 2 + i;
+        const rs_variant v = a->ladder_vars[i];
+        const int sel = i == a->ladder_sel;
+        if (sel) ui_blank(y, x, w, R_SELECTED);
+        if (i >= a->ladder_done) {
+            ui_putf(y, x, w, sel ? R_SELECTED : R_DIM, "%3d %-20s %9s", rs_catalogue_get(v)->step,
+                    rs_variant_name(v), i == a->ladder_done ? ui_spinner(a->tick) : "");
+            continue;
+        }
+        const rs_row *row = &a->ladder[i];
+        if (row->status != RS_OK) {
+            ui_putf(y, x, w, sel ? R_SELECTED : R_WARN, "%3d %-20s %s", rs_catalogue_get(v)->step,
+                    rs_variant_name(v), row->error);
+            continue;
+        }
+        const rs_result *res = &row->result;
+        char t[32], st[32], cu[32], bc[32] = "-", wi[32] = "-";
+        rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
+        rs_fmt_ratio(rs_ladder_step_speedup(a->ladder, i), a->utf8, st, sizeof st);
+        rs_fmt_ratio(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, cu, sizeof cu);
+        int ok;
+        const double conf = metric_or(res, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, &ok);
+        if (ok) rs_fmt_si(conf, bc, sizeof bc);
+        const double inst = metric_or(res, RS_M_WARP_INST, RS_M_WARP_INST, &ok);
+        if (ok) rs_fmt_si(inst, wi, sizeof wi);
+        const ui_role role = sel ? R_SELECTED : R_NORMAL;
+        const int step = rs_catalogue_get(v)->step;
+        const int used =
+            wide ? ui_putf(y, x, w, role, "%3d %-20s %9s %7s %7s %7.0f %5.1f%% %9s %9s ", step,
+                           rs_variant_name(v), t, st, cu, res->gbps, res->pct_peak, bc, wi)
+                 : ui_putf(y, x, w, role, "%2d %-20s %8s %5s %5s %5.0f %4.0f%% %6s %6s ", step,
+                           rs_variant_name(v), t, st, cu, res->gbps, res->pct_peak, bc, wi);
+        ui_put(y, x + used, 2,
+               sel            ? R_SELECTED
+               : res->correct ? R_GOOD
+                              : R_BAD,
+               res->correct ? ui_glyph(G_OK) : ui_glyph(G_WRONG));
+        const int barx = x + used + 3, barw = x + w - barx;
+        if (barw > 1 && best > 0) ui_bar(y, barx, barw, res->gbps / best, R_BAR);
+    }
+}
+
+int ui_key_ladder(ui_app *a, ui_action act)
+{
+    const int n = a->ladder_count ? a->ladder_count : 1;
+    switch (act) {
+    case UI_ACT_UP:
+    case UI_ACT_DOWN:
+        a->ladder_sel = (a->ladder_sel + (act == UI_ACT_UP ? -1 : 1) + n) % n;
+        if (a->ladder_count) a->sel = (int)a->ladder_vars[a->ladder_sel];
+        return 1;
+    case UI_ACT_RUN: ui_run_ladder(a); return 1;
+    default: return 0;
+    }
+}
