@@ -243,7 +243,9 @@ void rs_cli_usage(FILE *f, const char *command)
                      fl->implied ? "[=" : " ", fl->argname, fl->implied ? "]" : "");
         else
             snprintf(left, sizeof left, "    --%s %s", fl->flag, fl->argname);
-        fprintf(f, "  %-26s %s", left, fl->help);
+        char values[160];
+        rs_field_values(fl, values, sizeof values);
+        fprintf(f, "  %-26s %s%s%s", left, fl->help, values[0] ? ": " : "", values);
         if (fl->def && *fl->def) fprintf(f, " [%s]", fl->def);
         fprintf(f, "\n");
     }

@@ -109,14 +109,17 @@ rs_finish rs_catalogue_finish(const rs_request *r)
 static rs_status check_block(const rs_variant_info *vi, unsigned b, rs_error *err)
 {
     if (vi->flags & (RS_VF_LIBRARY | RS_VF_HOST)) return RS_OK;
-    if (b < 32 || b > 1024)
+    const rs_field *f = rs_field_by_key("run", "block"); /* the range lives in the field table */
+    const unsigned lo = (unsigned)f->min, hi = (unsigned)f->max;
+    if (b < lo || b > hi)
         return rs_fail(err, RS_E_USAGE,
-                       "blockDim %u is out of range: CUDA blocks here are 32 to 1024 threads", b);
+                       "blockDim %u is out of range: CUDA blocks here are %u to %u threads", b, lo,
+                       hi);
     if ((vi->flags & RS_VF_POW2_BLOCK) && (b & (b - 1)))
         return rs_fail(err, RS_E_USAGE,
-                       "%s needs a power-of-two blockDim (32..1024): its tree halves the active "
+                       "%s needs a power-of-two blockDim (%u..%u): its tree halves the active "
                        "threads each step; %u is not a power of two",
-                       vi->name, b);
+                       vi->name, lo, hi, b);
     if ((vi->flags & RS_VF_WARP_BLOCK) && (b % 32))
         return rs_fail(err, RS_E_USAGE,
                        "%s needs a blockDim that is a multiple of 32: it reduces whole warps "

@@ -10,10 +10,6 @@
 #include "catalogue.h"
 #include "format.h"
 
-double rs_result_input_bytes(const rs_result *r)
-{
-    return (double)r->req.n * (double)rs_dtype_size(r->req.type);
-}
 
 int rs_format_from_name(const char *s)
 {

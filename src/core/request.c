@@ -51,17 +51,55 @@ void rs_request_defaults(rs_request *r)
     }
 }
 
+static void join_names(const char *(*name)(int), int count, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", name(i));
+}
+
+static const char *dtype_at(int i)
+{
+    return rs_dtype_name((rs_dtype)i);
+}
+static const char *op_at(int i)
+{
+    return rs_op_name((rs_op)i);
+}
+static const char *finish_at(int i)
+{
+    return rs_finish_name((rs_finish)i);
+}
+static const char *dist_at(int i)
+{
+    return rs_dist_name((rs_dist)i);
+}
+
+void rs_field_values(const rs_field *f, char *buf, size_t len)
+{
+    switch (f->kind) {
+    case RS_FK_DTYPE: join_names(dtype_at, RS_DTYPE_COUNT, buf, len); break;
+    case RS_FK_OP: join_names(op_at, RS_OP_COUNT, buf, len); break;
+    case RS_FK_FINISH: join_names(finish_at, RS_FINISH_COUNT, buf, len); break;
+    case RS_FK_DIST: join_names(dist_at, RS_DIST_COUNT, buf, len); break;
+    default: buf[0] = '\0'; break;
+    }
+}
+
 void rs_field_expect(const rs_field *f, char *buf, size_t len)
 {
+    char names[160];
+    rs_field_values(f, names, sizeof names);
+    if (names[0]) {
+        snprintf(buf, len, "one of %s", names);
+        return;
+    }
     switch (f->kind) {
     case RS_FK_VARIANT: snprintf(buf, len, "a variant id (redscope variants)"); break;
     case RS_FK_VARLIST:
         snprintf(buf, len, "variant ids separated by commas, or FIRST..LAST");
         break;
-    case RS_FK_DTYPE:
-        snprintf(buf, len, "one of int32 int64 float32 float64 float16 bfloat16");
-        break;
-    case RS_FK_OP: snprintf(buf, len, "one of sum min max product"); break;
     case RS_FK_SIZE:
         snprintf(buf, len, "a count from 1 to 2^40, like 16777216, 2^24, 16M or 1024*65535");
         break;
@@ -70,8 +108,6 @@ void rs_field_expect(const rs_field *f, char *buf, size_t len)
         snprintf(buf, len, "a whole number from %llu to %llu", (unsigned long long)f->min,
                  (unsigned long long)f->max);
         break;
-    case RS_FK_FINISH: snprintf(buf, len, "one of auto relaunch cpu atomic single_pass"); break;
-    case RS_FK_DIST: snprintf(buf, len, "one of random signed ones iota"); break;
     case RS_FK_METRICS:
         snprintf(buf, len, "none, default, full, or metric keys separated by commas");
         break;
@@ -82,6 +118,7 @@ void rs_field_expect(const rs_field *f, char *buf, size_t len)
         snprintf(buf, len, "one line of text up to %zu characters",
                  RS_INI_LINE_MAX - 3 - strlen(f->key));
         break;
+    default: buf[0] = '\0'; break; /* the enumerations: answered above */
     }
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "size.h"
 #include "rs_types.h"
 
 #define RS_METRICS_MAX 256
@@ -45,10 +46,8 @@ typedef enum {
       "kernel variant (see: redscope variants)")                                                   \
     X(variants, RS_FK_VARLIST, "run", "variants", "variants", 'V', 0, 0, "", NULL, "LIST",         \
       "variants for ladder and sweep: ids separated by commas, or FIRST..LAST; empty: all")        \
-    X(type, RS_FK_DTYPE, "run", "type", "type", 't', 0, 0, "int32", NULL, "T",                     \
-      "element type: int32 int64 float32 float64 float16 bfloat16")                                \
-    X(op, RS_FK_OP, "run", "op", "op", 'o', 0, 0, "sum", NULL, "OP",                               \
-      "operation: sum min max product")                                                            \
+    X(type, RS_FK_DTYPE, "run", "type", "type", 't', 0, 0, "int32", NULL, "T", "element type")     \
+    X(op, RS_FK_OP, "run", "op", "op", 'o', 0, 0, "sum", NULL, "OP", "operation")                  \
     X(n, RS_FK_SIZE, "run", "n", "n", 'n', 1, RS_N_MAX, "2^24", NULL, "N",                         \
       "number of elements: 16777216, 2^24, 16M, 1024*65535, 2^20+7")                               \
     X(block, RS_FK_UINT, "run", "block", "block", 'b', 32, 1024, "256", NULL, "B",                 \
@@ -58,19 +57,19 @@ typedef enum {
     X(ept, RS_FK_UINT, "run", "elements_per_thread", "ept", 'e', 0, 16777216u, "0", NULL, "E",     \
       "elements per thread of grid-stride variants (sets the grid); 0: automatic")                 \
     X(finish, RS_FK_FINISH, "run", "finish", "finish", 'f', 0, 0, "auto", NULL, "F",               \
-      "how block results are combined: auto relaunch cpu atomic single_pass")                      \
+      "how block results are combined")                                                            \
     X(warmup, RS_FK_UINT, "run", "warmup", "warmup", 'w', 0, 1000, "3", NULL, "K",                 \
       "untimed warm-up runs")                                                                      \
     X(reps, RS_FK_UINT, "run", "repetitions", "reps", 'r', 1, 10000, "20", NULL, "K",              \
       "timed repetitions (median, min and max are reported)")                                      \
-    X(dist, RS_FK_DIST, "run", "input", "input", 'i', 0, 0, "random", NULL, "D",                   \
-      "input values: random signed ones iota")                                                     \
+    X(dist, RS_FK_DIST, "run", "input", "input", 'i', 0, 0, "random", NULL, "D", "input values")   \
     X(seed, RS_FK_U64, "run", "seed", "seed", 's', 0, UINT64_MAX, "42", NULL, "S",                 \
       "seed of the random input")                                                                  \
     X(device, RS_FK_UINT, "run", "device", "device", 'd', 0, 1023, "0", NULL, "I",                 \
       "CUDA device index")                                                                         \
     X(metrics, RS_FK_METRICS, "run", "metrics", "metrics", 'm', 0, 0, "none", "default", "SET",    \
-      "hardware counters: none, default (1 pass), full, or metric keys separated by commas")       \
+      "hardware counters: none, default, full (redscope metrics says what each costs), or metric " \
+      "keys separated by commas")                                                                  \
     X(sweep, RS_FK_SWEEP, "sweep", "range", "range", 'R', 0, 0, "2^10..2^28", NULL, "RANGE",       \
       "sizes of a sweep: 2^10..2^28 (powers of two), 1K..1G:4 (factor 4), or 1000,2^20,16M")       \
     X(note, RS_FK_TEXT, "preset", "note", "note", 0, 0, 0, "", NULL, "TEXT",                       \
@@ -132,6 +131,10 @@ void rs_request_defaults(rs_request *r);
  * expected. */
 rs_status rs_field_set(rs_request *r, const rs_field *f, const char *value, rs_error *err);
 
+/* The names an enumerated field takes, from the arrays that own them
+ * ("int32 int64 ..."); "" for other fields. */
+void rs_field_values(const rs_field *f, char *buf, size_t len);
+
 /* The field's value as text that rs_field_set reads back to the same value. */
 void rs_field_format(const rs_request *r, const rs_field *f, char *buf, size_t len);
 
@@ -140,13 +143,6 @@ void rs_field_expect(const rs_field *f, char *buf, size_t len);
 
 /* 1 when the field's value differs from its default. */
 int rs_field_is_default(const rs_request *r, const rs_field *f);
-
-/* Number of elements: decimal, K/M/G suffix (powers of 1024), a^b, products
- * and sums: "16777216", "2^24", "16M", "1024*65535", "2^20+7". */
-rs_status rs_parse_size(const char *s, uint64_t *out, rs_error *err);
-
-/* Compact text for a size: "2^24", "1024*65535" is given as 67107840. */
-void rs_format_size(uint64_t n, char *buf, size_t len);
 
 /* Variant list text: "interleaved,sequential" or "interleaved..unroll_warp". */
 rs_status rs_parse_variants(const char *s, uint32_t *mask, rs_error *err);

@@ -233,16 +233,6 @@ int rs_prof_available(const rs_prof *p, char *why, size_t len)
     return p->available;
 }
 
-const char *rs_prof_chip(const rs_prof *p)
-{
-    return p->chip;
-}
-
-const char *rs_prof_last_error(const rs_prof *p)
-{
-    return p->last_error;
-}
-
 void rs_prof_shutdown(rs_prof *p)
 {
     if (!p) return;

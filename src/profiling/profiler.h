@@ -28,8 +28,6 @@ rs_status rs_prof_init(rs_prof **out, int device, const char *chip, rs_error *er
 /* 1 when counters can be collected; otherwise why not, in words. */
 int rs_prof_available(const rs_prof *p, char *why, size_t len);
 
-/* Chip name CUPTI uses ("GH100"). */
-const char *rs_prof_chip(const rs_prof *p);
 
 /* Replay passes a metric set costs on this chip (host API; no GPU needed).
  * Metrics the chip lacks are left out; *missing gets them. */
@@ -43,8 +41,6 @@ rs_status rs_prof_passes(rs_prof *p, rs_metric_mask m, int *passes, rs_metric_ma
 rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void *ctx,
                           rs_metrics *out, rs_error *err);
 
-/* Text of the last CUPTI failure ("" if none). */
-const char *rs_prof_last_error(const rs_prof *p);
 
 void rs_prof_shutdown(rs_prof *p);
 

@@ -416,9 +416,12 @@ static void draw_counters(const ui_app *a, ui_rect r, const rs_result *res)
     ui_role role = R_DIM;
     if (!m->requested) {
         const int why = !a->replay && !a->counters_ok && a->counters_why[0];
+        char cost[96] = ""; /* the pass counts the worker measured, when it did */
+        if (a->passes_default > 0 && a->passes_full > 0)
+            snprintf(cost, sizeof cost, " (default costs %d replay pass%s, full %d)",
+                     a->passes_default, a->passes_default == 1 ? "" : "es", a->passes_full);
         snprintf(msg, sizeof msg,
-                 "Counters were off for this run: m picks a set (default costs "
-                 "1 replay pass, full 3), then Enter.%s%s",
+                 "Counters were off for this run: m picks a set%s, then Enter.%s%s", cost,
                  why ? " Unavailable here: " : "", why ? a->counters_why : "");
     } else if (!m->valid) {
         const char *reason = m->reason;

@@ -61,11 +61,6 @@ int ui_theme_utf8(void)
     return use_utf8;
 }
 
-int ui_theme_color(void)
-{
-    return use_color;
-}
-
 int ui_attr(ui_role r)
 {
     if ((unsigned)r >= R_ROLE_COUNT) r = R_NORMAL;

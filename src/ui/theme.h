@@ -44,7 +44,6 @@ typedef enum {
  * speaks UTF-8. */
 void ui_theme_init(int color, int utf8);
 int ui_theme_utf8(void);
-int ui_theme_color(void);
 int ui_attr(ui_role r); /* attr_t, as int to keep curses out of callers' headers */
 const char *ui_glyph(ui_glyph_id g);
 /* A spinner frame for tick t. */
