@@ -47,7 +47,7 @@ typedef enum {
     X(variants, RS_FK_VARLIST, "run", "variants", "variants", 'V', 0, 0, "", NULL, "LIST",         \
       "variants for ladder and sweep: ids separated by commas, or FIRST..LAST; empty: all")        \
     X(type, RS_FK_DTYPE, "run", "type", "type", 't', 0, 0, "int32", NULL, "T", "element type")     \
-    X(op, RS_FK_OP, "run", "op", "op", 'o', 0, 0, "sum", NULL, "OP", "operation")                  \
+    X(op, RS_FK_OP, "run", "op", "op", 'o', 0, 0, "sum", NULL, "OP", "the reduction's operation")  \
     X(n, RS_FK_SIZE, "run", "n", "n", 'n', 1, RS_N_MAX, "2^24", NULL, "N",                         \
       "number of elements: 16777216, 2^24, 16M, 1024*65535, 2^20+7")                               \
     X(block, RS_FK_UINT, "run", "block", "block", 'b', 32, 1024, "256", NULL, "B",                 \
