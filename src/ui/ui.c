@@ -361,7 +361,6 @@ static int start_curses(ui_app *a, int color)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    atexit(restore_terminal);
     if (!initscr()) {
         ui_error("cannot start the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
         return RS_E_USAGE;
