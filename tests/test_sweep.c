@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/record.h"
 #include "core/sweep.h"
 
+static const rs_variant vars[2] = {RS_V_ATOMIC, RS_V_FIRST_ADD};
+
 /* A sweep where `a` costs 1 us per 2^10 elements plus nothing, and `b` a
- * fixed 10 us plus 0.1 us per 2^10: a is fastest up to 2^16, b above. */
+ * fixed 10 us plus 0.1 us per 2^10: a is fastest up to 2^13, b above. The
+ * CPU baseline, 4 us per 2^10, is never fastest. */
 static void fill(rs_sweep *s)
 {
     for (int i = 0; i < s->sizes.count; i++)
@@ -25,14 +29,18 @@ static void fill(rs_sweep *s)
     s->done = s->sizes.count * s->nvar;
 }
 
-int main(void)
+static void make(rs_sweep *s, const char *range)
 {
     rs_sweep_sizes sizes;
     rs_error err;
-    CHECK(rs_sweep_parse("2^10..2^20", &sizes, &err) == RS_OK);
-    const rs_variant vars[2] = {RS_V_ATOMIC, RS_V_FIRST_ADD};
+    CHECK(rs_sweep_parse(range, &sizes, &err) == RS_OK);
+    CHECK(rs_sweep_init(s, &sizes, vars, 2, &err) == RS_OK);
+}
+
+static void test_crossovers(void)
+{
     rs_sweep s;
-    CHECK(rs_sweep_init(&s, &sizes, vars, 2, &err) == RS_OK);
+    make(&s, "2^10..2^20");
     fill(&s);
     char text[256];
     CHECK(rs_sweep_crossovers(&s, text, sizeof text) == 2);
@@ -46,87 +54,192 @@ int main(void)
     rs_sweep_row(&s, 0, 1)->result.correct = 0;
     CHECK(rs_sweep_crossovers(&s, text, sizeof text) == 2);
     /* One winner everywhere. */
-    for (int i = 0; i < sizes.count; i++) rs_sweep_row(&s, i, 0)->result.t_median_ms = 1e-6;
+    for (int i = 0; i < s.sizes.count; i++) rs_sweep_row(&s, i, 0)->result.t_median_ms = 1e-6;
     CHECK(rs_sweep_crossovers(&s, text, sizeof text) == 1);
     CHECK_STR_CONTAINS(text, "atomic fastest at every size (2^10 to 2^20)");
-    /* The crossovers cover the CPU series: faster than both at small n. */
-    {
-        rs_sweep c;
-        CHECK(rs_sweep_init(&c, &sizes, vars, 2, &err) == RS_OK);
-        fill(&c);
-        for (int i = 0; i < 3; i++) rs_sweep_row(&c, i, 0)->result.cpu_ms = 1e-4;
-        CHECK(rs_sweep_crossovers(&c, text, sizeof text) == 3);
-        CHECK_MSG(strstr(text, "cpu (1 thread) fastest up to 2^12; atomic from 2^13 to 2^13") ==
-                          text ||
-                      strstr(text, "cpu (1 thread) fastest up to 2^12") == text,
-                  "%s", text);
-        rs_sweep_free(&c);
-    }
     /* The CPU series comes from the baseline beside each run. */
     CHECK(fabs(rs_sweep_value(&s, 0, 2, RS_CHART_TIME) - 4e-3) < 1e-12);
     CHECK(rs_sweep_series_count(&s) == 3);
     /* Only what has run counts. */
     s.done = 3;
     CHECK(rs_sweep_value(&s, 5, 0, RS_CHART_TIME) < 0);
-    s.done = sizes.count * 2;
+    rs_sweep_free(&s);
 
-    rs_axis a = rs_log_axis(0.0042, 310.0);
-    CHECK(a.lo == 0.001 && a.hi == 1000.0);
-    CHECK(rs_log_pos(a, 0.001, 7) == 0 && rs_log_pos(a, 1000.0, 7) == 6);
-    CHECK(rs_log_pos(a, 1.0, 7) == 3 && rs_log_pos(a, 1e9, 7) == 6 && rs_log_pos(a, -1, 7) == 0);
-    a = rs_log_axis(5.0, 5.0);
-    CHECK(a.lo == 1.0 && a.hi == 10.0);
+    /* The crossovers cover the CPU series: 0.1 us, faster than both, up to
+     * 2^12 (the sentence once named only the GPU variants). */
+    make(&s, "2^10..2^20");
+    fill(&s);
+    for (int i = 0; i < 3; i++) rs_sweep_row(&s, i, 0)->result.cpu_ms = 1e-4;
+    CHECK(rs_sweep_crossovers(&s, text, sizeof text) == 3);
+    CHECK_MSG(strcmp(text, "cpu (1 thread) fastest up to 2^12; atomic at 2^13; first_add from "
+                           "2^14 on") == 0,
+              "%s", text);
+    rs_sweep_free(&s);
+}
 
-    /* Empty, zero, NaN and infinite bounds: always a finite axis, so every
-     * loop over its decades ends (an infinite bound once hung the chart). */
-    const double bad[] = {0.0, -1.0, NAN, INFINITY, -INFINITY, 1e-320, 1e308};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+/* The fastest series at size i by the chart's own values, CPU included. */
+static int fastest_series(const rs_sweep *s, int i)
+{
+    int best = -1;
+    for (int k = 0; k < rs_sweep_series_count(s); k++) {
+        const double t = rs_sweep_value(s, i, k, RS_CHART_TIME);
+        if (t > 0 && (best < 0 || t < rs_sweep_value(s, i, best, RS_CHART_TIME))) best = k;
+    }
+    return best;
+}
+
+/* The shipped H200 recording's sweep: at small n one host thread beats
+ * every kernel launch, and the sentence must say so. */
+static void test_recording(void)
+{
+    rs_recording rec;
+    rs_error err;
+    CHECK_MSG(rs_recording_load(RS_SOURCE_DIR "/conf/recordings/h200-demo.jsonl", &rec, &err) ==
+                  RS_OK,
+              "%s", err.msg);
+    rs_sweep s;
+    CHECK(rs_sweep_from_rows(&s, rec.rows, rec.command, rec.count, &err) == RS_OK);
+    CHECK(s.nvar == 5 && s.sizes.count == 19 && rs_sweep_series_count(&s) == 6);
+    const int first = fastest_series(&s, 0);
+    CHECK_MSG(first == s.nvar, "the CPU is fastest at 2^10 in the recording (%d)", first);
+    char text[512];
+    const int segments = rs_sweep_crossovers(&s, text, sizeof text);
+    CHECK_MSG(strncmp(text, rs_sweep_series_name(&s, first), strlen("cpu (1 thread)")) == 0,
+              "the sentence starts with the fastest at 2^10: %s", text);
+    CHECK_MSG(segments == 3 && strcmp(text, "cpu (1 thread) fastest up to 2^13; multi_element "
+                                            "from 2^14 to 2^18; cub from 2^19 on") == 0,
+              "%d: %s", segments, text);
+    rs_sweep_free(&s);
+    rs_recording_free(&rec);
+}
+
+/* Empty, zero, NaN and infinite bounds: always a finite axis, so every
+ * loop over its decades ends (an infinite bound once hung the chart). */
+static void test_bad_bounds(void)
+{
+    const double bad[] = {0.0, -1.0, NAN, INFINITY, -INFINITY, 1e-320, 1e308, 5.0};
+    const size_t nb = sizeof bad / sizeof bad[0];
+    for (size_t i = 0; i < nb; i++)
+        for (size_t k = 0; k < nb; k++) {
             const rs_axis b = rs_log_axis(bad[i], bad[k]);
             CHECK_MSG(isfinite(b.lo) && isfinite(b.hi) && b.lo > 0 && b.hi > b.lo,
                       "axis(%g, %g) = %g..%g", bad[i], bad[k], b.lo, b.hi);
             double dec[64];
             const int nd = rs_log_decades(b, dec, 64);
             CHECK_MSG(nd >= 2 && nd <= 64, "axis(%g, %g): %d decades", bad[i], bad[k], nd);
-            CHECK(rs_log_pos(b, bad[k], 10) >= 0 && rs_log_pos(b, bad[k], 10) < 10);
+            for (int cells = -1; cells <= 10; cells += 11) {
+                const int p = rs_log_pos(b, bad[k], cells);
+                CHECK_MSG(p >= 0 && (cells <= 1 ? p == 0 : p < cells), "pos(%g) = %d of %d", bad[k],
+                          p, cells);
+            }
         }
-    a = rs_log_axis(INFINITY, 4814.0); /* the GB/s view with no point yet */
+    rs_axis a = rs_log_axis(INFINITY, 4814.0); /* the GB/s view with no point yet */
     CHECK(a.lo == 1000.0 && a.hi == 10000.0);
     CHECK(rs_log_pos((rs_axis){1.0, INFINITY}, 5.0, 10) == 0);
+    CHECK(rs_log_pos((rs_axis){NAN, 10.0}, 5.0, 10) == 0);
+    CHECK(rs_log_pos((rs_axis){10.0, 10.0}, 5.0, 10) == 0);
     CHECK(rs_log_decades((rs_axis){1.0, INFINITY}, (double[4]){0}, 4) == 0);
+    CHECK(rs_log_decades((rs_axis){0.0, 10.0}, (double[4]){0}, 4) == 0);
+    CHECK(rs_log_decades((rs_axis){NAN, NAN}, (double[4]){0}, 4) == 0);
+    CHECK(rs_log_decades((rs_axis){1e-300, 1e300}, (double[8]){0}, 8) == 8); /* bounded */
+}
 
-    /* The chart's axis over a sweep with nothing plottable yet. */
-    rs_sweep empty;
-    CHECK(rs_sweep_init(&empty, &sizes, vars, 2, &err) == RS_OK);
-    a = rs_chart_axis(&empty, RS_CHART_GBPS, 4814.0);
+static void test_axes(void)
+{
+    rs_axis a = rs_log_axis(0.0042, 310.0);
+    CHECK(a.lo == 0.001 && a.hi == 1000.0);
+    CHECK(rs_log_pos(a, 0.001, 7) == 0 && rs_log_pos(a, 1000.0, 7) == 6);
+    CHECK(rs_log_pos(a, 1.0, 7) == 3 && rs_log_pos(a, 1e9, 7) == 6 && rs_log_pos(a, -1, 7) == 0);
+    a = rs_log_axis(5.0, 5.0);
+    CHECK(a.lo == 1.0 && a.hi == 10.0);
+    double dec[8];
+    CHECK(rs_log_decades(rs_log_axis(0.0042, 310.0), dec, 8) == 7 && dec[6] == 1000.0);
+    test_bad_bounds();
+}
+
+/* The chart's value range over a sweep with nothing plottable: before the
+ * first result, or every row wrong, zero, NaN or infinite. */
+static void test_chart_axis(void)
+{
+    rs_sweep s;
+    make(&s, "2^10..2^20");
+    rs_axis a = rs_chart_axis(&s, RS_CHART_GBPS, 4814.0); /* nothing run yet */
     CHECK(a.lo == 1000.0 && a.hi == 10000.0);
-    a = rs_chart_axis(&empty, RS_CHART_GBPS, 0.0);
+    a = rs_chart_axis(&s, RS_CHART_GBPS, 0.0);
     CHECK(a.lo == 1.0 && a.hi == 10.0);
-    a = rs_chart_axis(&empty, RS_CHART_TIME, NAN);
+    a = rs_chart_axis(&s, RS_CHART_GBPS, INFINITY);
     CHECK(a.lo == 1.0 && a.hi == 10.0);
-    CHECK(rs_chart_x(&empty, 0, 100) == 0 && rs_chart_x(&empty, 10, 100) == 99);
-    CHECK(rs_chart_x(&empty, 11, 100) == 0 && rs_chart_x(&empty, 0, 0) == 0);
-    rs_sweep_free(&empty);
-    rs_sweep_sizes one = {1, {4096}};
-    CHECK(rs_sweep_init(&empty, &one, vars, 1, &err) == RS_OK);
-    CHECK(rs_chart_x(&empty, 0, 100) == 50);
-    rs_sweep_free(&empty);
-
-    /* x labels: inside the plot, never touching, the cursor's always shown */
-    {
-        const int center[4] = {0, 4, 8, 40}, width[4] = {4, 4, 4, 4};
-        int start[4];
-        rs_place_labels(center, width, 4, 1, 42, start);
-        CHECK(start[1] == 2);                    /* the cursor's first */
-        CHECK(start[0] == -1 && start[2] == -1); /* its neighbours would touch it */
-        CHECK(start[3] == 38);                   /* kept inside the plot */
-        rs_place_labels(center, width, 4, -1, 42, start);
-        CHECK(start[0] == 0 && start[1] == -1 && start[2] == 6);
-        const int wide[1] = {50};
-        CHECK(rs_place_labels(center, wide, 1, 0, 42, start) == 0 && start[0] == -1);
+    a = rs_chart_axis(&s, RS_CHART_TIME, NAN);
+    CHECK(a.lo == 1.0 && a.hi == 10.0);
+    fill(&s);
+    const double bad[] = {0.0, -3.0, NAN, INFINITY};
+    for (int i = 0; i < s.sizes.count; i++)
+        for (int v = 0; v < 2; v++) {
+            rs_row *r = rs_sweep_row(&s, i, v);
+            r->result.gbps = bad[(i + v) % 4];
+            r->result.t_median_ms = bad[(i + v + 1) % 4];
+            r->result.cpu_ms = bad[(i + v + 2) % 4];
+        }
+    for (int q = 0; q < 2; q++) {
+        for (int i = 0; i < s.sizes.count; i++)
+            for (int k = 0; k < rs_sweep_series_count(&s); k++)
+                CHECK_MSG(rs_sweep_value(&s, i, k, (rs_chart_quantity)q) == -1.0,
+                          "view %d: (%d, %d) = %g", q, i, k,
+                          rs_sweep_value(&s, i, k, (rs_chart_quantity)q));
+        a = rs_chart_axis(&s, (rs_chart_quantity)q, NAN);
+        CHECK_MSG(a.lo == 1.0 && a.hi == 10.0, "view %d: %g..%g", q, a.lo, a.hi);
+        double dec[64];
+        CHECK(rs_log_decades(a, dec, 64) == 2);
     }
+    /* one usable value: its decade */
+    rs_sweep_row(&s, 3, 1)->result.gbps = 250.0;
+    rs_sweep_row(&s, 3, 1)->result.t_median_ms = 0.01;
+    a = rs_chart_axis(&s, RS_CHART_GBPS, -1.0);
+    CHECK(a.lo == 100.0 && a.hi == 1000.0);
+    CHECK(rs_chart_x(&s, 0, 100) == 0 && rs_chart_x(&s, 10, 100) == 99);
+    CHECK(rs_chart_x(&s, 11, 100) == 0 && rs_chart_x(&s, -1, 100) == 0);
+    CHECK(rs_chart_x(&s, 0, 0) == 0 && rs_chart_x(&s, 5, -7) == 0);
+    rs_sweep_free(&s);
+    make(&s, "4096");
+    CHECK(rs_chart_x(&s, 0, 100) == 50);
+    /* sizes no range parses to (a recording's n = 0, or one n twice) */
+    s.sizes = (rs_sweep_sizes){2, {0, 0}};
+    CHECK(rs_chart_x(&s, 1, 100) == 50);
+    s.sizes = (rs_sweep_sizes){3, {0, 1, 1024}};
+    for (int i = 0; i < 3; i++) CHECK(rs_chart_x(&s, i, 100) >= 0 && rs_chart_x(&s, i, 100) < 100);
+    CHECK(rs_chart_x(&s, 2, 100) == 99);
+    rs_sweep_free(&s);
+}
 
-    /* From recorded rows: sizes ascending, variants in ladder order. */
+/* Labels: inside the plot, never touching, the cursor's always shown. */
+static void test_labels(void)
+{
+    const int center[4] = {0, 4, 8, 40}, width[4] = {4, 4, 4, 4};
+    int start[4];
+    CHECK(rs_place_labels(center, width, 4, 1, 42, 1, start) == 2);
+    CHECK(start[1] == 2);                    /* the cursor's first */
+    CHECK(start[0] == -1 && start[2] == -1); /* its neighbours would touch it */
+    CHECK(start[3] == 38);                   /* kept inside the plot */
+    rs_place_labels(center, width, 4, -1, 42, 1, start);
+    CHECK(start[0] == 0 && start[1] == -1 && start[2] == 6);
+    const int wide[1] = {50};
+    CHECK(rs_place_labels(center, wide, 1, 0, 42, 1, start) == 0 && start[0] == -1);
+    /* x labels a column apart: "2^10" ending at 3 and one starting at 4 touch */
+    const int near[2] = {1, 6};
+    CHECK(rs_place_labels(near, width, 2, 0, 42, 1, start) == 1 && start[1] == -1);
+    CHECK(rs_place_labels((const int[2]){1, 7}, width, 2, 0, 42, 1, start) == 2);
+    /* y labels a row each: neighbouring rows both kept, the same row once */
+    const int rows[4] = {5, 4, 4, 0}, one[4] = {1, 1, 1, 1};
+    CHECK(rs_place_labels(rows, one, 4, -1, 6, 0, start) == 3);
+    CHECK(start[0] == 5 && start[1] == 4 && start[2] == -1 && start[3] == 0);
+    /* centres far outside (a broken position) are kept inside */
+    const int far[2] = {-1000000, 1000000};
+    CHECK(rs_place_labels(far, width, 2, -1, 42, 1, start) == 2);
+    CHECK(start[0] == 0 && start[1] == 38);
+}
+
+static void test_from_rows(void)
+{
     rs_row rows[4];
     char cmd[4][16] = {"sweep", "sweep", "ladder", "sweep"};
     memset(rows, 0, sizeof rows);
@@ -138,6 +251,7 @@ int main(void)
     rows[3].result.req.variant = RS_V_ATOMIC;
     rows[3].result.req.n = 1 << 20;
     rs_sweep r;
+    rs_error err;
     CHECK(rs_sweep_from_rows(&r, rows, cmd, 4, &err) == RS_OK);
     CHECK(r.sizes.count == 2 && r.sizes.n[0] == 1024 && r.nvar == 2);
     CHECK(r.var[0] == RS_V_ATOMIC && r.var[1] == RS_V_CUB);
@@ -145,6 +259,32 @@ int main(void)
     CHECK(rs_sweep_row(&r, 1, 1)->result.req.variant == RS_V_CUB);
     rs_sweep_free(&r);
 
+    /* More sizes than a sweep holds: the first RS_SWEEP_MAX_SIZES are kept,
+     * the rows of the others left out (they were once looked up past the
+     * end of the sizes). Descending, so the kept ones are the largest. */
+    enum { N = RS_SWEEP_MAX_SIZES + 6 };
+    rs_row *many = calloc(N, sizeof *many);
+    char(*mcmd)[16] = calloc(N, sizeof *mcmd);
+    for (int i = 0; i < N; i++) {
+        many[i].result.req.variant = RS_V_ATOMIC;
+        many[i].result.req.n = (uint64_t)(1000 + N - i);
+        snprintf(mcmd[i], sizeof mcmd[i], "sweep");
+    }
+    CHECK(rs_sweep_from_rows(&r, many, mcmd, N, &err) == RS_OK);
+    CHECK(r.sizes.count == RS_SWEEP_MAX_SIZES && r.nvar == 1);
+    CHECK(r.sizes.n[0] == 1000 + N - RS_SWEEP_MAX_SIZES + 1 && r.sizes.n[63] == 1000 + N);
+    CHECK(rs_sweep_row(&r, 0, 0)->result.req.n == r.sizes.n[0]);
+    rs_sweep_free(&r);
+    free(many);
+    free(mcmd);
+}
+
+static void test_csv(void)
+{
+    rs_sweep s;
+    rs_error err;
+    make(&s, "2^10..2^20");
+    fill(&s);
     char path[] = "/tmp/rs_sweep_csvXXXXXX";
     close(mkstemp(path));
     CHECK(rs_sweep_write_csv(&s, RS_CHART_TIME, path, &err) == RS_OK);
@@ -155,5 +295,16 @@ int main(void)
     fclose(f);
     unlink(path);
     rs_sweep_free(&s);
+}
+
+int main(void)
+{
+    test_crossovers();
+    test_recording();
+    test_axes();
+    test_chart_axis();
+    test_labels();
+    test_from_rows();
+    test_csv();
     return check_report("test_sweep");
 }

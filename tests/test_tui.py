@@ -158,82 +158,6 @@ def replay_end_to_end():
         t.close()
 
 
-def hang_guard():
-    """S y t Enter once hung the chart (no plottable point): q must still quit."""
-    t = Tmux(f"{EXE} --replay {REC}", cols=80, rows=24, env=UTF8)
-    try:
-        t.wait_for("REPLAY")
-        t.keys("S", "y", "t", "Enter")
-        time.sleep(1.0)
-        t.keys("q")
-        check(t.exit_code(5) == 0, "after S y t Enter the explorer still quits on q", t.screen())
-    finally:
-        t.close()
-
-
-MARKS_UTF8 = "\u25cf\u25cb\u25a0\u25a1\u25b2\u25b3"
-
-
-def chart_rows(s):
-    """The plot rows and the x-label row of the sweep chart (frame excluded)."""
-    lines = s.splitlines()
-    top = next((i for i, l in enumerate(lines) if "g range" in l), None)
-    end = next((i for i, l in enumerate(lines) if MARKS_UTF8[0] + " atomic" in l
-                or "o atomic" in l), None)
-    if top is None or end is None or end - top < 4:
-        return [], "??"
-    return lines[top + 1:end - 1], lines[end - 2]
-
-
-def sweep_chart():
-    """Labels stay inside and apart, the cursor is a line that moves, and the
-    series keep distinct marks in colour, monochrome and ASCII."""
-    for (cols, rows), env, marks in [((80, 24), UTF8, MARKS_UTF8),
-                                     ((100, 30), dict(UTF8, NO_COLOR="1"), MARKS_UTF8),
-                                     ((160, 50), ASCII, "oxs+ad")]:
-        where = f"{cols}x{rows} {env.get('LANG')}{' NO_COLOR' if 'NO_COLOR' in env else ''}"
-        t = Tmux(f"{EXE} --replay {REC}", cols=cols, rows=rows, env=env)
-        try:
-            t.wait_for("REPLAY")
-            t.keys("R", "Up", "Enter")
-            s = t.wait_for("fastest", 10) or ""
-            plot, labels = chart_rows(s)
-            inner = labels[1:-1]
-            check(labels[0] in "\u2502|" and labels[-1] in "\u2502|",
-                  f"{where}: x labels leave the frame whole", labels)
-            found = [(m.start(), m.end()) for m in re.finditer(r"2\^\d+", inner)]
-            check(len(found) >= 4 and all(b[0] - a[1] >= 1 for a, b in zip(found, found[1:])),
-                  f"{where}: x labels never touch", labels)
-            legend = [l for l in s.splitlines() if " atomic " in l and "first_add" in l]
-            names = ["atomic", "first_add", "multi_element", "vectorized", "cub"]
-            for k, name in enumerate(names):
-                check(legend and f"{marks[k]} {name}" in legend[0],
-                      f"{where}: the legend gives {name} the mark {marks[k]}", legend)
-            body = "\n".join(plot)
-            # series apart in value keep their own marks; where several meet, '*'
-            for k in (0, 1, 5):
-                check(marks[k] in body, f"{where}: series {k}'s mark is plotted", body)
-            check("*" in body and "several" in legend[0], f"{where}: shared cells are '*'", body)
-            # multi_element, vectorized and cub lie within a cell of each other
-            # at most sizes: at 80x24 they share it, and the cell says '*'
-            shown = sum(marks[k] in body for k in range(5))
-            check(shown >= (4 if cols >= 160 else 2), f"{where}: {shown} of 5 variants' marks seen",
-                  body)
-            bar = "\u2502" if env is not ASCII else "|"
-            col = lambda rows_: {r.index(bar, 12) for r in rows_ if bar in r[12:-1]}  # noqa: E731
-            before = col(plot)
-            t.keys("Right", "Right", "Right")
-            t.wait_for("n = 2^13:")
-            after = col(chart_rows(t.screen())[0])
-            check(len(before) == 1 and len(after) == 1 and after != before,
-                  f"{where}: the cursor is a vertical line that moves ({before} to {after})",
-                  t.screen())
-            t.keys("q")
-            t.exit_code()
-        finally:
-            t.close()
-
-
 XDG = tempfile.mkdtemp(prefix="rs_tui_cfg_")
 
 
@@ -459,8 +383,6 @@ def no_gpu():
 
 
 replay_end_to_end()
-hang_guard()
-sweep_chart()
 status_and_keys()
 layout_at_sizes()
 notation()

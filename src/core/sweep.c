@@ -44,7 +44,7 @@ rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*comma
         while (k < sizes.count && sizes.n[k] != r->n) k++;
         if (k == sizes.count && sizes.count < RS_SWEEP_MAX_SIZES) sizes.n[sizes.count++] = r->n;
         for (k = 0; k < nvar && vars[k] != r->variant; k++) continue;
-        if (k == nvar) vars[nvar++] = r->variant;
+        if (k == nvar && nvar < RS_VARIANT_COUNT) vars[nvar++] = r->variant;
     }
     if (!sizes.count) return rs_fail(err, RS_E_USAGE, "the recording holds no sweep");
     /* sizes ascending, variants in ladder order */
@@ -72,9 +72,10 @@ rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*comma
         if (strcmp(command[i], "sweep") != 0) continue;
         const rs_request *r = &rows[i].result.req;
         int si = 0, vi = 0;
-        while (sizes.n[si] != r->n) si++;
-        while (vars[vi] != r->variant) vi++;
-        *rs_sweep_row(s, si, vi) = rows[i];
+        while (si < sizes.count && sizes.n[si] != r->n) si++;
+        while (vi < nvar && vars[vi] != r->variant) vi++;
+        /* sizes beyond RS_SWEEP_MAX_SIZES were not kept: their rows neither */
+        if (si < sizes.count && vi < nvar) *rs_sweep_row(s, si, vi) = rows[i];
     }
     s->done = sizes.count * nvar;
     return RS_OK;
@@ -105,20 +106,27 @@ static int row_usable(const rs_sweep *s, int i, int v)
     return r->status == RS_OK && r->result.correct && r->result.t_median_ms > 0.0;
 }
 
+/* A value worth charting: finite and > 0; -1 otherwise. */
+static double chartable(double v)
+{
+    return v > 0.0 && isfinite(v) ? v : -1.0;
+}
+
 double rs_sweep_value(const rs_sweep *s, int i, int series, rs_chart_quantity q)
 {
+    if (i < 0 || i >= s->sizes.count || series < 0) return -1.0;
     if (series < s->nvar) {
         if (!row_usable(s, i, series)) return -1.0;
         const rs_result *r = &rs_sweep_row(s, i, series)->result;
-        return q == RS_CHART_TIME ? r->t_median_ms : r->gbps;
+        return chartable(q == RS_CHART_TIME ? r->t_median_ms : r->gbps);
     }
     /* The CPU baseline measured beside any run at this size. */
     for (int v = 0; v < s->nvar; v++) {
         if (i * s->nvar + v >= s->done) break;
         const rs_row *r = rs_sweep_row(s, i, v);
-        if (r->status != RS_OK || r->result.cpu_ms <= 0.0) continue;
+        if (r->status != RS_OK || chartable(r->result.cpu_ms) < 0) continue;
         if (q == RS_CHART_TIME) return r->result.cpu_ms;
-        return rs_result_input_bytes(&r->result) / (r->result.cpu_ms * 1e-3) / 1e9;
+        return chartable(rs_result_input_bytes(&r->result) / (r->result.cpu_ms * 1e-3) / 1e9);
     }
     return -1.0;
 }
@@ -256,7 +264,7 @@ int rs_chart_x(const rs_sweep *s, int i, int dots)
     return x < 0 ? 0 : x > dots - 1 ? dots - 1 : (int)x;
 }
 
-int rs_place_labels(const int *center, const int *width, int count, int cursor, int plot_w,
+int rs_place_labels(const int *center, const int *width, int count, int cursor, int plot_w, int gap,
                     int *start)
 {
     int shown = 0;
@@ -270,7 +278,8 @@ int rs_place_labels(const int *center, const int *width, int count, int cursor, 
             if (x + width[i] > plot_w) x = plot_w - width[i];
             int clash = 0;
             for (int k = 0; k < count && !clash; k++)
-                clash = start[k] >= 0 && x < start[k] + width[k] + 1 && start[k] < x + width[i] + 1;
+                clash =
+                    start[k] >= 0 && x < start[k] + width[k] + gap && start[k] < x + width[i] + gap;
             if (!clash) start[i] = x, shown++;
         }
     return shown;

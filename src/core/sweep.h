@@ -29,9 +29,9 @@ rs_row *rs_sweep_row(const rs_sweep *s, int size_index, int var_index);
 rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*command)[16], int count,
                              rs_error *err);
 
-/* A value of the chart: time in ms or GB/s; < 0 when missing, skipped or
- * wrong. The CPU series (index nvar) is the one-thread baseline measured
- * beside each run. */
+/* A value of the chart: time in ms or GB/s; < 0 when missing, skipped,
+ * wrong, or not a finite positive number. The CPU series (index nvar) is
+ * the one-thread baseline measured beside each run. */
 typedef enum { RS_CHART_TIME, RS_CHART_GBPS } rs_chart_quantity;
 double rs_sweep_value(const rs_sweep *s, int size_index, int series, rs_chart_quantity q);
 int rs_sweep_series_count(const rs_sweep *s); /* variants + the CPU */
@@ -64,11 +64,12 @@ int rs_log_decades(rs_axis a, double *out, int max);
 /* Column (0..dots-1) of size i on the chart's log2 n axis. */
 int rs_chart_x(const rs_sweep *s, int i, int dots);
 
-/* Labels on an axis of plot_w columns: label i of width[i] centred at
- * center[i]; the cursor's placed first, the others only where they keep a
- * column's gap and stay inside. start[i] gets the column, or -1 when
- * dropped. Returns how many are shown. */
-int rs_place_labels(const int *center, const int *width, int count, int cursor, int plot_w,
+/* Labels on an axis of plot_w cells: label i of width[i] centred at
+ * center[i]; the cursor's (-1: none) placed first, the others only where
+ * they keep gap cells from every placed one and stay inside. start[i] gets
+ * the cell, or -1 when dropped. Returns how many are shown. The x axis
+ * keeps a column between labels (gap 1); the y axis a row each (gap 0). */
+int rs_place_labels(const int *center, const int *width, int count, int cursor, int plot_w, int gap,
                     int *start);
 
 /* Write the CSV the plot uses: n, one column per series. */

@@ -1,8 +1,11 @@
 /* The sweep screen: time or GB/s against n on log scales, one series per
- * variant, drawn with braille dots (letters in ASCII), the crossovers named
- * below and a cursor that reads exact values. */
+ * variant and the CPU, drawn with braille lines (dots in ASCII) and a mark
+ * of its own at every data point, the crossovers named below and a cursor
+ * line that reads exact values. Everything is laid out to fit: text wraps
+ * or takes a shorter form, labels that would touch are left out. */
 #include <curses.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,27 +16,36 @@
 #include "draw.h"
 
 /* Marks at the data points, one per series, so series stay apart without
- * color; '*' where several share a cell. */
-static const char *const marks_utf8[] = {"\xe2\x97\x8f", "\xe2\x97\x8b", "\xe2\x96\xa0",
-                                         "\xe2\x96\xa1", "\xe2\x96\xb2", "\xe2\x96\xb3",
-                                         "\xe2\x97\x86", "\xe2\x97\x87"}; /* ● ○ ■ □ ▲ △ ◆ ◇ */
-static const char marks_ascii[] = "oxs+adwv";
-#define NMARKS    8
-#define MARK_MANY (-2)
+ * color and in ASCII; '*' where several share a cell. */
+static const char *const marks_utf8[RS_SWEEP_MAX_SERIES] = {
+    "\xe2\x97\x8f", "\xe2\x97\x8b", "\xe2\x96\xa0", "\xe2\x96\xa1", /* ● ○ ■ □ */
+    "\xe2\x96\xb2", "\xe2\x96\xb3", "\xe2\x97\x86", "\xe2\x97\x87", /* ▲ △ ◆ ◇ */
+    "\xe2\x96\xbc", "\xe2\x96\xbd", "\xe2\x98\x85", "\xe2\x98\x86", /* ▼ ▽ ★ ☆ */
+    "\xe2\x97\x80", "\xe2\x97\x81", "\xe2\x96\xb6", "\xe2\x96\xb7", /* ◀ ◁ ▶ ▷ */
+};
+static const char marks_ascii[RS_SWEEP_MAX_SERIES + 1] = "oxs+adwv#@%&=ezk";
+#define MARK_MANY  (-2)
+#define PEAK_OWNER 100 /* the peaks' dotted lines in the canvas */
+#define ITEMS      (RS_SWEEP_MAX_SERIES + 3)
 
 static const char *series_mark(int k, char *buf)
 {
     if (k == MARK_MANY) return "*";
-    if (ui_theme_utf8()) return marks_utf8[k % NMARKS];
-    buf[0] = marks_ascii[k % NMARKS];
+    if (ui_theme_utf8()) return marks_utf8[k % RS_SWEEP_MAX_SERIES];
+    buf[0] = marks_ascii[k % RS_SWEEP_MAX_SERIES];
     buf[1] = '\0';
     return buf;
+}
+
+static ui_role series_role(int k)
+{
+    return (ui_role)(R_SERIES0 + k % 6);
 }
 
 typedef struct canvas {
     int w, h;            /* cells */
     unsigned char *dots; /* braille bits per cell */
-    signed char *owner;  /* series drawn last in the cell, -1 none */
+    signed char *owner;  /* series drawn last in the cell, -1 none, PEAK_OWNER */
     signed char *mark;   /* series with a data point in the cell, -1 none, MARK_MANY */
 } canvas;
 
@@ -57,21 +69,23 @@ static void canvas_free(canvas *c)
     free(c->mark);
 }
 
-static void dot(canvas *c, int dx, int dy, int series)
+static void dot(canvas *c, int dx, int dy, int owner)
 {
     static const unsigned char bit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
     if (dx < 0 || dy < 0 || dx >= c->w * 2 || dy >= c->h * 4) return;
     const int cell = (dy / 4) * c->w + dx / 2;
     c->dots[cell] |= bit[dy % 4][dx % 2];
-    c->owner[cell] = (signed char)series;
+    c->owner[cell] = (signed char)owner;
 }
 
+/* Bresenham; every step moves x or y, so dx + dy steps end it whatever the
+ * ends are. */
 static void line(canvas *c, int x0, int y0, int x1, int y1, int series)
 {
     const int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
     const int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
     int err = dx + dy;
-    for (;;) {
+    for (int step = 0; step <= dx - dy; step++) {
         dot(c, x0, y0, series);
         if (x0 == x1 && y0 == y1) break;
         const int e2 = 2 * err;
@@ -84,14 +98,6 @@ static void put_braille(int y, int x, unsigned char bits, ui_role role)
 {
     char u[4] = {(char)0xe2, (char)(0xa0 | (bits >> 6)), (char)(0x80 | (bits & 0x3f)), 0};
     ui_put(y, x, 1, role, u);
-}
-
-static void axis_label(double v, rs_chart_quantity q, char *buf, size_t len)
-{
-    if (q == RS_CHART_TIME)
-        rs_fmt_time(v, ui_theme_utf8(), buf, len);
-    else
-        snprintf(buf, len, "%g", v);
 }
 
 /* A series' mark in cell (cx, cy): '*' where another series has one there
@@ -126,29 +132,69 @@ static void plot_series(const ui_app *a, canvas *c, rs_axis ax)
     }
 }
 
-static void paint(const canvas *c, ui_rect at, int cursor_col)
+/* The peaks as dotted lines in the GB/s view. */
+static void plot_peaks(const ui_app *a, canvas *c, rs_axis ax)
 {
-    const int utf8 = ui_theme_utf8();
-    char buf[4];
-    for (int cy = 0; cy < c->h; cy++)
-        for (int cx = 0; cx < c->w; cx++) {
-            const int cell = cy * c->w + cx, o = c->owner[cell], m = c->mark[cell];
-            const int y = at.y + cy, x = at.x + cx;
-            if (m != -1) {
-                const ui_role role = m == MARK_MANY ? R_NORMAL : (ui_role)(R_SERIES0 + m % 6);
-                ui_put(y, x, 1, role, series_mark(m, buf));
-            } else if (c->dots[cell]) {
-                const ui_role role = o >= 6 ? R_DIM : (ui_role)(R_SERIES0 + o % 6);
-                if (utf8)
-                    put_braille(y, x, c->dots[cell], role);
-                else
-                    ui_put(y, x, 1, role, o >= 6 ? "-" : ".");
-            } else if (cx == cursor_col) { /* the cursor, under the data */
-                ui_put(y, x, 1, R_ACCENT, utf8 ? "\xe2\x94\x82" : "|");
-            }
-        }
+    const double peaks[2] = {a->dev.peak_gbps, a->dev.measured_gbps};
+    for (int p = 0; a->sweep_q == RS_CHART_GBPS && p < 2; p++) {
+        if (!(peaks[p] > 0) || !isfinite(peaks[p])) continue;
+        const int y = c->h * 4 - 1 - rs_log_pos(ax, peaks[p], c->h * 4);
+        for (int x = 0; x < c->w * 2; x += 3) dot(c, x, y, PEAK_OWNER);
+    }
 }
 
+static void paint_cell(const canvas *c, int cell, int y, int x, int on_cursor)
+{
+    const int utf8 = ui_theme_utf8(), o = c->owner[cell], m = c->mark[cell];
+    char buf[4];
+    if (m != -1) {
+        ui_put(y, x, 1, m == MARK_MANY ? R_NORMAL : series_role(m), series_mark(m, buf));
+    } else if (c->dots[cell]) {
+        const ui_role role = o == PEAK_OWNER ? R_DIM : series_role(o);
+        if (utf8)
+            put_braille(y, x, c->dots[cell], role);
+        else
+            ui_put(y, x, 1, role, o == PEAK_OWNER ? "-" : ".");
+    } else if (on_cursor) { /* the cursor, under the data */
+        ui_put(y, x, 1, R_ACCENT, utf8 ? "\xe2\x94\x82" : "|");
+    }
+}
+
+static void paint(const canvas *c, ui_rect at, int cursor_col)
+{
+    for (int cy = 0; cy < c->h; cy++)
+        for (int cx = 0; cx < c->w; cx++)
+            paint_cell(c, cy * c->w + cx, at.y + cy, at.x + cx, cx == cursor_col);
+}
+
+static void axis_label(double v, rs_chart_quantity q, char *buf, size_t len)
+{
+    if (q == RS_CHART_TIME)
+        rs_fmt_time(v, ui_theme_utf8(), buf, len);
+    else
+        snprintf(buf, len, "%g", v);
+}
+
+/* The decades, right-aligned in the margin, one label a row at most. */
+static void draw_y_labels(const ui_app *a, rs_axis ax, int y0, int x, int w, int rows)
+{
+    double dec[64];
+    const int nd = rs_log_decades(ax, dec, 64);
+    int center[64], width[64], start[64];
+    char text[64][24];
+    for (int k = 0; k < nd; k++) {
+        axis_label(dec[k], a->sweep_q, text[k], sizeof text[k]);
+        center[k] = rows - 1 - rs_log_pos(ax, dec[k], rows);
+        width[k] = 1;
+    }
+    rs_place_labels(center, width, nd, -1, rows, 0, start);
+    for (int k = 0; k < nd; k++)
+        if (start[k] >= 0 && ui_width(text[k]) <= w)
+            ui_put(y0 + start[k], x + w - ui_width(text[k]), w, R_DIM, text[k]);
+}
+
+/* n under the plot: the cursor's label first (highlighted), the others only
+ * where they stay inside and a column away from their neighbours. */
 static void draw_x_labels(const ui_app *a, int y, int x0, int cw)
 {
     const rs_sweep *s = &a->sweep;
@@ -160,154 +206,273 @@ static void draw_x_labels(const ui_app *a, int y, int x0, int cw)
         center[i] = rs_chart_x(s, i, cw * 2) / 2;
         width[i] = ui_width(text[i]);
     }
-    rs_place_labels(center, width, n, a->sweep_cursor, cw, start);
+    rs_place_labels(center, width, n, a->sweep_cursor, cw, 1, start);
     for (int i = 0; i < n; i++)
         if (start[i] >= 0)
             ui_put(y, x0 + start[i], width[i], i == a->sweep_cursor ? R_SELECTED : R_DIM, text[i]);
 }
 
+/* The chart in r: plot rows, then the row of n. */
 static void draw_chart(const ui_app *a, ui_rect r)
 {
     const rs_sweep *s = &a->sweep;
     const int left = 10, cw = r.w - left, ch = r.h - 1;
-    if (cw < 10 || ch < 3) return;
+    if (cw < 10 || ch < 3) {
+        if (r.h > 0) ui_put(r.y, r.x, r.w, R_DIM, "(the window is too small for the chart)");
+        return;
+    }
     const rs_axis ax = rs_chart_axis(s, a->sweep_q, a->dev.peak_gbps);
     canvas c;
     if (!canvas_init(&c, cw, ch)) {
         canvas_free(&c);
         return;
     }
-    const int dw = cw * 2, dh = ch * 4;
-    /* the peaks as dotted lines in the GB/s view */
-    const double peaks[2] = {a->dev.peak_gbps, a->dev.measured_gbps};
-    for (int p = 0; a->sweep_q == RS_CHART_GBPS && p < 2; p++) {
-        if (!(peaks[p] > 0) || !isfinite(peaks[p])) continue;
-        const int y = dh - 1 - rs_log_pos(ax, peaks[p], dh);
-        for (int x = 0; x < dw; x += 3) dot(&c, x, y, 6 + p);
-    }
+    plot_peaks(a, &c, ax);
     plot_series(a, &c, ax);
-    const int cursor = s->sizes.count ? rs_chart_x(s, a->sweep_cursor, dw) / 2 : -1;
+    const int cursor = s->sizes.count ? rs_chart_x(s, a->sweep_cursor, cw * 2) / 2 : -1;
     paint(&c, (ui_rect){r.y, r.x + left, ch, cw}, cursor);
     canvas_free(&c);
-    double dec[64];
-    const int nd = rs_log_decades(ax, dec, 64);
-    for (int k = 0; k < nd; k++) { /* y axis: the decades */
-        char t[24];
-        axis_label(dec[k], a->sweep_q, t, sizeof t);
-        ui_putf(r.y + ch - 1 - rs_log_pos(ax, dec[k], ch), r.x, left - 1, R_DIM, "%8s", t);
-    }
+    draw_y_labels(a, ax, r.y, r.x, left - 2, ch);
     draw_x_labels(a, r.y + ch, r.x + left, cw);
 }
 
-/* One legend item; compact: one space after it and "cpu" for the CPU. */
-static int legend_item(const rs_sweep *s, int k, int compact, char *item, size_t len)
+/* Items in rows of w columns, gap apart: an item that does not fit after
+ * the last starts a row (so none is cut unless wider than w). Draws from
+ * row y when y >= 0; returns the rows used. */
+static int flow(char (*item)[64], const ui_role *role, int count, int gap, int y, int x, int w)
 {
-    char buf[4];
-    const char *name = compact && k >= s->nvar ? "cpu" : rs_sweep_series_name(s, k);
-    return snprintf(item, len, "%s %s%s", series_mark(k, buf), name, compact ? " " : "  ");
-}
-
-static void draw_legend(const ui_app *a, int y, int x, int w)
-{
-    const rs_sweep *s = &a->sweep;
-    static const char several[] = "* several";
-    char item[64];
-    int full = ui_width(several);
-    for (int k = 0; k < rs_sweep_series_count(s); k++)
-        full += ui_width((legend_item(s, k, 0, item, sizeof item), item));
-    const int compact = full > w; /* every mark must be explained, '*' too */
-    int used = 0;
-    for (int k = 0; k < rs_sweep_series_count(s) && used < w; k++) {
-        legend_item(s, k, compact, item, sizeof item);
-        used += ui_put(y, x + used, w - used, (ui_role)(R_SERIES0 + k % 6), item);
+    int row = 0, col = 0;
+    for (int i = 0; i < count; i++) {
+        const int iw = ui_width(item[i]);
+        if (col > 0 && col + gap + iw > w)
+            row++, col = 0;
+        else if (col > 0)
+            col += gap;
+        if (y >= 0) ui_put(y + row, x + col, w - col, role[i], item[i]);
+        col += iw;
     }
-    if (used < w) used += ui_put(y, x + used, w - used, R_DIM, several);
-    char peaks[96];
-    snprintf(peaks, sizeof peaks, "dotted: peak %.0f / measured %.0f GB/s", a->dev.peak_gbps,
-             a->dev.measured_gbps);
-    if (a->sweep_q == RS_CHART_GBPS && used + 2 + ui_width(peaks) <= w) /* whole, or not */
-        ui_put(y, x + used + 2, w - used - 2, R_DIM, peaks);
+    return count ? row + 1 : 0;
 }
 
-static void draw_cursor_values(const ui_app *a, int y, int x, int w)
+/* The legend: every series with its mark, '*', and the peaks' lines; the
+ * CPU baseline just "cpu" when short names are asked for. */
+static int legend_items(const ui_app *a, int short_cpu, char (*item)[64], ui_role *role)
 {
     const rs_sweep *s = &a->sweep;
-    if (a->sweep_cursor >= s->sizes.count) return;
-    char n[32], line_text[1024];
-    rs_format_size(s->sizes.n[a->sweep_cursor], n, sizeof n);
-    int used = snprintf(line_text, sizeof line_text, "n = %s:", n);
-    for (int k = 0; k < rs_sweep_series_count(s); k++) {
-        const double v = rs_sweep_value(s, a->sweep_cursor, k, a->sweep_q);
-        char t[32];
-        if (v > 0 && a->sweep_q == RS_CHART_TIME)
-            rs_fmt_time(v, ui_theme_utf8(), t, sizeof t);
-        else if (v > 0)
-            snprintf(t, sizeof t, "%.0f GB/s", v);
-        else if (k < s->nvar && a->sweep_cursor * s->nvar + k < s->done &&
-                 rs_sweep_row(s, a->sweep_cursor, k)->status == RS_E_NOMEM)
-            snprintf(t, sizeof t, "skipped");
-        else
-            snprintf(t, sizeof t, "-");
+    const int ns = rs_sweep_series_count(s);
+    int n = 0;
+    for (int k = 0; k < ns; k++, n++) {
         char buf[4];
-        used += snprintf(line_text + used, sizeof line_text - (size_t)used, "  %s %s",
-                         series_mark(k, buf), t);
-        if (used >= (int)sizeof line_text - 40) break;
+        const char *name = short_cpu && k >= s->nvar ? "cpu" : rs_sweep_series_name(s, k);
+        snprintf(item[n], sizeof item[n], "%s %s", series_mark(k, buf), name);
+        role[n] = series_role(k);
     }
-    ui_put(y, x, w, R_NORMAL, line_text);
+    if (ns > 1) snprintf(item[n], sizeof item[n], "* several"), role[n++] = R_DIM;
+    const double peak = a->dev.peak_gbps, meas = a->dev.measured_gbps;
+    if (a->sweep_q != RS_CHART_GBPS || !(peak > 0 || meas > 0)) return n;
+    const char *how = ui_theme_utf8() ? "dotted" : "dashed";
+    if (peak > 0 && meas > 0)
+        snprintf(item[n], sizeof item[n], "%s: peak %.0f / measured %.0f GB/s", how, peak, meas);
+    else
+        snprintf(item[n], sizeof item[n], "%s: %s %.0f GB/s", how, peak > 0 ? "peak" : "measured",
+                 peak > 0 ? peak : meas);
+    role[n++] = R_DIM;
+    return n;
+}
+
+/* The legend's items, rows and gap: "cpu" for the CPU baseline, then one
+ * column between items, where that saves a row. */
+static int legend_layout(const ui_app *a, int w, char (*item)[64], ui_role *role, int *rows,
+                         int *gap)
+{
+    char alt[ITEMS][64];
+    ui_role alt_role[ITEMS];
+    const int n = legend_items(a, 0, item, role), m = legend_items(a, 1, alt, alt_role);
+    *gap = 2;
+    *rows = flow(item, role, n, 2, -1, 0, w);
+    const int short_rows = flow(alt, alt_role, m, 2, -1, 0, w);
+    const int tight_rows = flow(alt, alt_role, m, 1, -1, 0, w);
+    if (short_rows >= *rows && tight_rows >= *rows) return n;
+    memcpy(item, alt, sizeof alt);
+    memcpy(role, alt_role, sizeof alt_role);
+    *gap = short_rows < *rows ? 2 : 1;
+    *rows = short_rows < *rows ? short_rows : tight_rows;
+    return m;
+}
+
+static void value_text(const ui_app *a, int k, char *t, size_t len)
+{
+    const rs_sweep *s = &a->sweep;
+    const int i = a->sweep_cursor;
+    const double v = rs_sweep_value(s, i, k, a->sweep_q);
+    if (v > 0 && a->sweep_q == RS_CHART_TIME)
+        rs_fmt_time(v, ui_theme_utf8(), t, len);
+    else if (v > 0)
+        snprintf(t, len, "%.0f GB/s", v);
+    else if (k < s->nvar && i * s->nvar + k < s->done &&
+             rs_sweep_row(s, i, k)->status == RS_E_NOMEM)
+        snprintf(t, len, "skipped");
+    else
+        snprintf(t, len, "-");
+}
+
+/* The values at the cursor's n, one item per series. */
+static int cursor_items(const ui_app *a, char (*item)[64], ui_role *role)
+{
+    const rs_sweep *s = &a->sweep;
+    if (a->sweep_cursor < 0 || a->sweep_cursor >= s->sizes.count) return 0;
+    char n[32];
+    rs_format_size(s->sizes.n[a->sweep_cursor], n, sizeof n);
+    snprintf(item[0], sizeof item[0], "n = %s:", n);
+    role[0] = R_NORMAL;
+    int count = 1;
+    for (int k = 0; k < rs_sweep_series_count(s); k++, count++) {
+        char t[32], buf[4];
+        value_text(a, k, t, sizeof t);
+        snprintf(item[count], sizeof item[count], "%s %s", series_mark(k, buf), t);
+        role[count] = R_NORMAL;
+    }
+    return count;
+}
+
+static int popcount32(uint32_t m)
+{
+    int n = 0;
+    for (int b = 0; b < 32; b++) n += (int)(m >> b & 1u);
+    return n;
+}
+
+/* Live, the range and variants typed since the sweep ran are not the ones
+ * charted (in replay, Enter looks up settings and brings their own). */
+static int range_differs(const ui_app *a)
+{
+    const rs_sweep *s = &a->sweep;
+    rs_sweep_sizes want;
+    rs_error err;
+    if (a->replay || rs_sweep_parse(a->sweep_range, &want, &err) != RS_OK) return 0;
+    uint32_t mask = 0;
+    for (int v = 0; v < s->nvar; v++) mask |= 1u << s->var[v];
+    if (mask != a->sweep_vars || want.count != s->sizes.count) return 1;
+    for (int i = 0; i < want.count; i++)
+        if (want.n[i] != s->sizes.n[i]) return 1;
+    return 0;
 }
 
 /* The settings the chart on screen was measured with, when they are not
  * the current ones (after t, say): said, so no one reads it as an answer. */
-static int chart_settings_differ(const ui_app *a, char *buf, size_t len)
+static int chart_note(const ui_app *a, char *buf, size_t len)
 {
     const rs_request *c = &a->sweep_cfg, *now = &a->cfg;
-    if (c->type == now->type && c->op == now->op && c->block == now->block &&
-        c->finish == now->finish && c->reps == now->reps && c->dist == now->dist &&
-        c->grid == now->grid && c->ept == now->ept)
-        return 0;
+    const int settings = c->type != now->type || c->op != now->op || c->block != now->block ||
+                         c->finish != now->finish || c->reps != now->reps || c->dist != now->dist ||
+                         c->grid != now->grid || c->ept != now->ept ||
+                         strcmp(c->metrics, now->metrics) != 0;
+    const int range = a->sweep.sizes.count > 0 && range_differs(a);
+    if (!settings && !range) return 0;
     rs_request shown = *c;
     shown.n = 0;
-    ui_settings_title(&shown, NULL, 200, buf, len);
+    char set[256], over[96] = "", lo[32], hi[32];
+    ui_settings_title(&shown, NULL, 1000, set, sizeof set);
+    if (range) {
+        rs_format_size(a->sweep.sizes.n[0], lo, sizeof lo);
+        rs_format_size(a->sweep.sizes.n[a->sweep.sizes.count - 1], hi, sizeof hi);
+        snprintf(over, sizeof over, " over %s..%s, %d variant%s", lo, hi, a->sweep.nvar,
+                 a->sweep.nvar == 1 ? "" : "s");
+    }
+    snprintf(buf, len, "chart measured with %s%s; Enter %s the current configuration", set, over,
+             a->replay ? "looks up" : "runs");
     return 1;
+}
+
+/* g range and v variants, in the longest form that fits; the counters set
+ * too when the title had no room for it. */
+static void draw_range_line(const ui_app *a, int y, int x, int w, int counters)
+{
+    char vars[160], cnt[64] = "", line_text[320];
+    rs_request tmp;
+    rs_request_defaults(&tmp);
+    tmp.variants = a->sweep_vars;
+    rs_field_format(&tmp, rs_field_by_key("run", "variants"), vars, sizeof vars);
+    if (counters) snprintf(cnt, sizeof cnt, "   counters %.40s", a->cfg.metrics);
+    const int nv = popcount32(a->sweep_vars);
+    for (int form = 0; form < 3; form++) {
+        if (form == 0)
+            snprintf(line_text, sizeof line_text, "g range %s   v variants %s%s", a->sweep_range,
+                     vars, cnt);
+        else
+            snprintf(line_text, sizeof line_text, "%s %s   v %d variant%s%s",
+                     form == 1 ? "g range" : "g", a->sweep_range, nv, nv == 1 ? "" : "s", cnt);
+        if (ui_width(line_text) <= w) break;
+    }
+    ui_put(y, x, w, R_NORMAL, line_text);
+}
+
+/* Lines of text wrapped to w from row y; returns the rows. */
+static int put_wrapped(const char *text, int max, int y, int x, int w, ui_role role)
+{
+    char lines[4][256];
+    const int n = ui_wrap(text, w, lines, max < 4 ? max : 4);
+    for (int i = 0; y >= 0 && i < n; i++) ui_put(y + i, x, w, role, lines[i]);
+    return n;
+}
+
+/* The title: the current configuration; 1 when the counters set did not
+ * fit in it (the range line then says it). */
+static int draw_title(const ui_app *a, ui_rect r)
+{
+    char title[256], lead[32];
+    snprintf(lead, sizeof lead, "Sweep %s %s", ui_glyph(G_SEP),
+             a->sweep_q == RS_CHART_TIME ? "time" : "GB/s");
+    rs_request cur = a->cfg;
+    cur.n = 0; /* the range, not one n */
+    ui_settings_title(&cur, lead, 1000, title, sizeof title);
+    const int whole = ui_width(title) <= r.w - 6;
+    if (!whole) ui_settings_title(&cur, lead, r.w - 6, title, sizeof title);
+    ui_box(r, title, R_TITLE);
+    return !whole;
+}
+
+static void draw_empty(const ui_app *a, int y, int x, int w)
+{
+    put_wrapped(a->replay ? "Enter shows the sweep recorded with these settings, if there is one "
+                            "(R lists what the recording holds)."
+                          : "Enter runs the sweep: every variant at every n. y switches time and "
+                            "GB/s; Left/Right reads values.",
+                3, y, x, w, R_DIM);
 }
 
 void ui_draw_sweep(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
-    char title[256], vars[160], lead[32];
-    rs_request tmp;
-    rs_request_defaults(&tmp);
-    tmp.variants = a->sweep_vars;
-    rs_field_format(&tmp, rs_field_by_key("run", "variants"), vars, sizeof vars);
-    snprintf(lead, sizeof lead, "Sweep %s %s", ui_glyph(G_SEP),
-             a->sweep_q == RS_CHART_TIME ? "time" : "GB/s");
-    rs_request cur = a->cfg;
-    cur.n = 0; /* the range, not one n */
-    ui_settings_title(&cur, lead, r.w - 6, title, sizeof title);
-    ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
-    ui_putf(r.y + 1, x, w, R_NORMAL, "g range %s   v variants %s", a->sweep_range, vars);
+    draw_range_line(a, r.y + 1, x, w, draw_title(a, r));
     if (!a->sweep_ready) {
-        ui_put(r.y + 3, x, w, R_DIM,
-               a->replay ? "Enter shows the sweep recorded with these settings, if there is one "
-                           "(R lists what the recording holds)."
-                         : "Enter runs the sweep: every variant at every n. y switches time and "
-                           "GB/s; Left/Right reads values.");
+        draw_empty(a, r.y + 3, x, w);
         return;
     }
-    char other[256];
-    const int differ = chart_settings_differ(a, other, sizeof other);
-    if (differ)
-        ui_putf(r.y + 2, x, w, R_WARN, "chart measured with %s: Enter %s these settings", other,
-                a->replay ? "looks up" : "runs");
-    const ui_rect chart = {r.y + 2 + differ, x, r.h - 7 - differ, w};
-    draw_chart(a, chart);
-    draw_legend(a, r.y + r.h - 4, x, w);
-    char cross[512];
+    char note[512], cross[512], legend[ITEMS][64], values[ITEMS][64];
+    ui_role legend_role[ITEMS], value_role[ITEMS];
+    const int has_note = chart_note(a, note, sizeof note);
     rs_sweep_crossovers(&a->sweep, cross, sizeof cross);
-    ui_putf(r.y + r.h - 3, x, w, R_ACCENT, "%s",
-            cross[0] ? cross : "crossovers appear as sizes finish");
-    draw_cursor_values(a, r.y + r.h - 2, x, w);
+    if (!cross[0]) snprintf(cross, sizeof cross, "crossovers appear as sizes finish");
+    int legend_rows, gap;
+    const int nl = legend_layout(a, w, legend, legend_role, &legend_rows, &gap);
+    const int nv = cursor_items(a, values, value_role);
+    const int note_rows = has_note ? put_wrapped(note, 2, -1, x, w, R_WARN) : 0;
+    const int cross_rows = put_wrapped(cross, 3, -1, x, w, R_ACCENT);
+    const int value_rows = flow(values, value_role, nv, 2, -1, x, w);
+    const int bottom = legend_rows + cross_rows + value_rows;
+    int chart_h = r.h - 3 - note_rows - bottom;
+    const int spacer = chart_h >= 13; /* a blank row above the legend when there is room */
+    chart_h = chart_h - spacer < 0 ? 0 : chart_h - spacer;
+    const int last = r.y + r.h - 2; /* nothing below it: the frame */
+    int y = r.y + 2;
+    if (has_note) y += put_wrapped(note, 2, y, x, w, R_WARN);
+    draw_chart(a, (ui_rect){y, x, chart_h, w});
+    y += chart_h + spacer;
+    if (y + legend_rows - 1 <= last) y += flow(legend, legend_role, nl, gap, y, x, w);
+    if (y + cross_rows - 1 <= last) y += put_wrapped(cross, 3, y, x, w, R_ACCENT);
+    if (y + value_rows - 1 <= last) flow(values, value_role, nv, 2, y, x, w);
 }
 
 int ui_key_sweep(ui_app *a, ui_action act)
