@@ -1,0 +1,246 @@
+/* The command line's options: one parser for every command, driven by the
+ * request's field table and the command table; and the usage it prints. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/preset.h"
+
+/* ---- options ----------------------------------------------------------------------- */
+
+enum {
+    OPT_FIELD = 1000, /* + field id */
+    OPT_FORMAT = 2000,
+    OPT_RECORD,
+    OPT_REPLAY,
+    OPT_PRESET,
+    OPT_SAVE_PRESET,
+    OPT_FORCE,
+    OPT_NO_COLOR,
+    OPT_MEASURE,
+    OPT_PLOT,
+    OPT_HELP,
+    OPT_VERSION,
+};
+
+typedef struct extra_opt {
+    const char *name;
+    int has_arg;
+    int val;
+    const char *arg;
+    const char *help;
+    unsigned bit; /* RS_X_*; 0: every command (help, version) */
+} extra_opt;
+
+static const extra_opt extras[] = {
+    {"format", required_argument, OPT_FORMAT, "FMT", "output: table (default), csv or json",
+     RS_X_FORMAT},
+    {"record", required_argument, OPT_RECORD, "FILE",
+     "also write the results as JSON lines, for --replay", RS_X_RECORD},
+    {"replay", required_argument, OPT_REPLAY, "FILE",
+     "answer from a recording instead of the GPU (no GPU needed)", RS_X_REPLAY},
+    {"preset", required_argument, OPT_PRESET, "NAME",
+     "start from a preset (a name from 'redscope presets' or a path)", RS_X_PRESET},
+    {"save-preset", required_argument, OPT_SAVE_PRESET, "NAME",
+     "save this configuration as a user preset", RS_X_SAVE_PRESET},
+    {"force", no_argument, OPT_FORCE, NULL, "replace an existing preset or shadow a shipped one",
+     RS_X_FORCE},
+    {"no-color", no_argument, OPT_NO_COLOR, NULL, "no colors (NO_COLOR in the environment too)",
+     RS_X_NO_COLOR},
+    {"measure", no_argument, OPT_MEASURE, NULL, "measure each GPU's streaming-read bandwidth",
+     RS_X_MEASURE},
+    {"plot", required_argument, OPT_PLOT, "FILE",
+     "draw the chart to FILE.svg or FILE.png (gnuplot)", RS_X_PLOT},
+    {"help", no_argument, OPT_HELP, NULL, "this help", 0},
+    {"version", no_argument, OPT_VERSION, NULL, "print the version", 0},
+};
+#define N_EXTRAS (int)(sizeof extras / sizeof extras[0])
+
+static int command_takes_field(const char *command, rs_field_id id)
+{
+    const rs_command *c = rs_command_find(command);
+    return c && (c->fields >> id) & 1;
+}
+
+static int command_takes_extra(const char *command, const extra_opt *x)
+{
+    const rs_command *c = rs_command_find(command);
+    return !x->bit || (c && (c->extras & x->bit));
+}
+
+typedef struct given {
+    int code;
+    const char *value;
+} given;
+
+static rs_status collect(const char *command, int argc, char **argv, given *out, int *count,
+                         rs_error *err)
+{
+    struct option longs[RS_FIELD_COUNT + N_EXTRAS + 1];
+    char shorts[3 * RS_FIELD_COUNT + 8];
+    int nl = 0, ns = 0;
+    shorts[ns++] = ':'; /* report a missing argument as ':' */
+    for (int i = 0; i < RS_FIELD_COUNT; i++) {
+        const rs_field *f = &rs_fields[i];
+        if (!f->flag) continue;
+        longs[nl++] = (struct option){f->flag, f->implied ? optional_argument : required_argument,
+                                      NULL, OPT_FIELD + i};
+        if (f->short_opt) {
+            shorts[ns++] = (char)f->short_opt;
+            shorts[ns++] = ':';
+            if (f->implied) shorts[ns++] = ':';
+        }
+    }
+    for (int i = 0; i < N_EXTRAS; i++)
+        longs[nl++] = (struct option){extras[i].name, extras[i].has_arg, NULL, extras[i].val};
+    longs[nl] = (struct option){NULL, 0, NULL, 0};
+    shorts[ns++] = 'h';
+    shorts[ns] = '\0';
+    optind = 1;
+    opterr = 0;
+    *count = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1];
+            if (c == ':')
+                return rs_fail(err, RS_E_USAGE,
+                               "option '%s' needs a value (see: redscope %s --help)", bad, command);
+            return rs_fail(err, RS_E_USAGE, "unknown option '%s' (see: redscope %s --help)", bad,
+                           command);
+        }
+        if (c == 'h') {
+            c = OPT_HELP;
+        } else if (c < OPT_FIELD) {
+            const rs_field *f = rs_field_by_short(c);
+            if (f) c = OPT_FIELD + (int)f->id;
+        }
+        const char *value = optarg;
+        /* "--metrics full" as well as "--metrics=full": an optional value may
+         * follow as the next word when the field accepts it. */
+        if (!value && c >= OPT_FIELD && c < OPT_FIELD + RS_FIELD_COUNT && optind < argc &&
+            argv[optind][0] != '-') {
+            rs_request probe;
+            rs_request_defaults(&probe);
+            if (rs_field_set(&probe, &rs_fields[c - OPT_FIELD], argv[optind], NULL) == RS_OK)
+                value = argv[optind++];
+        }
+        out[(*count)++] = (given){c, value};
+    }
+    if (optind < argc)
+        return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",
+                       argv[optind], command);
+    return RS_OK;
+}
+
+rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err)
+{
+    memset(cli, 0, sizeof *cli);
+    cli->command = command;
+    rs_request_defaults(&cli->req);
+    given *opts = calloc((size_t)argc + 1, sizeof *opts);
+    if (!opts) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    int count = 0;
+    rs_status st = collect(command, argc, argv, opts, &count, err);
+    /* The preset first, then every flag on top of it, whatever the order. */
+    for (int i = 0; st == RS_OK && i < count; i++) {
+        if (opts[i].code == OPT_HELP) cli->help = 1;
+        if (opts[i].code == OPT_VERSION) cli->version = 1;
+        if (opts[i].code == OPT_PRESET) cli->preset = opts[i].value;
+    }
+    if (st == RS_OK && cli->preset && !cli->help) {
+        char path[RS_PATH_MAX];
+        st = rs_preset_resolve(cli->preset, path, sizeof path, err);
+        if (st == RS_OK) st = rs_preset_read_file(path, &cli->req, err);
+    }
+    for (int i = 0; st == RS_OK && !cli->help && i < count; i++) {
+        const int c = opts[i].code;
+        const char *v = opts[i].value;
+        if (c >= OPT_FIELD && c < OPT_FIELD + RS_FIELD_COUNT) {
+            const rs_field *f = &rs_fields[c - OPT_FIELD];
+            if (!command_takes_field(command, f->id)) {
+                st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s%s", command, f->flag,
+                             f->id == RS_F_variants  ? " (use --variant)"
+                             : f->id == RS_F_variant ? " (use --variants)"
+                                                     : "");
+                break;
+            }
+            st = rs_field_set(&cli->req, f, v ? v : f->implied, err);
+            cli->set[f->id] = 1;
+            continue;
+        }
+        for (int k = 0; k < N_EXTRAS; k++)
+            if (extras[k].val == c && !command_takes_extra(command, &extras[k]))
+                st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s", command, extras[k].name);
+        if (st != RS_OK) break;
+        switch (c) {
+        case OPT_FORMAT: {
+            const int fmt = rs_format_from_name(v);
+            if (fmt < 0)
+                st = rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json", v);
+            cli->format = fmt < 0 ? RS_FMT_TABLE : (rs_format)fmt;
+            break;
+        }
+        case OPT_RECORD: cli->record = v; break;
+        case OPT_REPLAY: cli->replay = v; break;
+        case OPT_SAVE_PRESET: cli->save_preset = v; break;
+        case OPT_FORCE: cli->force = 1; break;
+        case OPT_NO_COLOR: cli->no_color = 1; break;
+        case OPT_MEASURE: cli->measure = 1; break;
+        case OPT_PLOT: cli->plot = v; break;
+        default: break;
+        }
+    }
+    free(opts);
+    return st;
+}
+
+void rs_cli_usage(FILE *f, const char *command)
+{
+    if (!command) {
+        fprintf(f, "redscope: see why a CUDA reduction is fast or slow.\n\n"
+                   "usage: redscope [COMMAND] [options]\n\ncommands:\n");
+        for (int i = 0; i < rs_command_count; i++)
+            fprintf(f, "  %-10s %s\n", rs_commands[i].name, rs_commands[i].summary);
+        fprintf(f, "\n'redscope COMMAND --help' lists a command's options.\n"
+                   "Examples:\n"
+                   "  redscope                                   the explorer\n"
+                   "  redscope run --variant sequential --n 2^24 --metrics\n"
+                   "  redscope ladder --type float32 --n 16M --format csv\n"
+                   "  redscope ladder --preset harris-2007\n"
+                   "  redscope --replay conf/recordings/h200-demo.jsonl\n"
+                   "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
+                   "configuration,\n  3 no NVIDIA driver, 4 no CUDA device, 5 out of memory, "
+                   "6 CUDA error, 7 file error, 130 interrupted\n");
+        return;
+    }
+    const rs_command *c = rs_command_find(command);
+    if (!c) return;
+    fprintf(f, "usage: redscope %s %s\n%s.\n\noptions:\n",
+            strcmp(command, "explore") == 0 ? "[explore]" : command, c->usage, c->summary);
+    for (int i = 0; i < RS_FIELD_COUNT; i++) {
+        const rs_field *fl = &rs_fields[i];
+        if (!fl->flag || !command_takes_field(command, fl->id)) continue;
+        char left[64];
+        if (fl->short_opt)
+            snprintf(left, sizeof left, "-%c, --%s%s%s%s", fl->short_opt, fl->flag,
+                     fl->implied ? "[=" : " ", fl->argname, fl->implied ? "]" : "");
+        else
+            snprintf(left, sizeof left, "    --%s %s", fl->flag, fl->argname);
+        char values[160];
+        rs_field_values(fl, values, sizeof values);
+        fprintf(f, "  %-26s %s%s%s", left, fl->help, values[0] ? ": " : "", values);
+        if (fl->def && *fl->def) fprintf(f, " [%s]", fl->def);
+        fprintf(f, "\n");
+    }
+    for (int i = 0; i < N_EXTRAS; i++) {
+        const extra_opt *x = &extras[i];
+        if (!command_takes_extra(command, x)) continue;
+        char left[64];
+        snprintf(left, sizeof left, "    --%s%s%s", x->name, x->arg ? " " : "",
+                 x->arg ? x->arg : "");
+        fprintf(f, "  %-26s %s\n", left, x->help);
+    }
+}
