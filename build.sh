@@ -43,7 +43,11 @@ cmake -S . -B build "${args[@]}" >/dev/null
 cmake --build build -j"$(nproc)"
 
 if [ "$mode" = test ]; then
-  cd build && exec ctest --output-on-failure
+  (cd build && ctest --output-on-failure)
+  # The same tests again on a build with ASan and UBSan (build-asan/).
+  arch=""
+  nvidia-smi -L >/dev/null 2>&1 || arch=-DCMAKE_CUDA_ARCHITECTURES=90
+  exec env RS_SAN_CMAKE_ARGS="$arch" scripts/sanitize-test.sh
 fi
 # A GPU: the live explorer. None: the explorer replaying a real H200.
 if ./build/redscope devices >/dev/null 2>&1; then

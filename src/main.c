@@ -1,6 +1,7 @@
 /* redscope: the explorer by default, batch sub-commands for scripts. */
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,9 @@ int main(int argc, char **argv)
     int shift = 0;
     /* Only the character set: numbers in tables, CSV and JSON keep a dot. */
     setlocale(LC_CTYPE, "");
+    /* Past RLIMIT_FSIZE a write fails with EFBIG and is reported, instead of
+     * the signal killing the process with a file half written. */
+    signal(SIGXFSZ, SIG_IGN);
     const char *cs = nl_langinfo(CODESET);
     rs_notation_set(cs && strcmp(cs, "UTF-8") == 0);
     if (argc > 1 && argv[1][0] != '-') {

@@ -1,10 +1,11 @@
 #include "record.h"
 
 #include <errno.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "catalogue.h"
 #include "format.h"
@@ -13,14 +14,37 @@
 #define RS_VERSION "0"
 #endif
 
+static rs_status write_line(rs_recorder *rec, cJSON *j, rs_error *err)
+{
+    char *s = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    const int ok = s && fprintf(rec->f, "%s\n", s) > 0 && fflush(rec->f) == 0;
+    const int e = errno;
+    free(s);
+    if (ok) return RS_OK;
+    rec->failed = 1;
+    return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", rec->path,
+                   s ? strerror(e) : "out of host memory");
+}
+
 rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,
                          rs_error *err)
 {
     memset(rec, 0, sizeof *rec);
-    rec->f = fopen(path, "w");
-    if (!rec->f)
-        return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", path, strerror(errno));
     snprintf(rec->path, sizeof rec->path, "%s", path);
+    snprintf(rec->tmp, sizeof rec->tmp, "%s.XXXXXX", path);
+    const int fd = mkstemp(rec->tmp);
+    if (fd < 0)
+        return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", path, strerror(errno));
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask); /* mkstemp's 0600 would hide it from others */
+    rec->f = fdopen(fd, "w");
+    if (!rec->f) {
+        close(fd);
+        unlink(rec->tmp);
+        return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", path, strerror(errno));
+    }
     cJSON *h = cJSON_CreateObject();
     cJSON_AddNumberToObject(h, "redscope_recording", 1);
     cJSON_AddStringToObject(h, "version", RS_VERSION);
@@ -29,34 +53,31 @@ rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_inf
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     cJSON_AddStringToObject(h, "date", date);
     cJSON_AddItemToObject(h, "device", rs_device_to_json(dev));
-    char *s = cJSON_PrintUnformatted(h);
-    cJSON_Delete(h);
-    const int ok = s && fprintf(rec->f, "%s\n", s) > 0 && fflush(rec->f) == 0;
-    free(s);
-    if (!ok) return rs_fail(err, RS_E_IO, "cannot write recording '%s'", path);
-    return RS_OK;
+    return write_line(rec, h, err);
 }
 
 rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err)
 {
-    if (!rec->f) return RS_OK;
+    if (!rec->f || rec->failed) return RS_OK;
     cJSON *j = rs_row_to_json(row);
     cJSON_AddStringToObject(j, "command", command);
-    char *s = cJSON_PrintUnformatted(j);
-    cJSON_Delete(j);
-    const int ok = s && fprintf(rec->f, "%s\n", s) > 0 && fflush(rec->f) == 0;
-    free(s);
-    if (!ok) return rs_fail(err, RS_E_IO, "cannot write recording '%s'", rec->path);
-    return RS_OK;
+    return write_line(rec, j, err);
 }
 
 rs_status rs_record_close(rs_recorder *rec, rs_error *err)
 {
     if (!rec->f) return RS_OK;
-    const int bad = fclose(rec->f) != 0;
+    int bad = rec->failed;
+    bad |= fflush(rec->f) != 0 || fsync(fileno(rec->f)) != 0;
+    const int e = errno;
+    bad |= fclose(rec->f) != 0;
     rec->f = NULL;
-    if (bad) return rs_fail(err, RS_E_IO, "cannot finish recording '%s'", rec->path);
-    return RS_OK;
+    if (!bad && rename(rec->tmp, rec->path) == 0) return RS_OK;
+    const int why = bad ? e : errno;
+    unlink(rec->tmp);
+    if (rec->failed) /* the write error was said */
+        return rs_fail(err, RS_E_IO, "recording '%s' not written", rec->path);
+    return rs_fail(err, RS_E_IO, "cannot finish recording '%s': %s", rec->path, strerror(why));
 }
 
 static char *read_line(FILE *f)

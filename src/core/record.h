@@ -12,9 +12,14 @@
 #include "error.h"
 #include "export.h"
 
+/* A recording is written to a temporary file beside its path and renamed
+ * over it when closed: readers never see half a file, and a write that
+ * fails (a full disk, RLIMIT_FSIZE) leaves nothing behind. */
 typedef struct rs_recorder {
     FILE *f;
     char path[4096];
+    char tmp[4096 + 8];
+    int failed; /* a write failed: close removes the temporary file */
 } rs_recorder;
 
 rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,

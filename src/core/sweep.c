@@ -35,7 +35,7 @@ rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*comma
                              rs_error *err)
 {
     rs_sweep_sizes sizes = {0, {0}};
-    rs_variant vars[RS_VARIANT_COUNT];
+    rs_variant vars[RS_VARIANT_COUNT] = {0};
     int nvar = 0;
     for (int i = 0; i < count; i++) {
         if (strcmp(command[i], "sweep") != 0) continue;

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The whole program built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (build-asan/), then its tests: every test without a GPU by default, or the
+# ctest arguments given (on the GPU machine: -L gpu). A sanitizer report fails
+# the run even where the test itself passed: each lands in build-asan/san-logs.
+#   scripts/sanitize-test.sh [ctest args]     build and test
+#   RS_SAN_NO_BUILD=1 scripts/sanitize-test.sh -L gpu   a carried build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${RS_SAN_DIR:-build-asan}
+if [ -z "${RS_SAN_NO_BUILD:-}" ]; then
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DRS_SANITIZE=ON -DRS_FUZZ=OFF \
+    ${RS_SAN_CMAKE_ARGS:-} >/dev/null
+  cmake --build "$dir" -j"$(nproc)"
+fi
+logs="$PWD/$dir/san-logs"
+rm -rf "$logs" && mkdir -p "$logs"
+supp="$PWD/tests/lsan.supp"
+# protect_shadow_gap=0: the CUDA driver maps memory where ASan's gap would be.
+# use_tls=0: LeakSanitizer crashes walking the dynamic TLS CUPTI leaves.
+export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1:protect_shadow_gap=0:strict_string_checks=1"
+export LSAN_OPTIONS="use_tls=0:print_suppressions=0:suppressions=$supp"
+export UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1:halt_on_error=1"
+[ $# -gt 0 ] || set -- -LE "gpu|fuzz"
+rc=0
+(cd "$dir" && ctest --output-on-failure -j"$(nproc)" "$@") || rc=$?
+if [ -n "$(ls -A "$logs")" ]; then
+  echo "sanitizers: reports in $logs:" >&2
+  for f in "$logs"/*; do echo "== $f" >&2; head -60 "$f" >&2; done
+  rc=1
+else
+  echo "sanitizers: no report"
+fi
+exit $rc
