@@ -31,9 +31,17 @@ def run(*args, env=None, timeout=600):
     return p.returncode, p.stdout, p.stderr
 
 
+NO_DRIVER, NO_DEVICE = 3, 4
+
+
 def skip_without_gpu():
+    """Skip (77) only where there is no NVIDIA driver or no CUDA device;
+    any other failure to open the GPU fails the test."""
     rc, out, err = run("devices")
-    if rc != 0:
+    if rc in (NO_DRIVER, NO_DEVICE):
         print("skipped:", err.strip())
         sys.exit(77)
+    if rc != 0:
+        print(f"FAIL: 'redscope devices' exited {rc}, not a missing driver or device: {err.strip()}")
+        sys.exit(1)
     return out

@@ -4,17 +4,15 @@ on (the default set), runs a live ladder (the rows appear, correct), a run
 with counters against the previous step, and a live sweep whose chart and
 crossovers appear; q quits cleanly. Prints the screens."""
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from clitest import skip_without_gpu  # noqa: E402
 from tuitest import Tmux  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
-if subprocess.run([EXE, "devices"], capture_output=True).returncode != 0:
-    print("skipped: no CUDA device")
-    sys.exit(77)
+skip_without_gpu()
 failures = []
 t = Tmux(f"{EXE} --n 2^22", cols=120, rows=32,
          env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"})
