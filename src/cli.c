@@ -44,6 +44,7 @@ int rs_cli_save_preset(const rs_cli *cli)
 int rs_cmd_run(rs_cli *cli)
 {
     rs_error err;
+    if (cli->check) return rs_cmd_check(cli);
     int rc = rs_cli_check_outputs(cli);
     if (rc || (rc = rs_cli_save_preset(cli))) return rc;
     /* Refuse a bad configuration before touching the GPU. */

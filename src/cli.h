@@ -19,6 +19,7 @@ typedef struct rs_cli {
     const char *preset;      /* --preset NAME|PATH */
     const char *save_preset; /* --save-preset NAME */
     const char *plot;        /* --plot FILE.svg|png */
+    int check;               /* --check race|memory: an rs_check_kind */
     int force;
     int no_color;
     int measure;
@@ -38,6 +39,7 @@ enum {
     RS_X_NO_COLOR = 1 << 6,
     RS_X_MEASURE = 1 << 7,
     RS_X_PLOT = 1 << 8,
+    RS_X_CHECK = 1 << 9,
 };
 
 /* A command: its name, usage, one-line summary, the request fields (bit per
@@ -86,6 +88,8 @@ int rs_cmd_devices(rs_cli *cli);
 int rs_cmd_variants(rs_cli *cli);
 int rs_cmd_metrics(rs_cli *cli);
 int rs_cmd_presets(rs_cli *cli);
+/* run --check: the configuration under compute-sanitizer (check_cmd.c). */
+int rs_cmd_check(rs_cli *cli);
 
 /* One line on stderr, "redscope: ...". */
 void rs_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

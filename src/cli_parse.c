@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "core/preset.h"
 
 /* ---- options ----------------------------------------------------------------------- */
@@ -21,6 +22,7 @@ enum {
     OPT_NO_COLOR,
     OPT_MEASURE,
     OPT_PLOT,
+    OPT_CHECK,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -53,6 +55,9 @@ static const extra_opt extras[] = {
      RS_X_MEASURE},
     {"plot", required_argument, OPT_PLOT, "FILE",
      "draw the chart to FILE.svg or FILE.png (gnuplot)", RS_X_PLOT},
+    {"check", required_argument, OPT_CHECK, "KIND",
+     "run it under compute-sanitizer instead: race (racecheck) or memory (memcheck, initcheck)",
+     RS_X_CHECK},
     {"help", no_argument, OPT_HELP, NULL, "this help", 0},
     {"version", no_argument, OPT_VERSION, NULL, "print the version", 0},
 };
@@ -98,13 +103,22 @@ static rs_status collect(const char *command, int argc, char **argv, given *out,
     longs[nl] = (struct option){NULL, 0, NULL, 0};
     shorts[ns++] = 'h';
     shorts[ns] = '\0';
-    optind = 1;
+    /* 0, not 1: glibc's full reset. With 1 it keeps its place inside the
+     * last call's word when that call stopped in a cluster ("-52": '5' is
+     * refused, "2" is left), and the next call goes on from there, in an
+     * argv that may be gone (fuzz_cli found it). */
+    optind = 0;
     opterr = 0;
     *count = 0;
     int c;
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (c == '?' || c == ':') {
-            const char *bad = argv[optind - 1];
+            /* A short option is named from optopt: inside a cluster ("-Zv")
+             * optind is still on an earlier word, which argv[optind - 1]
+             * would name instead (fuzz_cli found it). A long option's
+             * optopt is 0 or its code, and optind is past its word. */
+            const char letter[3] = {'-', (char)optopt, '\0'};
+            const char *bad = optopt != 0 && optopt < OPT_FIELD ? letter : argv[optind - 1];
             if (c == ':')
                 return rs_fail(err, RS_E_USAGE,
                                "option '%s' needs a value (see: redscope %s --help)", bad, command);
@@ -140,7 +154,11 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
     memset(cli, 0, sizeof *cli);
     cli->command = command;
     rs_request_defaults(&cli->req);
-    given *opts = calloc((size_t)argc + 1, sizeof *opts);
+    /* One option per character, not per word: "-hhh" is three options,
+     * and one word each overflowed (fuzz_cli found it). */
+    size_t cap = 1;
+    for (int i = 1; i < argc; i++) cap += strlen(argv[i]);
+    given *opts = calloc(cap, sizeof *opts);
     if (!opts) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     int count = 0;
     rs_status st = collect(command, argc, argv, opts, &count, err);
@@ -190,6 +208,11 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
         case OPT_NO_COLOR: cli->no_color = 1; break;
         case OPT_MEASURE: cli->measure = 1; break;
         case OPT_PLOT: cli->plot = v; break;
+        case OPT_CHECK:
+            cli->check = rs_check_from_name(v);
+            if (cli->check < 0)
+                st = rs_fail(err, RS_E_USAGE, "bad --check '%s': expected race or memory", v);
+            break;
         default: break;
         }
     }
@@ -210,6 +233,7 @@ void rs_cli_usage(FILE *f, const char *command)
                    "  redscope run --variant sequential --n 2^24 --metrics\n"
                    "  redscope ladder --type float32 --n 16M --format csv\n"
                    "  redscope ladder --preset harris-2007\n"
+                   "  redscope run --variant unroll_warp_volatile --check race\n"
                    "  redscope --replay conf/recordings/h200-demo.jsonl\n"
                    "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
                    "configuration,\n  3 no NVIDIA driver, 4 no CUDA device, 5 out of memory, "

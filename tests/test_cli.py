@@ -256,4 +256,19 @@ bad = os.path.join(tmp, "bad.ini")
 open(bad, "w").write("[run]\nn = 2^20\nblok = 3\n")
 one_line_error(*run("run", "--preset", bad)[0:3:2], 2, "bad.ini:3: unknown key 'blok'", "bad preset file")
 
+# --check: refused at once where it cannot run; without a GPU it says so (3).
+one_line_error(*run("run", "--variant", "sequential", "--check", "bogus")[0:3:2], 2,
+               "expected race or memory", "a bad --check")
+one_line_error(*run("ladder", "--check", "race")[0:3:2], 2, "takes no --check", "ladder --check")
+one_line_error(*run("run", "--variant", "cpu", "--check", "race")[0:3:2], 2, "needs a GPU variant",
+               "--check of the cpu reference")
+one_line_error(*run("run", "--variant", "sequential", "--check", "race", "--replay",
+                    demo)[0:3:2], 2, "a recording holds no check", "--check --replay")
+one_line_error(*run("run", "--variant", "sequential", "--check", "race", "--record",
+                    os.path.join(tmp, "c.jsonl"))[0:3:2], 2, "takes no --record", "--check --record")
+if not have_gpu:
+    rc, _, err = run("run", "--variant", "unroll_warp_volatile", "--check", "race")
+    check(rc in (3, 4) and err.startswith("redscope: "), f"--check without a GPU: {rc} {err!r}")
+check("--check KIND" in run("run", "--help")[1], "run --help lists --check")
+
 check.finish()

@@ -9,4 +9,8 @@
 /* The lines of v, newline-separated; "" for none. */
 const char *rs_kernel_snippet(rs_variant v);
 
+/* The text of a key line by its source file's name ("classic.cu") and line
+ * number; NULL for a line outside every snippet. */
+const char *rs_kernel_line(const char *file, int line);
+
 #endif

@@ -1,0 +1,155 @@
+/* redscope run --check race|memory: the configuration under compute-sanitizer
+ * in a child process, the findings by kernel source line, and what they mean. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/catalogue.h"
+#include "core/check.h"
+#include "core/format.h"
+#include "core/snippets.h"
+
+static volatile int check_cancel;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    check_cancel = 1;
+}
+
+/* "classic.cu:111  vs[tid] = op(vs[tid], vs[tid + 2]);" */
+static void line_with_text(const char *file, int line, char *buf, size_t len)
+{
+    const char *text = line > 0 ? rs_kernel_line(file, line) : NULL;
+    if (line <= 0)
+        snprintf(buf, len, "(no source line: built without -lineinfo)");
+    else
+        snprintf(buf, len, "%s:%d%s%s", file, line, text ? "  " : "", text ? text : "");
+}
+
+static void print_table(const rs_cli *cli, const rs_check_report *r)
+{
+    char n[32], what[64];
+    rs_fmt_count((double)cli->req.n, n, sizeof n);
+    printf("%s check of %s (%s %s, n %s, block %u) with %s:\n", rs_check_name(r->kind),
+           rs_variant_name(cli->req.variant), rs_dtype_name(cli->req.type), rs_op_name(cli->req.op),
+           n, cli->req.block, r->tools);
+    for (int i = 0; i < r->count; i++) {
+        const rs_finding *f = &r->findings[i];
+        char count[32], a[256], b[256];
+        rs_fmt_count((double)f->count, count, sizeof count);
+        line_with_text(f->file, f->line, a, sizeof a);
+        snprintf(what, sizeof what, "%s", f->what);
+        if (f->file2[0]) {
+            char *slash = strstr(what, " / ");
+            if (slash) *slash = '\0';
+            line_with_text(f->file2, f->line2, b, sizeof b);
+            printf("  %12s %s  %-5s %s\n  %12s %s  %-5s %s\n", count,
+                   r->kind == RS_CHECK_RACE ? "hazards" : "errors ", what, a, "", "       ",
+                   slash ? slash + 3 : "", b);
+        } else {
+            printf("  %12s %s  %s\n  %12s %s\n", count, f->count == 1 ? "error " : "errors", what,
+                   "", a);
+        }
+    }
+    if (r->more) printf("  (and %d more groups)\n", r->more);
+    char s[512];
+    rs_check_sentence(r, s, sizeof s);
+    printf("%s\n", s);
+}
+
+static void print_csv(const rs_check_report *r)
+{
+    printf("check,what,kernel,file,line,file2,line2,count\n");
+    for (int i = 0; i < r->count; i++) {
+        const rs_finding *f = &r->findings[i];
+        printf("%s,%s,%s,%s,%d,%s,%d,%llu\n", rs_check_name(r->kind), f->what, f->kernel, f->file,
+               f->line, f->file2, f->line2, (unsigned long long)f->count);
+    }
+}
+
+static void print_json(const rs_cli *cli, const rs_check_report *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "request", rs_request_to_json(&cli->req));
+    cJSON_AddItemToObject(j, "check", rs_check_to_json(r));
+    char *s = cJSON_Print(j);
+    if (s) printf("%s\n", s);
+    free(s);
+    cJSON_Delete(j);
+}
+
+/* Refused before any work: what --check cannot do. */
+static int refuse(const rs_cli *cli)
+{
+    rs_error err;
+    if (cli->replay) {
+        rs_cli_error("--check runs the configuration under compute-sanitizer on a GPU; a "
+                     "recording holds no check (drop --replay)");
+        return RS_E_USAGE;
+    }
+    if (cli->record || cli->save_preset) {
+        rs_cli_error("--check prints its findings; it takes no --%s",
+                     cli->record ? "record" : "save-preset");
+        return RS_E_USAGE;
+    }
+    if (cli->req.variant == RS_V_CPU) {
+        rs_cli_error("--check needs a GPU variant: the cpu reference runs no kernel");
+        return RS_E_USAGE;
+    }
+    if (rs_catalogue_check(&cli->req, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return err.code;
+    }
+    return 0;
+}
+
+int rs_cmd_check(rs_cli *cli)
+{
+    int rc = refuse(cli);
+    if (rc) return rc;
+    rs_source *src = NULL; /* a GPU is there (exit 3 or 4 said otherwise) */
+    if ((rc = rs_cli_open_source(cli, 1, &src))) return rc;
+    rs_source_close(src);
+    char exe[4096], san[4096];
+    if (!rs_check_find_sanitizer(san, sizeof san)) {
+        rs_cli_error("--check needs compute-sanitizer, which comes with the CUDA toolkit: add its "
+                     "bin folder to PATH (/usr/local/cuda/bin) or set CUDA_HOME");
+        return RS_E_USAGE;
+    }
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        rs_cli_error("cannot find the redscope executable (/proc/self/exe)");
+        return RS_E_IO;
+    }
+    exe[len] = '\0';
+    if (isatty(2))
+        fprintf(stderr, "redscope: checking %s under compute-sanitizer (%s)...\n",
+                rs_variant_name(cli->req.variant),
+                cli->check == RS_CHECK_RACE ? "racecheck" : "memcheck, initcheck");
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    rs_check_report *r = malloc(sizeof *r);
+    rs_error err;
+    const rs_status st =
+        r ? rs_check_run(&cli->req, (rs_check_kind)cli->check, exe, r, &check_cancel, &err)
+          : rs_fail(&err, RS_E_NOMEM, "out of host memory");
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (st != RS_OK) {
+        rs_cli_error("%s", err.msg);
+    } else if (cli->format == RS_FMT_JSON) {
+        print_json(cli, r);
+    } else if (cli->format == RS_FMT_CSV) {
+        print_csv(r);
+    } else {
+        print_table(cli, r);
+    }
+    free(r);
+    return (int)st;
+}
