@@ -157,6 +157,7 @@ int rs_cmd_variants(rs_cli *cli)
             cJSON_AddBoolToObject(o, "grid_stride", (vi->flags & RS_VF_GRID_STRIDE) != 0);
             cJSON_AddStringToObject(o, "default_finish", fin);
             cJSON_AddStringToObject(o, "counter", vi->counter);
+            cJSON_AddBoolToObject(o, "racy", (vi->flags & RS_VF_RACY) != 0);
             cJSON_AddItemToArray(arr, o);
         } else if (cli->format == RS_FMT_CSV) {
             printf("%d,%s,", vi->step, vi->name);

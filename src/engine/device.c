@@ -68,9 +68,11 @@ rs_status rs_cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *w
                        cudaGetErrorString(c));
     default: break;
     }
-    if (e && is_sticky(c)) e->broken = 1;
-    return rs_fail(err, RS_E_CUDA, "CUDA error while %s: %s (%s)", what, cudaGetErrorString(c),
-                   cudaGetErrorName(c));
+    const int sticky = e && is_sticky(c);
+    if (sticky) e->broken = 1;
+    return rs_fail(err, RS_E_CUDA, "CUDA error while %s: %s (%s)%s", what, cudaGetErrorString(c),
+                   cudaGetErrorName(c),
+                   sticky ? "; the GPU context is rebuilt before the next run" : "");
 }
 
 /* ---- devices ----------------------------------------------------------------- */
@@ -149,6 +151,8 @@ rs_status rs_engine_open(rs_engine **out, int device, rs_error *err)
     rs_engine *e = calloc(1, sizeof *e);
     if (!e) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     e->device = device;
+    const char *fault = getenv("REDSCOPE_TEST_FAULT"); /* test-only: docs/architecture.md */
+    e->fault_at = fault ? (unsigned)strtoul(fault, NULL, 10) : 0;
     e->info.index = -1;
     snprintf(e->info.name, sizeof e->info.name, "no CUDA device");
     rs_error gerr;

@@ -25,6 +25,8 @@ struct rs_engine {
     char gpu_msg[sizeof(((rs_error *)0)->msg)];
     rs_device_info info;
     int broken; /* a sticky CUDA error: the context must be rebuilt */
+    unsigned gpu_runs;   /* GPU runs so far, for the test-only fault */
+    unsigned fault_at;   /* REDSCOPE_TEST_FAULT: that GPU run faults; 0: none */
     cudaStream_t stream;
     cudaEvent_t ev_start, ev_stop;
 

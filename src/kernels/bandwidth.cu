@@ -27,3 +27,17 @@ extern "C" cudaError_t rs_stream_read(const void *buf, size_t bytes, unsigned in
     k_stream_read<<<grid, block, 0, stream>>>(static_cast<const uint4 *>(buf), bytes / 16, sink);
     return cudaGetLastError();
 }
+
+// Test-only (REDSCOPE_TEST_FAULT, see docs/architecture.md): a store through
+// a null pointer, an illegal address that spoils the context the way a
+// broken kernel would.
+__global__ void k_fault(int *p)
+{
+    if (threadIdx.x == 0) p[blockIdx.x] = 1;
+}
+
+extern "C" cudaError_t rs_kernel_fault(cudaStream_t stream)
+{
+    k_fault<<<1, 32, 0, stream>>>(nullptr);
+    return cudaGetLastError();
+}
