@@ -28,7 +28,7 @@ for r in rows:
           r.get("correct"))
 check(len(rows) == 4, f"four rows: {out[:300]} {err}")
 if len(rows) == 4:
-    check("illegal memory access" in rows[1].get("error", "") and "rebuilt" in rows[1]["error"],
+    check("illegal memory access" in rows[1].get("error", "") and "fresh GPU context" in rows[1]["error"],
           f"row 2 names the fault and the rebuild: {rows[1]}")
     check(all(rows[i].get("correct") for i in (0, 2, 3)),
           "the runs before and after the fault are right")
@@ -58,9 +58,9 @@ for sig in (signal.SIGTERM, signal.SIGHUP):
     try:
         t.wait_for("counters default", 60)
         t.keys("L", "Enter")
-        running = t.wait_for("running", 20) or t.wait_for("working", 5)
+        time.sleep(3)  # 14 variants at 2^26, 200 repetitions each: seconds of work left
         pid = t.pid()
-        check(running is not None and pid, f"{sig.name}: a ladder is running ({pid})")
+        check(pid and not t.exited(), f"{sig.name}: a ladder is running ({pid})")
         if pid:
             os.kill(pid, sig)
         code = t.exit_code(30)

@@ -201,12 +201,14 @@ void rs_check_sentence(const rs_check_report *r, char *buf, size_t len)
     const char *result = r->correct == 1   ? "The result is right on this GPU, but "
                          : r->correct == 0 ? "The result is wrong, and "
                                            : "";
+    /* racecheck stops counting at ten million */
+    const char *least = r->kind == RS_CHECK_RACE && r->total >= 10000000 ? "at least " : "";
     if (r->kind == RS_CHECK_RACE && r->total)
         snprintf(buf, len,
                  "%sthreads of one warp read shared memory that others of the warp write "
-                 "without synchronisation: %s hazard%s on %s.",
-                 *result ? result : "Threads of one warp race: ", total, r->total == 1 ? "" : "s",
-                 where);
+                 "without synchronisation: %s%s hazard%s on %s.",
+                 *result ? result : "Threads of one warp race: ", least, total,
+                 r->total == 1 ? "" : "s", where);
     else if (r->kind == RS_CHECK_RACE)
         snprintf(buf, len,
                  "No shared-memory hazard: every read of shared memory is ordered after the "

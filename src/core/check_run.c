@@ -134,8 +134,12 @@ static rs_status one_tool(const char *san, const char *tool, const char *exe, co
     const int summary = text && rs_check_parse_log(r, text);
     free(text);
     if (rc == -2) return rs_fail(err, RS_E_CANCELLED, "check cancelled");
-    if (rc == 0 || rc == RS_E_MISMATCH) r->correct = rc == 0 && r->correct != 0;
-    if (!summary || (rc != 0 && rc != RS_E_MISMATCH))
+    /* a run that faults still leaves the tool's report: that is the finding */
+    if (rc == 0 || rc == RS_E_MISMATCH)
+        r->correct = r->correct != 0 && rc == 0;
+    else
+        r->correct = 0;
+    if (!summary)
         return rs_fail(err, RS_E_CUDA, "%s did not finish (exit %d)%s", tool, rc,
                        rc == 127 ? ": cannot start compute-sanitizer" : "");
     return RS_OK;

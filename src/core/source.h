@@ -47,6 +47,23 @@ rs_status rs_source_recording_borrow(const rs_recording *rec, rs_source **out, r
 rs_status rs_source_gpu_open(int device, rs_source **out, rs_error *err);
 struct rs_engine *rs_source_engine(rs_source *s);
 
+/* What the explorer's header shows of a GPU besides its device facts. */
+typedef struct rs_gpu_facts {
+    int counters_ok;
+    char counters_why[240];
+    int passes_default, passes_full; /* what each counter set costs */
+    rs_status peak_status;
+    double peak_gbps; /* measured streaming-read bandwidth */
+} rs_gpu_facts;
+/* Those facts of an in-process GPU source (zeros for any other). */
+void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out);
+
+/* The GPU engine in a child process (src/engine/source_child.c): a kernel
+ * fault ends the child, and the next run starts a fresh one. prepare()
+ * starts it; its facts are read once per child. */
+rs_status rs_source_child_open(int device, rs_source **out, rs_error *err);
+const rs_gpu_facts *rs_source_child_facts(rs_source *s);
+
 void rs_source_close(rs_source *s);
 
 #endif

@@ -72,7 +72,7 @@ rs_status rs_cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *w
     if (sticky) e->broken = 1;
     return rs_fail(err, RS_E_CUDA, "CUDA error while %s: %s (%s)%s", what, cudaGetErrorString(c),
                    cudaGetErrorName(c),
-                   sticky ? "; the GPU context is rebuilt before the next run" : "");
+                   sticky ? "; the next run starts with a fresh GPU context" : "");
 }
 
 /* ---- devices ----------------------------------------------------------------- */
@@ -248,4 +248,9 @@ rs_status rs_engine_measure_peak(rs_engine *e, double *gbps, rs_error *err)
     e->info.measured_gbps = (double)bytes / (td[8] * 1e-3) / 1e9;
     *gbps = e->info.measured_gbps;
     return RS_OK;
+}
+
+int rs_engine_broken(const rs_engine *e)
+{
+    return e && e->broken;
 }

@@ -45,4 +45,7 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
 /* All CUDA devices (no context is created for this). */
 rs_status rs_devices_list(rs_device_info *out, int max, int *count, rs_error *err);
 
+/* A kernel fault spoiled the context: the process can no longer use CUDA. */
+int rs_engine_broken(const rs_engine *e);
+
 #endif

@@ -1,5 +1,6 @@
 /* The live source: the GPU engine behind the source table. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/engine.h"
 #include "core/source.h"
@@ -60,4 +61,16 @@ rs_status rs_source_gpu_open(int device, rs_source **out, rs_error *err)
 rs_engine *rs_source_engine(rs_source *s)
 {
     return s && s->close == gpu_close ? ((gpu_source *)s->self)->e : NULL;
+}
+
+void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out)
+{
+    memset(out, 0, sizeof *out);
+    rs_engine *e = rs_source_engine(s);
+    if (!e) return;
+    rs_error err;
+    out->counters_ok = rs_engine_counters_available(e, out->counters_why, sizeof out->counters_why);
+    rs_engine_metric_passes(e, rs_metric_set_default(), &out->passes_default, NULL, &err);
+    rs_engine_metric_passes(e, rs_metric_set_full(), &out->passes_full, NULL, &err);
+    out->peak_status = rs_engine_measure_peak(e, &out->peak_gbps, &err);
 }

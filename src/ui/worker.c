@@ -122,25 +122,23 @@ static void open_backend(ui_worker *w, ui_event *ev)
         post(w, ev);
         return;
     }
-    ev->status = rs_source_gpu_open(w->device, &w->src, &err);
-    rs_engine *e = rs_source_engine(w->src);
+    ev->status = rs_source_child_open(w->device, &w->src, &err);
     if (ev->status == RS_OK) ev->status = w->src->prepare(w->src, 1, &err);
     if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
-    if (e) ev->dev = *rs_engine_device(e);
-    if (ev->status == RS_OK)
-        ev->counters_ok =
-            rs_engine_counters_available(e, ev->counters_why, sizeof ev->counters_why);
-    if (e) {
-        rs_engine_metric_passes(e, rs_metric_set_default(), &ev->passes_default, NULL, &err);
-        rs_engine_metric_passes(e, rs_metric_set_full(), &ev->passes_full, NULL, &err);
+    if (w->src) ev->dev = *w->src->device(w->src);
+    const rs_gpu_facts *f = rs_source_child_facts(w->src);
+    if (f) {
+        ev->counters_ok = ev->status == RS_OK && f->counters_ok;
+        snprintf(ev->counters_why, sizeof ev->counters_why, "%s", f->counters_why);
+        ev->passes_default = f->passes_default;
+        ev->passes_full = f->passes_full;
     }
     post(w, ev);
-    if (ev->status != RS_OK) return;
-    double gbps = 0.0; /* measured by prepare; read back */
+    if (ev->status != RS_OK || !f) return;
     memset(ev, 0, sizeof *ev);
     ev->kind = UI_EV_PEAK;
-    ev->status = rs_engine_measure_peak(e, &gbps, &err);
-    ev->gbps = gbps;
+    ev->status = f->peak_status;
+    ev->gbps = f->peak_gbps;
     post(w, ev);
 }
 

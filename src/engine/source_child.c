@@ -1,0 +1,272 @@
+/* The GPU source in a child process. A kernel fault leaves CUDA's context
+ * unusable for the rest of the process (CUDA's own rule for sticky errors),
+ * so the engine runs in a child: a fault ends the child, and the next run
+ * starts a fresh one. Requests go down a pipe, progress, stages and results
+ * come back up another; a cancel is SIGUSR1. Both ends are this binary, so
+ * the plain structs travel as bytes. */
+#define _GNU_SOURCE /* prctl */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/source.h"
+#include "engine/engine.h"
+
+enum { MSG_OPENED = 1, MSG_PROGRESS, MSG_STAGE, MSG_RESULT, MSG_RUN };
+
+typedef struct msg {
+    int type;
+    rs_status status;
+    double done;
+    char text[sizeof(((rs_error *)0)->msg)];
+} msg;
+
+typedef struct child_source {
+    rs_source base;
+    int device;
+    pid_t pid;
+    int down, up; /* to the child, from the child */
+    rs_status open_status;
+    char open_msg[sizeof(((rs_error *)0)->msg)];
+    rs_gpu_facts facts;
+    rs_device_info dev;
+} child_source;
+
+static int put(int fd, const void *p, size_t n)
+{
+    for (const char *c = p; n;) {
+        const ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        c += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int get(int fd, void *p, size_t n)
+{
+    for (char *c = p; n;) {
+        const ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        c += r, n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* ---- the child ------------------------------------------------------------------- */
+
+static volatile int child_cancel;
+static int child_up = -1;
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+    child_cancel = 1;
+}
+
+static void child_progress(void *ctx, double done)
+{
+    (void)ctx;
+    msg m = {MSG_PROGRESS, RS_OK, done, ""};
+    put(child_up, &m, sizeof m);
+}
+
+static void child_stage(void *ctx, const char *what)
+{
+    (void)ctx;
+    msg m = {MSG_STAGE, RS_OK, 0.0, ""};
+    snprintf(m.text, sizeof m.text, "%s", what);
+    put(child_up, &m, sizeof m);
+}
+
+/* Open the GPU, say what it is, then answer runs until the pipe closes or
+ * a fault spoils the context. */
+static void child_main(int device, int down, int up)
+{
+    child_up = up;
+    rs_source *g = NULL;
+    rs_error err;
+    msg m = {MSG_OPENED, RS_OK, 0.0, ""};
+    rs_gpu_facts facts;
+    m.status = rs_source_gpu_open(device, &g, &err);
+    if (m.status == RS_OK) m.status = g->prepare(g, 1, &err);
+    if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
+    rs_source_gpu_facts(g, &facts);
+    if (put(up, &m, sizeof m) || put(up, &facts, sizeof facts) ||
+        (g && put(up, g->device(g), sizeof(rs_device_info))))
+        _exit(1);
+    rs_request req;
+    rs_result *res = malloc(sizeof *res);
+    char command[16];
+    while (res && get(down, &req, sizeof req) == 0 && get(down, command, sizeof command) == 0) {
+        child_cancel = 0;
+        rs_hooks hooks = {child_progress, NULL, &child_cancel, child_stage};
+        command[sizeof command - 1] = '\0';
+        m = (msg){MSG_RESULT, RS_OK, 0.0, ""};
+        m.status = g ? g->run(g, &req, command, &hooks, res, &err)
+                     : rs_fail(&err, RS_E_NODEVICE, "no CUDA device");
+        if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
+        if (put(up, &m, sizeof m) || put(up, res, sizeof *res)) break;
+        if (rs_engine_broken(rs_source_engine(g))) break; /* the context is gone */
+    }
+    _exit(0); /* no atexit handlers: they belong to the parent */
+}
+
+/* ---- the parent ------------------------------------------------------------------ */
+
+static void stop_child(child_source *c)
+{
+    if (c->pid <= 0) return;
+    close(c->down);
+    close(c->up);
+    int status;
+    for (int i = 0; i < 100 && waitpid(c->pid, &status, WNOHANG) == 0; i++) {
+        if (i == 50) kill(c->pid, SIGKILL); /* 1 s: inside a long kernel */
+        usleep(20000);
+    }
+    if (waitpid(c->pid, &status, WNOHANG) == 0) {
+        kill(c->pid, SIGKILL);
+        waitpid(c->pid, &status, 0);
+    }
+    c->pid = 0;
+}
+
+static rs_status start_child(child_source *c, rs_error *err)
+{
+    int down[2], up[2];
+    if (pipe(down) != 0) return rs_fail(err, RS_E_IO, "cannot make a pipe: %s", strerror(errno));
+    if (pipe(up) != 0) {
+        close(down[0]), close(down[1]);
+        return rs_fail(err, RS_E_IO, "cannot make a pipe: %s", strerror(errno));
+    }
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(down[0]), close(down[1]), close(up[0]), close(up[1]);
+        return rs_fail(err, RS_E_NOMEM, "cannot start the GPU process: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive redscope */
+        signal(SIGINT, SIG_IGN);          /* the parent decides */
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_usr1;
+        sigaction(SIGUSR1, &sa, NULL);
+        close(down[1]), close(up[0]);
+        child_main(c->device, down[0], up[1]);
+    }
+    close(down[0]), close(up[1]);
+    c->pid = pid, c->down = down[1], c->up = up[0];
+    msg m;
+    rs_device_info dev;
+    if (get(c->up, &m, sizeof m) || get(c->up, &c->facts, sizeof c->facts) ||
+        get(c->up, &dev, sizeof dev)) {
+        stop_child(c);
+        return rs_fail(err, RS_E_CUDA, "the GPU process ended while opening the device");
+    }
+    c->base.kind = "gpu";
+    c->open_status = m.status;
+    snprintf(c->open_msg, sizeof c->open_msg, "%s", m.text);
+    c->dev = dev;
+    if (m.status != RS_OK) return rs_fail(err, m.status, "%s", m.text);
+    return RS_OK;
+}
+
+static const rs_device_info *child_device(rs_source *s)
+{
+    return &((child_source *)s->self)->dev;
+}
+
+static rs_status child_prepare(rs_source *s, int need_gpu, rs_error *err)
+{
+    child_source *c = s->self;
+    if (c->pid <= 0) {
+        const rs_status st = start_child(c, err);
+        if (st != RS_OK && (need_gpu || c->pid <= 0)) return st;
+        return RS_OK;
+    }
+    if (need_gpu && c->open_status != RS_OK) return rs_fail(err, c->open_status, "%s", c->open_msg);
+    return RS_OK;
+}
+
+/* Messages until the result; the cancel passed on once as SIGUSR1. */
+static rs_status await_result(child_source *c, const rs_hooks *h, rs_result *out, rs_error *err)
+{
+    int signalled = 0;
+    for (;;) {
+        struct pollfd p = {c->up, POLLIN, 0};
+        const int ready = poll(&p, 1, 50);
+        if (!signalled && h && h->cancel && *h->cancel) {
+            kill(c->pid, SIGUSR1);
+            signalled = 1;
+        }
+        if (ready < 0 && errno != EINTR) break;
+        if (ready <= 0) continue;
+        msg m;
+        if (get(c->up, &m, sizeof m)) break;
+        if (m.type == MSG_PROGRESS && h && h->progress) h->progress(h->ctx, m.done);
+        if (m.type == MSG_STAGE && h && h->stage) h->stage(h->ctx, m.text);
+        if (m.type != MSG_RESULT) continue;
+        if (get(c->up, out, sizeof *out)) break;
+        if (m.status != RS_OK) return rs_fail(err, m.status, "%s", m.text);
+        return RS_OK;
+    }
+    stop_child(c);
+    return rs_fail(err, RS_E_CUDA,
+                   "the GPU process ended during the run; a new one starts with the next run");
+}
+
+static rs_status child_run(rs_source *s, const rs_request *r, const char *command,
+                           const rs_hooks *hooks, rs_result *out, rs_error *err)
+{
+    child_source *c = s->self;
+    int status;
+    if (c->pid > 0 && waitpid(c->pid, &status, WNOHANG) == c->pid) c->pid = 0; /* after a fault */
+    if (c->pid <= 0) {
+        c->pid = 0;
+        const rs_status st = start_child(c, err);
+        if (st != RS_OK && c->pid <= 0) return st;
+    }
+    char cmd[16] = "";
+    snprintf(cmd, sizeof cmd, "%s", command ? command : "run");
+    if (put(c->down, r, sizeof *r) || put(c->down, cmd, sizeof cmd)) {
+        stop_child(c);
+        return rs_fail(err, RS_E_CUDA,
+                       "the GPU process is gone; a new one starts with the next run");
+    }
+    return await_result(c, hooks, out, err);
+}
+
+static void child_close(rs_source *s)
+{
+    child_source *c = s->self;
+    stop_child(c);
+    free(c);
+}
+
+rs_status rs_source_child_open(int device, rs_source **out, rs_error *err)
+{
+    child_source *c = calloc(1, sizeof *c);
+    *out = NULL;
+    if (!c) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    c->device = device;
+    c->base = (rs_source){"gpu", c, child_device, child_prepare, child_run, child_close};
+    snprintf(c->dev.name, sizeof c->dev.name, "no CUDA device");
+    c->dev.index = -1;
+    signal(SIGPIPE, SIG_IGN); /* a dead child is an error from write, not a signal */
+    *out = &c->base;
+    return RS_OK;
+}
+
+const rs_gpu_facts *rs_source_child_facts(rs_source *s)
+{
+    return s && s->close == child_close ? &((child_source *)s->self)->facts : NULL;
+}
