@@ -50,9 +50,12 @@ class Tmux:
         time.sleep(0.4)
 
     def pid(self):
-        out = subprocess.run(["pgrep", "-x", "redscope"], capture_output=True, text=True).stdout
+        """redscope's pid: the child of the pane's shell (not its GPU process)."""
+        shell = self.tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip()
+        out = subprocess.run(["pgrep", "-P", shell, "-x", "redscope"], capture_output=True,
+                             text=True).stdout if shell else ""
         pids = [int(p) for p in out.split()]
-        return max(pids) if pids else None
+        return min(pids) if pids else None
 
     def exit_code(self, timeout=10.0):
         end = time.time() + timeout

@@ -21,6 +21,7 @@ enum { MSG_OPENED = 1, MSG_PROGRESS, MSG_STAGE, MSG_RESULT, MSG_RUN };
 
 typedef struct msg {
     int type;
+    int broken; /* MSG_RESULT: the context is gone, the child ends */
     rs_status status;
     double done;
     char text[sizeof(((rs_error *)0)->msg)];
@@ -73,14 +74,14 @@ static void on_usr1(int sig)
 static void child_progress(void *ctx, double done)
 {
     (void)ctx;
-    msg m = {MSG_PROGRESS, RS_OK, done, ""};
+    msg m = {MSG_PROGRESS, 0, RS_OK, done, ""};
     put(child_up, &m, sizeof m);
 }
 
 static void child_stage(void *ctx, const char *what)
 {
     (void)ctx;
-    msg m = {MSG_STAGE, RS_OK, 0.0, ""};
+    msg m = {MSG_STAGE, 0, RS_OK, 0.0, ""};
     snprintf(m.text, sizeof m.text, "%s", what);
     put(child_up, &m, sizeof m);
 }
@@ -92,7 +93,7 @@ static void child_main(int device, int down, int up)
     child_up = up;
     rs_source *g = NULL;
     rs_error err;
-    msg m = {MSG_OPENED, RS_OK, 0.0, ""};
+    msg m = {MSG_OPENED, 0, RS_OK, 0.0, ""};
     rs_gpu_facts facts;
     m.status = rs_source_gpu_open(device, &g, &err);
     if (m.status == RS_OK) m.status = g->prepare(g, 1, &err);
@@ -108,12 +109,12 @@ static void child_main(int device, int down, int up)
         child_cancel = 0;
         rs_hooks hooks = {child_progress, NULL, &child_cancel, child_stage};
         command[sizeof command - 1] = '\0';
-        m = (msg){MSG_RESULT, RS_OK, 0.0, ""};
+        m = (msg){MSG_RESULT, 0, RS_OK, 0.0, ""};
         m.status = g ? g->run(g, &req, command, &hooks, res, &err)
                      : rs_fail(&err, RS_E_NODEVICE, "no CUDA device");
         if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
-        if (put(up, &m, sizeof m) || put(up, res, sizeof *res)) break;
-        if (rs_engine_broken(rs_source_engine(g))) break; /* the context is gone */
+        m.broken = rs_engine_broken(rs_source_engine(g));
+        if (put(up, &m, sizeof m) || put(up, res, sizeof *res) || m.broken) break;
     }
     _exit(0); /* no atexit handlers: they belong to the parent */
 }
@@ -216,6 +217,7 @@ static rs_status await_result(child_source *c, const rs_hooks *h, rs_result *out
         if (m.type == MSG_STAGE && h && h->stage) h->stage(h->ctx, m.text);
         if (m.type != MSG_RESULT) continue;
         if (get(c->up, out, sizeof *out)) break;
+        if (m.broken) stop_child(c); /* it is ending: the next run starts another */
         if (m.status != RS_OK) return rs_fail(err, m.status, "%s", m.text);
         return RS_OK;
     }
