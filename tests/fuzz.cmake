@@ -1,26 +1,77 @@
-# libFuzzer targets (clang), run for a bounded time as tests labelled fuzz.
+# libFuzzer targets (clang), run for a bounded time as tests labelled fuzz:
+# the preset reader, the command line, sizes, and recordings (--replay).
+# Each is built by clang whatever the project's C compiler is, from its
+# harness tests/NAME.c and the src/ files it names, compiled directly.
+# Seeds are copied into the build tree (NAME_corpus), so what a run finds
+# lands there, not in the sources.
 find_program(RS_CLANG NAMES clang clang-14)
+if(RS_FUZZ AND NOT RS_CLANG)
+  message(WARNING "RS_FUZZ=ON but no clang found: the fuzz targets are not built")
+endif()
 if(RS_FUZZ AND RS_CLANG)
-  set(RS_FUZZ_SOURCES
-    ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_preset.c ${PROJECT_SOURCE_DIR}/src/core/preset.c
-    ${PROJECT_SOURCE_DIR}/src/core/request.c ${PROJECT_SOURCE_DIR}/src/core/size.c
-    ${PROJECT_SOURCE_DIR}/src/core/sweep_range.c ${PROJECT_SOURCE_DIR}/src/core/catalogue.c
-    ${PROJECT_SOURCE_DIR}/src/core/types.c ${PROJECT_SOURCE_DIR}/src/core/metric_table.c
-    ${PROJECT_SOURCE_DIR}/src/core/error.c)
-  add_custom_command(
-    OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/fuzz_preset
-    COMMAND ${RS_CLANG} -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1
-            -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-            -I${PROJECT_SOURCE_DIR}/src -I${INIH_INCLUDE} ${RS_FUZZ_SOURCES} ${INIH_STATIC} -lm
-            -o ${CMAKE_CURRENT_BINARY_DIR}/fuzz_preset
-    DEPENDS ${RS_FUZZ_SOURCES}
-    COMMENT "Building the preset fuzzer with clang")
-  add_custom_target(fuzz_preset_bin ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/fuzz_preset)
-  file(GLOB RS_FUZZ_SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/presets_bad/*.ini
-                          ${PROJECT_SOURCE_DIR}/conf/presets/*.ini)
-  file(COPY ${RS_FUZZ_SEEDS} DESTINATION ${CMAKE_CURRENT_BINARY_DIR}/fuzz_corpus)
-  add_test(NAME fuzz_preset
-           COMMAND ${CMAKE_CURRENT_BINARY_DIR}/fuzz_preset -max_total_time=60 -rss_limit_mb=1024
-                   -timeout=5 ${CMAKE_CURRENT_BINARY_DIR}/fuzz_corpus)
-  set_tests_properties(fuzz_preset PROPERTIES LABELS "unit;fuzz" TIMEOUT 300)
+  # Every header of the sources a harness compiles: a change rebuilds it.
+  file(GLOB RS_FUZZ_HEADERS ${PROJECT_SOURCE_DIR}/src/*.h ${PROJECT_SOURCE_DIR}/src/core/*.h
+                            ${PROJECT_SOURCE_DIR}/src/ui/ui.h)
+  set(RS_FUZZ_CORE core/request.c core/size.c core/sweep_range.c core/catalogue.c core/types.c
+                   core/metric_table.c core/error.c)
+  # Four fuzzers share CI's two cores: 45 s each keeps the fuzz label to a
+  # few minutes.
+  set(RS_FUZZ_SECONDS 45)
+
+  # rs_fuzzer(NAME SOURCES src/... [SEEDS glob...] [FLAGS clang flags...]
+  #           [LIBS libraries...])
+  function(rs_fuzzer name)
+    cmake_parse_arguments(FZ "" "" "SOURCES;SEEDS;FLAGS;LIBS" ${ARGN})
+    set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
+    set(srcs ${CMAKE_CURRENT_SOURCE_DIR}/${name}.c)
+    foreach(s ${FZ_SOURCES})
+      list(APPEND srcs ${PROJECT_SOURCE_DIR}/src/${s})
+    endforeach()
+    add_custom_command(
+      OUTPUT ${out}
+      COMMAND ${RS_CLANG} -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+              -DRS_VERSION="${PROJECT_VERSION}" -g -O1 ${RS_C_WARNINGS}
+              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+              -I${PROJECT_SOURCE_DIR}/src ${FZ_FLAGS} ${srcs} ${FZ_LIBS} -lm -o ${out}
+      DEPENDS ${srcs} ${RS_FUZZ_HEADERS}
+      COMMENT "Building the ${name} fuzzer with clang"
+      VERBATIM)
+    add_custom_target(${name}_bin ALL DEPENDS ${out})
+    set(corpus ${CMAKE_CURRENT_BINARY_DIR}/${name}_corpus)
+    file(MAKE_DIRECTORY ${corpus})
+    file(GLOB seeds ${FZ_SEEDS})
+    if(seeds)
+      file(COPY ${seeds} DESTINATION ${corpus})
+    endif()
+    add_test(NAME ${name}
+             COMMAND ${out} -max_total_time=${RS_FUZZ_SECONDS} -rss_limit_mb=1024 -timeout=5
+                     ${corpus})
+    set_tests_properties(${name} PROPERTIES LABELS "unit;fuzz" TIMEOUT 300)
+  endfunction()
+
+  # inih and cJSON as the main build found them (CMakeLists.txt).
+  set(RS_FUZZ_CJSON)
+  foreach(dir ${CJSON_INCLUDE_DIRS})
+    list(APPEND RS_FUZZ_CJSON -I${dir})
+  endforeach()
+
+  rs_fuzzer(fuzz_preset
+    SOURCES core/preset.c ${RS_FUZZ_CORE}
+    SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/presets_bad/*.ini ${PROJECT_SOURCE_DIR}/conf/presets/*.ini
+    FLAGS -I${INIH_INCLUDE} LIBS ${INIH_STATIC})
+  rs_fuzzer(fuzz_size
+    SOURCES ${RS_FUZZ_CORE}
+    SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/size/*)
+  # The shipped presets from the source tree; no user presets (see the harness).
+  rs_fuzzer(fuzz_cli
+    SOURCES cli_parse.c commands.c core/preset.c core/json.c core/format.c core/reference.c
+            core/check.c ${RS_FUZZ_CORE}
+    SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/cli/*
+    FLAGS -DRS_FUZZ_DATA_DIR="${PROJECT_SOURCE_DIR}/conf" -I${INIH_INCLUDE} ${RS_FUZZ_CJSON}
+    LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})
+  rs_fuzzer(fuzz_recording
+    SOURCES core/record.c core/json.c core/source_recording.c core/sweep.c core/format.c
+            core/reference.c core/result.c core/tables.c ${RS_FUZZ_CORE}
+    SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/recording/*
+    FLAGS ${RS_FUZZ_CJSON} LIBS ${CJSON_LINK_LIBRARIES})
 endif()

@@ -3,6 +3,7 @@
 #include "export.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,27 @@ static double num(const cJSON *j, const char *key, double def)
     return cJSON_IsNumber(v) ? v->valuedouble : def;
 }
 
+/* Numbers for integer fields: a double cast to an integer type it does not
+ * fit is undefined behaviour, and a recording is a file anyone may write
+ * (fuzz_recording found "total_mem": 1.5e24). Out of range: the default. */
+static int inum(const cJSON *j, const char *key, int def)
+{
+    const double v = num(j, key, def);
+    return v > INT_MIN - 1.0 && v < INT_MAX + 1.0 ? (int)v : def;
+}
+
+static unsigned unum(const cJSON *j, const char *key)
+{
+    const double v = num(j, key, 0);
+    return v > -1.0 && v < UINT_MAX + 1.0 ? (unsigned)v : 0;
+}
+
+static uint64_t u64num(const cJSON *j, const char *key)
+{
+    const double v = num(j, key, 0);
+    return v > -1.0 && v < 18446744073709551616.0 ? (uint64_t)v : 0;
+}
+
 static const char *str(const cJSON *j, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
@@ -104,20 +126,20 @@ static const char *str(const cJSON *j, const char *key)
 void rs_device_from_json(const cJSON *j, rs_device_info *d)
 {
     memset(d, 0, sizeof *d);
-    d->index = (int)num(j, "index", -1);
+    d->index = inum(j, "index", -1);
     snprintf(d->name, sizeof d->name, "%s", str(j, "name") ? str(j, "name") : "?");
     if (str(j, "compute_capability"))
         sscanf(str(j, "compute_capability"), "%d.%d", &d->cc_major, &d->cc_minor);
-    d->sm_count = (int)num(j, "sm_count", 0);
-    d->max_threads_per_sm = (int)num(j, "max_threads_per_sm", 0);
-    d->total_mem = (uint64_t)num(j, "total_mem", 0);
-    d->free_mem = (uint64_t)num(j, "free_mem", 0);
-    d->mem_clock_khz = (int)num(j, "mem_clock_khz", 0);
-    d->bus_width_bits = (int)num(j, "bus_width_bits", 0);
+    d->sm_count = inum(j, "sm_count", 0);
+    d->max_threads_per_sm = inum(j, "max_threads_per_sm", 0);
+    d->total_mem = u64num(j, "total_mem");
+    d->free_mem = u64num(j, "free_mem");
+    d->mem_clock_khz = inum(j, "mem_clock_khz", 0);
+    d->bus_width_bits = inum(j, "bus_width_bits", 0);
     d->peak_gbps = num(j, "peak_gbps", 0);
     d->measured_gbps = num(j, "measured_gbps", 0);
-    d->driver_version = (int)num(j, "driver_version", 0);
-    d->runtime_version = (int)num(j, "runtime_version", 0);
+    d->driver_version = inum(j, "driver_version", 0);
+    d->runtime_version = inum(j, "runtime_version", 0);
 }
 
 /* Exact text: int64 beyond 2^53 and the double reference survive. */
@@ -189,7 +211,7 @@ static void metrics_from(const cJSON *j, rs_metrics *m)
         const rs_metric_def *d = cJSON_IsString(it) ? rs_metric_by_key(it->valuestring) : NULL;
         if (d) m->requested |= RS_METRIC_BIT(d->id);
     }
-    m->passes = (int)num(j, "passes", 0);
+    m->passes = inum(j, "passes", 0);
     m->wall_ms = num(j, "wall_ms", 0);
     snprintf(m->reason, sizeof m->reason, "%s", str(j, "reason") ? str(j, "reason") : "");
     cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "values"))
@@ -253,21 +275,21 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     rs_device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &r->device);
     const int fin = rs_finish_from_name(str(j, "finish"));
     r->finish = fin < 0 ? RS_FINISH_AUTO : (rs_finish)fin;
-    r->grid = (unsigned)num(j, "grid", 0);
+    r->grid = unum(j, "grid");
     r->ept = num(j, "elements_per_thread", 0);
-    r->launches = (unsigned)num(j, "launches", 0);
+    r->launches = unum(j, "launches");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "time_ms");
     r->t_median_ms = num(t, "median", 0);
     r->t_min_ms = num(t, "min", 0);
     r->t_max_ms = num(t, "max", 0);
-    r->reps = (unsigned)num(t, "reps", 0);
+    r->reps = unum(t, "reps");
     r->gbps = num(j, "gbps", 0);
     r->pct_peak = num(j, "pct_peak", 0);
     r->pct_measured = num(j, "pct_measured", 0);
     r->cpu_ms = num(j, "cpu_ms", 0);
     r->speedup_cpu = num(j, "speedup_cpu", 0);
     r->correct = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "correct"));
-    r->bad_reps = (unsigned)num(j, "bad_reps", 0);
+    r->bad_reps = unum(j, "bad_reps");
     const rs_dtype acc = rs_dtype_acc(r->req.type);
     r->got = value_from(cJSON_GetObjectItemCaseSensitive(j, "result"), acc);
     r->expected = value_from(cJSON_GetObjectItemCaseSensitive(j, "expected"), acc);
@@ -295,7 +317,7 @@ rs_status rs_row_from_json(const cJSON *j, rs_row *row, rs_error *err)
     memset(row, 0, sizeof *row);
     const char *e = str(j, "error");
     if (e) {
-        row->status = (rs_status)num(j, "status", RS_E_USAGE);
+        row->status = (rs_status)inum(j, "status", RS_E_USAGE);
         snprintf(row->error, sizeof row->error, "%s", e);
         return rs_request_from_json(cJSON_GetObjectItemCaseSensitive(j, "request"),
                                     &row->result.req, err);

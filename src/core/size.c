@@ -5,11 +5,17 @@
 
 #include "request.h"
 
+/* Parentheses and '^' nest by recursion: bounded, or a long argument
+ * ("((((...", "2^2^2^..." up to 128 KiB) overflows the stack (fuzz_size
+ * found it). No size needs more than a few levels. */
+#define SIZE_DEPTH_MAX 64
+
 typedef struct {
     const char *s;
     const char *p;
     rs_error *err;
     int failed;
+    int depth;
 } size_parser;
 
 static int parse_expr(size_parser *ps, uint64_t *v);
@@ -33,7 +39,9 @@ static int parse_atom(size_parser *ps, uint64_t *v)
     skip_space(ps);
     if (*ps->p == '(') {
         ps->p++;
+        if (++ps->depth > SIZE_DEPTH_MAX) return fail(ps, "nested too deeply");
         if (parse_expr(ps, v)) return -1;
+        ps->depth--;
         skip_space(ps);
         if (*ps->p != ')') return fail(ps, "missing ')'");
         ps->p++;
@@ -80,7 +88,9 @@ static int parse_power(size_parser *ps, uint64_t *v)
     }
     ps->p += (*ps->p == '^') ? 1 : 2;
     uint64_t e;
+    if (++ps->depth > SIZE_DEPTH_MAX) return fail(ps, "nested too deeply");
     if (parse_power(ps, &e)) return -1; /* right associative */
+    ps->depth--;
     uint64_t r = 1;
     for (uint64_t i = 0; i < e; i++) {
         if (__builtin_mul_overflow(r, base, &r)) return fail(ps, "number too large");
@@ -120,7 +130,7 @@ static int parse_expr(size_parser *ps, uint64_t *v)
 
 rs_status rs_parse_size(const char *s, uint64_t *out, rs_error *err)
 {
-    size_parser ps = {s ? s : "", s ? s : "", err, 0};
+    size_parser ps = {s ? s : "", s ? s : "", err, 0, 0};
     uint64_t v = 0;
     if (parse_expr(&ps, &v)) return RS_E_USAGE;
     skip_space(&ps);
