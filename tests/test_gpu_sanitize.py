@@ -15,6 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import EXE, Checks, run, skip_without_gpu  # noqa: E402
+from tuitest import Tmux  # noqa: E402
 
 skip_without_gpu()
 check = Checks("test_gpu_sanitize")
@@ -79,7 +80,27 @@ print(f"$ REDSCOPE_TEST_FAULT=1 redscope run --variant sequential --n 4096 --che
 check(rc == 0 and "bandwidth.cu:" in out and "Invalid __global__ write" in out,
       f"--check memory on a faulting kernel: {rc} {out} {err}")
 
-# 6. without compute-sanitizer: said, with how to get it
+# 6. the explorer: x on the racy step quotes racecheck in Why; on the next, none
+t = Tmux(f"{EXE} --n 2^20", cols=140, rows=44,
+         env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"})
+try:
+    t.wait_for("counters default", 60)
+    t.keys("Down", "Down", "x")
+    s = t.wait_for("hazards on lines", 120) or t.screen()
+    print(s)
+    check("racecheck (n 2^20): The result is right on this GPU" in s.replace("\n", " ")
+          or "racecheck (n 2^20)" in s, "x: the Why panel quotes racecheck's finding")
+    t.keys("Down", "x")
+    s = t.wait_for("No shared-memory hazard", 120) or t.screen()
+    check("No shared-memory hazard" in s, "x on unroll_warp: no hazard, said")
+    t.keys("q")
+    if t.wait_for("q again", 2):
+        t.keys("q")
+    check(t.exit_code(30) == 0, "the explorer quits after checks")
+finally:
+    t.close()
+
+# 7. without compute-sanitizer: said, with how to get it
 rc, out, err = run("run", "--variant", "sequential", "--check", "race",
                    env={"PATH": "/usr/bin:/bin", "CUDA_HOME": "/nonexistent"})
 check(rc == 2 and "needs compute-sanitizer" in err and "PATH" in err,

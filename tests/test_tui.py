@@ -382,7 +382,32 @@ def no_gpu():
         t.close()
 
 
+def racy_step():
+    """The racy step is marked in the list and the ladder, its Why says how to
+    see the race, and x in replay says a check needs the GPU."""
+    for env, mark in ((UTF8, "\u26a0"), (ASCII, "!")):
+        t = Tmux(f"{EXE} --replay {REC}", cols=120, rows=40, env=env)
+        try:
+            s = t.wait_for("REPLAY")
+            lines = (s or "").splitlines()
+            racy = [l for l in lines if "unroll_warp_volatile " + mark in l]
+            check(racy and not any("unroll_warp " + mark in l for l in lines),
+                  f"{env['LANG']}: only the racy step is marked {mark} in the list", s)
+            t.keys("Down", "Down")  # from sequential (4) to unroll_warp_volatile (6)
+            s = t.wait_for("A data race") or t.screen()
+            check("racecheck" in s and "6 unroll_warp_volatile" in s,
+                  f"{env['LANG']}: the Why panel says how to see the race", s)
+            t.keys("x")
+            s = t.wait_for("a recording has none") or t.screen()
+            check("a recording has none" in s, "x in replay: a check needs the GPU", s)
+            t.keys("q")
+            check(t.exit_code() == 0, "q quits")
+        finally:
+            t.close()
+
+
 replay_end_to_end()
+racy_step()
 status_and_keys()
 layout_at_sizes()
 notation()

@@ -36,6 +36,7 @@ typedef struct child_source {
     char open_msg[sizeof(((rs_error *)0)->msg)];
     rs_gpu_facts facts;
     rs_device_info dev;
+    int started; /* children started so far */
 } child_source;
 
 static int put(int fd, const void *p, size_t n)
@@ -153,7 +154,9 @@ static rs_status start_child(child_source *c, rs_error *err)
     }
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive redscope */
-        signal(SIGINT, SIG_IGN);          /* the parent decides */
+        /* the test-only fault is one fault: a replacement child runs clean */
+        if (c->started) unsetenv("REDSCOPE_TEST_FAULT");
+        signal(SIGINT, SIG_IGN); /* the parent decides */
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
@@ -166,6 +169,7 @@ static rs_status start_child(child_source *c, rs_error *err)
     }
     close(down[0]), close(up[1]);
     c->pid = pid, c->down = down[1], c->up = up[0];
+    c->started++;
     msg m;
     rs_device_info dev;
     if (get(c->up, &m, sizeof m) || get(c->up, &c->facts, sizeof c->facts) ||

@@ -13,4 +13,3 @@ void *dlopen(const char *file, int mode)
     if (!next) next = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
     return next(file, mode & ~RTLD_DEEPBIND);
 }
-

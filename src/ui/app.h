@@ -42,6 +42,10 @@ typedef struct ui_app {
     rs_row pinned;
     int has_pin;
 
+    /* what compute-sanitizer found per variant (x, X), and at which n */
+    rs_check_report *checks;
+    uint64_t check_n[RS_VARIANT_COUNT];
+
     /* ladder screen */
     rs_row *ladder;
     rs_variant ladder_vars[RS_VARIANT_COUNT];
@@ -129,6 +133,8 @@ void ui_draw_header(const ui_app *a, const ui_layout *l);
 void ui_run_variant(ui_app *a);
 void ui_run_ladder(ui_app *a);
 void ui_run_sweep(ui_app *a);
+/* The selected variant under compute-sanitizer (x: race, X: memory). */
+void ui_run_check(ui_app *a, rs_check_kind kind);
 int ui_busy(ui_app *a);
 
 /* Presets (presets.c): the list read again; the selected one loaded. */

@@ -146,8 +146,9 @@ static void draw_list(const ui_app *a, ui_rect r)
         if (res) rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
         /* the time and the verdict keep their place; a long id is cut */
         const int tail = res ? ui_width(t) + 4 : 0;
-        ui_putf(y, r.x + 1, r.w - 3 - tail, role, "%s%2d %s", sel ? ui_glyph(G_SELECT) : " ",
-                vi->step, vi->name);
+        ui_putf(y, r.x + 1, r.w - 3 - tail, role, "%s%2d %s%s%s", sel ? ui_glyph(G_SELECT) : " ",
+                vi->step, vi->name, vi->flags & RS_VF_RACY ? " " : "",
+                vi->flags & RS_VF_RACY ? ui_glyph(G_RACE) : "");
         if (!res) continue;
         ui_put(y, r.x + r.w - 1 - tail, tail, sel ? R_SELECTED : R_DIM, t);
         ui_put(y, r.x + r.w - 3, 2,
@@ -438,6 +439,29 @@ static void draw_counters(const ui_app *a, ui_rect r, const rs_result *res)
     for (int i = 0; i < k; i++) ui_put(in.y + i, in.x, in.w, role, lines[i]);
 }
 
+/* What compute-sanitizer found for the selected variant, quoted; for a racy
+ * step not yet checked, how to check it. */
+static int why_check(const ui_app *a, int w, char (*lines)[256], ui_role *role, int max)
+{
+    const rs_check_report *c = &a->checks[a->sel];
+    char text[640], s[512], n[32];
+    if (c->ran) {
+        rs_check_sentence(c, s, sizeof s);
+        rs_format_size(a->check_n[a->sel], n, sizeof n);
+        snprintf(text, sizeof text, "%s %s (n %s): %s", ui_glyph(c->total ? G_RACE : G_OK),
+                 c->tools, n, s);
+    } else if (rs_catalogue_get(a->sel)->flags & RS_VF_RACY) {
+        snprintf(text, sizeof text, "%s A data race%s", ui_glyph(G_RACE),
+                 a->replay ? ": on a GPU, x runs racecheck (compute-sanitizer) to show it."
+                           : ": x runs racecheck (compute-sanitizer) to show it line by line.");
+    } else {
+        return 0;
+    }
+    const int k = ui_wrap(text, w, lines, max);
+    for (int i = 0; i < k; i++) role[i] = c->ran && !c->total ? R_GOOD : R_WARN;
+    return k;
+}
+
 static void draw_why(const ui_app *a, ui_rect r, const rs_result *res)
 {
     ui_box(r, "Why", R_TITLE);
@@ -452,6 +476,7 @@ static void draw_why(const ui_app *a, ui_rect r, const rs_result *res)
     const int k = ui_wrap(vi->change, w, &lines[n], 96 - n);
     for (int i = 0; i < k; i++) role[n + i] = roles_for[0];
     n += k;
+    n += why_check(a, w, lines + n, role + n, 96 - n);
     if (res) {
         char said[12][256], label[64];
         const rs_result *base = comparison(a, res, label, sizeof label);

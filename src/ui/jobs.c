@@ -47,6 +47,34 @@ void ui_run_ladder(ui_app *a)
     start_job(a, UI_JOB_LADDER, a->ladder_vars, a->ladder_count, NULL);
 }
 
+void ui_run_check(ui_app *a, rs_check_kind kind)
+{
+    const rs_variant v = (rs_variant)a->sel;
+    rs_request r;
+    rs_error err;
+    char san[4096];
+    ui_request_for(a, v, &r);
+    if (a->replay)
+        ui_status(a, R_WARN, "a check runs compute-sanitizer on the GPU: a recording has none");
+    else if (v == RS_V_CPU)
+        ui_status(a, R_WARN, "the cpu reference runs no kernel to check");
+    else if (!rs_check_find_sanitizer(san, sizeof san))
+        ui_status(a, R_BAD,
+                  "no compute-sanitizer: it comes with the CUDA toolkit; add "
+                  "/usr/local/cuda/bin to PATH or set CUDA_HOME");
+    else if (rs_catalogue_check(&r, &err) != RS_OK)
+        ui_status(a, R_BAD, "%s", err.msg);
+    else if (a->gpu_status != RS_OK)
+        ui_status(a, R_BAD, "%s", a->dev_ready ? a->gpu_problem : "CUDA is still starting");
+    else if (!a->worker || !ui_worker_submit_check(a->worker, &r, kind))
+        ui_status(a, R_WARN, "a run is going on: Esc cancels it");
+    else {
+        a->job = UI_JOB_CHECK;
+        ui_status(a, R_NORMAL, "checking %s under compute-sanitizer (%s): this takes a while",
+                  rs_variant_name(v), kind == RS_CHECK_RACE ? "racecheck" : "memcheck, initcheck");
+    }
+}
+
 void ui_run_sweep(ui_app *a)
 {
     rs_sweep_sizes sizes;

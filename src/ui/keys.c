@@ -66,6 +66,12 @@ const ui_binding ui_bindings[] = {
     {'g', 0, "g", "range", "sweep: type the range of n (2^10..2^28, 1K..1G:4, 1000,2^20)",
      UI_ACT_RANGE, SWP, 6},
     {'y', 0, "y", "time/GB/s", "sweep: chart time or bandwidth", UI_ACT_TOGGLE_Y, SWP, 7},
+    {'x', 0, "x", "race?",
+     "check the selected variant for shared-memory races (compute-sanitizer racecheck; X: "
+     "memcheck and initcheck)",
+     UI_ACT_CHECK_RACE, EXP | LAD, 0},
+    {'X', 0, "X", "", "check the selected variant's device-memory accesses (memcheck, initcheck)",
+     UI_ACT_CHECK_MEMORY, EXP | LAD, 0},
     {'R', 0, "R", "replay",
      "replay: list the recording's configurations; without a GPU: replay the shipped H200",
      UI_ACT_REPLAY, EXP | LAD | SWP | CMP, 18},

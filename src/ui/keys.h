@@ -45,6 +45,8 @@ typedef enum {
     UI_ACT_FINISH_BACK,
     UI_ACT_METRICS_BACK,
     UI_ACT_INPUT_BACK,
+    UI_ACT_CHECK_RACE,
+    UI_ACT_CHECK_MEMORY,
 } ui_action;
 
 #define UI_ON(s)  (1u << (s))

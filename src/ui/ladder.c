@@ -29,6 +29,19 @@ static int ladder_current(const ui_app *a)
     return 1;
 }
 
+/* The ok column: right or wrong, and the race mark of a racy step (the
+ * result may be right, the code is not: Why says). */
+static void draw_verdict(int y, int x, int sel, int correct, rs_variant v)
+{
+    ui_put(y, x, 2,
+           sel       ? R_SELECTED
+           : correct ? R_GOOD
+                     : R_BAD,
+           correct ? ui_glyph(G_OK) : ui_glyph(G_WRONG));
+    if (rs_catalogue_get(v)->flags & RS_VF_RACY)
+        ui_put(y, x + 1, 1, sel ? R_SELECTED : R_WARN, ui_glyph(G_RACE));
+}
+
 void ui_draw_ladder(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
@@ -90,11 +103,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
                            rs_variant_name(v), t, st, cu, res->gbps, res->pct_peak, bc, wi)
                  : ui_putf(y, x, w, role, "%2d %-20s %8s %5s %5s %5.0f %4.0f%% %6s %6s ", step,
                            rs_variant_name(v), t, st, cu, res->gbps, res->pct_peak, bc, wi);
-        ui_put(y, x + used, 2,
-               sel            ? R_SELECTED
-               : res->correct ? R_GOOD
-                              : R_BAD,
-               res->correct ? ui_glyph(G_OK) : ui_glyph(G_WRONG));
+        draw_verdict(y, x + used, sel, res->correct, v);
         const int barx = x + used + 3, barw = x + w - barx;
         if (barw > 1 && best > 0) ui_bar(y, barx, barw, res->gbps / best, R_BAR);
     }

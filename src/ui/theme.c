@@ -43,6 +43,7 @@ static const char *const glyphs[G_GLYPH_COUNT][2] = {
     [G_ARROW] = {"->", "\xe2\x86\x92"}, /* → */
     [G_EMPTY] = {".", "\xe2\x96\x91"},  /* ░ */
     [G_DASH] = {"-", "\xe2\x80\x93"},   /* – */
+    [G_RACE] = {"!", "\xe2\x9a\xa0"},   /* ⚠ */
 };
 
 void ui_theme_init(int color, int utf8)

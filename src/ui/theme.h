@@ -37,6 +37,7 @@ typedef enum {
     G_ARROW,
     G_EMPTY,
     G_DASH,
+    G_RACE, /* a step with a data race */
     G_GLYPH_COUNT
 } ui_glyph_id;
 

@@ -100,6 +100,25 @@ static void take_row(ui_app *a, const ui_event *ev)
         ui_status(a, R_BAD, "%s gave a WRONG result", rs_variant_name(v));
 }
 
+static void take_check(ui_app *a, const ui_event *ev)
+{
+    const int v = ev->index;
+    if (v < 0 || v >= RS_VARIANT_COUNT) return;
+    if (ev->status == RS_E_CANCELLED) {
+        ui_status(a, R_WARN, "check cancelled");
+        return;
+    }
+    if (ev->status != RS_OK) {
+        ui_status(a, R_BAD, "%s", ev->msg);
+        return;
+    }
+    a->checks[v] = ev->check;
+    a->check_n[v] = a->cfg.n;
+    char s[512];
+    rs_check_sentence(&ev->check, s, sizeof s);
+    ui_status(a, ev->check.total ? R_WARN : R_GOOD, "%s: %s", ev->check.tools, s);
+}
+
 static void take_event(ui_app *a, const ui_event *ev)
 {
     switch (ev->kind) {
@@ -126,8 +145,10 @@ static void take_event(ui_app *a, const ui_event *ev)
         if (ev->status == RS_OK) a->dev.measured_gbps = ev->gbps;
         break;
     case UI_EV_ROW: take_row(a, ev); break;
+    case UI_EV_CHECK: take_check(a, ev); break;
     case UI_EV_DONE:
         a->quit_armed = 0;
+        if (ev->job == UI_JOB_CHECK) break; /* take_check said it */
         if (ev->status == RS_E_CANCELLED)
             ui_status(a, R_WARN, "cancelled: what finished is kept");
         else if (ev->status != RS_OK)
@@ -232,6 +253,8 @@ static void action(ui_app *a, ui_action act)
         a->screen = UI_SCREEN_PRESETS;
         break;
     case UI_ACT_REPLAY: replay_key(a); break;
+    case UI_ACT_CHECK_RACE: ui_run_check(a, RS_CHECK_RACE); break;
+    case UI_ACT_CHECK_MEMORY: ui_run_check(a, RS_CHECK_MEMORY); break;
     case UI_ACT_HELP:
         a->help_scroll = 0;
         a->back = a->screen;
@@ -326,8 +349,9 @@ static int init_app(ui_app *a, const ui_options *cli)
     a->cfg = cli->req;
     a->sel = (int)cli->req.variant;
     a->last = calloc(RS_VARIANT_COUNT, sizeof *a->last);
+    a->checks = calloc(RS_VARIANT_COUNT, sizeof *a->checks);
     a->ladder = calloc(RS_VARIANT_COUNT, sizeof *a->ladder);
-    if (!a->last || !a->ladder) return RS_E_NOMEM;
+    if (!a->last || !a->ladder || !a->checks) return RS_E_NOMEM;
     a->sweep_vars = cli->req.variants ? cli->req.variants
                                       : (1u << RS_V_ATOMIC) | (1u << RS_V_FIRST_ADD) |
                                             (1u << RS_V_MULTI_ELEMENT) | (1u << RS_V_VECTORIZED) |
@@ -345,6 +369,7 @@ static int init_app(ui_app *a, const ui_options *cli)
 static void free_app(ui_app *a)
 {
     free(a->last);
+    free(a->checks);
     free(a->ladder);
     free(a->presets);
     rs_sweep_free(&a->sweep);

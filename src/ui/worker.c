@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/catalogue.h"
 #include "engine/engine.h"
@@ -30,6 +31,7 @@ struct ui_worker {
     rs_variant vars[RS_VARIANT_COUNT];
     int nvar;
     rs_sweep_sizes sizes;
+    rs_check_kind check;
     double progress;
     char what[96];
 
@@ -142,6 +144,25 @@ static void open_backend(ui_worker *w, ui_event *ev)
     post(w, ev);
 }
 
+/* --check in the explorer: this binary under compute-sanitizer. */
+static rs_status run_check(ui_worker *w, ui_event *ev)
+{
+    char exe[4096];
+    rs_error err;
+    memset(ev, 0, sizeof *ev);
+    ev->kind = UI_EV_CHECK;
+    ev->index = (int)w->base.variant;
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) return RS_E_IO;
+    exe[len] = '\0';
+    snprintf(w->what, sizeof w->what, "%s under compute-sanitizer",
+             rs_variant_name(w->base.variant));
+    ev->status = rs_check_run(&w->base, w->check, exe, &ev->check, &w->cancel, &err);
+    if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
+    post(w, ev);
+    return ev->status;
+}
+
 static void *loop(void *arg)
 {
     ui_worker *w = arg;
@@ -157,7 +178,9 @@ static void *loop(void *arg)
         w->busy = 1;
         w->progress = 0.0;
         pthread_mutex_unlock(&w->mu);
-        const rs_status st = w->src ? run_job(w) : RS_E_NODEVICE;
+        const rs_status st = w->kind == UI_JOB_CHECK ? run_check(w, ev)
+                             : w->src                ? run_job(w)
+                                                     : RS_E_NODEVICE;
         memset(ev, 0, sizeof *ev);
         ev->kind = UI_EV_DONE;
         ev->job = w->kind;
@@ -213,6 +236,15 @@ int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, con
     }
     pthread_mutex_unlock(&w->mu);
     return ok;
+}
+
+int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind kind)
+{
+    const rs_variant v = base->variant;
+    pthread_mutex_lock(&w->mu);
+    w->check = kind;
+    pthread_mutex_unlock(&w->mu);
+    return ui_worker_submit(w, UI_JOB_CHECK, base, &v, 1, NULL);
 }
 
 void ui_worker_cancel(ui_worker *w)

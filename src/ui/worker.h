@@ -4,17 +4,19 @@
 #ifndef UI_WORKER_H
 #define UI_WORKER_H
 
+#include "core/check.h"
 #include "core/export.h"
 #include "core/record.h"
 #include "core/sweep_range.h"
 
-typedef enum { UI_JOB_RUN, UI_JOB_LADDER, UI_JOB_SWEEP } ui_job_kind;
+typedef enum { UI_JOB_RUN, UI_JOB_LADDER, UI_JOB_SWEEP, UI_JOB_CHECK } ui_job_kind;
 
 typedef enum {
     UI_EV_OPENED, /* engine ready (or why not); dev, counters */
     UI_EV_PEAK,   /* measured streaming-read bandwidth */
     UI_EV_ROW,    /* one row of the job: index (variant, ladder row or size) and index2 */
     UI_EV_DONE,   /* the job ended: status, msg */
+    UI_EV_CHECK,  /* a --check finished: index (variant), check */
 } ui_event_kind;
 
 typedef struct ui_event {
@@ -29,6 +31,7 @@ typedef struct ui_event {
     char counters_why[240];
     int passes_default, passes_full; /* what each counter set costs (host API) */
     double gbps;
+    rs_check_report check;
 } ui_event;
 
 typedef struct ui_worker ui_worker;
@@ -40,6 +43,10 @@ ui_worker *ui_worker_start(int device, const rs_recording *rec);
  * the variant; for a sweep, sizes gives n. */
 int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, const rs_variant *vars,
                      int nvar, const rs_sweep_sizes *sizes);
+
+/* Queue a check of base's variant under compute-sanitizer (a child
+ * process); 0 when a job is running. */
+int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind kind);
 
 /* Stop the running job between launches. */
 void ui_worker_cancel(ui_worker *w);
