@@ -1,6 +1,6 @@
 /* The batch commands' side of the runner: the source a command reads (a
  * recording with --replay, else the GPU), a progress line on a terminal,
- * SIGINT and SIGTERM as a cancel, and --record. */
+ * SIGINT, SIGTERM and SIGHUP as a cancel, and --record. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,14 +58,16 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     batch_cancel = 0;
     const rs_runner rn = {src,  command, cli->record ? &rec : NULL, &batch_cancel, show, NULL,
                           NULL, &l};
-    struct sigaction sa, old_int, old_term;
+    struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup); /* the terminal closed: keep what was measured */
     rs_status st = rs_runner_run(&rn, reqs, n, rows, done, &err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
     if (l.tty) fprintf(stderr, "\r\033[K");
     if (st != RS_OK) rs_cli_error("%s", err.msg);
     if (rs_record_close(&rec, &err) != RS_OK && st == RS_OK) {

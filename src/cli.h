@@ -72,7 +72,7 @@ int rs_cli_save_preset(const rs_cli *cli);
 int rs_cli_open_source(const rs_cli *cli, int need_gpu, struct rs_source **src);
 
 /* reqs[0..n) into rows through the runner, with a progress line, SIGINT
- * and SIGTERM as a cancel, and --record; 0 or the status that stopped it
+ * SIGTERM and SIGHUP as a cancel, and --record. 0 or the status that stopped it
  * (said on stderr). *done rows were made. */
 int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *command,
                     const rs_request *reqs, int n, rs_row *rows, int *done);

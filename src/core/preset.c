@@ -3,6 +3,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,6 +330,8 @@ static rs_status write_all(int fd, const char *data, size_t len, const char *tmp
     return RS_OK;
 }
 
+static rs_status place(const char *path, const char *text, int force, rs_error *err);
+
 rs_status rs_preset_write(const char *path, const rs_request *r, int force, rs_error *err)
 {
     char text[8192];
@@ -335,6 +339,22 @@ rs_status rs_preset_write(const char *path, const rs_request *r, int force, rs_e
         return rs_fail(err, RS_E_IO, "preset too large to write");
     if (!force && file_exists(path))
         return rs_fail(err, RS_E_IO, "preset '%s' exists; use --force to replace it", path);
+    /* SIGINT, SIGTERM and SIGHUP wait until the file is in place (or not):
+     * a signal never leaves a temporary file or half a preset behind. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    const rs_status st = place(path, text, force, err);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return st;
+}
+
+/* text into path through a temporary file beside it. */
+static rs_status place(const char *path, const char *text, int force, rs_error *err)
+{
     char tmp[RS_PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
     int fd = mkstemp(tmp);

@@ -53,7 +53,11 @@ rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_inf
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     cJSON_AddStringToObject(h, "date", date);
     cJSON_AddItemToObject(h, "device", rs_device_to_json(dev));
-    return write_line(rec, h, err);
+    if (write_line(rec, h, err) == RS_OK) return RS_OK;
+    fclose(rec->f); /* not even the header: nothing is left behind */
+    rec->f = NULL;
+    unlink(rec->tmp);
+    return err->code;
 }
 
 rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err)
