@@ -14,6 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #include "core/source.h"
 #include "engine/engine.h"
 
@@ -117,6 +121,11 @@ static void child_main(int device, int down, int up)
         m.broken = rs_engine_broken(rs_source_engine(g));
         if (put(up, &m, sizeof m) || put(up, res, sizeof *res) || m.broken) break;
     }
+    free(res);
+    rs_source_close(g);
+#ifdef __SANITIZE_ADDRESS__
+    __lsan_do_leak_check(); /* _exit skips the sanitizer's own check */
+#endif
     _exit(0); /* no atexit handlers: they belong to the parent */
 }
 
