@@ -3,10 +3,12 @@
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "core/format.h"
+#include "core/source.h"
 
 #ifndef RS_VERSION
 #define RS_VERSION "0"
@@ -23,6 +25,9 @@ int main(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     const char *cs = nl_langinfo(CODESET);
     rs_notation_set(cs && strcmp(cs, "UTF-8") == 0);
+    /* the GPU process the explorer and batch commands start (source_child.c) */
+    if (argc == 5 && strcmp(argv[1], RS_GPU_PROCESS_ARG) == 0)
+        return rs_source_child_serve(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
     if (argc > 1 && argv[1][0] != '-') {
         name = argv[1];
         shift = 1;

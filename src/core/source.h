@@ -62,6 +62,10 @@ void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out);
  * fault ends the child, and the next run starts a fresh one. prepare()
  * starts it; its facts are read once per child. */
 rs_status rs_source_child_open(int device, rs_source **out, rs_error *err);
+/* The child's side: `redscope RS_GPU_PROCESS_ARG DEVICE FD_IN FD_OUT`
+ * serves runs until FD_IN closes; its exit status. */
+#define RS_GPU_PROCESS_ARG "--gpu-process"
+int rs_source_child_serve(int device, int down, int up);
 const rs_gpu_facts *rs_source_child_facts(rs_source *s);
 
 void rs_source_close(rs_source *s);

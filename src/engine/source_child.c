@@ -14,10 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifdef __SANITIZE_ADDRESS__
-#include <sanitizer/lsan_interface.h>
-#endif
-
 #include "core/source.h"
 #include "engine/engine.h"
 
@@ -93,8 +89,12 @@ static void child_stage(void *ctx, const char *what)
 
 /* Open the GPU, say what it is, then answer runs until the pipe closes or
  * a fault spoils the context. */
-static void child_main(int device, int down, int up)
+int rs_source_child_serve(int device, int down, int up)
 {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sigaction(SIGUSR1, &sa, NULL);
     child_up = up;
     rs_source *g = NULL;
     rs_error err;
@@ -106,7 +106,7 @@ static void child_main(int device, int down, int up)
     rs_source_gpu_facts(g, &facts);
     if (put(up, &m, sizeof m) || put(up, &facts, sizeof facts) ||
         (g && put(up, g->device(g), sizeof(rs_device_info))))
-        _exit(1);
+        return 1;
     rs_request req;
     rs_result *res = malloc(sizeof *res);
     char command[16];
@@ -123,10 +123,7 @@ static void child_main(int device, int down, int up)
     }
     free(res);
     rs_source_close(g);
-#ifdef __SANITIZE_ADDRESS__
-    __lsan_do_leak_check(); /* _exit skips the sanitizer's own check */
-#endif
-    _exit(0); /* no atexit handlers: they belong to the parent */
+    return 0;
 }
 
 /* ---- the parent ------------------------------------------------------------------ */
@@ -156,7 +153,14 @@ static rs_status start_child(child_source *c, rs_error *err)
         close(down[0]), close(down[1]);
         return rs_fail(err, RS_E_IO, "cannot make a pipe: %s", strerror(errno));
     }
-    const pid_t pid = fork();
+    /* a fresh process image: no copy of the explorer's heap or threads */
+    char exe[4096], dev_arg[16], fd_down[16], fd_up[16];
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[len > 0 ? len : 0] = '\0';
+    snprintf(dev_arg, sizeof dev_arg, "%d", c->device);
+    snprintf(fd_down, sizeof fd_down, "%d", down[0]);
+    snprintf(fd_up, sizeof fd_up, "%d", up[1]);
+    const pid_t pid = len > 0 ? fork() : -1;
     if (pid < 0) {
         close(down[0]), close(down[1]), close(up[0]), close(up[1]);
         return rs_fail(err, RS_E_NOMEM, "cannot start the GPU process: %s", strerror(errno));
@@ -165,16 +169,11 @@ static rs_status start_child(child_source *c, rs_error *err)
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive redscope */
         /* the test-only fault is one fault: a replacement child runs clean */
         if (c->started) unsetenv("REDSCOPE_TEST_FAULT");
-        signal(SIGINT, SIG_IGN); /* the parent decides */
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
+        signal(SIGINT, SIG_IGN); /* the parent decides; kept across exec */
         signal(SIGPIPE, SIG_DFL);
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_usr1;
-        sigaction(SIGUSR1, &sa, NULL);
         close(down[1]), close(up[0]);
-        child_main(c->device, down[0], up[1]);
+        execl(exe, "redscope", RS_GPU_PROCESS_ARG, dev_arg, fd_down, fd_up, (char *)NULL);
+        _exit(127);
     }
     close(down[0]), close(up[1]);
     c->pid = pid, c->down = down[1], c->up = up[0];
