@@ -50,7 +50,7 @@ try:
             time.sleep(0.1)
         s = t.screen()
         ok = s.count("\u2713") + s.count("\u2717")
-        check(" done" in status(t) and ok >= 14, f"ladder {k + 1}: 14 rows, done ({ok})")
+        check(" done" in status(t) and ok >= 14, f"ladder {k + 1}: 14 rows, done ({ok})\n{s}")
         runs += 15
         if gpu_pid is None:
             kids = subprocess.run(["pgrep", "-P", str(t.pid())], capture_output=True,
