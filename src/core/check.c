@@ -215,9 +215,11 @@ void rs_check_sentence(const rs_check_report *r, char *buf, size_t len)
                  "write it needs (a barrier or __syncwarp between them).");
     else if (r->total)
         snprintf(buf, len,
-                 "%s%s invalid or uninitialized device-memory access%s, on %s: a kernel reads or "
-                 "writes memory it does not own.",
-                 result, total, r->total == 1 ? "" : "es", where);
+                 "%s%s memory error%s (bad accesses, and the CUDA errors they cause) on "
+                 "%s: a kernel reads or writes memory it does not own, or reads what was never "
+                 "written.",
+                 r->correct == 0 ? "The run did not give a right result: " : "", total,
+                 r->total == 1 ? "" : "s", where);
     else
         snprintf(buf, len,
                  "No invalid or uninitialized device-memory access (memcheck and "
