@@ -155,8 +155,10 @@ static rs_status run_check(ui_worker *w, ui_event *ev)
     const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0) return RS_E_IO;
     exe[len] = '\0';
+    pthread_mutex_lock(&w->mu);
     snprintf(w->what, sizeof w->what, "%s under compute-sanitizer",
              rs_variant_name(w->base.variant));
+    pthread_mutex_unlock(&w->mu);
     ev->status = rs_check_run(&w->base, w->check, exe, &ev->check, &w->cancel, &err);
     if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
     post(w, ev);
