@@ -9,6 +9,7 @@
 #include "core/catalogue.h"
 #include "core/check.h"
 #include "core/format.h"
+#include "core/record.h"
 #include "core/snippets.h"
 
 static volatile int check_cancel;
@@ -81,20 +82,22 @@ static void print_json(const rs_cli *cli, const rs_check_report *r)
     cJSON_Delete(j);
 }
 
+static void print_report(const rs_cli *cli, const rs_check_report *r)
+{
+    if (cli->format == RS_FMT_JSON)
+        print_json(cli, r);
+    else if (cli->format == RS_FMT_CSV)
+        print_csv(r);
+    else
+        print_table(cli, r);
+}
+
 /* Refused before any work: what --check cannot do. */
 static int refuse(const rs_cli *cli)
 {
     rs_error err;
-    if (cli->replay) {
-        rs_cli_error("--check runs the configuration under compute-sanitizer on a GPU; a "
-                     "recording holds no check (drop --replay)");
-        return RS_E_USAGE;
-    }
-    if (cli->record || cli->save_preset) {
-        rs_cli_error("--check prints its findings; it takes no --%s",
-                     cli->record ? "record" : "save-preset");
-        return RS_E_USAGE;
-    }
+    int rc = rs_cli_check_outputs(cli);
+    if (rc || (rc = rs_cli_save_preset(cli))) return rc;
     if (cli->req.variant == RS_V_CPU) {
         rs_cli_error("--check needs a GPU variant: the cpu reference runs no kernel");
         return RS_E_USAGE;
@@ -106,12 +109,53 @@ static int refuse(const rs_cli *cli)
     return 0;
 }
 
+/* run --check --replay FILE: the check recorded for this configuration. */
+static int replay_check(const rs_cli *cli)
+{
+    rs_recording rec;
+    rs_error err;
+    if (rs_recording_load(cli->replay, &rec, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return err.code;
+    }
+    const rs_recorded_check *c =
+        rs_recording_find_check(&rec, &cli->req, (rs_check_kind)cli->check);
+    int rc = 0;
+    if (c) {
+        print_report(cli, &c->report);
+    } else {
+        rs_cli_error("not recorded: %s holds no --check %s of %s with these settings (%d check%s "
+                     "recorded)",
+                     cli->replay, rs_check_name((rs_check_kind)cli->check),
+                     rs_variant_name(cli->req.variant), rec.check_count,
+                     rec.check_count == 1 ? "" : "s");
+        rc = RS_E_USAGE;
+    }
+    rs_recording_free(&rec);
+    return rc;
+}
+
+/* --record: the findings as a line of a recording, for --replay. */
+static int record_check(const rs_cli *cli, const rs_device_info *dev, const rs_check_report *r)
+{
+    rs_recorder rec;
+    rs_error err;
+    rs_status st = rs_record_open(&rec, cli->record, dev, &err);
+    if (st == RS_OK) st = rs_record_check(&rec, &cli->req, r, &err);
+    const rs_status closed = rs_record_close(&rec, &err);
+    if (st == RS_OK) st = closed;
+    if (st != RS_OK) rs_cli_error("%s", err.msg);
+    return (int)st;
+}
+
 int rs_cmd_check(rs_cli *cli)
 {
     int rc = refuse(cli);
     if (rc) return rc;
+    if (cli->replay) return replay_check(cli);
     rs_source *src = NULL; /* a GPU is there (exit 3 or 4 said otherwise) */
     if ((rc = rs_cli_open_source(cli, 1, &src))) return rc;
+    const rs_device_info dev = *src->device(src);
     rs_source_close(src);
     char exe[4096], san[4096];
     if (!rs_check_find_sanitizer(san, sizeof san)) {
@@ -141,15 +185,13 @@ int rs_cmd_check(rs_cli *cli)
           : rs_fail(&err, RS_E_NOMEM, "out of host memory");
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    rc = (int)st;
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);
-    } else if (cli->format == RS_FMT_JSON) {
-        print_json(cli, r);
-    } else if (cli->format == RS_FMT_CSV) {
-        print_csv(r);
     } else {
-        print_table(cli, r);
+        print_report(cli, r);
+        if (cli->record) rc = record_check(cli, &dev, r);
     }
     free(r);
-    return (int)st;
+    return rc;
 }

@@ -71,7 +71,8 @@ if(RS_FUZZ AND RS_CLANG)
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})
   rs_fuzzer(fuzz_recording
     SOURCES core/record.c core/json.c core/source_recording.c core/sweep.c core/format.c
-            core/reference.c core/result.c core/tables.c ${RS_FUZZ_CORE}
+            core/reference.c core/result.c core/tables.c core/check.c core/record_check.c
+            ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/recording/*
     FLAGS ${RS_FUZZ_CJSON} LIBS ${CJSON_LINK_LIBRARIES})
 endif()

@@ -263,9 +263,9 @@ one_line_error(*run("ladder", "--check", "race")[0:3:2], 2, "takes no --check", 
 one_line_error(*run("run", "--variant", "cpu", "--check", "race")[0:3:2], 2, "needs a GPU variant",
                "--check of the cpu reference")
 one_line_error(*run("run", "--variant", "sequential", "--check", "race", "--replay",
-                    demo)[0:3:2], 2, "a recording holds no check", "--check --replay")
+                    demo)[0:3:2], 2, "not recorded: ", "--check --replay of a recording without it")
 one_line_error(*run("run", "--variant", "sequential", "--check", "race", "--record",
-                    os.path.join(tmp, "c.jsonl"))[0:3:2], 2, "takes no --record", "--check --record")
+                    "/nonexistent/c.jsonl")[0:3:2], 7, "directory", "--check --record: checked first")
 if not have_gpu:
     rc, _, err = run("run", "--variant", "unroll_warp_volatile", "--check", "race")
     check(rc in (3, 4) and err.startswith("redscope: "), f"--check without a GPU: {rc} {err!r}")

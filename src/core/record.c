@@ -157,9 +157,14 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
             st = rs_fail(err, RS_E_IO, "%s:%d: not a JSON line", path, line);
             break;
         }
+        const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(j, "command");
         if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
             rs_device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &out->device);
             out->has_device = 1;
+        } else if (cJSON_IsString(cmd) && strcmp(cmd->valuestring, "check") == 0) {
+            rs_error sub;
+            if (rs_recording_add_check(out, j, &sub) != RS_OK)
+                st = rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
         } else {
             st = add_row(out, &cap, j, path, line, err);
         }
@@ -176,6 +181,7 @@ void rs_recording_free(rs_recording *rec)
 {
     free(rec->rows);
     free(rec->command);
+    free(rec->checks);
     memset(rec, 0, sizeof *rec);
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "check.h"
 #include "export.h"
 
 /* A recording is written to a temporary file beside its path and renamed
@@ -27,13 +28,31 @@ rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_inf
 rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err);
 rs_status rs_record_close(rs_recorder *rec, rs_error *err);
 
+/* A check (run --check) as recorded: the configuration and the findings. */
+typedef struct rs_recorded_check {
+    rs_request req;
+    rs_check_report report;
+} rs_recorded_check;
+
 typedef struct rs_recording {
     rs_device_info device;
     int has_device;
     int count;
     rs_row *rows;
     char (*command)[16];
+    int check_count; /* lines with "command": "check" (record_check.c) */
+    rs_recorded_check *checks;
 } rs_recording;
+
+/* A check into the recording: {"command": "check", "request", "check"}. */
+rs_status rs_record_check(rs_recorder *rec, const rs_request *req, const rs_check_report *r,
+                          rs_error *err);
+/* A "check" line of a recording being loaded, kept in rec->checks. */
+rs_status rs_recording_add_check(rs_recording *rec, const cJSON *j, rs_error *err);
+/* The last recorded check of kind answering req (same run, same variant);
+ * NULL when there is none. */
+const rs_recorded_check *rs_recording_find_check(const rs_recording *rec, const rs_request *req,
+                                                 rs_check_kind kind);
 
 /* Load a recording; a malformed line is an error naming its line number. */
 rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err);

@@ -452,7 +452,7 @@ static int why_check(const ui_app *a, int w, char (*lines)[256], ui_role *role, 
                  c->tools, n, s);
     } else if (rs_catalogue_get(a->sel)->flags & RS_VF_RACY) {
         snprintf(text, sizeof text, "%s A data race%s", ui_glyph(G_RACE),
-                 a->replay ? ": on a GPU, x runs racecheck (compute-sanitizer) to show it."
+                 a->replay ? ": x shows what racecheck (compute-sanitizer) found, if recorded."
                            : ": x runs racecheck (compute-sanitizer) to show it line by line.");
     } else {
         return 0;
