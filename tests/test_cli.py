@@ -266,6 +266,24 @@ one_line_error(*run("run", "--variant", "sequential", "--check", "race", "--repl
                     demo)[0:3:2], 2, "not recorded: ", "--check --replay of a recording without it")
 one_line_error(*run("run", "--variant", "sequential", "--check", "race", "--record",
                     "/nonexistent/c.jsonl")[0:3:2], 7, "directory", "--check --record: checked first")
+# A check recorded on an H100 replays as it was measured, in every format.
+checks = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-checks.jsonl")
+rc, out, err = run("run", "--variant", "unroll_warp_volatile", "--n", "2^20", "--check", "race",
+                   "--replay", checks)
+check(rc == 0 and "1,059,348 hazards on lines 107" in out and
+      "Write classic.cu:107  vs[tid] = op(vs[tid], vs[tid + 32]);" in out,
+      f"--check --replay: the recorded race, line by line: {rc} {out} {err}")
+rc, out, _ = run("run", "--variant", "unroll_warp_volatile", "--n", "2^20", "--check", "race",
+                 "--replay", checks, "--format", "json")
+j = json.loads(out)["check"] if rc == 0 else {}
+check(j.get("total") == 1059348 and len(j.get("findings", [])) == 5 and j.get("correct") == 1,
+      f"--check --replay --format json: {j}")
+rc, out, _ = run("run", "--variant", "vectorized", "--n", "2^20", "--check", "memory", "--replay",
+                 checks, "--format", "csv")
+check(rc == 0 and out.startswith("check,what,kernel,file,line"), f"--check --format csv: {out!r}")
+one_line_error(*run("run", "--variant", "unroll_warp", "--n", "2^22", "--check", "race",
+                    "--replay", checks)[0:3:2], 2, "3 checks recorded",
+               "--check --replay of other settings")
 if not have_gpu:
     rc, _, err = run("run", "--variant", "unroll_warp_volatile", "--check", "race")
     check(rc in (3, 4) and err.startswith("redscope: "), f"--check without a GPU: {rc} {err!r}")

@@ -407,8 +407,29 @@ def racy_step():
             t.close()
 
 
+def recorded_check():
+    """x in replay shows the check recorded on an H100, quoted in Why."""
+    rec = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-checks.jsonl")
+    t = Tmux(f"{EXE} --replay {rec}", cols=140, rows=44, env=UTF8)
+    try:
+        t.wait_for("REPLAY")
+        t.keys("Down", "Down", "x")
+        s = t.wait_for("recorded racecheck") or t.screen()
+        flat = " ".join(l.strip(" \u2502") for l in s.splitlines())
+        check("\u26a0 racecheck (n 2^20): The result is right on this GPU" in flat
+              and "1,059,348 hazards" in flat, "x in replay quotes the recorded race in Why", s)
+        t.keys("Down", "x")
+        s = t.wait_for("No shared-memory hazard") or t.screen()
+        check("No shared-memory hazard" in s, "the recorded clean check of unroll_warp", s)
+        t.keys("q")
+        check(t.exit_code() == 0, "q quits")
+    finally:
+        t.close()
+
+
 replay_end_to_end()
 racy_step()
+recorded_check()
 status_and_keys()
 layout_at_sizes()
 notation()
