@@ -337,6 +337,28 @@ def sigterm():
         check(t.terminal_restored(), "the terminal is restored after SIGTERM")
     finally:
         t.close()
+    # SIGHUP as a preset is saved: the save finishes whole, then the explorer
+    # leaves (129) with the terminal restored and no temporary file
+    cfg = tempfile.mkdtemp(prefix="rs_tui_hup_")
+    t = Tmux(f"{EXE} --replay {REC}", env=dict(UTF8, XDG_CONFIG_HOME=cfg))
+    try:
+        t.wait_for("REPLAY")
+        t.keys("s")
+        t.wait_for("save preset as")
+        t.tmux("send-keys", "-t", t.name, "-l", "hup-test")
+        pid = t.pid()
+        t.tmux("send-keys", "-t", t.name, "Enter")
+        if pid:
+            os.kill(pid, 1)
+        check(t.exit_code() == 129 and t.terminal_restored(),
+              "SIGHUP at a preset save: exit 129, terminal restored")
+        folder = os.path.join(cfg, "redscope", "presets")
+        names = os.listdir(folder) if os.path.isdir(folder) else []
+        text = open(os.path.join(folder, "hup-test.ini")).read() if "hup-test.ini" in names else ""
+        check(names in ([], ["hup-test.ini"]) and (not names or "[run]" in text),
+              f"the preset is whole or absent, no temporary file: {names}")
+    finally:
+        t.close()
 
 
 def no_gpu():
