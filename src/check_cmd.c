@@ -25,7 +25,8 @@ static void line_with_text(const char *file, int line, char *buf, size_t len)
 {
     const char *text = line > 0 ? rs_kernel_line(file, line) : NULL;
     if (line <= 0)
-        snprintf(buf, len, "(no source line: built without -lineinfo)");
+        snprintf(buf, len,
+                 "(no kernel source line: a host-side error, or code built without -lineinfo)");
     else
         snprintf(buf, len, "%s:%d%s%s", file, line, text ? "  " : "", text ? text : "");
 }

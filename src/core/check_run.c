@@ -2,6 +2,7 @@
  * process (its own process group, so a cancel stops the whole tree), the
  * sanitizer's log read back by check.c. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +72,11 @@ static int run_child(char **argv, volatile int *cancel)
     const pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
-        setpgid(0, 0);
-        FILE *null = fopen("/dev/null", "w");
-        if (null) {
-            dup2(fileno(null), 1);
-            dup2(fileno(null), 2);
+        setpgid(0, 0); /* only async-signal-safe calls until exec */
+        const int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, 1);
+            dup2(null, 2);
         }
         execv(argv[0], argv);
         _exit(127);

@@ -145,6 +145,22 @@ static void stop_child(child_source *c)
     c->pid = 0;
 }
 
+/* The child's environment, made before fork (nothing may allocate between
+ * fork and exec): the test-only fault is one fault, so a replacement child
+ * runs without it. */
+static char **child_env(int replacement)
+{
+    extern char **environ;
+    size_t n = 0, k = 0;
+    while (environ[n]) n++;
+    char **env = malloc(sizeof *env * (n + 1));
+    for (size_t i = 0; env && i < n; i++)
+        if (!replacement || strncmp(environ[i], "REDSCOPE_TEST_FAULT=", 20) != 0)
+            env[k++] = environ[i];
+    if (env) env[k] = NULL;
+    return env;
+}
+
 static rs_status start_child(child_source *c, rs_error *err)
 {
     int down[2], up[2];
@@ -160,21 +176,23 @@ static rs_status start_child(child_source *c, rs_error *err)
     snprintf(dev_arg, sizeof dev_arg, "%d", c->device);
     snprintf(fd_down, sizeof fd_down, "%d", down[0]);
     snprintf(fd_up, sizeof fd_up, "%d", up[1]);
-    const pid_t pid = len > 0 ? fork() : -1;
+    char **env = child_env(c->started);
+    const pid_t pid = len > 0 && env ? fork() : -1;
     if (pid < 0) {
+        free(env);
         close(down[0]), close(down[1]), close(up[0]), close(up[1]);
         return rs_fail(err, RS_E_NOMEM, "cannot start the GPU process: %s", strerror(errno));
     }
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive redscope */
-        /* the test-only fault is one fault: a replacement child runs clean */
-        if (c->started) unsetenv("REDSCOPE_TEST_FAULT");
-        signal(SIGINT, SIG_IGN); /* the parent decides; kept across exec */
+        signal(SIGINT, SIG_IGN);          /* the parent decides; kept across exec */
         signal(SIGPIPE, SIG_DFL);
         close(down[1]), close(up[0]);
-        execl(exe, "redscope", RS_GPU_PROCESS_ARG, dev_arg, fd_down, fd_up, (char *)NULL);
+        char *args[] = {"redscope", RS_GPU_PROCESS_ARG, dev_arg, fd_down, fd_up, NULL};
+        execve(exe, args, env); /* only async-signal-safe calls between fork and here */
         _exit(127);
     }
+    free(env);
     close(down[0]), close(up[1]);
     c->pid = pid, c->down = down[1], c->up = up[0];
     c->started++;
