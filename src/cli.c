@@ -41,9 +41,28 @@ int rs_cli_save_preset(const rs_cli *cli)
     return 0;
 }
 
+/* --kernel on run: the variant is the file's kernel; one file at a time. */
+static int run_kernel_args(rs_cli *cli)
+{
+    if (cli->nkernels > 1) {
+        rs_cli_error("run takes one --kernel; compare several with: redscope ladder --kernel A.cu "
+                     "--kernel B.cu");
+        return RS_E_USAGE;
+    }
+    if (!cli->set[RS_F_kernel]) return 0;
+    if (cli->set[RS_F_variant] && cli->req.variant != RS_V_KERNEL) {
+        rs_cli_error("give --variant or --kernel, not both: --kernel runs your file");
+        return RS_E_USAGE;
+    }
+    cli->req.variant = RS_V_KERNEL;
+    return 0;
+}
+
 int rs_cmd_run(rs_cli *cli)
 {
     rs_error err;
+    int rc0 = run_kernel_args(cli);
+    if (rc0) return rc0;
     if (cli->check) return rs_cmd_check(cli);
     int rc = rs_cli_check_outputs(cli);
     if (rc || (rc = rs_cli_save_preset(cli))) return rc;
@@ -68,7 +87,7 @@ int rs_cmd_run(rs_cli *cli)
     } else if (!rc) {
         rs_print_run(stdout, row, cli->format);
         if (!row->result.correct) {
-            rs_cli_error("%s gave a WRONG result (see above)", rs_variant_name(cli->req.variant));
+            rs_cli_error("%s gave a WRONG result (see above)", rs_request_name(&cli->req));
             rc = RS_E_MISMATCH;
         }
     }
@@ -81,18 +100,24 @@ int rs_cmd_ladder(rs_cli *cli)
 {
     int rc = rs_cli_check_outputs(cli);
     if (rc || (rc = rs_cli_save_preset(cli))) return rc;
+    enum { MAX_ROWS = RS_VARIANT_COUNT + RS_UKERNEL_MAX_FILES };
     rs_variant vars[RS_VARIANT_COUNT];
-    rs_request reqs[RS_VARIANT_COUNT];
-    rs_row *rows = calloc(RS_VARIANT_COUNT, sizeof *rows);
+    rs_request reqs[MAX_ROWS];
+    rs_row *rows = calloc(MAX_ROWS, sizeof *rows);
     if (!rows) {
         rs_cli_error("out of host memory");
         return RS_E_NOMEM;
     }
-    const int nvars = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
+    int nvars = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
     int need_gpu = 0;
     for (int i = 0; i < nvars; i++) {
         need_gpu |= vars[i] != RS_V_CPU;
         rs_request_for_variant(&cli->req, vars[i], &reqs[i]);
+    }
+    /* every further --kernel file: a row of its own after the first's */
+    for (int k = 1; k < cli->nkernels; k++) {
+        rs_request_for_variant(&cli->req, RS_V_KERNEL, &reqs[nvars]);
+        snprintf(reqs[nvars++].kernel, sizeof reqs[0].kernel, "%s", cli->kernels[k]);
     }
     rs_source *src = NULL;
     if ((rc = rs_cli_open_source(cli, need_gpu, &src))) {

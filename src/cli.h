@@ -9,17 +9,21 @@
 #include "core/export.h"
 #include "core/request.h"
 #include "core/source.h"
+#include "core/ukernel.h"
 
 typedef struct rs_cli {
     const char *command; /* "run", "ladder", ... or "explore" for the TUI */
     rs_request req;
     rs_format format;
-    const char *record;      /* --record FILE */
-    const char *replay;      /* --replay FILE */
-    const char *preset;      /* --preset NAME|PATH */
-    const char *save_preset; /* --save-preset NAME */
-    const char *plot;        /* --plot FILE.svg|png */
-    int check;               /* --check race|memory: an rs_check_kind */
+    const char *record;                        /* --record FILE */
+    const char *replay;                        /* --replay FILE */
+    const char *preset;                        /* --preset NAME|PATH */
+    const char *save_preset;                   /* --save-preset NAME */
+    const char *plot;                          /* --plot FILE.svg|png */
+    int check;                                 /* --check race|memory: an rs_check_kind */
+    const char *kernels[RS_UKERNEL_MAX_FILES]; /* every --kernel, in order */
+    int nkernels;
+    int arch; /* compile --arch sm_XX; 0: sm_90 */
     int force;
     int no_color;
     int measure;
@@ -40,6 +44,7 @@ enum {
     RS_X_MEASURE = 1 << 7,
     RS_X_PLOT = 1 << 8,
     RS_X_CHECK = 1 << 9,
+    RS_X_ARCH = 1 << 10,
 };
 
 /* A command: its name, usage, one-line summary, the request fields (bit per
@@ -90,6 +95,8 @@ int rs_cmd_metrics(rs_cli *cli);
 int rs_cmd_presets(rs_cli *cli);
 /* run --check: the configuration under compute-sanitizer (check_cmd.c). */
 int rs_cmd_check(rs_cli *cli);
+/* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (kernel_cmd.c). */
+int rs_cmd_compile(rs_cli *cli);
 
 /* One line on stderr, "redscope: ...". */
 void rs_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

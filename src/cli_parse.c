@@ -23,6 +23,7 @@ enum {
     OPT_MEASURE,
     OPT_PLOT,
     OPT_CHECK,
+    OPT_ARCH,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -58,6 +59,8 @@ static const extra_opt extras[] = {
     {"check", required_argument, OPT_CHECK, "KIND",
      "run it under compute-sanitizer instead: race (racecheck) or memory (memcheck, initcheck)",
      RS_X_CHECK},
+    {"arch", required_argument, OPT_ARCH, "sm_XX",
+     "the GPU architecture to compile for (default sm_90)", RS_X_ARCH},
     {"help", no_argument, OPT_HELP, NULL, "this help", 0},
     {"version", no_argument, OPT_VERSION, NULL, "print the version", 0},
 };
@@ -143,9 +146,32 @@ static rs_status collect(const char *command, int argc, char **argv, given *out,
         }
         out[(*count)++] = (given){c, value};
     }
+    /* compile FILE.cu ...: the files are its arguments */
+    for (; strcmp(command, "compile") == 0 && optind < argc; optind++)
+        out[(*count)++] = (given){OPT_FIELD + RS_F_kernel, argv[optind]};
     if (optind < argc)
         return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",
                        argv[optind], command);
+    return RS_OK;
+}
+
+static rs_status add_kernel(rs_cli *cli, const char *path, rs_error *err)
+{
+    if (cli->nkernels == RS_UKERNEL_MAX_FILES)
+        return rs_fail(err, RS_E_USAGE, "at most %d --kernel files at once", RS_UKERNEL_MAX_FILES);
+    cli->kernels[cli->nkernels++] = path;
+    return RS_OK;
+}
+
+static rs_status parse_arch(const char *v, int *arch, rs_error *err)
+{
+    char *end = NULL;
+    const char *digits = v && strncmp(v, "sm_", 3) == 0 ? v + 3 : v ? v : "";
+    const long a = strtol(digits, &end, 10);
+    if (!*digits || *end || a < 50 || a > 130)
+        return rs_fail(err, RS_E_USAGE, "bad --arch '%s': expected sm_XX, like sm_90 or sm_80",
+                       v ? v : "");
+    *arch = (int)a;
     return RS_OK;
 }
 
@@ -187,6 +213,7 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
             }
             st = rs_field_set(&cli->req, f, v ? v : f->implied, err);
             cli->set[f->id] = 1;
+            if (st == RS_OK && f->id == RS_F_kernel) st = add_kernel(cli, v, err);
             continue;
         }
         for (int k = 0; k < N_EXTRAS; k++)
@@ -208,6 +235,7 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
         case OPT_NO_COLOR: cli->no_color = 1; break;
         case OPT_MEASURE: cli->measure = 1; break;
         case OPT_PLOT: cli->plot = v; break;
+        case OPT_ARCH: st = parse_arch(v, &cli->arch, err); break;
         case OPT_CHECK:
             cli->check = rs_check_from_name(v);
             if (cli->check < 0)
@@ -234,10 +262,13 @@ void rs_cli_usage(FILE *f, const char *command)
                    "  redscope ladder --type float32 --n 16M --format csv\n"
                    "  redscope ladder --preset harris-2007\n"
                    "  redscope run --variant unroll_warp_volatile --check race\n"
+                   "  redscope compile conf/kernels/template.cu --type float32\n"
+                   "  redscope ladder --kernel conf/kernels/fast.cu --n 2^24\n"
                    "  redscope --replay conf/recordings/h200-demo.jsonl\n"
                    "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
                    "configuration,\n  3 no NVIDIA driver, 4 no CUDA device, 5 out of memory, "
-                   "6 CUDA error, 7 file error, 130 interrupted\n");
+                   "6 CUDA error, 7 file error,\n  8 your kernel faulted or ran past --timeout, "
+                   "130 interrupted\n");
         return;
     }
     const rs_command *c = rs_command_find(command);

@@ -84,6 +84,11 @@ int rs_cmd_sweep(rs_cli *cli)
         rs_cli_error("%s", err.msg);
         return RS_E_USAGE;
     }
+    if (cli->nkernels > 1) {
+        rs_cli_error("sweep takes one --kernel (its series sits beside the built-in steps); "
+                     "compare several files with ladder");
+        return RS_E_USAGE;
+    }
     int rc = rs_cli_check_outputs(cli);
     if (rc || (rc = rs_cli_save_preset(cli))) return rc;
     rs_variant vars[RS_VARIANT_COUNT];

@@ -79,6 +79,12 @@ static const rs_variant_info catalogue[RS_VARIANT_COUNT] = {
     {RS_V_CPU, "cpu", 15, "one host thread",
      "One CPU thread in a simple loop: the baseline for the speedup column.",
      "the baseline for speedup vs CPU", RS_VF_HOST, RS_FINISH_AUTO, 0},
+    {RS_V_KERNEL, "kernel", 16, "your own kernel, compiled at run time with NVRTC",
+     "A .cu file of yours (--kernel FILE.cu): redscope compiles it for this GPU, launches it "
+     "with the request's blockDim and grid, finishes the block results as the request says, "
+     "and checks, times and profiles it like any step of the ladder.",
+     "every counter, against the step before", RS_VF_FINISH | RS_VF_GRID_STRIDE, RS_FINISH_RELAUNCH,
+     1},
 };
 
 const rs_variant_info *rs_catalogue_get(rs_variant v)
@@ -128,10 +134,21 @@ static rs_status check_block(const rs_variant_info *vi, unsigned b, rs_error *er
     return RS_OK;
 }
 
+const char *rs_request_name(const rs_request *r)
+{
+    if (r->variant != RS_V_KERNEL || !r->kernel[0]) return rs_variant_name(r->variant);
+    const char *slash = strrchr(r->kernel, '/');
+    return slash ? slash + 1 : r->kernel;
+}
+
 rs_status rs_catalogue_check(const rs_request *r, rs_error *err)
 {
     const rs_variant_info *vi = rs_catalogue_get(r->variant);
     if (!vi) return rs_fail(err, RS_E_USAGE, "unknown variant");
+    if (r->variant == RS_V_KERNEL && !r->kernel[0])
+        return rs_fail(err, RS_E_USAGE,
+                       "the kernel variant runs your own .cu file: give it with --kernel FILE.cu "
+                       "(start from conf/kernels/template.cu)");
     if ((unsigned)r->type >= RS_DTYPE_COUNT || (unsigned)r->op >= RS_OP_COUNT)
         return rs_fail(err, RS_E_USAGE, "unknown type or operation");
     if (r->n < 1 || r->n > RS_N_MAX) return rs_fail(err, RS_E_USAGE, "n must be from 1 to 2^40");

@@ -36,6 +36,9 @@ const rs_variant_info *rs_catalogue_get(rs_variant v);
 int rs_variant_from_name(const char *s);
 const char *rs_variant_name(rs_variant v);
 
+/* The name a result goes by: the variant's, or a user kernel's file name. */
+const char *rs_request_name(const rs_request *r);
+
 /* The finish a request really uses (its own, or the variant's default);
  * RS_FINISH_AUTO for variants that have no finish step. */
 rs_finish rs_catalogue_finish(const rs_request *r);

@@ -12,6 +12,7 @@ typedef enum {
     RS_E_NOMEM = 5,       /* out of device or host memory */
     RS_E_CUDA = 6,        /* a CUDA call failed (kernel fault, ...) */
     RS_E_IO = 7,          /* a file could not be read or written */
+    RS_E_KERNEL = 8,      /* a user kernel faulted, trapped or ran past its timeout */
     RS_E_CANCELLED = 130, /* stopped by the user */
 } rs_status;
 

@@ -11,7 +11,6 @@
 #include "catalogue.h"
 #include "format.h"
 
-
 int rs_format_from_name(const char *s)
 {
     if (!s) return -1;
@@ -262,7 +261,34 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddNumberToObject(j, "rel_err", isfinite(r->rel_err) ? r->rel_err : -1);
     cJSON_AddNumberToObject(j, "tol", r->tol);
     cJSON_AddItemToObject(j, "metrics", metrics_json(&r->metrics));
+    if (r->req.variant == RS_V_KERNEL) {
+        cJSON *k = cJSON_AddObjectToObject(j, "kernel_build");
+        char hash[24];
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)r->uk.hash);
+        cJSON_AddStringToObject(k, "hash", hash);
+        cJSON_AddStringToObject(k, "entry", r->uk.entry);
+        cJSON_AddNumberToObject(k, "registers", r->uk.regs);
+        cJSON_AddNumberToObject(k, "shared_static_bytes", r->uk.smem);
+        cJSON_AddNumberToObject(k, "spill_store_bytes", r->uk.spill_st);
+        cJSON_AddNumberToObject(k, "spill_load_bytes", r->uk.spill_ld);
+        cJSON_AddNumberToObject(k, "arch", r->uk.arch);
+        cJSON_AddNumberToObject(k, "compile_ms", r->uk.compile_ms);
+    }
     return j;
+}
+
+static void ukernel_from(const cJSON *k, rs_ukernel_result *u)
+{
+    if (!cJSON_IsObject(k)) return;
+    const char *h = str(k, "hash");
+    u->hash = h ? strtoull(h, NULL, 16) : 0;
+    snprintf(u->entry, sizeof u->entry, "%s", str(k, "entry") ? str(k, "entry") : "");
+    u->regs = inum(k, "registers", 0);
+    u->smem = inum(k, "shared_static_bytes", 0);
+    u->spill_st = inum(k, "spill_store_bytes", 0);
+    u->spill_ld = inum(k, "spill_load_bytes", 0);
+    u->arch = inum(k, "arch", 0);
+    u->compile_ms = num(k, "compile_ms", 0);
 }
 
 rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
@@ -299,6 +325,7 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     if (r->rel_err < 0) r->rel_err = INFINITY;
     r->tol = num(j, "tol", 0);
     metrics_from(cJSON_GetObjectItemCaseSensitive(j, "metrics"), &r->metrics);
+    ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &r->uk);
     return RS_OK;
 }
 

@@ -14,6 +14,13 @@
 #define RS_VERSION "0"
 #endif
 
+static rs_status write_line(rs_recorder *rec, cJSON *j, rs_error *err);
+
+rs_status rs_record_line(rs_recorder *rec, cJSON *j, rs_error *err)
+{
+    return write_line(rec, j, err);
+}
+
 static rs_status write_line(rs_recorder *rec, cJSON *j, rs_error *err)
 {
     char *s = cJSON_PrintUnformatted(j);
@@ -63,6 +70,9 @@ rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_inf
 rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err)
 {
     if (!rec->f || rec->failed) return RS_OK;
+    /* a user kernel's source goes first, once per version */
+    rs_status st = rs_record_kernel_source(rec, row, err);
+    if (st != RS_OK) return st;
     cJSON *j = rs_row_to_json(row);
     cJSON_AddStringToObject(j, "command", command);
     return write_line(rec, j, err);
@@ -161,6 +171,10 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
         if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
             rs_device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &out->device);
             out->has_device = 1;
+        } else if (cJSON_IsString(cmd) && strcmp(cmd->valuestring, "kernel") == 0) {
+            rs_error sub;
+            if (rs_recording_add_kernel(out, j, &sub) != RS_OK)
+                st = rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
         } else if (cJSON_IsString(cmd) && strcmp(cmd->valuestring, "check") == 0) {
             rs_error sub;
             if (rs_recording_add_check(out, j, &sub) != RS_OK)
@@ -182,6 +196,8 @@ void rs_recording_free(rs_recording *rec)
     free(rec->rows);
     free(rec->command);
     free(rec->checks);
+    for (int i = 0; i < rec->kernel_count; i++) free(rec->kernels[i].source);
+    free(rec->kernels);
     memset(rec, 0, sizeof *rec);
 }
 
@@ -194,7 +210,8 @@ int rs_request_same_run(const rs_request *a, const rs_request *b)
            (x.block == y.block ||
             (rs_catalogue_get(x.variant)->flags & (RS_VF_LIBRARY | RS_VF_HOST))) &&
            rs_catalogue_finish(&x) == rs_catalogue_finish(&y) && x.grid == y.grid &&
-           x.ept == y.ept && x.dist == y.dist;
+           x.ept == y.ept && x.dist == y.dist &&
+           (x.variant != RS_V_KERNEL || strcmp(x.kernel, y.kernel) == 0);
 }
 
 const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req, const char *command)

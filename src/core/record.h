@@ -7,6 +7,7 @@
 #ifndef RS_RECORD_H
 #define RS_RECORD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -20,7 +21,9 @@ typedef struct rs_recorder {
     FILE *f;
     char path[4096];
     char tmp[4096 + 8];
-    int failed; /* a write failed: close removes the temporary file */
+    int failed;               /* a write failed: close removes the temporary file */
+    uint64_t kernel_hash[16]; /* user kernel sources written so far */
+    int kernel_count;
 } rs_recorder;
 
 rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,
@@ -42,7 +45,23 @@ typedef struct rs_recording {
     char (*command)[16];
     int check_count; /* lines with "command": "check" (record_check.c) */
     rs_recorded_check *checks;
+    int kernel_count; /* lines with "command": "kernel": user kernels' sources */
+    struct rs_recorded_kernel *kernels;
 } rs_recording;
+
+/* A user kernel's source as recorded (record_kernel.c): written before the
+ * first row that ran it, once per version, so a replay shows what ran. */
+typedef struct rs_recorded_kernel {
+    char path[256];
+    uint64_t hash;
+    char *source;
+} rs_recorded_kernel;
+rs_status rs_record_kernel_source(rs_recorder *rec, const rs_row *row, rs_error *err);
+rs_status rs_recording_add_kernel(rs_recording *rec, const cJSON *j, rs_error *err);
+/* The recorded source of that version; NULL when not recorded. */
+const char *rs_recording_kernel_source(const rs_recording *rec, uint64_t hash);
+/* One JSON line into the recording (takes j). */
+rs_status rs_record_line(rs_recorder *rec, cJSON *j, rs_error *err);
 
 /* A check into the recording: {"command": "check", "request", "check"}. */
 rs_status rs_record_check(rs_recorder *rec, const rs_request *req, const rs_check_report *r,

@@ -323,6 +323,8 @@ int rs_request_variant_list(const rs_request *r, rs_variant *out, int max)
         /* The whole ladder leaves out the CPU: every row already shows the
          * speedup over it. */
         int in = r->variants ? (r->variants & (1u << v)) != 0 : v != RS_V_CPU;
+        /* a user kernel joins the ladder when a file is given */
+        if (v == RS_V_KERNEL) in = r->kernel[0] != 0;
         if (in) out[count++] = (rs_variant)v;
     }
     return count;

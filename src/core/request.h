@@ -72,6 +72,10 @@ typedef enum {
       "keys separated by commas")                                                                  \
     X(sweep, RS_FK_SWEEP, "sweep", "range", "range", 'R', 0, 0, "2^10..2^28", NULL, "RANGE",       \
       "sizes of a sweep: 2^10..2^28 (powers of two), 1K..1G:4 (factor 4), or 1000,2^20,16M")       \
+    X(kernel, RS_FK_TEXT, "run", "kernel", "kernel", 'k', 0, 0, "", NULL, "FILE.cu",               \
+      "your own kernel (see conf/kernels/template.cu); several may be given to ladder")            \
+    X(timeout, RS_FK_UINT, "run", "timeout", "timeout", 0, 1, 3600, "10", NULL, "S",               \
+      "seconds a user kernel may run before it is killed")                                         \
     X(note, RS_FK_TEXT, "preset", "note", "note", 0, 0, 0, "", NULL, "TEXT",                       \
       "a note that travels with a saved preset")
 
@@ -92,6 +96,8 @@ typedef struct rs_request {
     uint32_t device;
     char metrics[RS_METRICS_MAX];
     char sweep[RS_SWEEP_MAX];
+    char kernel[RS_NOTE_MAX]; /* RS_V_KERNEL: the .cu file */
+    uint32_t timeout;         /* seconds a user kernel may run */
     char note[RS_NOTE_MAX];
 } rs_request;
 

@@ -44,6 +44,15 @@ typedef struct rs_metrics {
     double wall_ms; /* wall time the profiling runs took */
 } rs_metrics;
 
+/* A user kernel's build, as it ran (RS_V_KERNEL). */
+typedef struct rs_ukernel_result {
+    uint64_t hash; /* which version of the file (FNV-1a of its text) */
+    char entry[96];
+    int regs, smem, spill_st, spill_ld;
+    int arch;          /* 90: sm_90 */
+    double compile_ms; /* NVRTC, the slowest of the run's modules (0: cached) */
+} rs_ukernel_result;
+
 typedef struct rs_result {
     rs_request req;    /* the request answered */
     rs_finish finish;  /* resolved finish (AUTO: the variant has none) */
@@ -69,6 +78,7 @@ typedef struct rs_result {
     double abs_err, rel_err, tol;
 
     rs_metrics metrics;
+    rs_ukernel_result uk;
 } rs_result;
 
 /* Helpers views share. */

@@ -46,6 +46,7 @@ typedef enum {
     RS_V_CUB,
     RS_V_THRUST,
     RS_V_CPU,
+    RS_V_KERNEL, /* the user's own kernel (--kernel FILE.cu), compiled with NVRTC */
     RS_VARIANT_COUNT
 } rs_variant;
 

@@ -96,7 +96,12 @@ int rs_sweep_series_count(const rs_sweep *s)
 
 const char *rs_sweep_series_name(const rs_sweep *s, int series)
 {
-    return series < s->nvar ? rs_variant_name(s->var[series]) : "cpu (1 thread)";
+    if (series >= s->nvar) return "cpu (1 thread)";
+    /* a user kernel's series goes by its file's name */
+    if (s->var[series] == RS_V_KERNEL && s->rows && s->done > series &&
+        s->rows[series].result.req.kernel[0])
+        return rs_request_name(&s->rows[series].result.req);
+    return rs_variant_name(s->var[series]);
 }
 
 static int row_usable(const rs_sweep *s, int i, int v)
@@ -292,7 +297,7 @@ rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char 
     if (!f) return rs_fail(err, RS_E_IO, "cannot write '%s': %s", path, strerror(errno));
     fprintf(f, "n");
     for (int k = 0; k < rs_sweep_series_count(s); k++)
-        fprintf(f, ",%s", k < s->nvar ? rs_variant_name(s->var[k]) : "cpu");
+        fprintf(f, ",%s", k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
     fprintf(f, "\n");
     for (int i = 0; i < s->sizes.count; i++) {
         fprintf(f, "%llu", (unsigned long long)s->sizes.n[i]);
@@ -362,7 +367,7 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
         for (int i = 0; i < s->done; i++) {
             const rs_row *r = &s->rows[i];
             const rs_result *x = &r->result;
-            fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n, rs_variant_name(x->req.variant),
+            fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n, rs_request_name(&x->req),
                     r->status);
             if (r->status == RS_OK)
                 fprintf(f, "%.6g,%.2f,%.2f,%.6g,%s,\n", x->t_median_ms, x->gbps, x->pct_peak,
@@ -381,7 +386,7 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
         cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)s->sizes.n[i]));
     cJSON *vars = cJSON_AddArrayToObject(j, "variants");
     for (int v = 0; v < s->nvar; v++)
-        cJSON_AddItemToArray(vars, cJSON_CreateString(rs_variant_name(s->var[v])));
+        cJSON_AddItemToArray(vars, cJSON_CreateString(rs_sweep_series_name(s, v)));
     char cross[512];
     rs_sweep_crossovers(s, cross, sizeof cross);
     cJSON_AddStringToObject(j, "crossovers", cross);

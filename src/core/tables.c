@@ -79,11 +79,17 @@ static void print_run_table(FILE *f, const rs_row *row)
     char n[48], a[32], b[32], c[32];
     rs_format_size(r->req.n, n, sizeof n);
     if (row->status != RS_OK) {
-        fprintf(f, "%s: %s\n", rs_variant_name(r->req.variant), row->error);
+        fprintf(f, "%s: %s\n", rs_request_name(&r->req), row->error);
         return;
     }
     const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
-    fprintf(f, "variant    %s (step %d: %s)\n", vi->name, vi->step, vi->idea);
+    fprintf(f, "variant    %s (step %d: %s)\n", rs_request_name(&r->req), vi->step, vi->idea);
+    if (r->req.variant == RS_V_KERNEL && r->uk.entry[0])
+        fprintf(f,
+                "kernel     %s in %s: %d registers, %d bytes static shared, spills %d/%d "
+                "bytes, sm_%d%s\n",
+                r->uk.entry, r->req.kernel, r->uk.regs, r->uk.smem, r->uk.spill_st, r->uk.spill_ld,
+                r->uk.arch, r->uk.compile_ms > 0 ? "" : " (cached)");
     fprintf(f, "config     %s %s, n %s (%llu), block %u", rs_dtype_name(r->req.type),
             rs_op_name(r->req.op), n, (unsigned long long)r->req.n, r->req.block);
     if (r->finish != RS_FINISH_AUTO) fprintf(f, ", finish %s", rs_finish_name(r->finish));
@@ -150,9 +156,9 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
 {
     const rs_result *r = &rows[i].result;
     const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
-    fprintf(f, "%d,%s,%s,%s,%llu,%u,%s,", vi->step, vi->name, rs_dtype_name(r->req.type),
-            rs_op_name(r->req.op), (unsigned long long)r->req.n, r->req.block,
-            rs_finish_name(r->finish));
+    fprintf(f, "%d,%s,%s,%s,%llu,%u,%s,", vi->step, rs_request_name(&r->req),
+            rs_dtype_name(r->req.type), rs_op_name(r->req.op), (unsigned long long)r->req.n,
+            r->req.block, rs_finish_name(r->finish));
     if (rows[i].status != RS_OK) {
         fprintf(f, ",,,,,,,,,,,,,,,,,,,%d,", rows[i].status);
         rs_csv_field(f, rows[i].error);
@@ -252,7 +258,8 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         const rs_result *r = &rows[i].result;
         const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
         if (rows[i].status != RS_OK) {
-            fprintf(f, "%3d  %-21s refused: %s\n", vi->step, vi->name, rows[i].error);
+            fprintf(f, "%3d  %-21s refused: %s\n", vi->step, rs_request_name(&r->req),
+                    rows[i].error);
             continue;
         }
         char t[32], s[32], c[32], x[32], p[4][48];
@@ -261,7 +268,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         rs_fmt_ratio(rs_ladder_step_speedup(rows, i), utf8, s, sizeof s);
         rs_fmt_ratio(rs_ladder_cumulative_speedup(rows, i), utf8, c, sizeof c);
         rs_fmt_ratio(r->speedup_cpu, utf8, x, sizeof x);
-        fprintf(f, "%3d  %-21s %s %s %s %8.1f %6.1f%% %s %7s", vi->step, vi->name,
+        fprintf(f, "%3d  %-21s %s %s %s %8.1f %6.1f%% %s %7s", vi->step, rs_request_name(&r->req),
                 rs_pad(t, 10, 1, p[0], sizeof p[0]), rs_pad(s, 8, 1, p[1], sizeof p[1]),
                 rs_pad(c, 8, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak,
                 rs_pad(x, 8, 1, p[3], sizeof p[3]), verdict(r));

@@ -189,6 +189,7 @@ void rs_engine_close(rs_engine *e)
             cudaStreamDestroy(e->stream);
         }
     }
+    rs_uk_free(e->uk);
     free(e->h_in);
     free(e->h_part);
     free(e);
@@ -203,6 +204,8 @@ rs_status rs_engine_recover(rs_engine *e, rs_error *err)
         e->prof = NULL;
     }
     rs_engine_free_buffers(e);
+    rs_uk_free(e->uk); /* its modules die with the context */
+    e->uk = NULL;
     cudaDeviceReset();
     e->broken = 0;
     e->key.valid = 0;

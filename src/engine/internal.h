@@ -11,6 +11,8 @@
 #include "plan.h"
 #include "profiling/profiler.h"
 
+typedef struct rs_ukernels rs_ukernels;
+
 typedef struct input_key {
     int valid;
     rs_dtype type;
@@ -50,6 +52,7 @@ struct rs_engine {
     size_t flush_bytes;
 
     rs_prof *prof;
+    rs_ukernels *uk; /* user kernels: the file, its compiled modules */
 };
 
 /* device.c: a CUDA error as a status (a sticky one marks the context for
@@ -91,5 +94,16 @@ int rs_cmp_double(const void *a, const void *b);
 /* counters.c: the counters the request asks for, read in their own runs. */
 rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
                              const rs_hooks *hooks, rs_error *err);
+
+/* ukernel.c: the user's file read and checked (its variant description in
+ * *vi), the modules of the plan compiled (the build in res->uk), launches,
+ * occupancy; freed with the engine. */
+rs_status rs_uk_prepare(rs_engine *e, const rs_request *r, const rs_variant_info **vi,
+                        rs_error *err);
+rs_status rs_uk_blocks_per_sm(rs_engine *e, const rs_request *r, rs_kfinish fin, int *blocks,
+                              rs_error *err);
+rs_status rs_uk_compile_plan(rs_engine *e, const rs_plan *p, rs_result *res, rs_error *err);
+cudaError_t rs_uk_launch(rs_engine *e, const rs_launch *l);
+void rs_uk_free(rs_ukernels *u);
 
 #endif

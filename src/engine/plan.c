@@ -37,6 +37,12 @@ static unsigned grid_stride_grid(const rs_request *r, const rs_plan_facts *f)
     return (unsigned)g;
 }
 
+/* A launch's label: the kernel function, or a user kernel's file. */
+static const char *step_name(const rs_plan *p, const rs_request *r)
+{
+    return r->variant == RS_V_KERNEL ? p->vi->name : rs_kernel_name(r->variant);
+}
+
 static void add_step(rs_plan *p, const rs_plan_step *l, const char *label)
 {
     p->step[p->nsteps] = *l;
@@ -52,7 +58,7 @@ static rs_status add_relaunch(const rs_request *r, rs_plan_step l, uint64_t g, d
 {
     const int stride = (p->vi->flags & RS_VF_GRID_STRIDE) != 0;
     l.out = g == 1 ? RS_BUF_OUT : RS_BUF_PART0;
-    add_step(p, &l, rs_kernel_name(r->variant));
+    add_step(p, &l, step_name(p, r));
     int buf = 0;
     while (g > 1) {
         if (p->nsteps == RS_MAX_LAUNCHES)
@@ -68,7 +74,7 @@ static rs_status add_relaunch(const rs_request *r, rs_plan_step l, uint64_t g, d
         buf ^= 1;
         p->chain += ceil((double)m / ((double)g * r->block)) + tree;
         char label[48];
-        snprintf(label, sizeof label, "%s (pass %d)", rs_kernel_name(r->variant), p->nsteps + 1);
+        snprintf(label, sizeof label, "%s (pass %d)", step_name(p, r), p->nsteps + 1);
         add_step(p, &next, label);
     }
     return RS_OK;
@@ -105,29 +111,29 @@ static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_pl
     if (r->variant == RS_V_ATOMIC) {
         p->init_first = 1;
         p->chain = (double)r->n;
-        add_step(p, &l, rs_kernel_name(r->variant));
+        add_step(p, &l, step_name(p, r));
         return RS_OK;
     }
-    const rs_finish fin = rs_catalogue_finish(r);
+    const rs_finish fin = r->finish != RS_FINISH_AUTO ? r->finish : vi->default_finish;
     switch (fin) {
     case RS_FINISH_ATOMIC:
         p->init_first = 1;
         l.l.finish = RS_KFIN_ATOMIC;
         p->chain += g;
-        add_step(p, &l, rs_kernel_name(r->variant));
+        add_step(p, &l, step_name(p, r));
         return RS_OK;
     case RS_FINISH_SINGLE_PASS:
         l.l.finish = RS_KFIN_SINGLE_PASS;
         l.partials = RS_BUF_PART0;
         p->chain += ceil((double)g / r->block) + tree;
-        add_step(p, &l, rs_kernel_name(r->variant));
+        add_step(p, &l, step_name(p, r));
         return RS_OK;
     case RS_FINISH_CPU:
         l.out = RS_BUF_PART0;
         p->cpu_finish = 1;
         p->cpu_count = (unsigned)g;
         p->chain += g;
-        add_step(p, &l, rs_kernel_name(r->variant));
+        add_step(p, &l, step_name(p, r));
         return RS_OK;
     default: break;
     }
@@ -137,7 +143,7 @@ static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_pl
 rs_status rs_plan_make(const rs_request *r, const rs_plan_facts *f, rs_plan *p, rs_error *err)
 {
     memset(p, 0, sizeof *p);
-    p->vi = rs_catalogue_get(r->variant);
+    p->vi = f->vi ? f->vi : rs_catalogue_get(r->variant);
     p->type = r->type;
     p->acc = rs_dtype_acc(r->type);
     p->op = r->op;

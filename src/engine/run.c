@@ -49,8 +49,18 @@ static rs_launch bind(const rs_engine *e, const rs_plan_step *s)
  * pass's kernel (grid-stride variants fill one wave). */
 static rs_status plan_for(rs_engine *e, const rs_request *r, rs_plan *p, rs_error *err)
 {
-    rs_plan_facts f = {e->info.sm_count, 1};
-    if (rs_catalogue_get(r->variant)->flags & RS_VF_GRID_STRIDE) {
+    rs_plan_facts f = {e->info.sm_count, 1, NULL};
+    rs_status st;
+    if (r->variant == RS_V_KERNEL) {
+        if ((st = rs_uk_prepare(e, r, &f.vi, err)) != RS_OK) return st;
+        const rs_finish fin = r->finish != RS_FINISH_AUTO ? r->finish : f.vi->default_finish;
+        const rs_kfinish kf = fin == RS_FINISH_ATOMIC        ? RS_KFIN_ATOMIC
+                              : fin == RS_FINISH_SINGLE_PASS ? RS_KFIN_SINGLE_PASS
+                                                             : RS_KFIN_STORE;
+        if ((f.vi->flags & RS_VF_GRID_STRIDE) &&
+            (st = rs_uk_blocks_per_sm(e, r, kf, &f.blocks_per_sm, err)) != RS_OK)
+            return st;
+    } else if (rs_catalogue_get(r->variant)->flags & RS_VF_GRID_STRIDE) {
         const rs_launch proto = {r->variant, r->type, r->op, NULL,     r->n,          NULL,
                                  NULL,       NULL,    1,     r->block, RS_KFIN_STORE, e->stream};
         CUDA_TRY(e, err, rs_kernel_max_blocks_per_sm(&proto, &f.blocks_per_sm),
@@ -84,7 +94,8 @@ rs_status rs_engine_exec(void *vctx, rs_error *err)
     for (int i = 0; i < p->nsteps; i++) {
         if (i > 0 && cancelled(x->cancel)) return rs_fail(err, RS_E_CANCELLED, "cancelled");
         const rs_launch l = bind(e, &p->step[i]);
-        CUDA_TRY(e, err, rs_kernel_launch(&l), "launching the kernel");
+        CUDA_TRY(e, err, l.variant == RS_V_KERNEL ? rs_uk_launch(e, &l) : rs_kernel_launch(&l),
+                 "launching the kernel");
     }
     if (p->cpu_finish) {
         const size_t asz = rs_dtype_size(p->acc);
@@ -243,6 +254,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
     if ((st = rs_engine_input(e, r, 1, 0, err)) || (st = plan_for(e, r, p, err)) ||
         (st = rs_engine_work(e, r, p, err)))
         return st;
+    if (r->variant == RS_V_KERNEL && (st = rs_uk_compile_plan(e, p, res, err)) != RS_OK) return st;
     if (p->part_elems * rs_dtype_size(p->acc) > e->part_bytes && !(p->vi->flags & RS_VF_LIBRARY))
         return rs_fail(err, RS_E_USAGE, "internal: block-result buffer too small");
     rs_exec x = {e, p, h ? h->cancel : NULL, 0, {0}};
@@ -312,6 +324,8 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
         rs_plan p;
         st = run_gpu_variant(e, req, hooks, res, &p, err);
         if (st == RS_OK) {
+            if (req->variant == RS_V_KERNEL)
+                res->finish = req->finish != RS_FINISH_AUTO ? req->finish : p.vi->default_finish;
             res->grid = p.grid1;
             res->ept = p.ept;
             res->launches = (unsigned)p.nsteps + (unsigned)p.init_first;

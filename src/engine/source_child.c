@@ -12,8 +12,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/catalogue.h"
 #include "core/source.h"
 #include "engine/engine.h"
 
@@ -228,13 +230,36 @@ static rs_status child_prepare(rs_source *s, int need_gpu, rs_error *err)
     return RS_OK;
 }
 
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A user kernel that sends no word for its timeout is stuck on the GPU:
+ * the child is killed (the GPU with it is freed) and the run reported. */
+static rs_status stuck(child_source *c, const rs_request *r, rs_error *err)
+{
+    stop_child(c);
+    return rs_fail(err, RS_E_KERNEL,
+                   "%s did not finish within %u s: the GPU process was stopped (an endless "
+                   "loop? --timeout sets the limit)",
+                   rs_request_name(r), r->timeout);
+}
+
 /* Messages until the result; the cancel passed on once as SIGUSR1. */
-static rs_status await_result(child_source *c, const rs_hooks *h, rs_result *out, rs_error *err)
+static rs_status await_result(child_source *c, const rs_request *r, const rs_hooks *h,
+                              rs_result *out, rs_error *err)
 {
     int signalled = 0;
+    const double limit = r->variant == RS_V_KERNEL && r->timeout ? r->timeout : 0.0;
+    double last = mono_s();
     for (;;) {
         struct pollfd p = {c->up, POLLIN, 0};
         const int ready = poll(&p, 1, 50);
+        if (ready == 0 && limit > 0.0 && mono_s() - last > limit) return stuck(c, r, err);
+        if (ready > 0) last = mono_s();
         if (!signalled && h && h->cancel && *h->cancel) {
             kill(c->pid, SIGUSR1);
             signalled = 1;
@@ -274,7 +299,7 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
         return rs_fail(err, RS_E_CUDA,
                        "the GPU process is gone; a new one starts with the next run");
     }
-    return await_result(c, hooks, out, err);
+    return await_result(c, r, hooks, out, err);
 }
 
 static void child_close(rs_source *s)

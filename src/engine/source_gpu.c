@@ -1,8 +1,10 @@
 /* The live source: the GPU engine behind the source table. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
+#include "core/catalogue.h"
 #include "core/source.h"
 
 typedef struct gpu_source {
@@ -33,7 +35,15 @@ static rs_status gpu_run(rs_source *s, const rs_request *r, const char *command,
                          const rs_hooks *hooks, rs_result *out, rs_error *err)
 {
     (void)command;
-    return rs_engine_run(((gpu_source *)s->self)->e, r, hooks, out, err);
+    rs_status st = rs_engine_run(((gpu_source *)s->self)->e, r, hooks, out, err);
+    /* a user kernel that faults or traps: its own exit status, its name */
+    if (st == RS_E_CUDA && r->variant == RS_V_KERNEL) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        st = rs_fail(err, RS_E_KERNEL, "%s (kernel %s): %s", rs_request_name(r),
+                     out->uk.entry[0] ? out->uk.entry : "?", why);
+    }
+    return st;
 }
 
 static void gpu_close(rs_source *s)

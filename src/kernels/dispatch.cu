@@ -39,6 +39,7 @@ extern "C" const char *rs_kernel_name(rs_variant v)
         "k_sequential",      "k_first_add",          "k_unroll_warp_volatile",
         "k_unroll_warp",     "k_unrolled",           "k_multi_element",
         "k_warp_shuffle",    "k_cooperative_groups", "k_vectorized",
-        "cub::DeviceReduce", "thrust::reduce",       "cpu"};
+        "cub::DeviceReduce", "thrust::reduce",       "cpu",
+        "user kernel"};
     return ((unsigned)v < RS_VARIANT_COUNT) ? names[v] : "?";
 }

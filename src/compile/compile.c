@@ -1,0 +1,207 @@
+/* NVRTC, loaded at run time. The functions are declared here with NVRTC's
+ * C types (an opaque program handle, an int result) so the library's header
+ * is not needed to build. */
+#include "compile.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef RS_CUDA_INCLUDE_DIR
+#define RS_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
+#endif
+#ifndef RS_CUDA_LIB_DIR
+#define RS_CUDA_LIB_DIR "/usr/local/cuda/lib64"
+#endif
+
+typedef struct nvrtc_prog *nvrtc_program;
+static struct {
+    int (*create)(nvrtc_program *, const char *, const char *, int, const char *const *,
+                  const char *const *);
+    int (*destroy)(nvrtc_program *);
+    int (*compile)(nvrtc_program, int, const char *const *);
+    int (*log_size)(nvrtc_program, size_t *);
+    int (*log)(nvrtc_program, char *);
+    int (*cubin_size)(nvrtc_program, size_t *);
+    int (*cubin)(nvrtc_program, char *);
+    int (*version)(int *, int *);
+    const char *(*error_string)(int);
+} nv;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char load_error[240];
+
+static void load(void)
+{
+    const char *cands[] = {"libnvrtc.so.13", RS_CUDA_LIB_DIR "/libnvrtc.so.13",
+                           "/usr/local/cuda/lib64/libnvrtc.so.13", "libnvrtc.so"};
+    void *h = NULL;
+    for (size_t i = 0; !h && i < sizeof cands / sizeof cands[0]; i++)
+        h = dlopen(cands[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(load_error, sizeof load_error,
+                 "NVRTC is not installed (libnvrtc.so.13 not found): it ships with the CUDA "
+                 "toolkit; add its lib64 folder to LD_LIBRARY_PATH");
+        return;
+    }
+    struct {
+        void **slot;
+        const char *name;
+    } syms[] = {{(void **)&nv.create, "nvrtcCreateProgram"},
+                {(void **)&nv.destroy, "nvrtcDestroyProgram"},
+                {(void **)&nv.compile, "nvrtcCompileProgram"},
+                {(void **)&nv.log_size, "nvrtcGetProgramLogSize"},
+                {(void **)&nv.log, "nvrtcGetProgramLog"},
+                {(void **)&nv.cubin_size, "nvrtcGetCUBINSize"},
+                {(void **)&nv.cubin, "nvrtcGetCUBIN"},
+                {(void **)&nv.version, "nvrtcVersion"},
+                {(void **)&nv.error_string, "nvrtcGetErrorString"}};
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
+        if (!(*syms[i].slot = dlsym(h, syms[i].name))) {
+            snprintf(load_error, sizeof load_error, "NVRTC is too old: it lacks %s", syms[i].name);
+            return;
+        }
+}
+
+static const char *loaded(void)
+{
+    pthread_once(&once, load);
+    return load_error[0] ? load_error : NULL;
+}
+
+const char *rs_nvrtc_version(rs_error *err)
+{
+    static char v[16];
+    int major = 0, minor = 0;
+    if (loaded()) return rs_fail(err, RS_E_IO, "%s", load_error), NULL;
+    nv.version(&major, &minor);
+    snprintf(v, sizeof v, "%d.%d", major, minor);
+    return v;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The toolkit's headers (cuda_fp16.h) for the half types. */
+static const char *include_dir(void)
+{
+    static char dir[512];
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        snprintf(dir, sizeof dir, "%s/include", home);
+        return dir;
+    }
+    return RS_CUDA_INCLUDE_DIR;
+}
+
+/* The first diagnostic of the log: its line, the source line and the caret. */
+static void first_error(const char *log, char *out, size_t len)
+{
+    const char *e = strstr(log, ": error: ");
+    if (!e) e = strstr(log, ": catastrophic error: ");
+    const char *start = e ? e : log;
+    while (start > log && start[-1] != '\n') start--;
+    size_t n = 0;
+    for (int lines = 0; start[n] && lines < 3; n++)
+        if (start[n] == '\n') lines++;
+    snprintf(out, len, "%.*s", (int)n, start);
+    n = strlen(out);
+    while (n > 0 && out[n - 1] == '\n') out[--n] = '\0';
+}
+
+static rs_status check_entry(const char *path, const rs_kernel_build *b, rs_error *err)
+{
+    const char *name = rs_ukernel_basename(path);
+    if (b->entries == 0)
+        return rs_fail(err, RS_E_USAGE,
+                       "%s: no extern \"C\" __global__ function: the file needs one entry point, "
+                       "e.g. extern \"C\" __global__ void reduce(const RS_T *in, RS_ACC *out, "
+                       "unsigned long long n)",
+                       name);
+    if (b->entries > 1)
+        return rs_fail(err, RS_E_USAGE, "%s: %d __global__ functions (%s): keep one entry point",
+                       name, b->entries, b->entry);
+    if (strncmp(b->entry, "_Z", 2) == 0)
+        return rs_fail(err, RS_E_USAGE,
+                       "%s: the __global__ function is not extern \"C\" (its name is mangled: "
+                       "%s); declare it extern \"C\" __global__",
+                       name, b->entry);
+    return RS_OK;
+}
+
+static rs_status run_nvrtc(nvrtc_program prog, const char *path, int arch, rs_compiled *out,
+                           rs_error *err)
+{
+    char arch_opt[48], inc_opt[560];
+    snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=sm_%d", arch);
+    snprintf(inc_opt, sizeof inc_opt, "--include-path=%s", include_dir());
+    const char *opts[] = {
+        arch_opt, "-lineinfo", "-std=c++17", "--ptxas-options=-v", "--pre-include=redscope.h",
+        inc_opt};
+    const int rc = nv.compile(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+    size_t n = 0;
+    nv.log_size(prog, &n);
+    char *raw = calloc(n + 1, 1);
+    out->log = calloc(2 * n + 64, 1);
+    if (!raw || !out->log) {
+        free(raw);
+        return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    }
+    nv.log(prog, raw);
+    rs_ukernel_format_log(raw, out->log, 2 * n + 64);
+    free(raw);
+    if (rc != 0) {
+        char first[400];
+        first_error(out->log, first, sizeof first);
+        return rs_fail(err, RS_E_USAGE, "%s", first[0] ? first : nv.error_string(rc));
+    }
+    rs_ukernel_ptxas(out->log, &out->build);
+    rs_status st = check_entry(path, &out->build, err);
+    if (st != RS_OK) return st;
+    nv.cubin_size(prog, &out->cubin_len);
+    out->cubin = malloc(out->cubin_len ? out->cubin_len : 1);
+    if (!out->cubin) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    nv.cubin(prog, out->cubin);
+    return RS_OK;
+}
+
+rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, int kfinish,
+                     int arch, rs_compiled *out, rs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->arch = arch;
+    if (loaded()) {
+        out->log = calloc(1, 1);
+        return rs_fail(err, RS_E_IO, "%s", load_error);
+    }
+    char prelude[8192];
+    rs_ukernel_prelude(t, op, kfinish, prelude, sizeof prelude);
+    const char *hdr[] = {prelude}, *names[] = {"redscope.h"};
+    const double t0 = now_ms();
+    nvrtc_program prog = NULL;
+    int rc = nv.create(&prog, text, path, 1, hdr, names);
+    if (rc != 0) {
+        out->log = calloc(1, 1);
+        return rs_fail(err, RS_E_NOMEM, "NVRTC could not take the program: %s",
+                       nv.error_string(rc));
+    }
+    const rs_status st = run_nvrtc(prog, path, arch, out, err);
+    nv.destroy(&prog);
+    out->ms = now_ms() - t0;
+    if (!out->log) out->log = calloc(1, 1);
+    return st;
+}
+
+void rs_compiled_free(rs_compiled *c)
+{
+    free(c->cubin);
+    free(c->log);
+    memset(c, 0, sizeof *c);
+}

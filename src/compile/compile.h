@@ -1,0 +1,35 @@
+/* A user kernel compiled at run time with NVRTC (libnvrtc loaded with
+ * dlopen: redscope starts without it). No GPU is needed to compile, so
+ * `redscope compile` works anywhere the toolkit is. */
+#ifndef RS_COMPILE_H
+#define RS_COMPILE_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/rs_types.h"
+#include "core/ukernel.h"
+
+typedef struct rs_compiled {
+    void *cubin;
+    size_t cubin_len;
+    char *log;             /* NVRTC's log, file:line form (never NULL after rs_compile) */
+    rs_kernel_build build; /* entry point, registers, shared memory, spills */
+    double ms;             /* wall time of the compile */
+    int arch;              /* 90 for sm_90 */
+} rs_compiled;
+
+/* Compile text (the file at path) for element type t, operation op, the
+ * block-result finish kfinish (0 store, 1 atomic, 2 single pass) and
+ * sm_<arch>, with line information. A compile error is RS_E_USAGE with the
+ * first error (file:line, the line and a caret) in err and the whole log in
+ * out->log; no NVRTC is RS_E_IO. A file without exactly one extern "C"
+ * __global__ function is RS_E_USAGE. */
+rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, int kfinish,
+                     int arch, rs_compiled *out, rs_error *err);
+void rs_compiled_free(rs_compiled *c);
+
+/* NVRTC's version ("13.0"), or NULL with why in err. */
+const char *rs_nvrtc_version(rs_error *err);
+
+#endif

@@ -1,0 +1,187 @@
+/* User kernels in the engine: the file read and checked, compiled by NVRTC
+ * for this GPU once per (version, type, operation, finish), loaded as a
+ * CUDA library, and launched for the plan's steps like a built-in kernel. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile/compile.h"
+#include "internal.h"
+
+typedef struct uk_module {
+    uint64_t hash;
+    rs_dtype type;
+    rs_op op;
+    int kfin;
+    cudaLibrary_t lib;
+    cudaKernel_t kernel;
+    void *g_partials, *g_counter; /* the prelude's globals, for the single pass */
+    void *set_partials, *set_counter;
+    rs_kernel_build build;
+    double ms;
+} uk_module;
+
+#define UK_MODULES 24
+
+struct rs_ukernels {
+    char path[RS_NOTE_MAX];
+    char *text;
+    size_t len;
+    uint64_t hash;
+    rs_ukernel_spec spec;
+    rs_variant_info vi;
+    char name[96];
+    int n;
+    uk_module m[UK_MODULES];
+};
+
+static void drop_modules(rs_ukernels *u)
+{
+    for (int i = 0; i < u->n; i++) cudaLibraryUnload(u->m[i].lib);
+    u->n = 0;
+}
+
+void rs_uk_free(rs_ukernels *u)
+{
+    if (!u) return;
+    drop_modules(u);
+    free(u->text);
+    free(u);
+}
+
+/* The module for these parameters, compiled and loaded on first use. */
+static rs_status module_for(rs_engine *e, rs_dtype t, rs_op op, int kfin, uk_module **out,
+                            rs_error *err)
+{
+    rs_ukernels *u = e->uk;
+    for (int i = 0; i < u->n; i++)
+        if (u->m[i].hash == u->hash && u->m[i].type == t && u->m[i].op == op &&
+            u->m[i].kfin == kfin) {
+            *out = &u->m[i];
+            return RS_OK;
+        }
+    if (u->n == UK_MODULES) drop_modules(u);
+    rs_compiled c;
+    const int arch = e->info.cc_major * 10 + e->info.cc_minor;
+    rs_status st = rs_compile(u->path, u->text, t, op, kfin, arch, &c, err);
+    if (st != RS_OK) {
+        rs_compiled_free(&c);
+        return st;
+    }
+    uk_module *m = &u->m[u->n];
+    memset(m, 0, sizeof *m);
+    *m = (uk_module){u->hash, t, op, kfin, NULL, NULL, NULL, NULL, NULL, NULL, c.build, c.ms};
+    cudaError_t ce = cudaLibraryLoadData(&m->lib, c.cubin, NULL, NULL, 0, NULL, NULL, 0);
+    rs_compiled_free(&c);
+    if (ce != cudaSuccess) return rs_cuda_fail(e, err, ce, "loading the compiled kernel");
+    ce = cudaLibraryGetKernel(&m->kernel, m->lib, m->build.entry);
+    size_t bytes = 0;
+    if (ce == cudaSuccess) ce = cudaLibraryGetGlobal(&m->g_partials, &bytes, m->lib, "rs_partials");
+    if (ce == cudaSuccess) ce = cudaLibraryGetGlobal(&m->g_counter, &bytes, m->lib, "rs_counter");
+    if (ce != cudaSuccess) {
+        cudaLibraryUnload(m->lib);
+        return rs_cuda_fail(e, err, ce, "finding the kernel in the compiled file");
+    }
+    u->n++;
+    *out = m;
+    return RS_OK;
+}
+
+rs_status rs_uk_prepare(rs_engine *e, const rs_request *r, const rs_variant_info **vi,
+                        rs_error *err)
+{
+    if (!e->uk && !(e->uk = calloc(1, sizeof *e->uk)))
+        return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    rs_ukernels *u = e->uk;
+    char *text = NULL;
+    size_t len = 0;
+    rs_status st = rs_ukernel_read(r->kernel, &text, &len, err);
+    if (st != RS_OK) return st;
+    free(u->text);
+    u->text = text;
+    u->len = len;
+    u->hash = rs_ukernel_hash(text, len);
+    snprintf(u->path, sizeof u->path, "%s", r->kernel);
+    if ((st = rs_ukernel_parse(r->kernel, text, &u->spec, err)) != RS_OK ||
+        (st = rs_ukernel_check(r->kernel, &u->spec, r, err)) != RS_OK)
+        return st;
+    rs_ukernel_info(r->kernel, &u->spec, &u->vi, u->name, sizeof u->name);
+    *vi = &u->vi;
+    return RS_OK;
+}
+
+static int kfin_of(rs_kfinish f)
+{
+    return f == RS_KFIN_ATOMIC ? 1 : f == RS_KFIN_SINGLE_PASS ? 2 : 0;
+}
+
+static size_t smem_of(const rs_launch *l)
+{
+    return (l->block < 64 ? 64 : l->block) * rs_dtype_size(rs_dtype_acc(l->in_type));
+}
+
+rs_status rs_uk_blocks_per_sm(rs_engine *e, const rs_request *r, rs_kfinish fin, int *blocks,
+                              rs_error *err)
+{
+    uk_module *m = NULL;
+    rs_status st = module_for(e, r->type, r->op, kfin_of(fin), &m, err);
+    if (st != RS_OK) return st;
+    const rs_launch l = {RS_V_KERNEL, r->type, r->op, NULL,     r->n, NULL,
+                         NULL,        NULL,    1,     r->block, fin,  e->stream};
+    CUDA_TRY(e, err,
+             cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)m->kernel,
+                                                           (int)r->block, smem_of(&l)),
+             "asking for the kernel's occupancy");
+    return RS_OK;
+}
+
+rs_status rs_uk_compile_plan(rs_engine *e, const rs_plan *p, rs_result *res, rs_error *err)
+{
+    double ms = 0.0;
+    for (int i = 0; i < p->nsteps; i++) {
+        uk_module *m = NULL;
+        const rs_launch *l = &p->step[i].l;
+        rs_status st = module_for(e, l->in_type, l->op, kfin_of(l->finish), &m, err);
+        if (st != RS_OK) return st;
+        if (i == 0) {
+            rs_ukernel_result *k = &res->uk;
+            k->hash = e->uk->hash;
+            snprintf(k->entry, sizeof k->entry, "%s", m->build.entry);
+            k->regs = m->build.regs;
+            k->smem = m->build.smem;
+            k->spill_st = m->build.spill_st;
+            k->spill_ld = m->build.spill_ld;
+            k->arch = e->info.cc_major * 10 + e->info.cc_minor;
+        }
+        if (m->ms > ms) ms = m->ms;
+    }
+    res->uk.compile_ms = ms;
+    return RS_OK;
+}
+
+cudaError_t rs_uk_launch(rs_engine *e, const rs_launch *l)
+{
+    rs_ukernels *u = e->uk;
+    const int kfin = kfin_of(l->finish);
+    uk_module *m = NULL;
+    for (int i = 0; u && i < u->n && !m; i++)
+        if (u->m[i].hash == u->hash && u->m[i].type == l->in_type && u->m[i].op == l->op &&
+            u->m[i].kfin == kfin)
+            m = &u->m[i];
+    if (!m) return cudaErrorInvalidDeviceFunction;
+    cudaError_t c = cudaSuccess;
+    if (kfin == 2 && (m->set_partials != l->partials || m->set_counter != l->counter)) {
+        c = cudaMemcpy(m->g_partials, &l->partials, sizeof(void *), cudaMemcpyHostToDevice);
+        if (c == cudaSuccess)
+            c = cudaMemcpy(m->g_counter, &l->counter, sizeof(void *), cudaMemcpyHostToDevice);
+        if (c != cudaSuccess) return c;
+        m->set_partials = l->partials;
+        m->set_counter = l->counter;
+    }
+    const void *in = l->in;
+    void *out = l->out;
+    unsigned long long n = l->n;
+    void *args[] = {&in, &out, &n};
+    return cudaLaunchKernel((const void *)m->kernel, (dim3){l->grid, 1, 1}, (dim3){l->block, 1, 1},
+                            args, smem_of(l), l->stream);
+}

@@ -1,0 +1,119 @@
+/* redscope compile FILE.cu: a user kernel through NVRTC without running
+ * it (no GPU needed): the log in file:line form, the entry point, its
+ * registers, shared memory and spills. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compile/compile.h"
+
+static const char *block_words(const rs_ukernel_spec *s, char *buf, size_t len)
+{
+    switch (s->block_rule) {
+    case RS_UB_POW2: return "a power of two";
+    case RS_UB_WARP: return "a multiple of 32";
+    case RS_UB_EXACT: snprintf(buf, len, "%u only", s->block_exact); return buf;
+    default: return "any";
+    }
+}
+
+static void print_table(const char *path, const rs_request *r, const rs_ukernel_spec *s,
+                        const rs_compiled *c, rs_finish fin)
+{
+    char ept[48], blk[24];
+    const rs_kernel_build *b = &c->build;
+    if (s->ept)
+        snprintf(ept, sizeof ept, "%u per thread", s->ept);
+    else
+        snprintf(ept, sizeof ept, "grid-stride");
+    printf("%s: compiled for sm_%d (%s %s, finish %s) in %.0f ms\n", path, c->arch,
+           rs_dtype_name(r->type), rs_op_name(r->op), rs_finish_name(fin), c->ms);
+    printf("entry      %s\n", b->entry);
+    printf("registers  %d per thread\n", b->regs);
+    printf("shared     %d bytes static + max(blockDim, 64) x %zu bytes dynamic\n", b->smem,
+           rs_dtype_size(rs_dtype_acc(r->type)));
+    printf("spills     %d bytes stored, %d bytes loaded (stack %d bytes)\n", b->spill_st,
+           b->spill_ld, b->stack);
+    printf("blockDim   %s\nelements   %s\n", block_words(s, blk, sizeof blk), ept);
+}
+
+static void print_json(const char *path, const rs_request *r, const rs_compiled *c, rs_finish fin,
+                       rs_status st, const char *error)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", path);
+    cJSON_AddStringToObject(o, "type", rs_dtype_name(r->type));
+    cJSON_AddStringToObject(o, "op", rs_op_name(r->op));
+    cJSON_AddStringToObject(o, "finish", rs_finish_name(fin));
+    cJSON_AddNumberToObject(o, "arch", c->arch);
+    cJSON_AddBoolToObject(o, "ok", st == RS_OK);
+    if (error) cJSON_AddStringToObject(o, "error", error);
+    cJSON_AddStringToObject(o, "entry", c->build.entry);
+    cJSON_AddNumberToObject(o, "registers", c->build.regs);
+    cJSON_AddNumberToObject(o, "shared_static_bytes", c->build.smem);
+    cJSON_AddNumberToObject(o, "spill_store_bytes", c->build.spill_st);
+    cJSON_AddNumberToObject(o, "spill_load_bytes", c->build.spill_ld);
+    cJSON_AddNumberToObject(o, "compile_ms", c->ms);
+    cJSON_AddStringToObject(o, "log", c->log ? c->log : "");
+    char *s = cJSON_Print(o);
+    if (s) puts(s);
+    free(s);
+    cJSON_Delete(o);
+}
+
+/* Only ptxas's chatter: nothing a user needs to read. */
+static int log_has_diagnostics(const char *log)
+{
+    return strstr(log, "warning") || strstr(log, "error");
+}
+
+static int compile_one(const rs_cli *cli, const char *path)
+{
+    rs_error err;
+    char *text = NULL;
+    size_t len = 0;
+    rs_ukernel_spec spec;
+    rs_status st = rs_ukernel_read(path, &text, &len, &err);
+    if (st == RS_OK) st = rs_ukernel_parse(path, text, &spec, &err);
+    if (st != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        free(text);
+        return (int)st;
+    }
+    const rs_request *r = &cli->req;
+    const rs_finish fin = r->finish != RS_FINISH_AUTO ? r->finish : spec.finish;
+    const int kfin = fin == RS_FINISH_ATOMIC ? 1 : fin == RS_FINISH_SINGLE_PASS ? 2 : 0;
+    rs_compiled c;
+    st = rs_compile(path, text, r->type, r->op, kfin, cli->arch ? cli->arch : 90, &c, &err);
+    free(text);
+    if (cli->format == RS_FMT_JSON) {
+        print_json(path, r, &c, fin, st, st == RS_OK ? NULL : err.msg);
+    } else {
+        if (c.log && log_has_diagnostics(c.log)) fputs(c.log, stderr);
+        if (st == RS_OK) print_table(path, r, &spec, &c, fin);
+    }
+    if (st != RS_OK && cli->format != RS_FMT_JSON) {
+        /* the whole log is above; one line says what to do with it */
+        if (!(c.log && log_has_diagnostics(c.log))) rs_cli_error("%s", err.msg);
+        rs_cli_error("%s did not compile (%s %s)", path, rs_dtype_name(r->type), rs_op_name(r->op));
+    }
+    if (st == RS_OK && rs_ukernel_check(path, &spec, r, &err) != RS_OK)
+        fprintf(stderr, "redscope: note: %s\n", err.msg);
+    rs_compiled_free(&c);
+    return (int)st;
+}
+
+int rs_cmd_compile(rs_cli *cli)
+{
+    if (cli->nkernels == 0) {
+        rs_cli_error("compile needs a file: redscope compile FILE.cu (see conf/kernels/)");
+        return RS_E_USAGE;
+    }
+    int rc = 0;
+    for (int i = 0; i < cli->nkernels; i++) {
+        const int k = compile_one(cli, cli->kernels[i]);
+        if (k && !rc) rc = k;
+    }
+    return rc;
+}
