@@ -62,7 +62,7 @@ int rs_cmd_run(rs_cli *cli)
 {
     rs_error err;
     int rc0 = run_kernel_args(cli);
-    if (rc0) return rc0;
+    if (rc0 || (rc0 = rs_cli_check_kernels(cli))) return rc0;
     if (cli->check) return rs_cmd_check(cli);
     int rc = rs_cli_check_outputs(cli);
     if (rc || (rc = rs_cli_save_preset(cli))) return rc;
@@ -98,8 +98,8 @@ int rs_cmd_run(rs_cli *cli)
 
 int rs_cmd_ladder(rs_cli *cli)
 {
-    int rc = rs_cli_check_outputs(cli);
-    if (rc || (rc = rs_cli_save_preset(cli))) return rc;
+    int rc = rs_cli_check_kernels(cli);
+    if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
     enum { MAX_ROWS = RS_VARIANT_COUNT + RS_UKERNEL_MAX_FILES };
     rs_variant vars[RS_VARIANT_COUNT];
     rs_request reqs[MAX_ROWS];

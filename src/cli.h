@@ -97,6 +97,9 @@ int rs_cmd_presets(rs_cli *cli);
 int rs_cmd_check(rs_cli *cli);
 /* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (kernel_cmd.c). */
 int rs_cmd_compile(rs_cli *cli);
+/* Every --kernel file readable and well formed (run: and accepting the
+ * request), before any GPU work; 0 or the exit status. */
+int rs_cli_check_kernels(const rs_cli *cli);
 
 /* One line on stderr, "redscope: ...". */
 void rs_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

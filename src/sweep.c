@@ -89,8 +89,8 @@ int rs_cmd_sweep(rs_cli *cli)
                      "compare several files with ladder");
         return RS_E_USAGE;
     }
-    int rc = rs_cli_check_outputs(cli);
-    if (rc || (rc = rs_cli_save_preset(cli))) return rc;
+    int rc = rs_cli_check_kernels(cli);
+    if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
     rs_variant vars[RS_VARIANT_COUNT];
     const int nvar = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
     rs_sweep s;

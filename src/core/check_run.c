@@ -58,6 +58,10 @@ static int child_argv(const char *san, const char *tool, const char *log, const 
         snprintf(store[k], sizeof store[k], "--%s=%s", f->flag, value);
         argv[n++] = store[k++];
     }
+    if (req->variant == RS_V_KERNEL) { /* the user's file, whole (a path outgrows store) */
+        argv[n++] = "--kernel";
+        argv[n++] = (char *)req->kernel;
+    }
     /* once, no counters: the sanitizer replaces CUPTI's view of the kernels */
     const char *tail[] = {"--reps=1", "--warmup=0", "--metrics=none", "--format=json"};
     for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) argv[n++] = (char *)tail[i];

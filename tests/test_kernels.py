@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""User kernels without a GPU: NVRTC compiles the template and the examples
+for every type and operation (and the finishes that change the header);
+a compile error is file:line with the line and a caret, exit 2; files that
+are not kernels get clear errors; the header's rules refuse requests before
+any GPU work; presets carry the kernel; a recorded kernel replays with its
+source."""
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import Checks, run  # noqa: E402
+
+check = Checks("test_kernels")
+SRC = os.environ["REDSCOPE_SOURCE"]
+K = os.path.join(SRC, "conf", "kernels")
+T = os.path.join(SRC, "tests", "kernels")
+TYPES = ["int32", "int64", "float32", "float64", "float16", "bfloat16"]
+OPS = ["sum", "min", "max", "product"]
+tmp = tempfile.mkdtemp(prefix="rs_kernels_")
+
+# 1. Every shipped kernel compiles for every type and op; the template also
+#    with the finishes that change what rs_block_result does.
+shipped = sorted(f for f in os.listdir(K) if f.endswith(".cu"))
+check({"template.cu", "fast.cu", "lab-barrier.cu", "lab-tail.cu"} <= set(shipped),
+      f"shipped kernels: {shipped}")
+for name in shipped:
+    for t in TYPES:
+        for op in OPS:
+            rc, out, err = run("compile", os.path.join(K, name), "--type", t, "--op", op)
+            check(rc == 0 and "registers" in out and "compiled for sm_90" in out,
+                  f"compile {name} {t} {op}: exit {rc} {err.strip()[:400]}")
+for fin in ("atomic", "single_pass"):
+    for t in TYPES:
+        for op in OPS:
+            rc, out, err = run("compile", os.path.join(K, "template.cu"), "--type", t, "--op", op,
+                               "--finish", fin)
+            check(rc == 0, f"compile template.cu {t} {op} finish {fin}: {err.strip()[:400]}")
+
+# 2. What compile reports: entry, registers, spills; JSON; another arch.
+rc, out, err = run("compile", os.path.join(K, "fast.cu"), "--format", "json", "--arch", "sm_80")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j.get("ok") and j.get("entry") == "reduce_fast" and j.get("registers", 0) > 0
+      and j.get("arch") == 80 and "spill_store_bytes" in j, f"compile json: {out} {err}")
+rc, out, err = run("compile", os.path.join(K, "fast.cu"), "--arch", "sm_9")
+check(rc == 2 and "sm_XX" in err, f"bad --arch: {err}")
+
+# 3. A syntax error: file:line, the line and a caret, exit 2.
+rc, out, err = run("compile", os.path.join(T, "syntax.cu"))
+check(rc == 2 and "syntax.cu:7: error:" in err, f"syntax error is file:line: {err}")
+lines = err.splitlines()
+at = next((i for i, l in enumerate(lines) if "syntax.cu:7: error:" in l), -1)
+check(at >= 0 and at + 2 < len(lines) and "rs_block_result" in lines[at + 1]
+      and lines[at + 2].strip() == "^", f"source line and caret under the error: {lines}")
+check("did not compile" in err, "one closing line says it did not compile")
+
+# 4. Files that are not kernels.
+empty = os.path.join(tmp, "empty.cu")
+open(empty, "w").close()
+binary = os.path.join(tmp, "binary.cu")
+open(binary, "wb").write(b"\x7fELF\x00\x01\x02" * 100)
+huge = os.path.join(tmp, "huge.cu")
+open(huge, "w").write("// padding\n" * 200000)
+cases = [
+    (empty, 2, "is empty"),
+    (binary, 2, "binary file"),
+    (huge, 2, "a kernel file is at most"),
+    (tmp, 2, "is a directory"),
+    (os.path.join(tmp, "missing.cu"), 7, "No such file"),
+    (os.path.join(T, "noentry.cu"), 2, "no extern \"C\" __global__ function"),
+    (os.path.join(T, "mangled.cu"), 2, "not extern \"C\""),
+    (os.path.join(T, "two.cu"), 2, "keep one entry point"),
+    (os.path.join(T, "badheader.cu"), 2, "badheader.cu:3: unknown directive 'blocksize'"),
+]
+for path, code, words in cases:
+    rc, out, err = run("compile", path)
+    check(rc == code and words in err, f"compile {os.path.basename(path)}: exit {rc}, {err.strip()}")
+rc, out, err = run("compile")
+check(rc == 2 and "needs a file" in err, f"compile without a file: {err}")
+
+# 5. run/ladder/sweep check the file and its header before the GPU.
+for args, code, words in [
+    (["run", "--kernel", empty], 2, "is empty"),
+    (["ladder", "--kernel", tmp], 2, "is a directory"),
+    (["sweep", "--kernel", os.path.join(T, "badheader.cu")], 2, "unknown directive"),
+    (["run", "--kernel", os.path.join(K, "template.cu"), "--block", "96"], 2,
+     "power-of-two blockDim"),
+    (["run", "--kernel", os.path.join(K, "template.cu"), "--grid", "64"], 2, "takes no --grid"),
+    (["run", "--kernel", os.path.join(K, "template.cu"), "--variant", "sequential"], 2,
+     "not both"),
+    (["run", "--kernel", os.path.join(K, "template.cu"), "--kernel", os.path.join(K, "fast.cu")],
+     2, "run takes one --kernel"),
+    (["run", "--variant", "kernel"], 2, "give it with --kernel"),
+]:
+    rc, out, err = run(*args)
+    check(rc == code and words in err and len(err.strip().splitlines()) == 1,
+          f"{' '.join(args)}: exit {rc}, {err.strip()}")
+
+# 6. A preset names the kernel file; it loads back.
+env = {"XDG_CONFIG_HOME": tmp}
+rc, out, err = run("run", "--kernel", os.path.join(K, "fast.cu"), "--n", "2^20",
+                   "--save-preset", "mine", "--replay", os.path.join(T, "..", "..", "conf",
+                                                                     "recordings",
+                                                                     "h200-demo.jsonl"), env=env)
+ini = os.path.join(tmp, "redscope", "presets", "mine.ini")
+text = open(ini).read() if os.path.exists(ini) else ""
+check("kernel = " + os.path.join(K, "fast.cu") in text and "variant = kernel" in text,
+      f"preset holds the kernel: {text!r} {err}")
+check.finish()
