@@ -24,7 +24,7 @@ check = Checks("test_examples")
 rc_devices = run("devices")[0]
 have_gpu = rc_devices == 0
 check(rc_devices in (0, 3, 4), f"redscope devices: exit {rc_devices}, not 0, 3 or 4")
-NO_GPU_NEEDED = {"variants", "metrics", "presets", "help"}
+NO_GPU_NEEDED = {"variants", "metrics", "presets", "help", "compile"}
 
 
 def examples(text):

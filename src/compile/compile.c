@@ -163,13 +163,16 @@ static rs_status run_nvrtc(nvrtc_program prog, const char *path, int arch, rs_co
         return rs_fail(err, RS_E_USAGE, "%s", first[0] ? first : nv.error_string(rc));
     }
     rs_ukernel_ptxas(out->log, &out->build);
-    rs_status st = check_entry(path, &out->build, err);
-    if (st != RS_OK) return st;
     nv.cubin_size(prog, &out->cubin_len);
     out->cubin = malloc(out->cubin_len ? out->cubin_len : 1);
     if (!out->cubin) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     nv.cubin(prog, out->cubin);
-    return RS_OK;
+    /* the entry points from the cubin's symbols: ptxas's -v lines are not
+     * always in the log */
+    const int n_entries = rs_cubin_entries(out->cubin, out->cubin_len, out->build.entry,
+                                           sizeof out->build.entry);
+    if (n_entries >= 0) out->build.entries = n_entries;
+    return check_entry(path, &out->build, err);
 }
 
 rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, int kfinish,

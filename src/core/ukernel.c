@@ -305,3 +305,46 @@ void rs_ukernel_ptxas(const char *log, rs_kernel_build *b)
         }
     }
 }
+
+/* ---- the cubin ----------------------------------------------------------------------- */
+
+static uint64_t rd(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+/* A kernel is a global function symbol marked as an entry (st_other bit 0x10). */
+int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_len)
+{
+    const unsigned char *e = cubin;
+    int count = 0;
+    if (names_len) names[0] = '\0';
+    if (!e || len < 64 || memcmp(e, "\177ELF", 4) != 0 || e[4] != 2) return -1;
+    const uint64_t shoff = rd(e + 40, 8), shent = rd(e + 58, 2), shnum = rd(e + 60, 2);
+    if (shent < 64 || shoff > len || shnum > (len - shoff) / shent) return -1;
+    for (uint64_t i = 0; i < shnum; i++) {
+        const unsigned char *sh = e + shoff + i * shent;
+        if (rd(sh + 4, 4) != 2) continue; /* SHT_SYMTAB */
+        const uint64_t off = rd(sh + 24, 8), size = rd(sh + 32, 8), link = rd(sh + 40, 4);
+        const uint64_t entsize = rd(sh + 56, 8);
+        if (link >= shnum || entsize < 24 || off > len || size > len - off) return -1;
+        const unsigned char *st = e + shoff + link * shent;
+        const uint64_t soff = rd(st + 24, 8), ssize = rd(st + 32, 8);
+        if (soff > len || ssize > len - soff) return -1;
+        for (uint64_t k = 0; k < size / entsize; k++) {
+            const unsigned char *sym = e + off + k * entsize;
+            const uint64_t name = rd(sym, 4);
+            const int info = sym[4], other = sym[5];
+            if ((info & 0xf) != 2 || (info >> 4) != 1 || !(other & 0x10) || name >= ssize)
+                continue;
+            const char *n = (const char *)e + soff + name;
+            const size_t used = strlen(names);
+            if (memchr(n, '\0', ssize - name) && used < names_len)
+                snprintf(names + used, names_len - used, "%s%s", used ? " " : "", n);
+            count++;
+        }
+    }
+    return count;
+}

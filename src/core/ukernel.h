@@ -68,4 +68,8 @@ typedef struct rs_kernel_build {
 } rs_kernel_build;
 void rs_ukernel_ptxas(const char *log, rs_kernel_build *b);
 
+/* The entry points (kernels) of a cubin: their names separated by ' ' in
+ * names, and their count; -1 when it is not a 64-bit ELF. */
+int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_len);
+
 #endif

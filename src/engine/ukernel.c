@@ -76,6 +76,12 @@ static rs_status module_for(rs_engine *e, rs_dtype t, rs_op op, int kfin, uk_mod
     if (ce != cudaSuccess) return rs_cuda_fail(e, err, ce, "loading the compiled kernel");
     ce = cudaLibraryGetKernel(&m->kernel, m->lib, m->build.entry);
     size_t bytes = 0;
+    struct cudaFuncAttributes fa;
+    if (ce == cudaSuccess && cudaFuncGetAttributes(&fa, (const void *)m->kernel) == cudaSuccess) {
+        m->build.regs = fa.numRegs; /* the loaded kernel's own facts */
+        m->build.smem = (int)fa.sharedSizeBytes;
+        m->build.stack = (int)fa.localSizeBytes;
+    }
     if (ce == cudaSuccess) ce = cudaLibraryGetGlobal(&m->g_partials, &bytes, m->lib, "rs_partials");
     if (ce == cudaSuccess) ce = cudaLibraryGetGlobal(&m->g_counter, &bytes, m->lib, "rs_counter");
     if (ce != cudaSuccess) {
