@@ -245,6 +245,9 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
         }
     }
     free(opts);
+    /* several --kernel: the request names the first; the others are rows of their own */
+    if (st == RS_OK && cli->nkernels > 1)
+        snprintf(cli->req.kernel, sizeof cli->req.kernel, "%s", cli->kernels[0]);
     return st;
 }
 

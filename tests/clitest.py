@@ -23,11 +23,12 @@ class Checks:
         sys.exit(1 if self.failures else 0)
 
 
-def run(*args, env=None, timeout=600):
+def run(*args, env=None, timeout=600, cwd=None):
     """(exit code, stdout, stderr) of redscope with args."""
     e = dict(os.environ)
     e.update(env or {})
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, env=e, timeout=timeout)
+    p = subprocess.run([EXE, *args], capture_output=True, text=True, env=e, timeout=timeout,
+                       cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 

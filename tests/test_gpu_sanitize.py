@@ -18,6 +18,7 @@ from clitest import EXE, Checks, run, skip_without_gpu  # noqa: E402
 from tuitest import Tmux  # noqa: E402
 
 skip_without_gpu()
+SRC = os.environ["REDSCOPE_SOURCE"]
 check = Checks("test_gpu_sanitize")
 san = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
 check(os.access(san, os.X_OK), f"compute-sanitizer is installed ({san})")
@@ -38,7 +39,7 @@ for tool in ("memcheck", "initcheck"):
 variants = json.loads(run("variants", "--format", "json")[1])
 print("racecheck, n 100,003, int32 sum:")
 for v in variants:
-    if v["id"] == "cpu":
+    if v["id"] in ("cpu", "kernel"):  # user kernels: below
         continue
     rc, out, err = run("run", "--variant", v["id"], "--n", "100003", "--check", "race",
                        "--format", "json")
@@ -68,7 +69,16 @@ for v in ("unroll_warp_volatile", "unroll_warp"):
 for args in (["--variant", "vectorized", "--type", "float16", "--op", "max", "--n", "1000003"],
              ["--variant", "cub", "--type", "float64", "--n", "33"],
              ["--variant", "warp_shuffle", "--type", "int64", "--op", "min", "--block", "96",
-              "--n", "65537"]):
+              "--n", "65537"],
+             # the shipped user kernels (conf/kernels), every finish
+             ["--kernel", os.path.join(SRC, "conf/kernels/template.cu"), "--type", "float16",
+              "--op", "max", "--n", "1000003"],
+             ["--kernel", os.path.join(SRC, "conf/kernels/template.cu"), "--finish",
+              "single_pass", "--n", "65537"],
+             ["--kernel", os.path.join(SRC, "conf/kernels/fast.cu"), "--type", "float64",
+              "--n", "1000003"],
+             ["--kernel", os.path.join(SRC, "conf/kernels/fast.cu"), "--finish", "atomic",
+              "--type", "int64", "--op", "min", "--block", "96", "--n", "65537"]):
     rc, out, err = run("run", *args, "--check", "memory")
     check(rc == 0 and "No invalid or uninitialized device-memory access" in out,
           f"--check memory {' '.join(args)}: {rc} {out} {err}")

@@ -83,9 +83,10 @@ static rs_request base(rs_variant v, rs_dtype t, rs_op op, uint64_t n, unsigned 
     return r;
 }
 
+/* The built-in GPU kernels; user kernels: test_gpu_kernels.py. */
 static int gpu_variant(int v)
 {
-    return v != RS_V_CPU;
+    return v != RS_V_CPU && v != RS_V_KERNEL;
 }
 
 /* Every variant x type x op x n, with blockDims sampled across 32..1024.
@@ -147,7 +148,7 @@ static void shapes(void)
     const unsigned epts[] = {1, 3, 64, 4096};
     const unsigned grids[] = {1, 7, 1000};
     for (int v = 0; v < RS_VARIANT_COUNT; v++) {
-        if (!(rs_catalogue_get(v)->flags & RS_VF_GRID_STRIDE)) continue;
+        if (!gpu_variant(v) || !(rs_catalogue_get(v)->flags & RS_VF_GRID_STRIDE)) continue;
         for (size_t i = 0; i < 4; i++) {
             rs_request r = base(v, RS_FLOAT16, RS_SUM, 1000003, 256);
             r.ept = epts[i];

@@ -108,4 +108,28 @@ ini = os.path.join(tmp, "redscope", "presets", "mine.ini")
 text = open(ini).read() if os.path.exists(ini) else ""
 check("kernel = " + os.path.join(K, "fast.cu") in text and "variant = kernel" in text,
       f"preset holds the kernel: {text!r} {err}")
+# 7. Replay of a real recording (an H100: conf/recordings/h100-kernels.jsonl),
+#    from a folder where the files are not: the recording answers.
+REC = os.path.join(SRC, "conf", "recordings", "h100-kernels.jsonl")
+files = ["template.cu", "fast.cu", "lab-barrier.cu", "lab-tail.cu"]
+args = ["ladder", "--replay", REC, "--format", "json"]
+for f in files:
+    args += ["--kernel", "conf/kernels/" + f]
+rc, out, err = run(*args, cwd=tmp)
+rows = json.loads(out)["rows"] if out.strip() else []
+names = [os.path.basename(r["request"].get("kernel", "")) for r in rows[-4:]]
+check(rc == 1 and len(rows) == 18 and names == files, f"replayed ladder: exit {rc} {names} {err}")
+if len(rows) == 18:
+    check([r["correct"] for r in rows[-4:]] == [True, True, False, False],
+          "template and fast right, the lab kernels WRONG, as recorded")
+    kb = rows[-3].get("kernel_build", {})
+    check(kb.get("entry") == "reduce_fast" and kb.get("registers", 0) > 0, f"build facts: {kb}")
+rc, out, err = run("run", "--replay", REC, "--kernel", "tests/kernels/oob.cu", "--n", "1000",
+                   cwd=tmp)
+check(rc == 8 and "reduce_oob" in err and "illegal memory access" in err,
+      f"a recorded fault replays: exit {rc} {err}")
+rc, out, err = run("run", "--replay", REC, "--kernel", "conf/kernels/fast.cu", "--n", "2^20",
+                   cwd=tmp)
+check(rc == 2 and "fast.cu with this configuration was not recorded" in err,
+      f"not recorded: {rc} {err}")
 check.finish()

@@ -187,4 +187,5 @@ void rs_request_for_variant(const rs_request *base, rs_variant v, rs_request *ou
     const rs_variant_info *vi = rs_catalogue_get(v);
     if (!(vi->flags & RS_VF_GRID_STRIDE)) out->grid = out->ept = 0;
     if (!(vi->flags & RS_VF_FINISH)) out->finish = RS_FINISH_AUTO;
+    if (v != RS_V_KERNEL) out->kernel[0] = '\0'; /* the file belongs to the kernel's row */
 }

@@ -40,7 +40,7 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
     if (row) return rs_fail(err, row->status, "%s", row->error);
     return rs_fail(err, RS_E_USAGE,
                    "not in the recording: %s with this configuration was not recorded",
-                   rs_variant_name(r->variant));
+                   rs_request_name(r));
 }
 
 static void rec_close(rs_source *s)
