@@ -68,6 +68,18 @@ if [ "$what" = bench ] || [ "$what" = check ] || [ "$what" = all ]; then
   $rs ladder --variants vectorized,cub --n 2^20 --reps 50 > "$logs/vectorized-cub-2_20.txt" 2>&1
   echo "== redscope ladder --variants vectorized,cub --n 2^20 --reps 50" >> "$summary"
   cut -c1-96 "$logs/vectorized-cub-2_20.txt" >> "$summary"
+  # user kernels: NVRTC's compile time, and the shipped kernels beside the last steps
+  for f in template fast; do
+    for t in int32 float16; do
+      $rs compile conf/kernels/$f.cu --type $t 2>&1 | head -1 >> "$summary"
+    done
+  done
+  $rs ladder --kernel conf/kernels/template.cu --kernel conf/kernels/fast.cu \
+      --variants sequential,vectorized,cub --n 2^24 > "$logs/kernels.txt" 2>&1
+  echo "== redscope ladder --kernel template.cu --kernel fast.cu --n 2^24 (exit $?)" >> "$summary"
+  cut -c1-96 "$logs/kernels.txt" >> "$summary"
+  /usr/bin/time -f "run --kernel template.cu --n 2^24 --metrics: %e s wall" \
+      $rs run --kernel conf/kernels/template.cu --n 2^24 --metrics 2>> "$summary" > /dev/null
   for set in default full; do
     $rs run --variant sequential --n 2^24 --metrics=$set --format json > "$logs/metrics-$set.json" 2>&1
     python3 - "$logs/metrics-$set.json" "$set" >> "$summary" <<'PY'
