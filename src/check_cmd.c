@@ -20,10 +20,34 @@ static void on_signal(int sig)
     check_cancel = 1;
 }
 
+static const char *user_kernel; /* run --kernel FILE --check: its lines are read from it */
+
+/* Line `line` of the user's kernel file, trimmed, into buf; NULL if none. */
+static const char *user_line(const char *file, int line, char *buf, size_t len)
+{
+    char *text = NULL;
+    size_t n = 0;
+    rs_error err;
+    if (!user_kernel || strcmp(rs_ukernel_basename(user_kernel), rs_ukernel_basename(file)) ||
+        rs_ukernel_read(user_kernel, &text, &n, &err) != RS_OK)
+        return NULL;
+    const char *p = text;
+    for (int k = 1; k < line && p; k++)
+        if ((p = strchr(p, '\n'))) p++;
+    if (p) {
+        p += strspn(p, " \t");
+        snprintf(buf, len, "%.*s", (int)strcspn(p, "\r\n"), p);
+    }
+    free(text);
+    return p && *buf ? buf : NULL;
+}
+
 /* "classic.cu:111  vs[tid] = op(vs[tid], vs[tid + 2]);" */
 static void line_with_text(const char *file, int line, char *buf, size_t len)
 {
+    char own[160] = "";
     const char *text = line > 0 ? rs_kernel_line(file, line) : NULL;
+    if (!text && line > 0) text = user_line(file, line, own, sizeof own);
     if (line <= 0)
         snprintf(buf, len,
                  "(no kernel source line: a host-side error, or code built without -lineinfo)");
@@ -36,8 +60,8 @@ static void print_table(const rs_cli *cli, const rs_check_report *r)
     char n[32], what[64];
     rs_fmt_count((double)cli->req.n, n, sizeof n);
     printf("%s check of %s (%s %s, n %s, block %u) with %s:\n", rs_check_name(r->kind),
-           rs_variant_name(cli->req.variant), rs_dtype_name(cli->req.type), rs_op_name(cli->req.op),
-           n, cli->req.block, r->tools);
+           rs_request_name(&cli->req), rs_dtype_name(cli->req.type), rs_op_name(cli->req.op), n,
+           cli->req.block, r->tools);
     for (int i = 0; i < r->count; i++) {
         const rs_finding *f = &r->findings[i];
         char count[32], a[256], b[256];
@@ -128,8 +152,7 @@ static int replay_check(const rs_cli *cli)
         rs_cli_error("not recorded: %s holds no --check %s of %s with these settings (%d check%s "
                      "recorded)",
                      cli->replay, rs_check_name((rs_check_kind)cli->check),
-                     rs_variant_name(cli->req.variant), rec.check_count,
-                     rec.check_count == 1 ? "" : "s");
+                     rs_request_name(&cli->req), rec.check_count, rec.check_count == 1 ? "" : "s");
         rc = RS_E_USAGE;
     }
     rs_recording_free(&rec);
@@ -153,6 +176,7 @@ int rs_cmd_check(rs_cli *cli)
 {
     int rc = refuse(cli);
     if (rc) return rc;
+    if (cli->req.variant == RS_V_KERNEL) user_kernel = cli->req.kernel;
     if (cli->replay) return replay_check(cli);
     rs_source *src = NULL; /* a GPU is there (exit 3 or 4 said otherwise) */
     if ((rc = rs_cli_open_source(cli, 1, &src))) return rc;
@@ -172,7 +196,7 @@ int rs_cmd_check(rs_cli *cli)
     exe[len] = '\0';
     if (isatty(2))
         fprintf(stderr, "redscope: checking %s under compute-sanitizer (%s)...\n",
-                rs_variant_name(cli->req.variant),
+                rs_request_name(&cli->req),
                 cli->check == RS_CHECK_RACE ? "racecheck" : "memcheck, initcheck");
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);

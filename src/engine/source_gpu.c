@@ -40,8 +40,8 @@ static rs_status gpu_run(rs_source *s, const rs_request *r, const char *command,
     if (st == RS_E_CUDA && r->variant == RS_V_KERNEL) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
-        st = rs_fail(err, RS_E_KERNEL, "%s (kernel %s): %s", rs_request_name(r),
-                     out->uk.entry[0] ? out->uk.entry : "?", why);
+        st = rs_fail(err, RS_E_KERNEL, "%s (kernel %s): %s (--check memory names the line)",
+                     rs_request_name(r), out->uk.entry[0] ? out->uk.entry : "?", why);
     }
     return st;
 }
