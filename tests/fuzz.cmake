@@ -72,6 +72,7 @@ if(RS_FUZZ AND RS_CLANG)
   rs_fuzzer(fuzz_recording
     SOURCES core/record.c core/json.c core/source_recording.c core/sweep.c core/format.c
             core/reference.c core/result.c core/tables.c core/check.c core/record_check.c
+            core/record_kernel.c core/ukernel.c
             ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/recording/*
     FLAGS ${RS_FUZZ_CJSON} LIBS ${CJSON_LINK_LIBRARIES})
