@@ -26,7 +26,14 @@ typedef enum {
     UI_PROMPT_SHADOW,
     UI_PROMPT_VARIANTS,
     UI_PROMPT_RANGE,
+    UI_PROMPT_KERNEL,
 } ui_prompt_kind;
+
+/* The kernel file as last looked at: a change of any of these is a save. */
+typedef struct ui_file_stamp {
+    long long mtime_ns, size, ino;
+    int exists;
+} ui_file_stamp;
 
 typedef struct ui_app {
     ui_options opt; /* as the program started the explorer */
@@ -72,9 +79,10 @@ typedef struct ui_app {
 
     /* a one-line prompt on the status row */
     ui_prompt_kind prompt;
-    char prompt_buf[RS_SWEEP_MAX];
+    char prompt_buf[RS_NOTE_MAX];
     char prompt_error[512];
-    int prompt_fresh; /* the pre-filled value is selected: typing replaces it */
+    char prompt_hint[256]; /* Tab's matches, shown beside the prompt */
+    int prompt_fresh;      /* the pre-filled value is selected: typing replaces it */
 
     int why_scroll, help_scroll;
     char status[512];
@@ -96,6 +104,17 @@ typedef struct ui_app {
     rs_recording rec;
     rs_rec_config *configs;
     int nconfigs, config_sel, config_cur;
+
+    /* your own kernel (kernel.c): the file watched, its text, the result
+     * before its last change and the last run when it failed */
+    char kwatch_path[RS_NOTE_MAX];
+    ui_file_stamp kstamp;
+    double kwatch_next; /* monotonic seconds of the next look at the file */
+    int krerun;         /* the file changed: run it when no run is going */
+    char *ktext;
+    char kread_error[512];
+    rs_row kprev, kfail;
+    int has_kprev, has_kfail;
 
     ui_worker *worker;
     ui_job_kind job;
@@ -131,6 +150,8 @@ void ui_draw_header(const ui_app *a, const ui_layout *l);
 
 /* Jobs for the worker (jobs.c); 1 while one runs. */
 void ui_run_variant(ui_app *a);
+/* Variant v on the current configuration; 1 when the worker took it. */
+int ui_run_one(ui_app *a, rs_variant v);
 void ui_run_ladder(ui_app *a);
 void ui_run_sweep(ui_app *a);
 /* The selected variant under compute-sanitizer (x: race, X: memory). */
@@ -158,6 +179,25 @@ void ui_replay_open(ui_app *a, const char *path);
 void ui_replay_shipped(ui_app *a);
 void ui_replay_pick(ui_app *a, int k, int show);
 int ui_replay_sweep(ui_app *a);
+
+/* Your own kernel (kernel.c, kernel_why.c). K: the file prompt (refused in
+ * replay); Enter on it: the file checked and set ("" clears it); Tab:
+ * completion of the path; watch: called every loop, it looks at the file
+ * about every 250 ms and runs it again when it changed; take_row: a kernel
+ * row as it arrives (the previous version, the failure); replay: the
+ * kernel rows of configuration c. */
+void ui_kernel_prompt(ui_app *a);
+int ui_kernel_set(ui_app *a, const char *path);
+void ui_kernel_complete(ui_app *a);
+void ui_kernel_watch(ui_app *a);
+void ui_kernel_take_row(ui_app *a, const rs_row *row);
+void ui_kernel_replay(ui_app *a, const rs_rec_config *c);
+void ui_kernel_free(ui_app *a);
+/* The name a variant's row goes by: the kernel's file, or how to pick one. */
+const char *ui_variant_label(const ui_app *a, rs_variant v, char *buf, size_t len);
+/* The Why panel of the kernel row, and its length in lines at width w. */
+void ui_draw_kernel_why(const ui_app *a, ui_rect r, const rs_result *res);
+int ui_kernel_why_lines(const ui_app *a, int w);
 
 /* The settings that select a result (type, op, n, block, finish, reps, and
  * ept, grid or input when set), after lead, in the longest form that fits

@@ -17,11 +17,12 @@ static const rs_result *compare_side(const ui_app *a, int which, char *label, si
             snprintf(label, len, "(nothing pinned)");
             return NULL;
         }
-        snprintf(label, len, "pinned %s", rs_variant_name(a->pinned.result.req.variant));
+        snprintf(label, len, "pinned %s", rs_request_name(&a->pinned.result.req));
         return &a->pinned.result;
     }
-    snprintf(label, len, "%s", rs_variant_name(which));
-    return ui_result_for(a, which);
+    char name[RS_NOTE_MAX];
+    snprintf(label, len, "%s", ui_variant_label(a, (rs_variant)which, name, sizeof name));
+    return ui_result_for(a, (rs_variant)which);
 }
 
 /* Compare columns: a label, then a, b and a/b right-aligned. */

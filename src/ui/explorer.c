@@ -142,13 +142,15 @@ static void draw_list(const ui_app *a, ui_rect r)
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         ui_blank(y, r.x + 1, r.w - 2, role);
         const rs_result *res = ui_result_for(a, v);
-        char t[32] = "";
+        const int failed = v == RS_V_KERNEL && a->has_kfail && a->cfg.kernel[0];
+        char t[32] = "", name[RS_NOTE_MAX];
         if (res) rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
         /* the time and the verdict keep their place; a long id is cut */
-        const int tail = res ? ui_width(t) + 4 : 0;
+        const int tail = res ? ui_width(t) + 4 : failed ? 8 : 0;
         ui_putf(y, r.x + 1, r.w - 3 - tail, role, "%s%2d %s%s%s", sel ? ui_glyph(G_SELECT) : " ",
-                vi->step, vi->name, vi->flags & RS_VF_RACY ? " " : "",
-                vi->flags & RS_VF_RACY ? ui_glyph(G_RACE) : "");
+                vi->step, ui_variant_label(a, v, name, sizeof name),
+                vi->flags & RS_VF_RACY ? " " : "", vi->flags & RS_VF_RACY ? ui_glyph(G_RACE) : "");
+        if (failed) ui_put(y, r.x + r.w - 1 - tail, tail, sel ? R_SELECTED : R_BAD, "failed");
         if (!res) continue;
         ui_put(y, r.x + r.w - 1 - tail, tail, sel ? R_SELECTED : R_DIM, t);
         ui_put(y, r.x + r.w - 3, 2,
@@ -281,16 +283,29 @@ static void draw_speedup_line(const ui_app *a, ui_rect r, const rs_result *res)
 
 static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
 {
-    char title[256];
+    char title[256], name[RS_NOTE_MAX];
     rs_request want;
     ui_request_for(a, a->sel, &want);
-    ui_settings_title(res ? &res->req : &want, rs_variant_name(a->sel), r.w - 6, title,
-                      sizeof title);
+    ui_settings_title(res ? &res->req : &want, ui_variant_label(a, a->sel, name, sizeof name),
+                      r.w - 6, title, sizeof title);
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
     if (!res) {
         rs_error err;
-        if (rs_catalogue_check(&want, &err) != RS_OK)
+        if (a->sel == RS_V_KERNEL && a->has_kfail && want.kernel[0]) {
+            ui_putf(r.y + 1, x, w, R_BAD, "%.*s", (int)strcspn(a->kfail.error, "\n"),
+                    a->kfail.error); /* its first line: Why has it all */
+            ui_put(r.y + 2, x, w, R_DIM,
+                   a->replay ? "As recorded; the whole message is under Why."
+                             : "The whole message is under Why; save the file or Enter runs it "
+                               "again.");
+            return;
+        }
+        if (want.variant == RS_V_KERNEL && !want.kernel[0])
+            ui_put(r.y + 1, x, w, R_DIM,
+                   a->replay ? "No kernel of yours in this configuration."
+                             : "K picks your .cu file (start from conf/kernels/template.cu).");
+        else if (rs_catalogue_check(&want, &err) != RS_OK)
             ui_put(r.y + 1, x, w, R_WARN, err.msg);
         else
             ui_putf(r.y + 1, x, w, R_DIM, "Not run with this configuration: Enter %s.",
@@ -464,6 +479,10 @@ static int why_check(const ui_app *a, int w, char (*lines)[256], ui_role *role, 
 
 static void draw_why(const ui_app *a, ui_rect r, const rs_result *res)
 {
+    if (a->sel == RS_V_KERNEL) {
+        ui_draw_kernel_why(a, r, res);
+        return;
+    }
     ui_box(r, "Why", R_TITLE);
     const int w = r.w - 4, x = r.x + 2;
     static char lines[96][256];
@@ -515,6 +534,20 @@ void ui_draw_explorer(const ui_app *a, const ui_layout *l)
     draw_why(a, l->why, res);
 }
 
+/* Your kernel's source can be long: a page at a time, to its last line. */
+static void scroll_kernel(ui_app *a, int d)
+{
+    ui_layout l;
+    ui_layout_compute(LINES, COLS, UI_SCREEN_EXPLORER, &l);
+    const int rows = l.why.h - 2;
+    if (rows < 1) return;
+    const int page = rows > 2 ? rows - 1 : 1;
+    const int end = ui_kernel_why_lines(a, l.why.w - 4) - rows;
+    a->why_scroll += d * page;
+    if (a->why_scroll > end) a->why_scroll = end;
+    if (a->why_scroll < 0) a->why_scroll = 0;
+}
+
 int ui_key_explorer(ui_app *a, ui_action act)
 {
     switch (act) {
@@ -525,10 +558,13 @@ int ui_key_explorer(ui_app *a, ui_action act)
         return 1;
     case UI_ACT_RUN: ui_run_variant(a); return 1;
     case UI_ACT_SCROLL_UP:
-        if (a->why_scroll > 0) a->why_scroll--;
-        return 1;
     case UI_ACT_SCROLL_DOWN:
-        if (a->why_scroll < 96) a->why_scroll++;
+        if (a->sel == RS_V_KERNEL)
+            scroll_kernel(a, act == UI_ACT_SCROLL_UP ? -1 : 1);
+        else if (act == UI_ACT_SCROLL_UP && a->why_scroll > 0)
+            a->why_scroll--;
+        else if (act == UI_ACT_SCROLL_DOWN && a->why_scroll < 96)
+            a->why_scroll++;
         return 1;
     default: return 0;
     }

@@ -10,33 +10,45 @@ int ui_busy(ui_app *a)
     return a->worker && ui_worker_busy(a->worker, NULL, NULL, 0);
 }
 
-static void start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
-                      const rs_sweep_sizes *sizes)
+static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
+                     const rs_sweep_sizes *sizes)
 {
-    if (!a->worker) return;
+    if (!a->worker) return 0;
     if (!a->replay && a->gpu_status != RS_OK && !(n == 1 && vars[0] == RS_V_CPU)) {
         ui_status(a, R_BAD, "%s", a->dev_ready ? a->gpu_problem : "CUDA is still starting");
-        return;
+        return 0;
     }
     if (!ui_worker_submit(a->worker, kind, &a->cfg, vars, n, sizes)) {
         ui_status(a, R_WARN, "a run is going on: Esc cancels it");
-        return;
+        return 0;
     }
     a->job = kind;
     ui_status(a, R_NORMAL, "%s", a->replay ? "looking up the recording" : "running");
+    return 1;
+}
+
+int ui_run_one(ui_app *a, rs_variant v)
+{
+    rs_request r;
+    rs_error err;
+    ui_request_for(a, v, &r);
+    if (v == RS_V_KERNEL && !r.kernel[0]) {
+        ui_status(a, R_WARN, "%s",
+                  a->replay ? "replay: this configuration holds no kernel of yours"
+                            : "no kernel file yet: press K to pick your .cu (start from "
+                              "conf/kernels/template.cu)");
+        return 0;
+    }
+    if (rs_catalogue_check(&r, &err) != RS_OK) {
+        ui_status(a, R_BAD, "%s", err.msg);
+        return 0;
+    }
+    return start_job(a, UI_JOB_RUN, &v, 1, NULL);
 }
 
 void ui_run_variant(ui_app *a)
 {
-    const rs_variant v = (rs_variant)a->sel;
-    rs_request r;
-    rs_error err;
-    ui_request_for(a, v, &r);
-    if (rs_catalogue_check(&r, &err) != RS_OK) {
-        ui_status(a, R_BAD, "%s", err.msg);
-        return;
-    }
-    start_job(a, UI_JOB_RUN, &v, 1, NULL);
+    ui_run_one(a, (rs_variant)a->sel);
 }
 
 void ui_run_ladder(ui_app *a)

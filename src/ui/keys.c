@@ -75,6 +75,10 @@ const ui_binding ui_bindings[] = {
     {'R', 0, "R", "replay",
      "replay: list the recording's configurations; without a GPU: replay the shipped H200",
      UI_ACT_REPLAY, EXP | LAD | SWP | CMP, 18},
+    {'K', 0, "K", "kernel",
+     "your own kernel: type the path of a .cu file (Tab completes; empty clears it); it is the "
+     "last row, and runs again each time you save the file",
+     UI_ACT_KERNEL, EXP | LAD, 18},
     {'?', KEY_F(1), "?", "help", "this help", UI_ACT_HELP, UI_ON_ALL & ~HLP, 19},
     {'q', 0, "q", "quit", "quit (asks first while a run is going)", UI_ACT_QUIT, UI_ON_ALL, 20},
 };

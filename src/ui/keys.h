@@ -47,6 +47,7 @@ typedef enum {
     UI_ACT_INPUT_BACK,
     UI_ACT_CHECK_RACE,
     UI_ACT_CHECK_MEMORY,
+    UI_ACT_KERNEL,
 } ui_action;
 
 #define UI_ON(s)  (1u << (s))

@@ -21,6 +21,11 @@ static double metric_or(const rs_result *r, rs_metric_id a, rs_metric_id b, int 
 static int ladder_current(const ui_app *a)
 {
     if (a->ladder_done == 0) return 1;
+    rs_variant vars[RS_VARIANT_COUNT]; /* live: your kernel set or cleared since */
+    const int n = rs_request_variant_list(&a->cfg, vars, RS_VARIANT_COUNT);
+    if (!a->replay && a->ladder_done == a->ladder_count &&
+        (n != a->ladder_count || memcmp(vars, a->ladder_vars, sizeof *vars * (size_t)n) != 0))
+        return 0;
     for (int i = 0; i < a->ladder_done; i++) {
         rs_request want;
         ui_request_for(a, a->ladder[i].result.req.variant, &want);
@@ -42,6 +47,25 @@ static void draw_verdict(int y, int x, int sel, int correct, rs_variant v)
         ui_put(y, x + 1, 1, sel ? R_SELECTED : R_WARN, ui_glyph(G_RACE));
 }
 
+/* No ladder for this configuration yet: what Enter does, and your kernel. */
+static void draw_intro(const ui_app *a, ui_rect r)
+{
+    const int x = r.x + 2, w = r.w - 4;
+    ui_put(r.y + 2, x, w, R_DIM,
+           "Enter runs every variant of the ladder on this "
+           "configuration (t o n b f m change it; P loads a preset).");
+    if (a->ladder_count)
+        ui_put(r.y + 3, x, w, R_DIM,
+               "The last ladder was measured with other settings: Enter to run this one.");
+    char name[RS_NOTE_MAX];
+    if (a->cfg.kernel[0])
+        ui_putf(r.y + 5, x, w, R_ACCENT, "Your kernel, %s, is its last row (%d).",
+                ui_variant_label(a, RS_V_KERNEL, name, sizeof name),
+                rs_catalogue_get(RS_V_KERNEL)->step);
+    else if (!a->replay)
+        ui_put(r.y + 5, x, w, R_DIM, "K adds your own kernel (a .cu file) as its last row.");
+}
+
 void ui_draw_ladder(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
@@ -50,12 +74,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
     if (!a->ladder_count || !ladder_current(a)) {
-        ui_put(r.y + 2, x, w, R_DIM,
-               "Enter runs every variant of the ladder on this "
-               "configuration (t o n b f m change it; P loads a preset).");
-        if (a->ladder_count)
-            ui_put(r.y + 3, x, w, R_DIM,
-                   "The last ladder was measured with other settings: Enter to run this one.");
+        draw_intro(a, r);
         return;
     }
     const int wide = w >= 100;
@@ -75,15 +94,18 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         const rs_variant v = a->ladder_vars[i];
         const int sel = i == a->ladder_sel;
         if (sel) ui_blank(y, x, w, R_SELECTED);
+        char label[RS_NOTE_MAX];
         if (i >= a->ladder_done) {
             ui_putf(y, x, w, sel ? R_SELECTED : R_DIM, "%3d %-20s %9s", rs_catalogue_get(v)->step,
-                    rs_variant_name(v), i == a->ladder_done ? ui_spinner(a->tick) : "");
+                    ui_variant_label(a, v, label, sizeof label),
+                    i == a->ladder_done ? ui_spinner(a->tick) : "");
             continue;
         }
         const rs_row *row = &a->ladder[i];
-        if (row->status != RS_OK) {
-            ui_putf(y, x, w, sel ? R_SELECTED : R_WARN, "%3d %-20s %s", rs_catalogue_get(v)->step,
-                    rs_variant_name(v), row->error);
+        const char *name = rs_request_name(&row->result.req); /* your kernel: its file */
+        if (row->status != RS_OK) { /* the first line: a compile error goes on below it */
+            ui_putf(y, x, w, sel ? R_SELECTED : R_WARN, "%3d %-20s %.*s", rs_catalogue_get(v)->step,
+                    name, (int)strcspn(row->error, "\n"), row->error);
             continue;
         }
         const rs_result *res = &row->result;
@@ -99,10 +121,10 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         const int step = rs_catalogue_get(v)->step;
         const int used =
-            wide ? ui_putf(y, x, w, role, "%3d %-20s %9s %7s %7s %7.0f %5.1f%% %9s %9s ", step,
-                           rs_variant_name(v), t, st, cu, res->gbps, res->pct_peak, bc, wi)
-                 : ui_putf(y, x, w, role, "%2d %-20s %8s %5s %5s %5.0f %4.0f%% %6s %6s ", step,
-                           rs_variant_name(v), t, st, cu, res->gbps, res->pct_peak, bc, wi);
+            wide ? ui_putf(y, x, w, role, "%3d %-20.20s %9s %7s %7s %7.0f %5.1f%% %9s %9s ", step,
+                           name, t, st, cu, res->gbps, res->pct_peak, bc, wi)
+                 : ui_putf(y, x, w, role, "%2d %-20.20s %8s %5s %5s %5.0f %4.0f%% %6s %6s ", step,
+                           name, t, st, cu, res->gbps, res->pct_peak, bc, wi);
         draw_verdict(y, x + used, sel, res->correct, v);
         const int barx = x + used + 3, barw = x + w - barx;
         if (barw > 1 && best > 0) ui_bar(y, barx, barw, res->gbps / best, R_BAR);

@@ -1,5 +1,6 @@
 /* The one-line prompt on the status row: n, blockDim, elements per thread,
- * repetitions, sweep variants and range, and preset names. The pre-filled
+ * repetitions, sweep variants and range, preset names and your kernel's
+ * file (Tab completes its path). The pre-filled
  * value is selected: typing replaces it, Backspace edits it; Ctrl-U clears
  * the line and Ctrl-W the last word. A bad value keeps the prompt open with
  * the reason. */
@@ -21,7 +22,7 @@ void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial)
     a->prompt = kind;
     snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", initial);
     a->prompt_fresh = initial[0] != '\0';
-    a->prompt_error[0] = '\0';
+    a->prompt_error[0] = a->prompt_hint[0] = '\0';
 }
 
 static const char *prompt_label(ui_prompt_kind k)
@@ -36,6 +37,7 @@ static const char *prompt_label(ui_prompt_kind k)
     case UI_PROMPT_SHADOW: return "a shipped preset has this name; type yes to save yours over it";
     case UI_PROMPT_VARIANTS: return "sweep variants (a,b or first..last)";
     case UI_PROMPT_RANGE: return "sweep range (2^10..2^28, 1K..1G:4, 1000,2^20)";
+    case UI_PROMPT_KERNEL: return "kernel file";
     default: return "";
     }
 }
@@ -58,7 +60,7 @@ static void save_preset(ui_app *a, int force)
     rs_error err;
     rs_request r = a->cfg;
     r.variant = (rs_variant)a->sel;
-    char name[RS_SWEEP_MAX];
+    char name[sizeof a->prompt_buf];
     snprintf(name, sizeof name, "%s", a->prompt_buf);
     const rs_status st = rs_preset_save(name, &r, force, path, sizeof path, &err);
     const ui_prompt_kind ask = force ? UI_PROMPT_NONE : needs_confirmation(st, name);
@@ -109,13 +111,14 @@ static int set_sweep(ui_app *a)
     if (a->prompt == UI_PROMPT_VARIANTS) {
         uint32_t mask;
         if (rs_parse_variants(a->prompt_buf, &mask, &err) != RS_OK) goto bad;
-        a->sweep_vars = mask ? mask : ((1u << RS_VARIANT_COUNT) - 1) & ~(1u << RS_V_CPU);
+        const uint32_t all = ((1u << RS_VARIANT_COUNT) - 1) & ~(1u << RS_V_CPU);
+        a->sweep_vars = mask ? mask : a->cfg.kernel[0] ? all : all & ~(1u << RS_V_KERNEL);
         ui_status(a, R_GOOD, "sweep variants set: Enter runs the sweep");
         return 1;
     }
     rs_sweep_sizes sizes;
     if (rs_sweep_parse(a->prompt_buf, &sizes, &err) != RS_OK) goto bad;
-    snprintf(a->sweep_range, sizeof a->sweep_range, "%s", a->prompt_buf);
+    snprintf(a->sweep_range, sizeof a->sweep_range, "%.*s", RS_SWEEP_MAX - 1, a->prompt_buf);
     ui_status(a, R_GOOD, "sweep range %s: %d sizes; Enter runs the sweep", a->sweep_range,
               sizes.count);
     return 1;
@@ -148,6 +151,7 @@ static void prompt_enter(ui_app *a)
     case UI_PROMPT_SHADOW: confirm(a); return;
     case UI_PROMPT_VARIANTS:
     case UI_PROMPT_RANGE: ok = set_sweep(a); break;
+    case UI_PROMPT_KERNEL: ok = ui_kernel_set(a, a->prompt_buf); break;
     default: break;
     }
     if (ok) a->prompt = UI_PROMPT_NONE;
@@ -174,7 +178,11 @@ void ui_prompt_key(ui_app *a, int ch)
         prompt_enter(a);
         return;
     }
-    a->prompt_error[0] = '\0';
+    a->prompt_error[0] = a->prompt_hint[0] = '\0';
+    if (ch == '\t') {
+        if (a->prompt == UI_PROMPT_KERNEL) ui_kernel_complete(a);
+        return;
+    }
     size_t len = strlen(a->prompt_buf);
     if (ch == CTRL_U) {
         a->prompt_buf[0] = '\0';
@@ -184,7 +192,9 @@ void ui_prompt_key(ui_app *a, int ch)
         if (len) a->prompt_buf[len - 1] = '\0';
     } else if (ch >= 32 && ch < 127) {
         if (fresh) len = 0; /* the pre-filled value was selected: replace it */
-        if (len + 1 < sizeof a->prompt_buf) {
+        /* a path may be long; the other answers fit RS_SWEEP_MAX */
+        const size_t cap = a->prompt == UI_PROMPT_KERNEL ? sizeof a->prompt_buf : RS_SWEEP_MAX;
+        if (len + 1 < cap) {
             a->prompt_buf[len] = (char)ch;
             a->prompt_buf[len + 1] = '\0';
         }
@@ -202,6 +212,12 @@ void ui_draw_prompt(const ui_app *a, const ui_layout *l)
     const int cx = x;
     if (a->prompt_error[0])
         ui_put(y, x + 2, cols - x - 2, R_BAD, a->prompt_error);
+    else if (a->prompt_hint[0])
+        ui_put(y, x + 2, cols - x - 2, R_ACCENT, a->prompt_hint);
+    else if (a->prompt == UI_PROMPT_KERNEL)
+        ui_put(y, x + 2, cols - x - 2, R_SELECTED,
+               a->prompt_fresh ? "(type to replace, Tab completes, Enter keeps, Esc leaves)"
+                               : "(Tab completes, Enter sets, empty clears, Esc leaves)");
     else
         ui_put(y, x + 2, cols - x - 2, R_SELECTED,
                a->prompt_fresh ? "(type to replace, Enter keeps, Esc leaves)"

@@ -70,6 +70,7 @@ void ui_replay_pick(ui_app *a, int k, int show)
         a->last[row->result.req.variant] = *row;
         a->have[row->result.req.variant] = 1;
     }
+    ui_kernel_replay(a, c); /* your kernel's file, a recorded failure, its previous version */
     if (sweep)
         load_sweep(a, c);
     else if (strcmp(c->command, "ladder") == 0)

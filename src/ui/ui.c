@@ -60,6 +60,7 @@ void ui_request_for(const ui_app *a, rs_variant v, rs_request *out)
 const rs_result *ui_result_for(const ui_app *a, rs_variant v)
 {
     if (!a->have[v] || a->last[v].status != RS_OK) return NULL;
+    if (v == RS_V_KERNEL && a->has_kfail) return NULL; /* its last run failed: Why says */
     rs_request want;
     ui_request_for(a, v, &want);
     return rs_request_same_run(&a->last[v].result.req, &want) ? &a->last[v].result : NULL;
@@ -87,17 +88,24 @@ static void take_row(ui_app *a, const ui_event *ev)
             a->ladder[ev->index] = *row;
             a->ladder_done = ev->index + 1;
         }
+        if (v == RS_V_KERNEL) ui_kernel_take_row(a, row);
         if ((unsigned)v < RS_VARIANT_COUNT && row->status == RS_OK) {
             a->last[v] = *row;
             a->have[v] = 1;
         }
     }
+    /* the first line: a compile error goes on with the line and a caret (Why);
+     * an error that names the kernel's file already is not prefixed with it */
+    const char *name = rs_request_name(&row->result.req);
+    const int first = (int)strcspn(row->error, "\n");
+    const char *named = strstr(row->error, name);
+    const int said = v == RS_V_KERNEL && named && named - row->error < first;
     if (row->status != RS_OK && row->status != RS_E_NOMEM)
-        ui_status(a, R_BAD, "%s: %s", rs_variant_name(v), row->error);
+        ui_status(a, R_BAD, "%s%s%.*s", said ? "" : name, said ? "" : ": ", first, row->error);
     else if (row->status == RS_E_NOMEM)
-        ui_status(a, R_WARN, "%s skipped: %s", rs_variant_name(v), row->error);
+        ui_status(a, R_WARN, "%s skipped: %.*s", name, first, row->error);
     else if (!row->result.correct)
-        ui_status(a, R_BAD, "%s gave a WRONG result", rs_variant_name(v));
+        ui_status(a, R_BAD, "%s gave a WRONG result", name);
 }
 
 static void take_check(ui_app *a, const ui_event *ev)
@@ -255,6 +263,7 @@ static void action(ui_app *a, ui_action act)
     case UI_ACT_REPLAY: replay_key(a); break;
     case UI_ACT_CHECK_RACE: ui_run_check(a, RS_CHECK_RACE); break;
     case UI_ACT_CHECK_MEMORY: ui_run_check(a, RS_CHECK_MEMORY); break;
+    case UI_ACT_KERNEL: ui_kernel_prompt(a); break;
     case UI_ACT_HELP:
         a->help_scroll = 0;
         a->back = a->screen;
@@ -375,6 +384,7 @@ static void free_app(ui_app *a)
     rs_sweep_free(&a->sweep);
     rs_recording_free(&a->rec);
     free(a->configs);
+    ui_kernel_free(a);
 }
 
 /* Signals set a flag; curses in cbreak, no echo, keypad, 100 ms ticks. */
@@ -448,6 +458,7 @@ int ui_main(const ui_options *cli)
     ui_event *ev = malloc(sizeof *ev);
     while (!done && !got_signal && ev) {
         while (a->worker && ui_worker_poll(a->worker, ev)) take_event(a, ev);
+        ui_kernel_watch(a); /* a stat every 250 ms: a save runs the kernel again */
         draw(a);
         const int ch = getch();
         a->tick++;

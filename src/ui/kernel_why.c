@@ -1,0 +1,291 @@
+/* The Why panel of your own kernel: its file, how it built, what the last
+ * change to the file did to the time, and then its source with line
+ * numbers (live: the file as it is now; in replay: the version recorded).
+ * When its last run failed: the whole message instead (file:line, the
+ * line, the caret), and the line it names marked in the source. The head
+ * is built each frame; the source lines are found in the text as drawn,
+ * so a long file scrolls to its end. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+#include "core/format.h"
+#include "core/ukernel.h"
+#include "draw.h"
+#include "why.h"
+
+#define HEAD_MAX 64
+
+typedef struct kwhy {
+    char lines[HEAD_MAX][256];
+    ui_role role[HEAD_MAX];
+    int n;
+    const char *src; /* the source shown, or NULL */
+    int src_lines;
+    int mark; /* the source line a compile error names (0: none) */
+} kwhy;
+
+static void add(kwhy *k, ui_role role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(kwhy *k, ui_role role, const char *fmt, ...)
+{
+    if (k->n >= HEAD_MAX) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(k->lines[k->n], sizeof k->lines[0], fmt, ap);
+    va_end(ap);
+    k->role[k->n++] = role;
+}
+
+static void add_wrapped(kwhy *k, ui_role role, const char *text, int w)
+{
+    const int m = ui_wrap(text, w > 8 ? w : 8, &k->lines[k->n], HEAD_MAX - k->n);
+    for (int i = 0; i < m; i++) k->role[k->n + i] = role;
+    k->n += m;
+}
+
+/* Bytes of one UTF-8 character at s (0: not a valid one). */
+static int utf8_len(const unsigned char *s, size_t left)
+{
+    const int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+    if (n == 0 || (size_t)n > left) return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+/* One line of source as the screen can show it: tabs to spaces, control
+ * bytes and (without UTF-8) other bytes as '?'. */
+static void printable(const char *s, size_t len, char *out, size_t cap)
+{
+    size_t o = 0, col = 0;
+    const int utf8 = ui_theme_utf8();
+    for (size_t i = 0; i < len && o + 5 < cap;) {
+        const unsigned char c = (unsigned char)s[i];
+        const int n = c >= 0x80 ? utf8_len((const unsigned char *)s + i, len - i) : 0;
+        if (c == '\t') {
+            do out[o++] = ' ';
+            while (++col % 8 && o + 1 < cap);
+            i++;
+        } else if (n > 0) { /* one character: itself, or one '?' without UTF-8 */
+            if (utf8) memcpy(out + o, s + i, (size_t)n);
+            if (!utf8) out[o] = '?';
+            o += utf8 ? (size_t)n : 1, i += (size_t)n, col++;
+        } else {
+            out[o++] = c < 32 || c >= 127 ? '?' : (char)c;
+            i++, col++;
+        }
+    }
+    out[o] = '\0';
+}
+
+/* The line a compile error names: "file:12: error: ..." gives 12. */
+static int error_line(const char *e)
+{
+    const char *p = strstr(e, ": error");
+    if (!p) return 0;
+    const char *q = p;
+    while (q > e && q[-1] >= '0' && q[-1] <= '9') q--;
+    return q < p && q > e && q[-1] == ':' ? atoi(q) : 0;
+}
+
+static void say_failure(kwhy *k, const rs_row *f, int w, int replay)
+{
+    add(k, R_BAD, "%s",
+        f->status == RS_E_KERNEL ? "Its last run stopped on the GPU:"
+                                 : "Its last run did not build or was refused:");
+    int first = 1;
+    for (const char *p = f->error; *p && k->n < HEAD_MAX;) {
+        const size_t len = strcspn(p, "\n");
+        char line[256];
+        printable(p, len, line, sizeof line);
+        if (first) /* the message wraps; the source line and its caret keep their columns */
+            add_wrapped(k, R_BAD, line, w);
+        else
+            add(k, R_BAD, "%s", line);
+        first = 0;
+        p += len;
+        if (*p == '\n') p++;
+    }
+    if (!replay)
+        add_wrapped(k, R_DIM,
+                    "The explorer goes on: fix the file and save it (it runs again), or pick "
+                    "another variant.",
+                    w);
+    k->mark = error_line(f->error);
+}
+
+static void say_build(kwhy *k, const rs_result *r, int w)
+{
+    const rs_ukernel_result *u = &r->uk;
+    const char *sep = ui_glyph(G_SEP);
+    char text[512], smem[32], spills[64], compiled[64];
+    rs_fmt_bytes(u->smem, smem, sizeof smem);
+    if (u->spill_st || u->spill_ld)
+        snprintf(spills, sizeof spills, "spills: %d B stored, %d B loaded", u->spill_st,
+                 u->spill_ld);
+    else
+        snprintf(spills, sizeof spills, "no spills");
+    if (u->compile_ms > 0)
+        snprintf(compiled, sizeof compiled, "compiled in %.0f ms", u->compile_ms);
+    else
+        snprintf(compiled, sizeof compiled, "compiled earlier (cached)");
+    snprintf(text, sizeof text,
+             "Built: entry %s %s %d registers %s %s %s %s static shared %s %s for sm_%d",
+             u->entry[0] ? u->entry : "?", sep, u->regs, sep, spills, sep, smem, sep, compiled,
+             u->arch);
+    add_wrapped(k, R_ACCENT, text, w);
+}
+
+/* The file's last change: time before and after, the ratio, GB/s. */
+static void say_versions(kwhy *k, const ui_app *a, const rs_result *cur, int w)
+{
+    const rs_result *p = &a->kprev.result;
+    if (!a->has_kprev || !rs_request_same_run(&p->req, &cur->req) || !(p->t_median_ms > 0) ||
+        !(cur->t_median_ms > 0))
+        return;
+    const int utf8 = ui_theme_utf8();
+    const char *arrow = rs_sym(RS_SYM_ARROW);
+    char before[32], after[32], x[32], text[256];
+    rs_fmt_time(p->t_median_ms, utf8, before, sizeof before);
+    rs_fmt_time(cur->t_median_ms, utf8, after, sizeof after);
+    const double ratio = p->t_median_ms / cur->t_median_ms;
+    rs_fmt_ratio(ratio >= 1.0 ? ratio : 1.0 / ratio, utf8, x, sizeof x);
+    snprintf(text, sizeof text, "Previous version: %s %s %s (%s %s); %.0f %s %.0f GB/s.", before,
+             arrow, after, x, ratio >= 1.0 ? "faster" : "slower", p->gbps, arrow, cur->gbps);
+    add_wrapped(k, ratio >= 1.0 ? R_GOOD : R_WARN, text, w);
+}
+
+/* The time against the step before, and what else the numbers say. */
+static void say_measured(kwhy *k, const ui_app *a, const rs_result *res, int w)
+{
+    char said[8][256];
+    const int prev = ui_previous_step(a, RS_V_KERNEL);
+    const rs_result *base = prev >= 0 ? ui_result_for(a, (rs_variant)prev) : NULL;
+    const int ns = ui_why_measured(res, base, prev >= 0 ? rs_variant_name(prev) : NULL, said, 8);
+    for (int s = 0; s < ns; s++) add_wrapped(k, res->correct ? R_ACCENT : R_BAD, said[s], w);
+}
+
+/* The source shown: the file as now (live) or as recorded (replay). */
+static void find_source(kwhy *k, const ui_app *a, const rs_row *shown)
+{
+    const char *name = rs_ukernel_basename(a->cfg.kernel);
+    if (a->replay) {
+        k->src = shown ? rs_recording_kernel_source(&a->rec, shown->result.uk.hash) : NULL;
+        if (!k->src) add(k, R_DIM, "%s: source not recorded", name);
+    } else {
+        k->src = a->ktext;
+        if (!k->src)
+            add(k, R_BAD, "%s", a->kread_error[0] ? a->kread_error : "the file is not read yet");
+    }
+    if (!k->src) return;
+    int lines = 0;
+    for (const char *p = k->src; *p; lines++) {
+        p += strcspn(p, "\n");
+        if (*p) p++;
+    }
+    k->src_lines = lines;
+    add(k, R_TITLE, "%s, %d line%s %s:", name, lines, lines == 1 ? "" : "s",
+        a->replay ? "as recorded" : "as it is now");
+}
+
+/* The last result of this file (any settings), for its build facts. */
+static const rs_row *last_row(const ui_app *a)
+{
+    const rs_row *r = &a->last[RS_V_KERNEL];
+    return a->have[RS_V_KERNEL] && strcmp(r->result.req.kernel, a->cfg.kernel) == 0 ? r : NULL;
+}
+
+static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
+{
+    const rs_variant_info *vi = rs_catalogue_get(RS_V_KERNEL);
+    k->n = k->src_lines = k->mark = 0;
+    k->src = NULL;
+    if (!a->cfg.kernel[0]) {
+        add(k, R_TITLE, "%d %s: %s", vi->step, vi->name, vi->idea);
+        add_wrapped(k, R_NORMAL, vi->change, w);
+        add_wrapped(k, R_ACCENT,
+                    a->replay ? "This configuration of the recording holds no kernel of yours."
+                              : "K picks your .cu file: copy conf/kernels/template.cu, pick the "
+                                "copy, and edit it while the explorer runs it each time you save.",
+                    w);
+        return;
+    }
+    add(k, R_TITLE, "%d %s: %s", vi->step, rs_ukernel_basename(a->cfg.kernel), vi->idea);
+    add(k, R_DIM, "%s %s", a->replay ? "recorded from" : "file", a->cfg.kernel);
+    const rs_row *last = last_row(a);
+    if (a->has_kfail) {
+        say_failure(k, &a->kfail, w, a->replay);
+    } else if (last) {
+        say_build(k, &last->result, w);
+        if (res) say_versions(k, a, res, w);
+        if (res) say_measured(k, a, res, w);
+    } else {
+        add(k, R_DIM, "%s",
+            a->replay ? "Not run in this configuration of the recording."
+                      : "Not run yet: Enter compiles and runs it.");
+    }
+    find_source(k, a, a->has_kfail ? &a->kfail : last);
+}
+
+int ui_kernel_why_lines(const ui_app *a, int w)
+{
+    static kwhy k;
+    build(&k, a, w, ui_result_for(a, RS_V_KERNEL));
+    return k.n + k.src_lines;
+}
+
+/* Source line i (from 0) of text, and its length. */
+static const char *nth_line(const char *text, int i, size_t *len)
+{
+    const char *p = text;
+    for (; i > 0 && *p; i--) {
+        p += strcspn(p, "\n");
+        if (*p) p++;
+    }
+    *len = strcspn(p, "\n");
+    return p;
+}
+
+static void draw_source_line(const kwhy *k, int y, int x, int w, int i, const char *line,
+                             size_t len)
+{
+    char text[256], num[16], out[300];
+    const int digits = snprintf(num, sizeof num, "%d", k->src_lines);
+    const int own = snprintf(num, sizeof num, "%d", i + 1);
+    printable(line, len, text, sizeof text);
+    const int marked = i + 1 == k->mark;
+    snprintf(out, sizeof out, "%s%.*s%s  %s", marked ? ">" : " ", digits > own ? digits - own : 0,
+             "          ", num, text);
+    ui_put(y, x, w, marked ? R_BAD : R_CODE, out);
+}
+
+void ui_draw_kernel_why(const ui_app *a, ui_rect r, const rs_result *res)
+{
+    static kwhy k;
+    const int w = r.w - 4, x = r.x + 2, rows = r.h - 2;
+    build(&k, a, w, res);
+    ui_box(r, "Why", R_TITLE);
+    const int total = k.n + k.src_lines;
+    int first = a->why_scroll; /* clamped here, not stored: drawing changes nothing */
+    if (first > total - rows) first = total - rows > 0 ? total - rows : 0;
+    const char *line = NULL;
+    size_t len = 0;
+    for (int i = 0; i < rows && first + i < total; i++) {
+        const int j = first + i, y = r.y + 1 + i;
+        if (j < k.n) {
+            ui_put(y, x, w, k.role[j], k.lines[j]);
+            continue;
+        }
+        if (!line)
+            line = nth_line(k.src, j - k.n, &len);
+        else
+            line = nth_line(line, 1, &len);
+        draw_source_line(&k, y, x, w, j - k.n, line, len);
+    }
+    if (total > rows && r.w > 20)
+        ui_putf(r.y + r.h - 1, r.x + r.w - 16, 14, R_DIM, " %s more [ ] ",
+                first + rows < total ? "v" : "^");
+}
