@@ -89,11 +89,19 @@ static int compile_one(const rs_cli *cli, const char *path)
     free(text);
     if (cli->format == RS_FMT_JSON) {
         print_json(path, r, &c, fin, st, st == RS_OK ? NULL : err.msg);
+    } else if (cli->format == RS_FMT_CSV) {
+        printf("file,type,op,finish,arch,ok,entry,registers,shared_static_bytes,"
+               "spill_store_bytes,spill_load_bytes,compile_ms\n");
+        rs_csv_field(stdout, path);
+        printf(",%s,%s,%s,%d,%s,%s,%d,%d,%d,%d,%.1f\n", rs_dtype_name(r->type), rs_op_name(r->op),
+               rs_finish_name(fin), c.arch, st == RS_OK ? "yes" : "no", c.build.entry, c.build.regs,
+               c.build.smem, c.build.spill_st, c.build.spill_ld, c.ms);
+        if (st != RS_OK) rs_cli_error("%s", err.msg);
     } else {
         if (c.log && log_has_diagnostics(c.log)) fputs(c.log, stderr);
         if (st == RS_OK) print_table(path, r, &spec, &c, fin);
     }
-    if (st != RS_OK && cli->format != RS_FMT_JSON) {
+    if (st != RS_OK && cli->format == RS_FMT_TABLE) {
         /* the whole log is above; one line says what to do with it */
         if (!(c.log && log_has_diagnostics(c.log))) rs_cli_error("%s", err.msg);
         rs_cli_error("%s did not compile (%s %s)", path, rs_dtype_name(r->type), rs_op_name(r->op));

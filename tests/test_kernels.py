@@ -5,6 +5,8 @@ a compile error is file:line with the line and a caret, exit 2; files that
 are not kernels get clear errors; the header's rules refuse requests before
 any GPU work; presets carry the kernel; a recorded kernel replays with its
 source."""
+import csv
+import io
 import json
 import os
 import sys
@@ -44,6 +46,10 @@ rc, out, err = run("compile", os.path.join(K, "fast.cu"), "--format", "json", "-
 j = json.loads(out) if rc == 0 else {}
 check(rc == 0 and j.get("ok") and j.get("entry") == "reduce_fast" and j.get("registers", 0) > 0
       and j.get("arch") == 80 and "spill_store_bytes" in j, f"compile json: {out} {err}")
+rc, out, err = run("compile", os.path.join(K, "fast.cu"), "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out)))
+check(rc == 0 and len(rows) == 1 and rows[0]["entry"] == "reduce_fast" and rows[0]["ok"] == "yes",
+      f"compile csv: {out}")
 rc, out, err = run("compile", os.path.join(K, "fast.cu"), "--arch", "sm_9")
 check(rc == 2 and "sm_XX" in err, f"bad --arch: {err}")
 
