@@ -181,7 +181,7 @@ check(rc == 0 and "cub from 2^19 on" in out and os.path.getsize(svg) > 1000,
 rc, out, _ = run("variants")
 check(rc == 0 and all(v in out for v in ("interleaved_strided", "vectorized", "thrust")), "variants")
 rc, out, _ = run("variants", "--format", "json")
-check(rc == 0 and len(json.loads(out)) == 15, "variants json")
+check(rc == 0 and len(json.loads(out)) == 16 and json.loads(out)[-1]["id"] == "kernel", "variants json")
 rc, out, err = run("metrics", "--format", "json")
 check(rc == 0, f"metrics: {err}")
 m = json.loads(out)
