@@ -160,6 +160,8 @@ static rs_status add_kernel(rs_cli *cli, const char *path, rs_error *err)
     if (cli->nkernels == RS_UKERNEL_MAX_FILES)
         return rs_fail(err, RS_E_USAGE, "at most %d --kernel files at once", RS_UKERNEL_MAX_FILES);
     cli->kernels[cli->nkernels++] = path;
+    /* the request names the first file; the others are rows of their own */
+    snprintf(cli->req.kernel, sizeof cli->req.kernel, "%s", cli->kernels[0]);
     return RS_OK;
 }
 
@@ -172,6 +174,35 @@ static rs_status parse_arch(const char *v, int *arch, rs_error *err)
         return rs_fail(err, RS_E_USAGE, "bad --arch '%s': expected sm_XX, like sm_90 or sm_80",
                        v ? v : "");
     *arch = (int)a;
+    return RS_OK;
+}
+
+/* An option besides the request's fields, into cli. */
+static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
+{
+    switch (c) {
+    case OPT_FORMAT: {
+        const int fmt = rs_format_from_name(v);
+        cli->format = fmt < 0 ? RS_FMT_TABLE : (rs_format)fmt;
+        if (fmt < 0)
+            return rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json", v);
+        break;
+    }
+    case OPT_RECORD: cli->record = v; break;
+    case OPT_REPLAY: cli->replay = v; break;
+    case OPT_SAVE_PRESET: cli->save_preset = v; break;
+    case OPT_FORCE: cli->force = 1; break;
+    case OPT_NO_COLOR: cli->no_color = 1; break;
+    case OPT_MEASURE: cli->measure = 1; break;
+    case OPT_PLOT: cli->plot = v; break;
+    case OPT_ARCH: return parse_arch(v, &cli->arch, err);
+    case OPT_CHECK:
+        cli->check = rs_check_from_name(v);
+        if (cli->check < 0)
+            return rs_fail(err, RS_E_USAGE, "bad --check '%s': expected race or memory", v);
+        break;
+    default: break;
+    }
     return RS_OK;
 }
 
@@ -220,34 +251,9 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
             if (extras[k].val == c && !command_takes_extra(command, &extras[k]))
                 st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s", command, extras[k].name);
         if (st != RS_OK) break;
-        switch (c) {
-        case OPT_FORMAT: {
-            const int fmt = rs_format_from_name(v);
-            if (fmt < 0)
-                st = rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json", v);
-            cli->format = fmt < 0 ? RS_FMT_TABLE : (rs_format)fmt;
-            break;
-        }
-        case OPT_RECORD: cli->record = v; break;
-        case OPT_REPLAY: cli->replay = v; break;
-        case OPT_SAVE_PRESET: cli->save_preset = v; break;
-        case OPT_FORCE: cli->force = 1; break;
-        case OPT_NO_COLOR: cli->no_color = 1; break;
-        case OPT_MEASURE: cli->measure = 1; break;
-        case OPT_PLOT: cli->plot = v; break;
-        case OPT_ARCH: st = parse_arch(v, &cli->arch, err); break;
-        case OPT_CHECK:
-            cli->check = rs_check_from_name(v);
-            if (cli->check < 0)
-                st = rs_fail(err, RS_E_USAGE, "bad --check '%s': expected race or memory", v);
-            break;
-        default: break;
-        }
+        st = set_extra(cli, c, v, err);
     }
     free(opts);
-    /* several --kernel: the request names the first; the others are rows of their own */
-    if (st == RS_OK && cli->nkernels > 1)
-        snprintf(cli->req.kernel, sizeof cli->req.kernel, "%s", cli->kernels[0]);
     return st;
 }
 
