@@ -77,13 +77,35 @@ static void directory(const char *dir)
     CHECK_MSG(strstr(err.msg, "is a directory") != NULL, "%s", err.msg);
 }
 
+/* A ladder with several --kernel files is one configuration; each file's
+ * source is kept by its hash. */
+static void kernels(const char *path)
+{
+    rs_recording rec;
+    rs_error err;
+    CHECK_MSG(rs_recording_load(path, &rec, &err) == RS_OK, "%s", err.msg);
+    rs_rec_config c[8];
+    const int n = rs_recording_configs(&rec, c, 8);
+    CHECK_MSG(n == 3 && c[0].count == 18 && (c[0].req.variants & (1u << RS_V_KERNEL)),
+              "%d configurations, the first of %d rows", n, n ? c[0].count : 0);
+    CHECK(rec.kernel_count == 5); /* four files, lab-tail.cu again in the second recording */
+    for (int i = 0; i < rec.count; i++) {
+        const rs_result *r = &rec.rows[i].result;
+        if (rec.rows[i].status != RS_OK || r->req.variant != RS_V_KERNEL) continue;
+        const char *src = rs_recording_kernel_source(&rec, r->uk.hash);
+        CHECK_MSG(src && strstr(src, "rs_block_result"), "no source for %s", r->req.kernel);
+    }
+    rs_recording_free(&rec);
+}
+
 int main(int argc, char **argv)
 {
-    CHECK(argc > 3);
-    if (argc > 3) {
+    CHECK(argc > 4);
+    if (argc > 4) {
         shipped(argv[1]);
         cpu_only(argv[2], argv[3]);
         directory(argv[3]);
+        kernels(argv[4]);
     }
     return check_report("test_record");
 }

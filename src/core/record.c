@@ -257,7 +257,11 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
         rs_rec_config *c = n ? &out[n - 1] : NULL;
         const int sweep = strcmp(rec->command[i], "sweep") == 0;
         rs_request joined = c ? c->req : *r;
-        const int repeat = c && !sweep && (c->req.variants & (1u << r->variant));
+        /* a ladder's further --kernel files are rows of the same ladder */
+        const int next_file = i > 0 && r->variant == RS_V_KERNEL &&
+                              rec->rows[i - 1].result.req.variant == RS_V_KERNEL &&
+                              strcmp(rec->rows[i - 1].result.req.kernel, r->kernel) != 0;
+        const int repeat = c && !sweep && (c->req.variants & (1u << r->variant)) && !next_file;
         if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat ||
             !same_settings(&c->req, r, sweep) || !knob_fits(r, &joined, &seen_flags)) {
             if (n == max) break;

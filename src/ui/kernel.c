@@ -301,7 +301,7 @@ void ui_kernel_replay(ui_app *a, const rs_rec_config *c)
     a->has_kprev = a->has_kfail = 0;
     for (int i = c->first; i < c->first + c->count && i < a->rec.count; i++) {
         const rs_request *q = &a->rec.rows[i].result.req;
-        if (q->variant == RS_V_KERNEL && q->n == a->cfg.n) shown = i;
+        if (q->variant == RS_V_KERNEL && q->n == a->cfg.n && shown < 0) shown = i; /* the first */
     }
     if (shown < 0) return;
     const rs_row *row = &a->rec.rows[shown];

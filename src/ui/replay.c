@@ -40,8 +40,11 @@ static void load_sweep(ui_app *a, const rs_rec_config *c)
 static void load_ladder(ui_app *a, const rs_rec_config *c)
 {
     a->ladder_count = 0;
+    int kernel_seen = 0; /* the explorer shows one kernel file: a ladder's first */
     for (int i = c->first; i < c->first + c->count && a->ladder_count < RS_VARIANT_COUNT; i++) {
-        a->ladder_vars[a->ladder_count] = a->rec.rows[i].result.req.variant;
+        const rs_variant v = a->rec.rows[i].result.req.variant;
+        if (v == RS_V_KERNEL && kernel_seen++) continue;
+        a->ladder_vars[a->ladder_count] = v;
         a->ladder[a->ladder_count++] = a->rec.rows[i];
     }
     a->ladder_done = a->ladder_count;
@@ -64,9 +67,11 @@ void ui_replay_pick(ui_app *a, int k, int show)
         for (int v = RS_VARIANT_COUNT - 1; v >= 0; v--)
             if (c->req.variants & (1u << v)) a->sel = v;
     a->cfg.variant = (rs_variant)a->sel;
+    int kernel_seen = 0; /* as the ladder: the first kernel file recorded */
     for (int i = c->first; i < c->first + c->count; i++) {
         const rs_row *row = &a->rec.rows[i];
         if (row->status != RS_OK || row->result.req.n != a->cfg.n) continue;
+        if (row->result.req.variant == RS_V_KERNEL && kernel_seen++) continue;
         a->last[row->result.req.variant] = *row;
         a->have[row->result.req.variant] = 1;
     }
