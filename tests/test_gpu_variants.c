@@ -133,7 +133,7 @@ static void finishes(void)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (int op = 0; op < RS_OP_COUNT; op++)
             for (int v = 0; v < RS_VARIANT_COUNT; v++) {
-                if (!(rs_catalogue_get(v)->flags & RS_VF_FINISH)) continue;
+                if (!gpu_variant(v) || !(rs_catalogue_get(v)->flags & RS_VF_FINISH)) continue;
                 for (int f = RS_FINISH_RELAUNCH; f < RS_FINISH_COUNT; f++) {
                     rs_request r = base(v, op % 2 ? RS_FLOAT32 : RS_INT64, op, sizes[s], 128);
                     r.finish = f;
