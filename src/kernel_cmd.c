@@ -33,8 +33,9 @@ static void print_table(const char *path, const rs_request *r, const rs_ukernel_
     printf("registers  %d per thread\n", b->regs);
     printf("shared     %d bytes static + max(blockDim, 64) x %zu bytes dynamic\n", b->smem,
            rs_dtype_size(rs_dtype_acc(r->type)));
-    printf("spills     %d bytes stored, %d bytes loaded (stack %d bytes)\n", b->spill_st,
-           b->spill_ld, b->stack);
+    char spills[96];
+    rs_ukernel_spills(b->spill_st, b->spill_ld, b->stack, spills, sizeof spills);
+    printf("spills     %s (stack %d bytes)\n", spills, b->stack);
     printf("blockDim   %s\nelements   %s\n", block_words(s, blk, sizeof blk), ept);
 }
 

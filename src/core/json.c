@@ -271,6 +271,7 @@ cJSON *rs_result_to_json(const rs_result *r)
         cJSON_AddNumberToObject(k, "shared_static_bytes", r->uk.smem);
         cJSON_AddNumberToObject(k, "spill_store_bytes", r->uk.spill_st);
         cJSON_AddNumberToObject(k, "spill_load_bytes", r->uk.spill_ld);
+        cJSON_AddNumberToObject(k, "local_bytes", r->uk.local);
         cJSON_AddNumberToObject(k, "arch", r->uk.arch);
         cJSON_AddNumberToObject(k, "compile_ms", r->uk.compile_ms);
     }
@@ -287,6 +288,7 @@ static void ukernel_from(const cJSON *k, rs_ukernel_result *u)
     u->smem = inum(k, "shared_static_bytes", 0);
     u->spill_st = inum(k, "spill_store_bytes", 0);
     u->spill_ld = inum(k, "spill_load_bytes", 0);
+    u->local = inum(k, "local_bytes", 0);
     u->arch = inum(k, "arch", 0);
     u->compile_ms = num(k, "compile_ms", 0);
 }

@@ -48,7 +48,8 @@ typedef struct rs_metrics {
 typedef struct rs_ukernel_result {
     uint64_t hash; /* which version of the file (FNV-1a of its text) */
     char entry[96];
-    int regs, smem, spill_st, spill_ld;
+    int regs, smem, spill_st, spill_ld; /* spills -1: ptxas did not say */
+    int local;         /* local memory per thread of the loaded kernel (stack and spills) */
     int arch;          /* 90: sm_90 */
     double compile_ms; /* NVRTC, the slowest of the run's modules (0: cached) */
 } rs_ukernel_result;

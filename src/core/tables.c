@@ -8,6 +8,7 @@
 
 #include "catalogue.h"
 #include "format.h"
+#include "ukernel.h"
 
 double rs_ladder_step_speedup(const rs_row *rows, int i)
 {
@@ -84,12 +85,12 @@ static void print_run_table(FILE *f, const rs_row *row)
     }
     const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
     fprintf(f, "variant    %s (step %d: %s)\n", rs_request_name(&r->req), vi->step, vi->idea);
-    if (r->req.variant == RS_V_KERNEL && r->uk.entry[0])
-        fprintf(f,
-                "kernel     %s in %s: %d registers, %d bytes static shared, spills %d/%d "
-                "bytes, sm_%d%s\n",
-                r->uk.entry, r->req.kernel, r->uk.regs, r->uk.smem, r->uk.spill_st, r->uk.spill_ld,
-                r->uk.arch, r->uk.compile_ms > 0 ? "" : " (cached)");
+    if (r->req.variant == RS_V_KERNEL && r->uk.entry[0]) {
+        char spills[96];
+        rs_ukernel_spills(r->uk.spill_st, r->uk.spill_ld, r->uk.local, spills, sizeof spills);
+        fprintf(f, "kernel     %s in %s: %d registers, %d bytes static shared, %s, sm_%d\n",
+                r->uk.entry, r->req.kernel, r->uk.regs, r->uk.smem, spills, r->uk.arch);
+    }
     fprintf(f, "config     %s %s, n %s (%llu), block %u", rs_dtype_name(r->req.type),
             rs_op_name(r->req.op), n, (unsigned long long)r->req.n, r->req.block);
     if (r->finish != RS_FINISH_AUTO) fprintf(f, ", finish %s", rs_finish_name(r->finish));

@@ -280,6 +280,7 @@ static int after_int(const char *s, const char *key)
 void rs_ukernel_ptxas(const char *log, rs_kernel_build *b)
 {
     memset(b, 0, sizeof *b);
+    b->spill_st = b->spill_ld = -1; /* unknown until ptxas says */
     for (const char *p = log ? log : ""; *p;) {
         const char *eol = strchr(p, '\n');
         const size_t n = eol ? (size_t)(eol - p) : strlen(p);
@@ -337,8 +338,7 @@ int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_le
             const unsigned char *sym = e + off + k * entsize;
             const uint64_t name = rd(sym, 4);
             const int info = sym[4], other = sym[5];
-            if ((info & 0xf) != 2 || (info >> 4) != 1 || !(other & 0x10) || name >= ssize)
-                continue;
+            if ((info & 0xf) != 2 || (info >> 4) != 1 || !(other & 0x10) || name >= ssize) continue;
             const char *n = (const char *)e + soff + name;
             const size_t used = strlen(names);
             if (memchr(n, '\0', ssize - name) && used < names_len)
@@ -347,4 +347,14 @@ int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_le
         }
     }
     return count;
+}
+
+void rs_ukernel_spills(int spill_st, int spill_ld, int local, char *buf, size_t len)
+{
+    if (spill_st < 0 || spill_ld < 0)
+        snprintf(buf, len, "spills not reported (local memory %d B per thread)", local);
+    else if (spill_st == 0 && spill_ld == 0)
+        snprintf(buf, len, "no spills");
+    else
+        snprintf(buf, len, "spills %d B stored, %d B loaded", spill_st, spill_ld);
 }

@@ -60,13 +60,18 @@ size_t rs_ukernel_prelude(rs_dtype t, rs_op op, int kfinish, char *buf, size_t l
 void rs_ukernel_format_log(const char *log, char *out, size_t len);
 
 /* From ptxas's -v lines in the log: entry functions (names separated by
- * ' '), registers, static shared memory, spill stores and loads. */
+ * ' '), registers, static shared memory, spill stores and loads (-1 when
+ * the log has no such line), stack. */
 typedef struct rs_kernel_build {
     char entry[96];
     int entries;
     int regs, smem, spill_st, spill_ld, stack;
 } rs_kernel_build;
 void rs_ukernel_ptxas(const char *log, rs_kernel_build *b);
+
+/* "no spills", "spills 8 B stored, 8 B loaded", or, where ptxas did not
+ * report them (-1), the local memory per thread the loaded kernel uses. */
+void rs_ukernel_spills(int spill_st, int spill_ld, int local, char *buf, size_t len);
 
 /* The entry points (kernels) of a cubin: their names separated by ' ' in
  * names, and their count; -1 when it is not a 64-bit ELF. */

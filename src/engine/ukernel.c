@@ -157,6 +157,7 @@ rs_status rs_uk_compile_plan(rs_engine *e, const rs_plan *p, rs_result *res, rs_
             k->smem = m->build.smem;
             k->spill_st = m->build.spill_st;
             k->spill_ld = m->build.spill_ld;
+            k->local = m->build.stack;
             k->arch = e->info.cc_major * 10 + e->info.cc_minor;
         }
         if (m->ms > ms) ms = m->ms;

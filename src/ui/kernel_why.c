@@ -121,13 +121,9 @@ static void say_build(kwhy *k, const rs_result *r, int w)
 {
     const rs_ukernel_result *u = &r->uk;
     const char *sep = ui_glyph(G_SEP);
-    char text[512], smem[32], spills[64], compiled[64];
+    char text[512], smem[32], spills[96], compiled[64];
     rs_fmt_bytes(u->smem, smem, sizeof smem);
-    if (u->spill_st || u->spill_ld)
-        snprintf(spills, sizeof spills, "spills: %d B stored, %d B loaded", u->spill_st,
-                 u->spill_ld);
-    else
-        snprintf(spills, sizeof spills, "no spills");
+    rs_ukernel_spills(u->spill_st, u->spill_ld, u->local, spills, sizeof spills);
     if (u->compile_ms > 0)
         snprintf(compiled, sizeof compiled, "compiled in %.0f ms", u->compile_ms);
     else
