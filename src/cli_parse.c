@@ -214,7 +214,7 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
     /* One option per character, not per word: "-hhh" is three options,
      * and one word each overflowed (fuzz_cli found it). */
     size_t cap = 1;
-    for (int i = 1; i < argc; i++) cap += strlen(argv[i]);
+    for (int i = 1; i < argc; i++) cap += strlen(argv[i]) + 1; /* + a file word of compile */
     given *opts = calloc(cap, sizeof *opts);
     if (!opts) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     int count = 0;

@@ -63,13 +63,23 @@ static void print_json(const char *path, const rs_request *r, const rs_compiled 
     cJSON_Delete(o);
 }
 
-/* Only ptxas's chatter: nothing a user needs to read. */
+/* The compiler said something (beyond ptxas's -v chatter). */
 static int log_has_diagnostics(const char *log)
 {
-    return strstr(log, "warning") || strstr(log, "error");
+    return strstr(log, ": warning") || strstr(log, ": error") || strstr(log, ": catastrophic");
 }
 
-static int compile_one(const rs_cli *cli, const char *path)
+/* The first line of msg is already in the log (a compile error, said above). */
+static int in_log(const char *log, const char *msg)
+{
+    char first[200];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(msg, "\n"), msg);
+    return log && first[0] && strstr(log, first);
+}
+
+/* One file; index: its place among the files (one CSV header, one JSON
+ * array for several). */
+static int compile_one(const rs_cli *cli, const char *path, int index)
 {
     rs_error err;
     char *text = NULL;
@@ -89,10 +99,12 @@ static int compile_one(const rs_cli *cli, const char *path)
     st = rs_compile(path, text, r->type, r->op, kfin, cli->arch ? cli->arch : 90, &c, &err);
     free(text);
     if (cli->format == RS_FMT_JSON) {
+        if (index > 0) printf(",\n");
         print_json(path, r, &c, fin, st, st == RS_OK ? NULL : err.msg);
     } else if (cli->format == RS_FMT_CSV) {
-        printf("file,type,op,finish,arch,ok,entry,registers,shared_static_bytes,"
-               "spill_store_bytes,spill_load_bytes,compile_ms\n");
+        if (index == 0)
+            printf("file,type,op,finish,arch,ok,entry,registers,shared_static_bytes,"
+                   "spill_store_bytes,spill_load_bytes,compile_ms\n");
         rs_csv_field(stdout, path);
         printf(",%s,%s,%s,%d,%s,%s,%d,%d,%d,%d,%.1f\n", rs_dtype_name(r->type), rs_op_name(r->op),
                rs_finish_name(fin), c.arch, st == RS_OK ? "yes" : "no", c.build.entry, c.build.regs,
@@ -103,8 +115,8 @@ static int compile_one(const rs_cli *cli, const char *path)
         if (st == RS_OK) print_table(path, r, &spec, &c, fin);
     }
     if (st != RS_OK && cli->format == RS_FMT_TABLE) {
-        /* the whole log is above; one line says what to do with it */
-        if (!(c.log && log_has_diagnostics(c.log))) rs_cli_error("%s", err.msg);
+        /* the whole log is above; the reason when it is not in it */
+        if (!in_log(c.log, err.msg)) rs_cli_error("%s", err.msg);
         rs_cli_error("%s did not compile (%s %s)", path, rs_dtype_name(r->type), rs_op_name(r->op));
     }
     if (st == RS_OK && rs_ukernel_check(path, &spec, r, &err) != RS_OK)
@@ -120,10 +132,13 @@ int rs_cmd_compile(rs_cli *cli)
         return RS_E_USAGE;
     }
     int rc = 0;
+    const int array = cli->format == RS_FMT_JSON && cli->nkernels > 1;
+    if (array) printf("[\n");
     for (int i = 0; i < cli->nkernels; i++) {
-        const int k = compile_one(cli, cli->kernels[i]);
+        const int k = compile_one(cli, cli->kernels[i], i);
         if (k && !rc) rc = k;
     }
+    if (array) printf("]\n");
     return rc;
 }
 
@@ -133,6 +148,7 @@ int rs_cmd_compile(rs_cli *cli)
 int rs_cli_check_kernels(const rs_cli *cli)
 {
     if (cli->replay) return 0; /* a recording answers: the file need not be here */
+    if (strcmp(cli->command, "run") == 0 && cli->req.variant != RS_V_KERNEL) return 0;
     const char *from_preset[1] = {cli->req.kernel};
     const char *const *files = cli->nkernels ? cli->kernels : from_preset;
     const int count = cli->nkernels ? cli->nkernels : cli->req.kernel[0] != 0;

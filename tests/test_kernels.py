@@ -85,6 +85,24 @@ for path, code, words in cases:
     check(rc == code and words in err, f"compile {os.path.basename(path)}: exit {rc}, {err.strip()}")
 rc, out, err = run("compile")
 check(rc == 2 and "needs a file" in err, f"compile without a file: {err}")
+rc, out, err = run("compile", "", "")
+check(rc == 2 and "no kernel file given" in err, f"compile of empty words: {rc} {err}")
+
+# Several files: one CSV header, one JSON array.
+two = [os.path.join(K, "template.cu"), os.path.join(K, "fast.cu")]
+rc, out, err = run("compile", *two, "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out)))
+check(rc == 0 and [r["entry"] for r in rows] == ["reduce", "reduce_fast"], f"csv of two: {out}")
+rc, out, err = run("compile", *two, "--format", "json")
+try:
+    arr = json.loads(out)
+except ValueError:
+    arr = None
+check(rc == 0 and isinstance(arr, list) and len(arr) == 2 and arr[1]["entry"] == "reduce_fast",
+      f"json of two: {out[:300]}")
+# A failure that is not the compiler's (two entry points) says why even after warnings.
+rc, out, err = run("compile", os.path.join(T, "two.cu"), "--format", "csv")
+check(rc == 2 and "keep one entry point" in err, f"csv of a refused file: {err}")
 
 # 5. run/ladder/sweep check the file and its header before the GPU.
 for args, code, words in [
@@ -103,6 +121,14 @@ for args, code, words in [
     rc, out, err = run(*args)
     check(rc == code and words in err and len(err.strip().splitlines()) == 1,
           f"{' '.join(args)}: exit {rc}, {err.strip()}")
+
+# A preset's kernel file is checked only where the kernel runs.
+gone = os.path.join(tmp, "gone.ini")
+open(gone, "w").write("[run]\nkernel = " + os.path.join(tmp, "no-such.cu") + "\n")
+rc, out, err = run("run", "--preset", gone, "--variant", "cpu", "--n", "1000", "--reps", "2")
+check(rc == 0 and "exact" in out, f"a built-in run ignores the preset's missing kernel: {rc} {err}")
+rc, out, err = run("run", "--preset", gone, "--variant", "kernel")
+check(rc == 7 and "no-such.cu" in err, f"the kernel run says the file is missing: {rc} {err}")
 
 # 6. A preset names the kernel file; it loads back.
 env = {"XDG_CONFIG_HOME": tmp}

@@ -128,6 +128,9 @@ static rs_status check_entry(const char *path, const rs_kernel_build *b, rs_erro
     if (b->entries > 1)
         return rs_fail(err, RS_E_USAGE, "%s: %d __global__ functions (%s): keep one entry point",
                        name, b->entries, b->entry);
+    if (strlen(b->entry) >= sizeof b->entry - 1)
+        return rs_fail(err, RS_E_USAGE, "%s: the kernel's name is over %zu characters: shorten it",
+                       name, sizeof b->entry - 2);
     if (strncmp(b->entry, "_Z", 2) == 0)
         return rs_fail(err, RS_E_USAGE,
                        "%s: the __global__ function is not extern \"C\" (its name is mangled: "
@@ -169,8 +172,8 @@ static rs_status run_nvrtc(nvrtc_program prog, const char *path, int arch, rs_co
     nv.cubin(prog, out->cubin);
     /* the entry points from the cubin's symbols: ptxas's -v lines are not
      * always in the log */
-    const int n_entries = rs_cubin_entries(out->cubin, out->cubin_len, out->build.entry,
-                                           sizeof out->build.entry);
+    const int n_entries =
+        rs_cubin_entries(out->cubin, out->cubin_len, out->build.entry, sizeof out->build.entry);
     if (n_entries >= 0) out->build.entries = n_entries;
     return check_entry(path, &out->build, err);
 }

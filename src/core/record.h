@@ -21,8 +21,8 @@ typedef struct rs_recorder {
     FILE *f;
     char path[4096];
     char tmp[4096 + 8];
-    int failed;               /* a write failed: close removes the temporary file */
-    uint64_t kernel_hash[16]; /* user kernel sources written so far */
+    int failed;                /* a write failed: close removes the temporary file */
+    uint64_t kernel_hash[256]; /* user kernel sources written so far */
     int kernel_count;
 } rs_recorder;
 

@@ -16,9 +16,11 @@ typedef struct rs_hooks {
     void *ctx;
     /* Set non-zero (from any thread) to stop between launches. */
     const volatile int *cancel;
-    /* Called when a run enters a stage after its timing ("reading counters"). */
+    /* Called when a run enters a stage: RS_STAGE_TIMING as its kernels
+     * start, then what follows ("reading counters"). */
     void (*stage)(void *ctx, const char *what);
 } rs_hooks;
+#define RS_STAGE_TIMING "timing"
 
 typedef struct rs_source rs_source;
 struct rs_source {

@@ -254,7 +254,10 @@ void rs_ukernel_format_log(const char *log, char *out, size_t len)
         /* "NAME(LINE): " at the start of a line */
         const char *paren = memchr(p, '(', n);
         size_t digits = 0;
-        if (paren && paren > p) digits = strspn(paren + 1, "0123456789");
+        /* a diagnostic starts its line with a name (no blank); echoed
+         * source lines are indented */
+        if (paren && paren > p && p[0] != ' ' && !memchr(p, ' ', (size_t)(paren - p)))
+            digits = strspn(paren + 1, "0123456789");
         if (paren && digits && paren[1 + digits] == ')' && paren[2 + digits] == ':') {
             o += (size_t)snprintf(out + o, len - o, "%.*s:%.*s%.*s", (int)(paren - p), p,
                                   (int)digits, paren + 1,

@@ -20,6 +20,7 @@ static const char *const bits_c[RS_DTYPE_COUNT] = {"unsigned int", "unsigned lon
 
 static const char *identity(rs_dtype a, rs_op op)
 {
+    /* infinity by its bits: NVRTC has no __builtin_inf */
     static const char *const lo[] = {"(-2147483647 - 1)", "(-9223372036854775807LL - 1)",
                                      "(-__int_as_float(0x7f800000))",
                                      "(-__longlong_as_double(0x7ff0000000000000LL))"};
@@ -58,18 +59,20 @@ static const char *atomic_body(rs_dtype a, rs_op op)
                "    do { was = old;\n"
                "         old = atomicCAS(u, was, RS_TO_BITS(rs_op(RS_FROM_BITS(was), v)));\n"
                "    } while (old != was);";
-    /* floating min/max: non-negative values order as signed integers,
-     * negative ones in reverse as unsigned ones */
+    /* floating min/max: values with the sign bit clear order as signed
+     * integers, those with it set (-0.0 too) in reverse as unsigned ones */
     if (a == RS_FLOAT64)
-        return op == RS_MIN ? "if (v >= 0.0) atomicMin((long long *)p, __double_as_longlong(v));\n"
+        return op == RS_MIN ? "if (__double_as_longlong(v) >= 0)\n"
+                              "        atomicMin((long long *)p, __double_as_longlong(v));\n"
                               "    else atomicMax((unsigned long long *)p, "
                               "(unsigned long long)__double_as_longlong(v));"
-                            : "if (v >= 0.0) atomicMax((long long *)p, __double_as_longlong(v));\n"
+                            : "if (__double_as_longlong(v) >= 0)\n"
+                              "        atomicMax((long long *)p, __double_as_longlong(v));\n"
                               "    else atomicMin((unsigned long long *)p, "
                               "(unsigned long long)__double_as_longlong(v));";
-    return op == RS_MIN ? "if (v >= 0.0f) atomicMin((int *)p, __float_as_int(v));\n"
+    return op == RS_MIN ? "if (__float_as_int(v) >= 0) atomicMin((int *)p, __float_as_int(v));\n"
                           "    else atomicMax((unsigned int *)p, __float_as_uint(v));"
-                        : "if (v >= 0.0f) atomicMax((int *)p, __float_as_int(v));\n"
+                        : "if (__float_as_int(v) >= 0) atomicMax((int *)p, __float_as_int(v));\n"
                           "    else atomicMin((unsigned int *)p, __float_as_uint(v));";
 }
 

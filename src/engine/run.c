@@ -258,6 +258,8 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
     if (p->part_elems * rs_dtype_size(p->acc) > e->part_bytes && !(p->vi->flags & RS_VF_LIBRARY))
         return rs_fail(err, RS_E_USAGE, "internal: block-result buffer too small");
     rs_exec x = {e, p, h ? h->cancel : NULL, 0, {0}};
+    /* the kernels run from here: a user kernel's --timeout counts from now */
+    if (h && h->stage) h->stage(h->ctx, RS_STAGE_TIMING);
     const unsigned total = r->warmup + r->reps;
     double *t = malloc(sizeof(double) * r->reps);
     if (!t) return rs_fail(err, RS_E_NOMEM, "out of host memory");

@@ -253,12 +253,16 @@ static rs_status await_result(child_source *c, const rs_request *r, const rs_hoo
                               rs_result *out, rs_error *err)
 {
     int signalled = 0;
+    /* a user kernel's time is watched while the timed runs go: from the
+     * timing stage, between progress messages; host work (the input,
+     * NVRTC, counters) is not a kernel that hangs */
     const double limit = r->variant == RS_V_KERNEL && r->timeout ? r->timeout : 0.0;
+    int armed = 0;
     double last = mono_s();
     for (;;) {
         struct pollfd p = {c->up, POLLIN, 0};
         const int ready = poll(&p, 1, 50);
-        if (ready == 0 && limit > 0.0 && mono_s() - last > limit) return stuck(c, r, err);
+        if (ready == 0 && armed && limit > 0.0 && mono_s() - last > limit) return stuck(c, r, err);
         if (ready > 0) last = mono_s();
         if (!signalled && h && h->cancel && *h->cancel) {
             kill(c->pid, SIGUSR1);
@@ -269,6 +273,7 @@ static rs_status await_result(child_source *c, const rs_request *r, const rs_hoo
         msg m;
         if (get(c->up, &m, sizeof m)) break;
         if (m.type == MSG_PROGRESS && h && h->progress) h->progress(h->ctx, m.done);
+        if (m.type == MSG_STAGE) armed = strcmp(m.text, RS_STAGE_TIMING) == 0;
         if (m.type == MSG_STAGE && h && h->stage) h->stage(h->ctx, m.text);
         if (m.type != MSG_RESULT) continue;
         if (get(c->up, out, sizeof *out)) break;

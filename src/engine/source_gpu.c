@@ -35,14 +35,19 @@ static rs_status gpu_run(rs_source *s, const rs_request *r, const char *command,
                          const rs_hooks *hooks, rs_result *out, rs_error *err)
 {
     (void)command;
-    rs_status st = rs_engine_run(((gpu_source *)s->self)->e, r, hooks, out, err);
-    /* a user kernel that faults or traps: its own exit status, its name */
-    if (st == RS_E_CUDA && r->variant == RS_V_KERNEL) {
-        char why[sizeof err->msg];
-        snprintf(why, sizeof why, "%s", err->msg);
+    rs_engine *e = ((gpu_source *)s->self)->e;
+    rs_status st = rs_engine_run(e, r, hooks, out, err);
+    if (st != RS_E_CUDA || r->variant != RS_V_KERNEL) return st;
+    char why[sizeof err->msg];
+    snprintf(why, sizeof why, "%s", err->msg);
+    /* a fault or a trap spoils the context: the kernel's own exit status and
+     * its name; another CUDA error (too many registers for the blockDim, a
+     * module that does not load) stays one, named */
+    if (rs_engine_broken(e))
         st = rs_fail(err, RS_E_KERNEL, "%s (kernel %s): %s (--check memory names the line)",
                      rs_request_name(r), out->uk.entry[0] ? out->uk.entry : "?", why);
-    }
+    else
+        st = rs_fail(err, RS_E_CUDA, "%s: %s", rs_request_name(r), why);
     return st;
 }
 

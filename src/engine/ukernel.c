@@ -19,6 +19,7 @@ typedef struct uk_module {
     void *set_partials, *set_counter;
     rs_kernel_build build;
     double ms;
+    unsigned long used; /* the use clock when last asked for: the oldest goes first */
 } uk_module;
 
 #define UK_MODULES 24
@@ -33,6 +34,8 @@ struct rs_ukernels {
     char name[96];
     int n;
     uk_module m[UK_MODULES];
+    unsigned long clock;
+    double fresh_ms; /* compile time of the modules compiled since rs_uk_prepare */
 };
 
 static void drop_modules(rs_ukernels *u)
@@ -49,6 +52,18 @@ void rs_uk_free(rs_ukernels *u)
     free(u);
 }
 
+/* Room for one more module: the one used longest ago is unloaded (a plan's
+ * modules were all asked for just now, so none of them goes). */
+static void make_room(rs_ukernels *u)
+{
+    if (u->n < UK_MODULES) return;
+    int old = 0;
+    for (int i = 1; i < u->n; i++)
+        if (u->m[i].used < u->m[old].used) old = i;
+    cudaLibraryUnload(u->m[old].lib);
+    u->m[old] = u->m[--u->n];
+}
+
 /* The module for these parameters, compiled and loaded on first use. */
 static rs_status module_for(rs_engine *e, rs_dtype t, rs_op op, int kfin, uk_module **out,
                             rs_error *err)
@@ -57,10 +72,11 @@ static rs_status module_for(rs_engine *e, rs_dtype t, rs_op op, int kfin, uk_mod
     for (int i = 0; i < u->n; i++)
         if (u->m[i].hash == u->hash && u->m[i].type == t && u->m[i].op == op &&
             u->m[i].kfin == kfin) {
+            u->m[i].used = ++u->clock;
             *out = &u->m[i];
             return RS_OK;
         }
-    if (u->n == UK_MODULES) drop_modules(u);
+    make_room(u);
     rs_compiled c;
     const int arch = e->info.cc_major * 10 + e->info.cc_minor;
     rs_status st = rs_compile(u->path, u->text, t, op, kfin, arch, &c, err);
@@ -70,7 +86,9 @@ static rs_status module_for(rs_engine *e, rs_dtype t, rs_op op, int kfin, uk_mod
     }
     uk_module *m = &u->m[u->n];
     memset(m, 0, sizeof *m);
-    *m = (uk_module){u->hash, t, op, kfin, NULL, NULL, NULL, NULL, NULL, NULL, c.build, c.ms};
+    *m = (uk_module){u->hash, t,    op,   kfin,    NULL, NULL,      NULL,
+                     NULL,    NULL, NULL, c.build, c.ms, ++u->clock};
+    u->fresh_ms += c.ms;
     cudaError_t ce = cudaLibraryLoadData(&m->lib, c.cubin, NULL, NULL, 0, NULL, NULL, 0);
     rs_compiled_free(&c);
     if (ce != cudaSuccess) return rs_cuda_fail(e, err, ce, "loading the compiled kernel");
@@ -112,6 +130,7 @@ rs_status rs_uk_prepare(rs_engine *e, const rs_request *r, const rs_variant_info
         (st = rs_ukernel_check(r->kernel, &u->spec, r, err)) != RS_OK)
         return st;
     rs_ukernel_info(r->kernel, &u->spec, &u->vi, u->name, sizeof u->name);
+    u->fresh_ms = 0.0;
     *vi = &u->vi;
     return RS_OK;
 }
@@ -143,7 +162,6 @@ rs_status rs_uk_blocks_per_sm(rs_engine *e, const rs_request *r, rs_kfinish fin,
 
 rs_status rs_uk_compile_plan(rs_engine *e, const rs_plan *p, rs_result *res, rs_error *err)
 {
-    double ms = 0.0;
     for (int i = 0; i < p->nsteps; i++) {
         uk_module *m = NULL;
         const rs_launch *l = &p->step[i].l;
@@ -160,9 +178,8 @@ rs_status rs_uk_compile_plan(rs_engine *e, const rs_plan *p, rs_result *res, rs_
             k->local = m->build.stack;
             k->arch = e->info.cc_major * 10 + e->info.cc_minor;
         }
-        if (m->ms > ms) ms = m->ms;
     }
-    res->uk.compile_ms = ms;
+    res->uk.compile_ms = e->uk->fresh_ms; /* 0: every module was compiled before */
     return RS_OK;
 }
 

@@ -167,25 +167,26 @@ template <class A> __device__ __forceinline__ void atomic_op(MaxOp<A>, A *p, A v
 {
     atomicMax(p, v);
 }
-// Floating-point min/max through the integer atomics: non-negative floats
-// order like signed integers, negative ones in reverse like unsigned ones.
+// Floating-point min/max through the integer atomics: values with the sign
+// bit clear order like signed integers, those with it set (-0.0 included)
+// in reverse like unsigned ones.
 __device__ __forceinline__ void atomic_op(MinOp<float>, float *p, float v)
 {
-    if (v >= 0.0f)
+    if (__float_as_int(v) >= 0)
         atomicMin(reinterpret_cast<int *>(p), __float_as_int(v));
     else
         atomicMax(reinterpret_cast<unsigned int *>(p), __float_as_uint(v));
 }
 __device__ __forceinline__ void atomic_op(MaxOp<float>, float *p, float v)
 {
-    if (v >= 0.0f)
+    if (__float_as_int(v) >= 0)
         atomicMax(reinterpret_cast<int *>(p), __float_as_int(v));
     else
         atomicMin(reinterpret_cast<unsigned int *>(p), __float_as_uint(v));
 }
 __device__ __forceinline__ void atomic_op(MinOp<double>, double *p, double v)
 {
-    if (v >= 0.0)
+    if (__double_as_longlong(v) >= 0)
         atomicMin(reinterpret_cast<long long *>(p), __double_as_longlong(v));
     else
         atomicMax(reinterpret_cast<unsigned long long *>(p),
@@ -193,7 +194,7 @@ __device__ __forceinline__ void atomic_op(MinOp<double>, double *p, double v)
 }
 __device__ __forceinline__ void atomic_op(MaxOp<double>, double *p, double v)
 {
-    if (v >= 0.0)
+    if (__double_as_longlong(v) >= 0)
         atomicMax(reinterpret_cast<long long *>(p), __double_as_longlong(v));
     else
         atomicMin(reinterpret_cast<unsigned long long *>(p),

@@ -158,6 +158,11 @@ int ui_kernel_set(ui_app *a, const char *path)
                  sizeof a->cfg.kernel - 1);
         return 0;
     }
+    rs_request probe = a->cfg; /* what a preset can hold: its length, no " ;" */
+    if (rs_field_set(&probe, rs_field_by_key("run", "kernel"), path, &err) != RS_OK) {
+        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        return 0;
+    }
     if (rs_ukernel_read(path, &text, &len, &err) != RS_OK ||
         rs_ukernel_parse(path, text, &spec, &err) != RS_OK) {
         free(text);
