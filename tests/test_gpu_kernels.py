@@ -89,6 +89,12 @@ if rc == 0:
 else:
     check(rc == 1 and "WRONG" in err, f"lab-barrier.cu is reported WRONG: exit {rc} {err.strip()}")
 
+# A compile error on the GPU path: file:line with the line and the caret, exit 2.
+rc, out, err = run("run", "--kernel", os.path.join(T, "syntax.cu"), "--n", "1000")
+lines = err.splitlines()
+check(rc == 2 and "syntax.cu:7: error:" in err and len(lines) >= 3 and lines[2].strip() == "^",
+      f"run of a file that does not compile: exit {rc}, {err.strip()}")
+
 # 5. A fault and an endless loop: reported with the kernel's name, exit 8.
 rc, out, err = run("run", "--kernel", os.path.join(T, "oob.cu"), "--n", "1000")
 check(rc == 8 and "oob.cu" in err and "reduce_oob" in err and len(err.strip().splitlines()) == 1,
