@@ -156,6 +156,14 @@ if len(rows) == 18:
           "template and fast right, the lab kernels WRONG, as recorded")
     kb = rows[-3].get("kernel_build", {})
     check(kb.get("entry") == "reduce_fast" and kb.get("registers", 0) > 0, f"build facts: {kb}")
+# Recording what a replay answers keeps each file's source, once.
+again = os.path.join(tmp, "again.jsonl")
+rc, out, err = run("ladder", "--replay", REC, "--kernel", "conf/kernels/template.cu",
+                   "--kernel", "conf/kernels/fast.cu", "--record", again, cwd=SRC)
+kept = [json.loads(l) for l in open(again)] if os.path.exists(again) else []
+kept = [l["path"] for l in kept if l.get("command") == "kernel"]
+check(rc == 0 and [os.path.basename(p) for p in kept] == ["template.cu", "fast.cu"],
+      f"a re-recorded replay keeps the sources: {kept} {err}")
 rc, out, err = run("run", "--replay", REC, "--kernel", "tests/kernels/oob.cu", "--n", "1000",
                    cwd=tmp)
 check(rc == 8 and "reduce_oob" in err and "illegal memory access" in err,

@@ -80,6 +80,8 @@ rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command
 
 rs_status rs_record_close(rs_recorder *rec, rs_error *err)
 {
+    free(rec->pending);
+    rec->pending = NULL;
     if (!rec->f) return RS_OK;
     int bad = rec->failed;
     bad |= fflush(rec->f) != 0 || fsync(fileno(rec->f)) != 0;

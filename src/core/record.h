@@ -24,6 +24,8 @@ typedef struct rs_recorder {
     int failed;                /* a write failed: close removes the temporary file */
     uint64_t kernel_hash[256]; /* user kernel sources written so far */
     int kernel_count;
+    char *pending; /* the kernel file as it was when its run began */
+    uint64_t pending_hash;
 } rs_recorder;
 
 rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,
@@ -57,6 +59,9 @@ typedef struct rs_recorded_kernel {
     char *source;
 } rs_recorded_kernel;
 rs_status rs_record_kernel_source(rs_recorder *rec, const rs_row *row, rs_error *err);
+/* Before a run: the kernel file's text as it is now, kept so a save during
+ * the run cannot take the source of the version that ran. */
+void rs_record_kernel_before(rs_recorder *rec, const rs_request *req);
 rs_status rs_recording_add_kernel(rs_recording *rec, const cJSON *j, rs_error *err);
 /* The recorded source of that version; NULL when not recorded. */
 const char *rs_recording_kernel_source(const rs_recording *rec, uint64_t hash);

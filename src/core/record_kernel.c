@@ -7,6 +7,18 @@
 #include "record.h"
 #include "ukernel.h"
 
+void rs_record_kernel_before(rs_recorder *rec, const rs_request *req)
+{
+    free(rec->pending);
+    rec->pending = NULL;
+    size_t len = 0;
+    rs_error sub;
+    if (!rec->f || req->variant != RS_V_KERNEL ||
+        rs_ukernel_read(req->kernel, &rec->pending, &len, &sub) != RS_OK)
+        return;
+    rec->pending_hash = rs_ukernel_hash(rec->pending, len);
+}
+
 rs_status rs_record_kernel_source(rs_recorder *rec, const rs_row *row, rs_error *err)
 {
     const rs_result *r = &row->result;
@@ -16,10 +28,12 @@ rs_status rs_record_kernel_source(rs_recorder *rec, const rs_row *row, rs_error 
     char *text = NULL;
     size_t len = 0;
     rs_error sub;
-    /* the file as it is now: recorded only when it is the version that ran */
-    if (rs_ukernel_read(r->req.kernel, &text, &len, &sub) != RS_OK ||
-        rs_ukernel_hash(text, len) != r->uk.hash) {
-        free(text);
+    if (rec->pending && rec->pending_hash == r->uk.hash) { /* as it was when the run began */
+        text = rec->pending;
+        rec->pending = NULL;
+    } else if (rs_ukernel_read(r->req.kernel, &text, &len, &sub) != RS_OK ||
+               rs_ukernel_hash(text, len) != r->uk.hash) {
+        free(text); /* neither is the version that ran: not recorded */
         return RS_OK;
     }
     cJSON *j = cJSON_CreateObject();

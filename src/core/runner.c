@@ -53,6 +53,7 @@ rs_status rs_runner_run(const rs_runner *rn, const rs_request *reqs, int n, rs_r
     for (int i = 0; i < n; i++) {
         if (rn->cancel && *rn->cancel)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
+        if (rn->record) rs_record_kernel_before(rn->record, &reqs[i]);
         make_row(rn, &reqs[i], i, n, &rows[i]);
         if (rows[i].status == RS_E_CANCELLED)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
