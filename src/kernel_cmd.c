@@ -77,9 +77,9 @@ static int in_log(const char *log, const char *msg)
     return log && first[0] && strstr(log, first);
 }
 
-/* One file; index: its place among the files (one CSV header, one JSON
+/* One file; *shown: the files printed before it (one CSV header, one JSON
  * array for several). */
-static int compile_one(const rs_cli *cli, const char *path, int index)
+static int compile_one(const rs_cli *cli, const char *path, int *shown)
 {
     rs_error err;
     char *text = NULL;
@@ -99,10 +99,10 @@ static int compile_one(const rs_cli *cli, const char *path, int index)
     st = rs_compile(path, text, r->type, r->op, kfin, cli->arch ? cli->arch : 90, &c, &err);
     free(text);
     if (cli->format == RS_FMT_JSON) {
-        if (index > 0) printf(",\n");
+        if ((*shown)++ > 0) printf(",\n");
         print_json(path, r, &c, fin, st, st == RS_OK ? NULL : err.msg);
     } else if (cli->format == RS_FMT_CSV) {
-        if (index == 0)
+        if ((*shown)++ == 0)
             printf("file,type,op,finish,arch,ok,entry,registers,shared_static_bytes,"
                    "spill_store_bytes,spill_load_bytes,compile_ms\n");
         rs_csv_field(stdout, path);
@@ -134,8 +134,9 @@ int rs_cmd_compile(rs_cli *cli)
     int rc = 0;
     const int array = cli->format == RS_FMT_JSON && cli->nkernels > 1;
     if (array) printf("[\n");
+    int shown = 0;
     for (int i = 0; i < cli->nkernels; i++) {
-        const int k = compile_one(cli, cli->kernels[i], i);
+        const int k = compile_one(cli, cli->kernels[i], &shown);
         if (k && !rc) rc = k;
     }
     if (array) printf("]\n");

@@ -93,13 +93,13 @@ two = [os.path.join(K, "template.cu"), os.path.join(K, "fast.cu")]
 rc, out, err = run("compile", *two, "--format", "csv")
 rows = list(csv.DictReader(io.StringIO(out)))
 check(rc == 0 and [r["entry"] for r in rows] == ["reduce", "reduce_fast"], f"csv of two: {out}")
-rc, out, err = run("compile", *two, "--format", "json")
+rc, out, err = run("compile", empty, *two, "--format", "json")
 try:
     arr = json.loads(out)
 except ValueError:
     arr = None
-check(rc == 0 and isinstance(arr, list) and len(arr) == 2 and arr[1]["entry"] == "reduce_fast",
-      f"json of two: {out[:300]}")
+check(rc == 2 and isinstance(arr, list) and len(arr) == 2 and arr[1]["entry"] == "reduce_fast"
+      and "is empty" in err, f"json of two after an empty file: {rc} {out[:300]} {err}")
 # A failure that is not the compiler's (two entry points) says why even after warnings.
 rc, out, err = run("compile", os.path.join(T, "two.cu"), "--format", "csv")
 check(rc == 2 and "keep one entry point" in err, f"csv of a refused file: {err}")
