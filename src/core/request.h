@@ -75,7 +75,7 @@ typedef enum {
     X(kernel, RS_FK_TEXT, "run", "kernel", "kernel", 'k', 0, 0, "", NULL, "FILE.cu",               \
       "your own kernel (see conf/kernels/template.cu); several may be given to ladder")            \
     X(timeout, RS_FK_UINT, "run", "timeout", "timeout", 0, 1, 3600, "10", NULL, "S",               \
-      "seconds a user kernel may run before it is killed")                                         \
+      "seconds one repetition of a user kernel may take before it is stopped")                     \
     X(note, RS_FK_TEXT, "preset", "note", "note", 0, 0, 0, "", NULL, "TEXT",                       \
       "a note that travels with a saved preset")
 
