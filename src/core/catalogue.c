@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "ukernel.h"
+
 #define TREE   (RS_VF_POW2_BLOCK | RS_VF_FINISH)
 #define STRIDE (RS_VF_GRID_STRIDE | RS_VF_FINISH)
 
@@ -137,8 +139,7 @@ static rs_status check_block(const rs_variant_info *vi, unsigned b, rs_error *er
 const char *rs_request_name(const rs_request *r)
 {
     if (r->variant != RS_V_KERNEL || !r->kernel[0]) return rs_variant_name(r->variant);
-    const char *slash = strrchr(r->kernel, '/');
-    return slash ? slash + 1 : r->kernel;
+    return rs_ukernel_basename(r->kernel);
 }
 
 rs_status rs_catalogue_check(const rs_request *r, rs_error *err)
