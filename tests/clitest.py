@@ -12,11 +12,13 @@ class Checks:
         self.failures = []
         self.count = 0
 
-    def __call__(self, cond, what):
+    def __call__(self, cond, what, screen=None):
         self.count += 1
         if not cond:
             self.failures.append(what)
             print("FAIL:", what, file=sys.stderr)
+            if screen:  # a TUI test shows the screen it read
+                print(screen, file=sys.stderr)
 
     def finish(self):
         print(f"{self.name}: {self.count} checks, {len(self.failures)} failed")

@@ -15,26 +15,14 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from clitest import skip_without_gpu  # noqa: E402
-from tuitest import Tmux  # noqa: E402
+from clitest import Checks, skip_without_gpu  # noqa: E402
+from tuitest import Tmux, status_line  # noqa: E402
 
+check = Checks("test_gpu_tui_kernel")
 EXE = os.environ["REDSCOPE"]
 SRC = os.environ["REDSCOPE_SOURCE"]
 KERNELS = os.path.join(SRC, "conf", "kernels")
 skip_without_gpu()
-failures = []
-
-
-def check(cond, what, screen=None):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-        if screen:
-            print(screen, file=sys.stderr)
-
-
-def status_line(s):
-    return s.splitlines()[-2] if s else ""
 
 
 def save(path, text):
@@ -140,5 +128,4 @@ try:
 finally:
     t.close()
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"test_gpu_tui_kernel: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+check.finish()

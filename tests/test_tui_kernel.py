@@ -22,29 +22,16 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tuitest import Tmux  # noqa: E402
+from clitest import Checks  # noqa: E402
+from tuitest import Tmux, status_line  # noqa: E402
 
+check = Checks("test_tui_kernel")
 EXE = os.environ["REDSCOPE"]
 SRC = os.environ["REDSCOPE_SOURCE"]
 REC = os.path.join(SRC, "conf", "recordings", "h100-kernels.jsonl")
 TEMPLATE = os.path.join(SRC, "conf", "kernels", "template.cu")
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 ASCII = {"LANG": "C", "LC_ALL": "C", "TERM": "xterm-256color"}
-failures, checks = [], 0
-
-
-def check(cond, what, screen=None):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-        if screen:
-            print(screen, file=sys.stderr)
-
-
-def status_line(s):
-    return s.splitlines()[-2] if s else ""
 
 
 def selected(s):
@@ -301,5 +288,4 @@ def test_replay():
 
 for test in (test_live, test_preset, test_ascii, test_replay):
     test()
-print(f"test_tui_kernel: {checks} checks, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+check.finish()

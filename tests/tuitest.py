@@ -73,3 +73,8 @@ class Tmux:
     def close(self):
         self.tmux("kill-server")
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def status_line(s):
+    """The explorer's status line: the screen's last line but one."""
+    return s.splitlines()[-2] if s else ""

@@ -26,9 +26,9 @@ struct rs_engine {
     rs_status gpu_status;
     char gpu_msg[sizeof(((rs_error *)0)->msg)];
     rs_device_info info;
-    int broken; /* a sticky CUDA error: the context must be rebuilt */
-    unsigned gpu_runs;   /* GPU runs so far, for the test-only fault */
-    unsigned fault_at;   /* REDSCOPE_TEST_FAULT: that GPU run faults; 0: none */
+    int broken;        /* a sticky CUDA error: the context must be rebuilt */
+    unsigned gpu_runs; /* GPU runs so far, for the test-only fault */
+    unsigned fault_at; /* REDSCOPE_TEST_FAULT: that GPU run faults; 0: none */
     cudaStream_t stream;
     cudaEvent_t ev_start, ev_stop;
 

@@ -21,8 +21,8 @@ typedef struct rs_plan_step {
 } rs_plan_step;
 
 typedef struct rs_plan_facts {
-    int sm_count;      /* multiprocessors */
-    int blocks_per_sm; /* resident blocks of the first pass's kernel (occupancy) */
+    int sm_count;              /* multiprocessors */
+    int blocks_per_sm;         /* resident blocks of the first pass's kernel (occupancy) */
     const rs_variant_info *vi; /* a user kernel's description; NULL: the catalogue's */
 } rs_plan_facts;
 
