@@ -92,8 +92,13 @@ def prompt_and_completion(t):
 def bad_files(t, tmp):
     empty = os.path.join(tmp, "empty.cu")
     open(empty, "w").close()
+    # a path wider than the terminal: the reason must still show beside it
+    deep = os.path.join(tmp, "a-course-folder-with-a-long-name", "week-03-reductions", "labs")
+    os.makedirs(deep)
+    bad = os.path.join(deep, "badheader.cu")
+    shutil.copy(os.path.join(SRC, "tests", "kernels", "badheader.cu"), bad)
     cases = [("conf/kernels", "is a directory"), (empty, "is empty"),
-             (os.path.join(SRC, "tests", "kernels", "badheader.cu"), "badheader.cu:"),
+             (bad, "badheader.cu:3: unknown directive"),
              ("nothere.cu", "nothere.cu: No such file")]
     for path, reason in cases:
         t.keys("C-u", *path, "Enter")

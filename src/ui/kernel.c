@@ -166,7 +166,11 @@ int ui_kernel_set(ui_app *a, const char *path)
     if (rs_ukernel_read(path, &text, &len, &err) != RS_OK ||
         rs_ukernel_parse(path, text, &spec, &err) != RS_OK) {
         free(text);
-        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        /* the prompt shows the path: the reason names the file alone */
+        const size_t plen = strlen(path);
+        const char *m = strncmp(err.msg, path, plen) == 0 ? err.msg + plen : err.msg;
+        snprintf(a->prompt_error, sizeof a->prompt_error, "%s%s",
+                 m != err.msg ? rs_ukernel_basename(path) : "", m);
         return 0;
     }
     free(text);

@@ -203,12 +203,30 @@ void ui_prompt_key(ui_app *a, int ch)
     }
 }
 
+/* The answer, or its tail after an ellipsis where the whole would crowd out
+ * the message beside it: a long path must not hide why it was refused. */
+static int put_answer(int y, int x, int cols, const ui_app *a, const char *msg)
+{
+    const char *s = a->prompt_buf;
+    const ui_role role = a->prompt_fresh ? R_ACCENT : R_SELECTED;
+    const int avail = cols - x, want = msg[0] ? ui_width(msg) + 2 : 0;
+    const int keep = avail - (want < avail / 2 ? want : avail / 2);
+    if (ui_width(s) <= keep || keep < 8) return ui_put(y, x, avail, role, s);
+    while (*s && ui_width(s) > keep - 1) {
+        s++;
+        while ((*s & 0xC0) == 0x80) s++; /* never start inside a UTF-8 character */
+    }
+    const int dots = ui_put(y, x, 1, role, ui_theme_utf8() ? "\xe2\x80\xa6" : "~");
+    return dots + ui_put(y, x + dots, avail - dots, role, s);
+}
+
 void ui_draw_prompt(const ui_app *a, const ui_layout *l)
 {
     const int y = l->status.y, cols = l->cols;
     ui_blank(y, 0, cols, R_SELECTED);
     int x = ui_putf(y, 0, cols, R_SELECTED, " %s: ", prompt_label(a->prompt));
-    x += ui_put(y, x, cols - x, a->prompt_fresh ? R_ACCENT : R_SELECTED, a->prompt_buf);
+    const char *msg = a->prompt_error[0] ? a->prompt_error : a->prompt_hint;
+    x += put_answer(y, x, cols, a, msg);
     const int cx = x;
     if (a->prompt_error[0])
         ui_put(y, x + 2, cols - x - 2, R_BAD, a->prompt_error);
