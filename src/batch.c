@@ -21,7 +21,7 @@ int rs_cli_open_source(const rs_cli *cli, int need_gpu, rs_source **src)
 {
     rs_error err;
     rs_status st = cli->replay ? rs_source_recording_open(cli->replay, src, &err)
-                               : rs_source_child_open((int)cli->req.device, src, &err);
+                               : rs_source_child_open((int)cli->req.device, 0, src, &err);
     if (st == RS_OK) st = (*src)->prepare(*src, need_gpu, &err);
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);

@@ -10,6 +10,7 @@
 #include "core/preset.h"
 #include "core/record.h"
 #include "core/runner.h"
+#include "core/trace.h"
 
 void rs_cli_error(const char *fmt, ...)
 {
@@ -86,6 +87,7 @@ int rs_cmd_run(rs_cli *cli)
         rc = exit_for(row->status);
     } else if (!rc) {
         rs_print_run(stdout, row, cli->format);
+        rs_trace("run: printed");
         if (!row->result.correct) {
             rs_cli_error("%s gave a WRONG result (see above)", rs_request_name(&cli->req));
             rc = RS_E_MISMATCH;
@@ -146,9 +148,13 @@ int rs_cmd_devices(rs_cli *cli)
     for (int i = 0; cli->measure && i < count; i++) {
         rs_engine *e = NULL;
         double gbps = 0;
-        if (rs_engine_open(&e, i, &err) == RS_OK && rs_engine_measure_peak(e, &gbps, &err) == RS_OK)
+        if (rs_engine_open(&e, i, &err) == RS_OK &&
+            rs_engine_measure_peak(e, &gbps, &err) == RS_OK) {
+            const rs_device_info *m = rs_engine_device(e);
             devs[i].measured_gbps = gbps;
-        else
+            devs[i].floor_empty_us = m->floor_empty_us;
+            devs[i].floor_launch_us = m->floor_launch_us;
+        } else
             rs_cli_error("device %d: %s", i, err.msg);
         rs_engine_close(e);
     }

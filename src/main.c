@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "core/format.h"
 #include "core/source.h"
+#include "core/trace.h"
 
 #ifndef RS_VERSION
 #define RS_VERSION "0"
@@ -19,6 +20,7 @@ int main(int argc, char **argv)
     const char *name = "explore";
     int shift = 0;
     /* Only the character set: numbers in tables, CSV and JSON keep a dot. */
+    rs_trace("start: %s", argc > 1 ? argv[1] : "explore");
     setlocale(LC_CTYPE, "");
     /* Past RLIMIT_FSIZE a write fails with EFBIG and is reported, instead of
      * the signal killing the process with a file half written. */
@@ -26,8 +28,9 @@ int main(int argc, char **argv)
     const char *cs = nl_langinfo(CODESET);
     rs_notation_set(cs && strcmp(cs, "UTF-8") == 0);
     /* the GPU process the explorer and batch commands start (source_child.c) */
-    if (argc == 5 && strcmp(argv[1], RS_GPU_PROCESS_ARG) == 0)
-        return rs_source_child_serve(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+    if (argc == 6 && strcmp(argv[1], RS_GPU_PROCESS_ARG) == 0)
+        return rs_source_child_serve(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
+                                     strcmp(argv[5], "facts") == 0);
     if (argc > 1 && argv[1][0] != '-') {
         name = argv[1];
         shift = 1;

@@ -54,9 +54,45 @@ static void grid_stride(void)
     CHECK(p.nsteps == 2 && p.step[1].l.grid == 1 && p.step[1].out == RS_BUF_OUT);
     r.n = 5000;
     CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 10); /* 5000 / 512 */
-    /* vectorized: 16-byte loads, per-iteration elements by type size */
+    /* vectorized: 16-byte loads, per-iteration elements by type size; the
+     * user's grid keeps the user's blockDim */
     r = req(RS_V_VECTORIZED, RS_FLOAT64, 1u << 12, 256, RS_FINISH_AUTO);
-    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 8); /* 4096 / (256*2) */
+    r.grid = 8;
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 8 && p.block1 == 256);
+    CHECK(rs_plan_block(&r) == 256);
+    r.grid = 0;
+    r.ept = 2;
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 8 && p.block1 == 256);
+}
+
+/* vectorized chooses its own launch where the shape is automatic */
+static void vectorized_shape(void)
+{
+    rs_plan p;
+    rs_error err;
+    /* up to 4096 vectors: one block, four vectors per thread, whole warps */
+    rs_request r = req(RS_V_VECTORIZED, RS_FLOAT64, 1u << 12, 256, RS_FINISH_AUTO);
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK);
+    CHECK_MSG(p.grid1 == 1 && p.block1 == 512, "grid %u block %u", p.grid1, p.block1);
+    CHECK(p.nsteps == 1 && p.step[0].l.block == 512 && p.step[0].l.grid == 1);
+    r.n = 1;
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 1 && p.block1 == 32);
+    r = req(RS_V_VECTORIZED, RS_INT32, 4096 * 4, 32, RS_FINISH_AUTO);
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 1 && p.block1 == 1024);
+    r.n++; /* one vector more: several blocks of 512 */
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 9 && p.block1 == 512);
+    r.n = 1u << 22;
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.block1 == 1024);
+    CHECK_MSG(p.grid1 == 1024, "grid %u", p.grid1); /* 2^22 / (1024 x 4) */
+    r.n = 1u << 24;
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 132 * 8); /* one wave */
+    /* the finish the user asks for still applies to the chosen shape */
+    r.finish = RS_FINISH_RELAUNCH;
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.nsteps == 2);
+    CHECK(p.step[1].l.block == 1024 && p.step[1].l.grid == 1);
+    /* other variants keep the user's blockDim */
+    r.variant = RS_V_WARP_SHUFFLE;
+    CHECK(rs_plan_block(&r) == 32);
     /* the user's grid or elements per thread */
     r = req(RS_V_MULTI_ELEMENT, RS_INT32, 1u << 24, 256, RS_FINISH_AUTO);
     r.grid = 100;
@@ -103,6 +139,7 @@ int main(void)
 {
     relaunch();
     grid_stride();
+    vectorized_shape();
     finishes();
     refused();
     return check_report("test_plan");

@@ -383,7 +383,27 @@ def many_series():
             t.close()
 
 
+def limit_at_cursor():
+    """In GB/s the legend names the measured limit and the cursor's values
+    read as a share of it."""
+    t = Tmux(f"{EXE} --replay {REC}", cols=140, rows=32, env=UTF8)
+    try:
+        t.wait_for("REPLAY")
+        t.keys("R", "Up", "Enter")
+        wait_quiet(t, "fastest")
+        t.keys("y")
+        s = wait_quiet(t, "Sweep \u00b7 GB/s") or t.screen()
+        check(re.search(r"limit 4\d{3} GB/s \(measured\)", s),
+              "GB/s: the legend names the recorded limit beside the peak", s)
+        check(re.search(r"\d+ GB/s \d+%", s),
+              "GB/s: the cursor's values carry their % of the limit", s)
+        quits(t, "limit")
+    finally:
+        t.close()
+
+
 hang_keys()
+limit_at_cursor()
 no_usable_row()
 live_before_first_result()
 chart_sizes()

@@ -84,6 +84,8 @@ cJSON *rs_device_to_json(const rs_device_info *d)
     cJSON_AddNumberToObject(j, "bus_width_bits", d->bus_width_bits);
     cJSON_AddNumberToObject(j, "peak_gbps", d->peak_gbps);
     cJSON_AddNumberToObject(j, "measured_gbps", d->measured_gbps);
+    cJSON_AddNumberToObject(j, "floor_empty_us", d->floor_empty_us);
+    cJSON_AddNumberToObject(j, "floor_launch_us", d->floor_launch_us);
     cJSON_AddNumberToObject(j, "driver_version", d->driver_version);
     cJSON_AddNumberToObject(j, "runtime_version", d->runtime_version);
     return j;
@@ -137,6 +139,8 @@ void rs_device_from_json(const cJSON *j, rs_device_info *d)
     d->bus_width_bits = inum(j, "bus_width_bits", 0);
     d->peak_gbps = num(j, "peak_gbps", 0);
     d->measured_gbps = num(j, "measured_gbps", 0);
+    d->floor_empty_us = num(j, "floor_empty_us", 0);
+    d->floor_launch_us = num(j, "floor_launch_us", 0);
     d->driver_version = inum(j, "driver_version", 0);
     d->runtime_version = inum(j, "runtime_version", 0);
 }
@@ -241,6 +245,7 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddItemToObject(j, "device", rs_device_to_json(&r->device));
     cJSON_AddStringToObject(j, "finish", rs_finish_name(r->finish));
     cJSON_AddNumberToObject(j, "grid", r->grid);
+    cJSON_AddNumberToObject(j, "launch_block", rs_result_block(r));
     cJSON_AddNumberToObject(j, "elements_per_thread", r->ept);
     cJSON_AddNumberToObject(j, "launches", r->launches);
     cJSON *t = cJSON_AddObjectToObject(j, "time_ms");
@@ -304,6 +309,7 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     const int fin = rs_finish_from_name(str(j, "finish"));
     r->finish = fin < 0 ? RS_FINISH_AUTO : (rs_finish)fin;
     r->grid = unum(j, "grid");
+    r->block = unum(j, "launch_block");
     r->ept = num(j, "elements_per_thread", 0);
     r->launches = unum(j, "launches");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "time_ms");

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "parallel.h"
+
 /* ---- half types --------------------------------------------------------- */
 
 uint16_t rs_f32_to_f16(float f)
@@ -149,26 +151,45 @@ static int64_t gen_int(rs_dtype t, rs_op op, rs_dist d, uint64_t r, uint64_t i)
     }
 }
 
-void rs_input_fill(void *buf, rs_dtype t, rs_op op, rs_dist dist, uint64_t seed, uint64_t n)
+typedef struct fill_job {
+    void *buf;
+    rs_dtype t;
+    rs_op op;
+    rs_dist dist;
+    uint64_t key;
+    double spread; /* share of non-unit factors of a product */
+} fill_job;
+
+static void fill_slice(void *ctx, int slice, uint64_t lo, uint64_t hi)
 {
-    const double spread = fmin(1.0, 1000.0 / (double)n); /* share of non-unit factors */
-    const uint64_t key = mix64(seed);
-    for (uint64_t i = 0; i < n; i++) {
-        const uint64_t r = mix64(key + i);
-        switch (t) {
-        case RS_INT32: ((int32_t *)buf)[i] = (int32_t)gen_int(t, op, dist, r, i); break;
-        case RS_INT64: ((int64_t *)buf)[i] = gen_int(t, op, dist, r, i); break;
-        case RS_FLOAT32: ((float *)buf)[i] = (float)gen_float(op, dist, r, i, spread); break;
-        case RS_FLOAT64: ((double *)buf)[i] = gen_float(op, dist, r, i, spread); break;
+    const fill_job *j = ctx;
+    void *buf = j->buf;
+    (void)slice;
+    for (uint64_t i = lo; i < hi; i++) {
+        const uint64_t r = mix64(j->key + i);
+        switch (j->t) {
+        case RS_INT32: ((int32_t *)buf)[i] = (int32_t)gen_int(j->t, j->op, j->dist, r, i); break;
+        case RS_INT64: ((int64_t *)buf)[i] = gen_int(j->t, j->op, j->dist, r, i); break;
+        case RS_FLOAT32:
+            ((float *)buf)[i] = (float)gen_float(j->op, j->dist, r, i, j->spread);
+            break;
+        case RS_FLOAT64: ((double *)buf)[i] = gen_float(j->op, j->dist, r, i, j->spread); break;
         case RS_FLOAT16:
-            ((uint16_t *)buf)[i] = rs_f32_to_f16((float)gen_float(op, dist, r, i, spread));
+            ((uint16_t *)buf)[i] = rs_f32_to_f16((float)gen_float(j->op, j->dist, r, i, j->spread));
             break;
         case RS_BFLOAT16:
-            ((uint16_t *)buf)[i] = rs_f32_to_bf16((float)gen_float(op, dist, r, i, spread));
+            ((uint16_t *)buf)[i] =
+                rs_f32_to_bf16((float)gen_float(j->op, j->dist, r, i, j->spread));
             break;
         default: return;
         }
     }
+}
+
+void rs_input_fill(void *buf, rs_dtype t, rs_op op, rs_dist dist, uint64_t seed, uint64_t n)
+{
+    fill_job j = {buf, t, op, dist, mix64(seed), fmin(1.0, 1000.0 / (double)n)};
+    rs_parallel(n, (uint64_t)1 << 18, &j, fill_slice); /* each value depends on i alone */
 }
 
 /* ---- reference --------------------------------------------------------------- */
@@ -189,18 +210,43 @@ static int64_t element_as_int(const void *buf, rs_dtype t, uint64_t i)
     return t == RS_INT32 ? ((const int32_t *)buf)[i] : ((const int64_t *)buf)[i];
 }
 
-static void reference_int(const void *buf, rs_dtype t, rs_op op, uint64_t n, rs_reference *ref)
+typedef struct int_job {
+    const void *buf;
+    rs_dtype t;
+    rs_op op;
+    uint64_t acc[RS_PARALLEL_MAX]; /* sum or product, modulo 2^64 */
+    int64_t best[RS_PARALLEL_MAX]; /* min or max */
+} int_job;
+
+static void int_slice(void *ctx, int k, uint64_t lo, uint64_t hi)
 {
-    uint64_t acc = (op == RS_PROD) ? 1u : 0u;
-    int64_t best = element_as_int(buf, t, 0);
-    for (uint64_t i = 0; i < n; i++) {
-        const int64_t x = element_as_int(buf, t, i);
-        switch (op) {
+    int_job *j = ctx;
+    uint64_t acc = (j->op == RS_PROD) ? 1u : 0u;
+    int64_t best = element_as_int(j->buf, j->t, lo);
+    for (uint64_t i = lo; i < hi; i++) {
+        const int64_t x = element_as_int(j->buf, j->t, i);
+        switch (j->op) {
         case RS_SUM: acc += (uint64_t)x; break;
         case RS_PROD: acc *= (uint64_t)x; break;
         case RS_MIN: best = x < best ? x : best; break;
         default: best = x > best ? x : best; break;
         }
+    }
+    j->acc[k] = acc;
+    j->best[k] = best;
+}
+
+/* Exact in any slicing: wrapping sums and products, min and max. */
+static void reference_int(const void *buf, rs_dtype t, rs_op op, uint64_t n, rs_reference *ref)
+{
+    int_job j = {buf, t, op, {0}, {0}};
+    const int s = rs_parallel(n, (uint64_t)1 << 20, &j, int_slice);
+    uint64_t acc = j.acc[0];
+    int64_t best = j.best[0];
+    for (int k = 1; k < s; k++) {
+        acc = op == RS_PROD ? acc * j.acc[k] : acc + j.acc[k];
+        best = op == RS_MIN ? (j.best[k] < best ? j.best[k] : best)
+                            : (j.best[k] > best ? j.best[k] : best);
     }
     int64_t v = (op == RS_SUM || op == RS_PROD) ? (int64_t)acc : best;
     if (t == RS_INT32) v = (int32_t)(uint32_t)(uint64_t)v; /* wrap to 32 bits */
@@ -208,27 +254,64 @@ static void reference_int(const void *buf, rs_dtype t, rs_op op, uint64_t n, rs_
     ref->scale = 0.0;
 }
 
-static void reference_float(const void *buf, rs_dtype t, rs_op op, uint64_t n, rs_reference *ref)
+/* Neumaier's compensated sum: s += x, the lost low part into *comp. */
+static double neumaier(double sum, double x, double *comp)
 {
+    const double s = sum + x;
+    *comp += fabs(sum) >= fabs(x) ? (sum - s) + x : (x - s) + sum;
+    return s;
+}
+
+typedef struct float_part {
+    double sum, comp, abs_sum, best;
+    long double prod;
+} float_part;
+
+typedef struct float_job {
+    const void *buf;
+    rs_dtype t;
+    rs_op op;
+    float_part part[RS_PARALLEL_MAX];
+} float_job;
+
+static void float_slice(void *ctx, int k, uint64_t lo, uint64_t hi)
+{
+    float_job *j = ctx;
     const float *f16 = f16_lookup();
-    double sum = 0.0, comp = 0.0, abs_sum = 0.0;
-    long double prod = 1.0L;
-    double best = element_as_double(buf, t, 0, f16);
-    for (uint64_t i = 0; i < n; i++) {
-        const double x = element_as_double(buf, t, i, f16);
-        switch (op) {
-        case RS_SUM: { /* Neumaier's compensated sum */
-            const double s = sum + x;
-            comp += fabs(sum) >= fabs(x) ? (sum - s) + x : (x - s) + sum;
-            sum = s;
-            abs_sum += fabs(x);
+    float_part p = {0.0, 0.0, 0.0, element_as_double(j->buf, j->t, lo, f16), 1.0L};
+    for (uint64_t i = lo; i < hi; i++) {
+        const double x = element_as_double(j->buf, j->t, i, f16);
+        switch (j->op) {
+        case RS_SUM:
+            p.sum = neumaier(p.sum, x, &p.comp);
+            p.abs_sum += fabs(x);
             break;
-        }
-        case RS_PROD: prod *= x; break;
-        case RS_MIN: best = x < best ? x : best; break;
-        default: best = x > best ? x : best; break;
+        case RS_PROD: p.prod *= x; break;
+        case RS_MIN: p.best = x < p.best ? x : p.best; break;
+        default: p.best = x > p.best ? x : p.best; break;
         }
     }
+    j->part[k] = p;
+}
+
+/* Slices of compensated sums (long double products) combined the same way:
+ * as accurate as one pass over the whole input. */
+static void reference_float(const void *buf, rs_dtype t, rs_op op, uint64_t n, rs_reference *ref)
+{
+    float_job j = {buf, t, op, {{0}}};
+    const int s = rs_parallel(n, (uint64_t)1 << 20, &j, float_slice);
+    float_part p = j.part[0];
+    for (int k = 1; k < s; k++) {
+        const float_part *q = &j.part[k];
+        p.sum = neumaier(p.sum, q->sum, &p.comp);
+        p.comp += q->comp;
+        p.abs_sum += q->abs_sum;
+        p.prod *= q->prod;
+        p.best = op == RS_MIN ? (q->best < p.best ? q->best : p.best)
+                              : (q->best > p.best ? q->best : p.best);
+    }
+    const double sum = p.sum, comp = p.comp, abs_sum = p.abs_sum, best = p.best;
+    const long double prod = p.prod;
     double v = op == RS_SUM ? sum + comp : op == RS_PROD ? (double)prod : best;
     ref->exact = (rs_value){rs_dtype_acc(t), 0, v};
     ref->scale = op == RS_SUM ? abs_sum : fabs(v);

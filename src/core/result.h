@@ -21,9 +21,11 @@ typedef struct rs_device_info {
     uint64_t free_mem;
     int mem_clock_khz;
     int bus_width_bits;
-    double peak_gbps;     /* theoretical: memory clock x bus width x 2 */
-    double measured_gbps; /* streaming read kernel; 0 until measured */
-    int driver_version;   /* 13000 = 13.0 */
+    double peak_gbps;       /* theoretical: memory clock x bus width x 2 */
+    double measured_gbps;   /* streaming read kernel; 0 until measured */
+    double floor_empty_us;  /* event time of an empty kernel: timing's floor */
+    double floor_launch_us; /* one launch reading 2^16 int32 from DRAM (L2 flushed) */
+    int driver_version;     /* 13000 = 13.0 */
     int runtime_version;
 } rs_device_info;
 
@@ -58,6 +60,7 @@ typedef struct rs_result {
     rs_request req;    /* the request answered */
     rs_finish finish;  /* resolved finish (AUTO: the variant has none) */
     unsigned grid;     /* blocks of the first pass (0: library or host) */
+    unsigned block;    /* its blockDim, where the variant chose it (0: the request's) */
     double ept;        /* elements per thread in the first pass */
     unsigned launches; /* kernel launches per reduction */
     rs_device_info device;
@@ -84,6 +87,10 @@ typedef struct rs_result {
 
 /* Helpers views share. */
 double rs_result_input_bytes(const rs_result *r);
+/* The first pass's blockDim: the variant's own choice, or the request's. */
+unsigned rs_result_block(const rs_result *r);
+/* 1 where the variant launched with another blockDim than the request's. */
+int rs_result_chose_block(const rs_result *r);
 
 /* Totals and derived values from per-launch values (pure; unit-tested):
  * the engine calls it once per result, after every collection is merged. */

@@ -363,17 +363,18 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
         return;
     }
     if (fmt == RS_FMT_CSV) {
-        fprintf(f, "n,variant,status,time_median_ms,gbps,pct_peak,cpu_ms,correct,error\n");
+        fprintf(f,
+                "n,variant,status,time_median_ms,gbps,pct_peak,pct_limit,cpu_ms,correct,error\n");
         for (int i = 0; i < s->done; i++) {
             const rs_row *r = &s->rows[i];
             const rs_result *x = &r->result;
             fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n, rs_request_name(&x->req),
                     r->status);
             if (r->status == RS_OK)
-                fprintf(f, "%.6g,%.2f,%.2f,%.6g,%s,\n", x->t_median_ms, x->gbps, x->pct_peak,
-                        x->cpu_ms, x->correct ? "yes" : "no");
+                fprintf(f, "%.6g,%.2f,%.2f,%.2f,%.6g,%s,\n", x->t_median_ms, x->gbps, x->pct_peak,
+                        x->pct_measured, x->cpu_ms, x->correct ? "yes" : "no");
             else {
-                fprintf(f, ",,,,,");
+                fprintf(f, ",,,,,,");
                 rs_csv_field(f, r->error);
                 fprintf(f, "\n");
             }

@@ -100,7 +100,12 @@ static void print_run_table(FILE *f, const rs_row *row)
                 r->device.peak_gbps);
     if (r->grid)
         fprintf(f, "launch     %u launch%s, first grid %u x %u, %.1f elements per thread\n",
-                r->launches, r->launches == 1 ? "" : "es", r->grid, r->req.block, r->ept);
+                r->launches, r->launches == 1 ? "" : "es", r->grid, rs_result_block(r), r->ept);
+    if (rs_result_chose_block(r))
+        fprintf(f,
+                "           %s chose blockDim %u for this n (asked: %u; --grid or --ept keeps "
+                "yours)\n",
+                rs_request_name(&r->req), rs_result_block(r), r->req.block);
     const int utf8 = rs_notation_utf8();
     rs_fmt_time(r->t_median_ms, utf8, a, sizeof a);
     rs_fmt_time(r->t_min_ms, utf8, b, sizeof b);
@@ -323,6 +328,15 @@ void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt)
     }
 }
 
+/* A measured figure, or "-" where it was not measured. */
+static void measured(char *buf, size_t len, int decimals, double v)
+{
+    if (v > 0.0 && isfinite(v))
+        snprintf(buf, len, "%.*f", decimals, v);
+    else
+        snprintf(buf, len, "-");
+}
+
 void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt)
 {
     if (fmt == RS_FMT_JSON) {
@@ -333,25 +347,26 @@ void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt
     }
     if (fmt == RS_FMT_CSV)
         fprintf(f, "index,name,compute_capability,sm_count,total_mem_bytes,peak_gbps,"
-                   "measured_gbps\n");
+                   "measured_gbps,empty_kernel_us,one_launch_us\n");
     else
-        fprintf(f, "%-3s %-28s %5s %5s %10s %12s %12s\n", "#", "name", "cc", "SMs", "memory",
-                "peak GB/s", "measured");
+        fprintf(f, "%-3s %-28s %5s %5s %10s %12s %12s %12s %12s\n", "#", "name", "cc", "SMs",
+                "memory", "peak GB/s", "measured", "empty (us)", "launch (us)");
     for (int i = 0; i < count; i++) {
         if (fmt == RS_FMT_CSV) {
             fprintf(f, "%d,", d[i].index);
             rs_csv_field(f, d[i].name);
-            fprintf(f, ",%d.%d,%d,%llu,%.1f,%.1f\n", d[i].cc_major, d[i].cc_minor, d[i].sm_count,
-                    (unsigned long long)d[i].total_mem, d[i].peak_gbps, d[i].measured_gbps);
+            fprintf(f, ",%d.%d,%d,%llu,%.1f,%.1f,%.2f,%.2f\n", d[i].cc_major, d[i].cc_minor,
+                    d[i].sm_count, (unsigned long long)d[i].total_mem, d[i].peak_gbps,
+                    d[i].measured_gbps, d[i].floor_empty_us, d[i].floor_launch_us);
         } else {
-            char mem[32], meas[32];
+            char mem[32], meas[32], empty[32], launch[32];
             snprintf(mem, sizeof mem, "%.1f GiB", d[i].total_mem / 1073741824.0);
-            if (d[i].measured_gbps > 0)
-                snprintf(meas, sizeof meas, "%.0f", d[i].measured_gbps);
-            else
-                snprintf(meas, sizeof meas, "-");
-            fprintf(f, "%-3d %-28s %2d.%-2d %5d %10s %12.0f %12s\n", d[i].index, d[i].name,
-                    d[i].cc_major, d[i].cc_minor, d[i].sm_count, mem, d[i].peak_gbps, meas);
+            measured(meas, sizeof meas, 0, d[i].measured_gbps);
+            measured(empty, sizeof empty, 1, d[i].floor_empty_us);
+            measured(launch, sizeof launch, 1, d[i].floor_launch_us);
+            fprintf(f, "%-3d %-28s %2d.%-2d %5d %10s %12.0f %12s %12s %12s\n", d[i].index,
+                    d[i].name, d[i].cc_major, d[i].cc_minor, d[i].sm_count, mem, d[i].peak_gbps,
+                    meas, empty, launch);
         }
     }
 }

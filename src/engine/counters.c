@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/trace.h"
 #include "internal.h"
 
 /* The profiled body starts with its own L2 flush: setting up a profiling
@@ -39,7 +40,9 @@ static rs_status collect_set(rs_engine *e, const rs_plan *p, rs_metric_mask m,
     rs_exec x = {e, p, NULL, 0, {0}};
     rs_status st = rs_engine_poison(e, p, 0xff, err);
     if (st != RS_OK) return st;
+    rs_trace("counters: collecting");
     st = rs_prof_collect(e->prof, m, flush_then_run, &x, out, err);
+    rs_trace("counters: collected (%d passes)", out->passes);
     if (st != RS_OK || out->nlaunch < 1) return st;
     memmove(&out->launch[0], &out->launch[1], sizeof out->launch[0] * (size_t)(out->nlaunch - 1));
     out->nlaunch--; /* launch 0 was the L2 flush: known here alone */

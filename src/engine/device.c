@@ -1,6 +1,6 @@
 /* The device: CUDA errors as statuses, the devices listed, the engine
  * opened and closed on one of them, a context rebuilt after a sticky
- * error, and its streaming-read bandwidth measured. */
+ * error (measure.c measures its limits). */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -213,46 +213,6 @@ rs_status rs_engine_recover(rs_engine *e, rs_error *err)
     if (e->gpu_status != RS_OK) snprintf(e->gpu_msg, sizeof e->gpu_msg, "%s", err->msg);
     return e->gpu_status;
 }
-rs_status rs_engine_measure_peak(rs_engine *e, double *gbps, rs_error *err)
-{
-    rs_status st;
-    if ((st = rs_engine_gpu(e, err)) != RS_OK || (st = rs_engine_recover(e, err)) != RS_OK)
-        return st;
-    if (e->info.measured_gbps > 0.0) {
-        *gbps = e->info.measured_gbps;
-        return RS_OK;
-    }
-    CUDA_TRY(e, err, cudaSetDevice(e->device), "selecting the device");
-    size_t free_b = 0, total_b = 0;
-    CUDA_TRY(e, err, cudaMemGetInfo(&free_b, &total_b), "asking for free memory");
-    size_t bytes = (size_t)1 << 30;
-    while (bytes > free_b / 4 && bytes > ((size_t)1 << 24)) bytes >>= 1;
-    void *buf = NULL;
-    unsigned long long *sink = NULL;
-    cudaError_t c = cudaMalloc(&buf, bytes);
-    if (c == cudaSuccess) c = cudaMalloc((void **)&sink, sizeof *sink);
-    if (c == cudaSuccess) c = cudaMemsetAsync(buf, 0, bytes, e->stream);
-    const unsigned grid = (unsigned)e->info.sm_count * 8u, block = 256;
-    float t[16];
-    for (int k = 0; k < 19 && c == cudaSuccess; k++) {
-        c = cudaEventRecord(e->ev_start, e->stream);
-        if (c == cudaSuccess) c = rs_stream_read(buf, bytes, grid, block, sink, e->stream);
-        if (c == cudaSuccess) c = cudaEventRecord(e->ev_stop, e->stream);
-        if (c == cudaSuccess) c = cudaEventSynchronize(e->ev_stop);
-        if (c == cudaSuccess && k >= 3)
-            c = cudaEventElapsedTime(&t[k - 3], e->ev_start, e->ev_stop);
-    }
-    cudaFree(buf);
-    cudaFree(sink);
-    if (c != cudaSuccess) return rs_cuda_fail(e, err, c, "measuring the streaming-read bandwidth");
-    double td[16];
-    for (int k = 0; k < 16; k++) td[k] = t[k];
-    qsort(td, 16, sizeof td[0], rs_cmp_double);
-    e->info.measured_gbps = (double)bytes / (td[8] * 1e-3) / 1e9;
-    *gbps = e->info.measured_gbps;
-    return RS_OK;
-}
-
 int rs_engine_broken(const rs_engine *e)
 {
     return e && e->broken;

@@ -14,12 +14,37 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return (a + b - 1) / b;
 }
 
+#define RS_VEC_ONE_BLOCK 4096u /* 16-byte vectors vectorized reads with one block */
+
+static int vec_auto(const rs_request *r)
+{
+    return r->variant == RS_V_VECTORIZED && !r->grid && !r->ept;
+}
+
+static uint64_t vec_count(const rs_request *r)
+{
+    return ceil_div(r->n, 16u / (unsigned)rs_dtype_size(r->type));
+}
+
+unsigned rs_plan_block(const rs_request *r)
+{
+    if (!vec_auto(r)) return r->block;
+    const uint64_t vecs = vec_count(r);
+    if (vecs <= RS_VEC_ONE_BLOCK) {
+        const uint64_t warps = ceil_div(ceil_div(vecs, 4), 32);
+        return (unsigned)(warps ? 32 * warps : 32);
+    }
+    return r->n < ((uint64_t)1 << 22) ? 512u : 1024u;
+}
+
 /* The first pass's grid of a grid-stride variant: the user's, or one full
  * wave of resident blocks, never more blocks than there is work for. */
 static unsigned grid_stride_grid(const rs_request *r, const rs_plan_facts *f)
 {
     uint64_t g;
-    if (r->grid) {
+    if (vec_auto(r) && vec_count(r) <= RS_VEC_ONE_BLOCK) {
+        g = 1;
+    } else if (r->grid) {
         g = r->grid;
     } else if (r->ept) {
         g = ceil_div(r->n, (uint64_t)r->block * r->ept);
@@ -140,9 +165,13 @@ static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_pl
     return add_relaunch(r, l, g, tree, p, err);
 }
 
-rs_status rs_plan_make(const rs_request *r, const rs_plan_facts *f, rs_plan *p, rs_error *err)
+rs_status rs_plan_make(const rs_request *req, const rs_plan_facts *f, rs_plan *p, rs_error *err)
 {
     memset(p, 0, sizeof *p);
+    rs_request shaped = *req;
+    shaped.block = rs_plan_block(req);
+    const rs_request *r = &shaped;
+    p->block1 = r->block;
     p->vi = f->vi ? f->vi : rs_catalogue_get(r->variant);
     p->type = r->type;
     p->acc = rs_dtype_acc(r->type);

@@ -39,10 +39,19 @@ typedef struct rs_plan {
     int cpu_finish; /* block results finished on the host */
     unsigned cpu_count;
     unsigned grid1;
+    unsigned block1; /* blockDim of the first pass (vectorized may choose its own) */
     double ept;
     double chain;      /* longest dependent chain of operations, for the tolerance */
     size_t part_elems; /* block results: the size of each of the two buffers */
 } rs_plan;
+
+/* The blockDim r's first pass runs with: the request's, except where
+ * vectorized chooses its own launch (its grid left automatic: no --grid,
+ * no --ept), as measured on an H100 (docs/results.md): up to 4096 16-byte
+ * vectors, one block with four vectors per thread (one trip to DRAM, no
+ * ticket to take); then 512 threads below 2^22 elements, 1024 from there
+ * (fewer blocks take the single-pass ticket). */
+unsigned rs_plan_block(const rs_request *r);
 
 /* The plan of r (a GPU variant) on a device with these facts; a shape CUDA
  * cannot launch is refused with RS_E_USAGE and why. */

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/trace.h"
 #include "internal.h"
 
 double rs_now_ms(void)
@@ -61,8 +62,9 @@ static rs_status plan_for(rs_engine *e, const rs_request *r, rs_plan *p, rs_erro
             (st = rs_uk_blocks_per_sm(e, r, kf, &f.blocks_per_sm, err)) != RS_OK)
             return st;
     } else if (rs_catalogue_get(r->variant)->flags & RS_VF_GRID_STRIDE) {
-        const rs_launch proto = {r->variant, r->type, r->op, NULL,     r->n,          NULL,
-                                 NULL,       NULL,    1,     r->block, RS_KFIN_STORE, e->stream};
+        const rs_launch proto = {r->variant,    r->type,  r->op, NULL, r->n,
+                                 NULL,          NULL,     NULL,  1,    rs_plan_block(r),
+                                 RS_KFIN_STORE, e->stream};
         CUDA_TRY(e, err, rs_kernel_max_blocks_per_sm(&proto, &f.blocks_per_sm),
                  "asking for occupancy");
     }
@@ -254,6 +256,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
     if ((st = rs_engine_input(e, r, 1, 0, err)) || (st = plan_for(e, r, p, err)) ||
         (st = rs_engine_work(e, r, p, err)))
         return st;
+    rs_trace("engine: input, CPU reference and buffers ready");
     if (r->variant == RS_V_KERNEL && (st = rs_uk_compile_plan(e, p, res, err)) != RS_OK) return st;
     if (p->part_elems * rs_dtype_size(p->acc) > e->part_bytes && !(p->vi->flags & RS_VF_LIBRARY))
         return rs_fail(err, RS_E_USAGE, "internal: block-result buffer too small");
@@ -289,6 +292,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
         }
         progress(h, (k + 1.0) / total);
     }
+    rs_trace("engine: %u timed runs done", total);
     if (st == RS_OK) {
         qsort(t, r->reps, sizeof *t, rs_cmp_double);
         res->t_median_ms = t[r->reps / 2];
@@ -329,14 +333,17 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
             if (req->variant == RS_V_KERNEL)
                 res->finish = req->finish != RS_FINISH_AUTO ? req->finish : p.vi->default_finish;
             res->grid = p.grid1;
+            res->block = p.block1;
             res->ept = p.ept;
             res->launches = (unsigned)p.nsteps + (unsigned)p.init_first;
             st = rs_engine_counters(e, req, &p, res, hooks, err);
         }
     }
     if (st != RS_OK) return st;
+    rs_trace("engine: counters done");
     res->expected = e->ref[req->op].exact;
     time_cpu_baseline(e, req);
+    rs_trace("engine: CPU baseline timed");
     res->cpu_ms = e->cpu_ms[req->op];
     res->speedup_cpu = res->t_median_ms > 0.0 ? res->cpu_ms / res->t_median_ms : 0.0;
     res->gbps = rs_result_input_bytes(res) / (res->t_median_ms * 1e-3) / 1e9;

@@ -17,6 +17,7 @@
 
 #include "core/catalogue.h"
 #include "core/source.h"
+#include "core/trace.h"
 #include "engine/engine.h"
 
 enum { MSG_OPENED = 1, MSG_PROGRESS, MSG_STAGE, MSG_RESULT, MSG_RUN };
@@ -38,7 +39,8 @@ typedef struct child_source {
     char open_msg[sizeof(((rs_error *)0)->msg)];
     rs_gpu_facts facts;
     rs_device_info dev;
-    int started; /* children started so far */
+    int started;      /* children started so far */
+    int facts_wanted; /* the child finds its counter facts at start */
 } child_source;
 
 static int put(int fd, const void *p, size_t n)
@@ -91,7 +93,7 @@ static void child_stage(void *ctx, const char *what)
 
 /* Open the GPU, say what it is, then answer runs until the pipe closes or
  * a fault spoils the context. */
-int rs_source_child_serve(int device, int down, int up)
+int rs_source_child_serve(int device, int down, int up, int with_facts)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -102,10 +104,17 @@ int rs_source_child_serve(int device, int down, int up)
     rs_error err;
     msg m = {MSG_OPENED, 0, RS_OK, 0.0, ""};
     rs_gpu_facts facts;
+    rs_trace("gpu process: started");
     m.status = rs_source_gpu_open(device, &g, &err);
+    rs_trace("gpu process: CUDA context");
     if (m.status == RS_OK) m.status = g->prepare(g, 1, &err);
+    rs_trace("gpu process: streaming-read limit measured");
     if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
-    rs_source_gpu_facts(g, &facts);
+    memset(&facts, 0, sizeof facts);
+    if (with_facts) {
+        rs_source_gpu_facts(g, &facts);
+        rs_trace("gpu process: counter facts (profiler, passes of the metric sets)");
+    }
     if (put(up, &m, sizeof m) || put(up, &facts, sizeof facts) ||
         (g && put(up, g->device(g), sizeof(rs_device_info))))
         return 1;
@@ -117,8 +126,10 @@ int rs_source_child_serve(int device, int down, int up)
         rs_hooks hooks = {child_progress, NULL, &child_cancel, child_stage};
         command[sizeof command - 1] = '\0';
         m = (msg){MSG_RESULT, 0, RS_OK, 0.0, ""};
+        rs_trace("gpu process: run %s", rs_request_name(&req));
         m.status = g ? g->run(g, &req, command, &hooks, res, &err)
                      : rs_fail(&err, RS_E_NODEVICE, "no CUDA device");
+        rs_trace("gpu process: run done");
         if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
         m.broken = rs_engine_broken(rs_source_engine(g));
         if (put(up, &m, sizeof m) || put(up, res, sizeof *res) || m.broken) break;
@@ -190,7 +201,10 @@ static rs_status start_child(child_source *c, rs_error *err)
         signal(SIGINT, SIG_IGN);          /* the parent decides; kept across exec */
         signal(SIGPIPE, SIG_DFL);
         close(down[1]), close(up[0]);
-        char *args[] = {"redscope", RS_GPU_PROCESS_ARG, dev_arg, fd_down, fd_up, NULL};
+        char *args[] = {"redscope", RS_GPU_PROCESS_ARG,
+                        dev_arg,    fd_down,
+                        fd_up,      c->facts_wanted ? "facts" : "-",
+                        NULL};
         execve(exe, args, env); /* only async-signal-safe calls between fork and here */
         _exit(127);
     }
@@ -314,12 +328,13 @@ static void child_close(rs_source *s)
     free(c);
 }
 
-rs_status rs_source_child_open(int device, rs_source **out, rs_error *err)
+rs_status rs_source_child_open(int device, int with_facts, rs_source **out, rs_error *err)
 {
     child_source *c = calloc(1, sizeof *c);
     *out = NULL;
     if (!c) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     c->device = device;
+    c->facts_wanted = with_facts;
     c->base = (rs_source){"gpu", c, child_device, child_prepare, child_run, child_close};
     snprintf(c->dev.name, sizeof c->dev.name, "no CUDA device");
     c->dev.index = -1;

@@ -28,6 +28,14 @@ extern "C" cudaError_t rs_stream_read(const void *buf, size_t bytes, unsigned in
     return cudaGetLastError();
 }
 
+__global__ void k_empty() {}
+
+extern "C" cudaError_t rs_kernel_empty(cudaStream_t stream)
+{
+    k_empty<<<1, 32, 0, stream>>>();
+    return cudaGetLastError();
+}
+
 // Test-only (REDSCOPE_TEST_FAULT, see docs/architecture.md): a store through
 // a null pointer, an illegal address that spoils the context the way a
 // broken kernel would.

@@ -62,6 +62,9 @@ cudaError_t rs_thrust_reduce(rs_dtype t, rs_op op, const void *in, unsigned long
 cudaError_t rs_stream_read(const void *buf, size_t bytes, unsigned int grid, unsigned int block,
                            unsigned long long *sink, cudaStream_t stream);
 
+/* An empty kernel: what event timing measures around nothing. */
+cudaError_t rs_kernel_empty(cudaStream_t stream);
+
 /* Test-only: a kernel that stores through a null pointer (an illegal
  * address, a sticky error), launched when REDSCOPE_TEST_FAULT asks for it. */
 cudaError_t rs_kernel_fault(cudaStream_t stream);

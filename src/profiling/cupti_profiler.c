@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/trace.h"
+
 #ifndef RS_CUPTI_DIR
 #define RS_CUPTI_DIR "/usr/local/cuda/lib64"
 #endif
@@ -223,6 +225,7 @@ rs_status rs_prof_init(rs_prof **out, int device, const char *chip, rs_error *er
         snprintf(p->why, sizeof p->why, "no CUDA device");
     else
         p->available = probe_device(p);
+    rs_trace("profiler: initialised (%s)", p->available ? "counters available" : p->why);
     *out = p;
     return RS_OK;
 }
@@ -283,6 +286,7 @@ static int host_begin(rs_prof *p, rs_metric_mask m, host_cfg *h, int with_availa
         return 0;
     }
     h->host = ip.pHostObject;
+    rs_trace("profiler: host object for %s", p->chip);
     m = rs_metric_closure(m);
     for (int i = 0; i < RS_METRIC_COUNT; i++) {
         const rs_metric_def *d = &rs_metric_defs[i];
@@ -325,6 +329,7 @@ static int host_begin(rs_prof *p, rs_metric_mask m, host_cfg *h, int with_availa
         return 0;
     }
     h->passes = np.numOfPasses;
+    rs_trace("profiler: configuration image of %d metrics, %zu passes", h->count, h->passes);
     return 1;
 }
 

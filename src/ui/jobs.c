@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "core/trace.h"
 
 int ui_busy(ui_app *a)
 {
@@ -23,6 +24,7 @@ static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
         return 0;
     }
     a->job = kind;
+    rs_trace("explorer: %d run%s asked", n, n == 1 ? "" : "s");
     ui_status(a, R_NORMAL, "%s", a->replay ? "looking up the recording" : "running");
     return 1;
 }

@@ -66,6 +66,42 @@ static void draw_intro(const ui_app *a, ui_rect r)
         ui_put(r.y + 5, x, w, R_DIM, "K adds your own kernel (a .cu file) as its last row.");
 }
 
+/* The limit the bars and the % column read against: the streaming read
+ * measured with the rows (0: not measured, then the theoretical peak). */
+static double ladder_limit(const ui_app *a)
+{
+    for (int i = 0; i < a->ladder_done; i++)
+        if (a->ladder[i].status == RS_OK && a->ladder[i].result.device.measured_gbps > 0.0)
+            return a->ladder[i].result.device.measured_gbps;
+    return 0.0;
+}
+
+/* A row's bar: GB/s on a scale that holds the limit and the fastest row,
+ * the limit marked where it falls. */
+static void draw_bar(int y, int x, int w, double gbps, double limit, double best)
+{
+    const double scale = limit > best ? limit : best;
+    if (w < 2 || !(scale > 0.0)) return;
+    ui_bar(y, x, w - 1, gbps / scale, R_BAR);
+    if (limit > 0.0) {
+        const int at = x + (int)((w - 1) * (limit / scale) + 0.5);
+        ui_put(y, at < x + w ? at : x + w - 1, 1, R_ACCENT, ui_theme_utf8() ? "\xe2\x94\x82" : "|");
+    }
+}
+
+/* Under the rows: what the % column and the mark are. */
+static void draw_limit_note(const ui_app *a, int y, int x, int w, double limit, const char *col)
+{
+    if (limit > 0.0)
+        ui_putf(y, x, w, R_DIM,
+                "%s the limit: %.0f GB/s, a streaming read measured with these runs; %s is each "
+                "row's share of it (theoretical peak %.0f)",
+                ui_theme_utf8() ? "\xe2\x94\x82" : "|", limit, col, a->dev.peak_gbps);
+    else
+        ui_put(y, x, w, R_DIM,
+               "%pk: % of the theoretical peak (no measured limit with these runs)");
+}
+
 void ui_draw_ladder(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
@@ -78,18 +114,20 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         return;
     }
     const int wide = w >= 100;
+    const double limit = ladder_limit(a);
     if (wide)
         ui_putf(r.y + 1, x, w, R_TITLE, "%3s %-20s %9s %7s %7s %7s %6s %9s %9s %2s  %s", "#",
-                "variant", "time", "step", "cumul", "GB/s", "%peak", "bank conf", "warp inst", "ok",
-                "bandwidth");
+                "variant", "time", "step", "cumul", "GB/s", limit > 0 ? "%limit" : "%peak",
+                "bank conf", "warp inst", "ok", "bandwidth");
     else
         ui_putf(r.y + 1, x, w, R_TITLE, "%2s %-20s %8s %5s %5s %5s %5s %6s %6s %2s", "#", "variant",
-                "time", "step", "cumul", "GB/s", "%pk", "banks", "inst", "ok");
+                "time", "step", "cumul", "GB/s", limit > 0 ? "%lim" : "%pk", "banks", "inst", "ok");
     double best = 0.0;
     for (int i = 0; i < a->ladder_done; i++)
         if (a->ladder[i].status == RS_OK && a->ladder[i].result.gbps > best)
             best = a->ladder[i].result.gbps;
-    for (int i = 0; i < a->ladder_count && i + 2 < r.h - 1; i++) {
+    int i = 0;
+    for (; i < a->ladder_count && i + 2 < r.h - 1; i++) {
         const int y = r.y + 2 + i;
         const rs_variant v = a->ladder_vars[i];
         const int sel = i == a->ladder_sel;
@@ -120,15 +158,17 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         if (ok) rs_fmt_si(inst, wi, sizeof wi);
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         const int step = rs_catalogue_get(v)->step;
+        const double pct = limit > 0 ? 100.0 * res->gbps / limit : res->pct_peak;
         const int used =
             wide ? ui_putf(y, x, w, role, "%3d %-20.20s %9s %7s %7s %7.0f %5.1f%% %9s %9s ", step,
-                           name, t, st, cu, res->gbps, res->pct_peak, bc, wi)
+                           name, t, st, cu, res->gbps, pct, bc, wi)
                  : ui_putf(y, x, w, role, "%2d %-20.20s %8s %5s %5s %5.0f %4.0f%% %6s %6s ", step,
-                           name, t, st, cu, res->gbps, res->pct_peak, bc, wi);
+                           name, t, st, cu, res->gbps, pct, bc, wi);
         draw_verdict(y, x + used, sel, res->correct, v);
-        const int barx = x + used + 3, barw = x + w - barx;
-        if (barw > 1 && best > 0) ui_bar(y, barx, barw, res->gbps / best, R_BAR);
+        const int barx = x + used + 3;
+        draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
     }
+    if (i + 3 < r.h - 1) draw_limit_note(a, r.y + 3 + i, x, w, limit, wide ? "%limit" : "%lim");
 }
 
 int ui_key_ladder(ui_app *a, ui_action act)

@@ -132,10 +132,21 @@ static void plot_series(const ui_app *a, canvas *c, rs_axis ax)
     }
 }
 
+/* The limit: the streaming read measured with the sweep's runs (a replay
+ * carries it in every row), else the one measured by this explorer. */
+static double sweep_limit(const ui_app *a)
+{
+    const rs_sweep *s = &a->sweep;
+    for (int i = 0; i < s->done; i++)
+        if (s->rows[i].status == RS_OK && s->rows[i].result.device.measured_gbps > 0.0)
+            return s->rows[i].result.device.measured_gbps;
+    return a->dev.measured_gbps;
+}
+
 /* The peaks as dotted lines in the GB/s view. */
 static void plot_peaks(const ui_app *a, canvas *c, rs_axis ax)
 {
-    const double peaks[2] = {a->dev.peak_gbps, a->dev.measured_gbps};
+    const double peaks[2] = {a->dev.peak_gbps, sweep_limit(a)};
     for (int p = 0; a->sweep_q == RS_CHART_GBPS && p < 2; p++) {
         if (!(peaks[p] > 0) || !isfinite(peaks[p])) continue;
         const int y = c->h * 4 - 1 - rs_log_pos(ax, peaks[p], c->h * 4);
@@ -268,11 +279,12 @@ static int legend_items(const ui_app *a, int short_cpu, char (*item)[64], ui_rol
         role[n] = series_role(k);
     }
     if (ns > 1) snprintf(item[n], sizeof item[n], "* several"), role[n++] = R_DIM;
-    const double peak = a->dev.peak_gbps, meas = a->dev.measured_gbps;
+    const double peak = a->dev.peak_gbps, meas = sweep_limit(a);
     if (a->sweep_q != RS_CHART_GBPS || !(peak > 0 || meas > 0)) return n;
     const char *how = ui_theme_utf8() ? "dotted" : "dashed";
     if (peak > 0 && meas > 0)
-        snprintf(item[n], sizeof item[n], "%s: peak %.0f / measured %.0f GB/s", how, peak, meas);
+        snprintf(item[n], sizeof item[n], "%s: peak %.0f, limit %.0f GB/s (measured)", how, peak,
+                 meas);
     else
         snprintf(item[n], sizeof item[n], "%s: %s %.0f GB/s", how, peak > 0 ? "peak" : "measured",
                  peak > 0 ? peak : meas);
@@ -307,6 +319,8 @@ static void value_text(const ui_app *a, int k, char *t, size_t len)
     const double v = rs_sweep_value(s, i, k, a->sweep_q);
     if (v > 0 && a->sweep_q == RS_CHART_TIME)
         rs_fmt_time(v, ui_theme_utf8(), t, len);
+    else if (v > 0 && sweep_limit(a) > 0)
+        snprintf(t, len, "%.0f GB/s %.0f%%", v, 100.0 * v / sweep_limit(a));
     else if (v > 0)
         snprintf(t, len, "%.0f GB/s", v);
     else if (k < s->nvar && i * s->nvar + k < s->done &&

@@ -13,6 +13,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
+#include "core/trace.h"
 #include "draw.h"
 
 static volatile sig_atomic_t got_signal;
@@ -152,7 +153,10 @@ static void take_event(ui_app *a, const ui_event *ev)
     case UI_EV_PEAK:
         if (ev->status == RS_OK) a->dev.measured_gbps = ev->gbps;
         break;
-    case UI_EV_ROW: take_row(a, ev); break;
+    case UI_EV_ROW:
+        take_row(a, ev);
+        rs_trace("explorer: a result arrived");
+        break;
     case UI_EV_CHECK: take_check(a, ev); break;
     case UI_EV_DONE:
         a->quit_armed = 0;

@@ -124,7 +124,7 @@ static void open_backend(ui_worker *w, ui_event *ev)
         post(w, ev);
         return;
     }
-    ev->status = rs_source_child_open(w->device, &w->src, &err);
+    ev->status = rs_source_child_open(w->device, 1, &w->src, &err);
     if (ev->status == RS_OK) ev->status = w->src->prepare(w->src, 1, &err);
     if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
     if (w->src) ev->dev = *w->src->device(w->src);
