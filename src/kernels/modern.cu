@@ -87,18 +87,16 @@ __global__ void k_vectorized(const T *__restrict__ in, unsigned long long n, Fin
 {
     constexpr unsigned long long V = 16 / sizeof(T);
     Op op;
+    A v = Op::identity();
     const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long nthreads = (unsigned long long)gridDim.x * blockDim.x;
     // rs:key vectorized
     // Scalar head up to a 16-byte boundary, 16-byte loads four at a time, scalar tail.
-    // Every load is issued before any is used: at small n the whole kernel is one
-    // trip to DRAM.
     const unsigned long long mis = (reinterpret_cast<uintptr_t>(in) & 15u) / sizeof(T);
     const unsigned long long head = mis ? min(n, V - mis) : 0;
+    if (tid < head) v = op(v, to_acc<A>(in[tid]));
     const uint4 *vin = reinterpret_cast<const uint4 *>(in + head);
-    const unsigned long long nvec = (n - head) / V, tail = head + nvec * V;
-    A v = tid < head ? to_acc<A>(in[tid]) : Op::identity();
-    const A t = tid < n - tail ? to_acc<A>(in[tail + tid]) : Op::identity();
+    const unsigned long long nvec = (n - head) / V;
     unsigned long long i = tid;
     for (; i + 3 * nthreads < nvec; i += 4 * nthreads) {
         const uint4 a = __ldg(vin + i), b = __ldg(vin + i + nthreads);
@@ -106,16 +104,10 @@ __global__ void k_vectorized(const T *__restrict__ in, unsigned long long n, Fin
         v = op(v, op(op(vec_reduce<T, A, Op>(a), vec_reduce<T, A, Op>(b)),
                      op(vec_reduce<T, A, Op>(c), vec_reduce<T, A, Op>(d))));
     }
-    // At most three vectors are left for this thread: all three loads in flight.
-    uint4 r[3];
-#pragma unroll
-    for (int k = 0; k < 3; k++)
-        if (i + k * nthreads < nvec) r[k] = __ldg(vin + i + k * nthreads);
-#pragma unroll
-    for (int k = 0; k < 3; k++)
-        if (i + k * nthreads < nvec) v = op(v, vec_reduce<T, A, Op>(r[k]));
-    v = op(v, t);
-    v = blockDim.x == 32 ? warp_reduce<A, Op>(v) : block_reduce<A, Op>(v);
+    for (; i < nvec; i += nthreads) v = op(v, vec_reduce<T, A, Op>(__ldg(vin + i)));
+    const unsigned long long tail = head + nvec * V;
+    if (tid < n - tail) v = op(v, to_acc<A>(in[tail + tid]));
+    v = block_reduce<A, Op>(v);
     // rs:end
     finish_block<A, Op>(v, fin);
 }
