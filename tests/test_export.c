@@ -80,6 +80,17 @@ int main(void)
     CHECK(rs_request_equal(&back.req, &rows[0].result.req));
     CHECK(back.t_median_ms == rows[0].result.t_median_ms && back.correct);
     CHECK(back.got.f == rows[0].result.got.f && back.expected.f == rows[0].result.expected.f);
+    CHECK(back.block == rs_result_block(&rows[0].result) && !rs_result_chose_block(&back));
+    cJSON_Delete(j);
+    /* a variant's own blockDim travels, and the device's floors */
+    rs_result chose = rows[0].result;
+    chose.block = 1024;
+    chose.device.floor_empty_us = 2.5;
+    chose.device.floor_launch_us = 3.9;
+    j = rs_result_to_json(&chose);
+    CHECK(rs_result_from_json(j, &back, &err) == RS_OK);
+    CHECK(back.block == 1024 && rs_result_chose_block(&back) == (chose.req.block != 1024));
+    CHECK(back.device.floor_empty_us == 2.5 && back.device.floor_launch_us == 3.9);
     cJSON_Delete(j);
 
     g_rows = rows;

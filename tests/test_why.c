@@ -91,6 +91,24 @@ int main(int argc, char **argv)
         n = ui_why_measured(atom, NULL, NULL, lines, 16);
         CHECK(said(lines, n, "2^24"));
     }
+    /* vectorized's own launch: said where it differs from the request (a
+     * recording from before it has no launch_block: nothing is said) */
+    const rs_result *vec = find(&rec, RS_V_VECTORIZED, RS_INT32, 1u << 24, 256);
+    CHECK(vec != NULL);
+    if (vec) {
+        n = ui_why_measured(vec, NULL, NULL, lines, 16);
+        CHECK(!said(lines, n, "chose its own launch"));
+        fake = *vec;
+        fake.block = 1024;
+        fake.grid = 264;
+        n = ui_why_measured(&fake, NULL, NULL, lines, 16);
+        CHECK(
+            said(lines, n, "chose its own launch, 264 blocks of 1024 threads (you asked for 256)"));
+        CHECK(said(lines, n, "last-block ticket"));
+        fake.block = 256; /* the request's own: nothing to say */
+        n = ui_why_measured(&fake, NULL, NULL, lines, 16);
+        CHECK(!said(lines, n, "chose its own launch"));
+    }
     rs_recording_free(&rec);
     return check_report("test_why");
 }

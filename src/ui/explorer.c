@@ -321,7 +321,7 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
     if (res->grid)
         ui_putf(r.y + 4, x, w, R_DIM, "%s %s %u launch%s %s %u%s%u %s %.1f/thread",
                 rs_finish_name(res->finish), sep, res->launches, res->launches == 1 ? "" : "es",
-                sep, res->grid, ui_glyph(G_TIMES), res->req.block, sep, res->ept);
+                sep, res->grid, ui_glyph(G_TIMES), rs_result_block(res), sep, res->ept);
 }
 
 static double scale_of(const rs_metric_def *d, double v)
