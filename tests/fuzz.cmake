@@ -65,7 +65,7 @@ if(RS_FUZZ AND RS_CLANG)
   # The shipped presets from the source tree; no user presets (see the harness).
   rs_fuzzer(fuzz_cli
     SOURCES cli_parse.c commands.c core/preset.c core/json.c core/format.c core/reference.c
-            core/check.c ${RS_FUZZ_CORE}
+            core/check.c core/result.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/cli/*
     FLAGS -DRS_FUZZ_DATA_DIR="${PROJECT_SOURCE_DIR}/conf" -I${INIH_INCLUDE} ${RS_FUZZ_CJSON}
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})
