@@ -32,6 +32,9 @@ static int check_count;
 #define CHECK_STR_CONTAINS(hay, needle)                                                            \
     CHECK_MSG(strstr((hay), (needle)) != NULL, "'%s' not in '%s'", (needle), (hay))
 
+#define CHECK_STR_EQ(got, want)                                                                    \
+    CHECK_MSG(strcmp((got), (want)) == 0, "'%s', not '%s'", (got), (want))
+
 static inline int check_report(const char *name)
 {
     printf("%s: %d checks, %d failed\n", name, check_count, check_failures);

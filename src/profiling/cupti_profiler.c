@@ -19,10 +19,7 @@
 #include <time.h>
 
 #include "core/trace.h"
-
-#ifndef RS_CUPTI_DIR
-#define RS_CUPTI_DIR "/usr/local/cuda/lib64"
-#endif
+#include "cupti_lib.h"
 
 #define CUPTI_FUNCS(X)                                                                             \
     X(cuptiGetResultString)                                                                        \
@@ -60,16 +57,10 @@ static char load_error[200];
 
 static void load_cupti(void)
 {
-    const char *candidates[] = {"libcupti.so.13", RS_CUPTI_DIR "/libcupti.so.13",
-                                "/usr/local/cuda/lib64/libcupti.so.13",
-                                "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", "libcupti.so"};
-    void *h = NULL;
-    for (size_t i = 0; !h && i < sizeof candidates / sizeof candidates[0]; i++)
-        h = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+    const char *why = NULL;
+    void *h = rs_cupti_lib(&why);
     if (!h) {
-        snprintf(load_error, sizeof load_error,
-                 "CUPTI is not installed (libcupti.so.13 not found; it ships with the CUDA "
-                 "toolkit, add its lib64 folder to LD_LIBRARY_PATH)");
+        snprintf(load_error, sizeof load_error, "%s", why);
         return;
     }
 #define X(f)                                                                                       \
