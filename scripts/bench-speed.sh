@@ -3,21 +3,23 @@
 # against CUB in one run, for int32, float32 and float64, at n = 2^10..2^30,
 # at a set of odd n, and over blockDim 32..1024 at 2^20 and 2^28. Prints one
 # table per part: the ratio (CUB's time / ours), GB/s and % of the limit
-# measured in the same process by 'redscope devices --measure'.
+# measured in the same process by 'redscope devices --measure'. In the
+# blockDim part vectorized picks its own launch (as it does for any user who
+# leaves --grid and --ept alone): it shows what a user's blockDim costs.
 #
 #   usage: scripts/bench-speed.sh [REDSCOPE] [--quick]
 #     REDSCOPE  the binary (default: build-sm90/redscope, else build/redscope)
-#     --quick   2^10..2^28 and fewer repetitions (a first look)
+#     --quick   2^10..2^28 only (2^29 and 2^30 take most of the time)
 #   environment: BEST (default vectorized), TYPES (default "int32 float32 float64"),
 #                REPS (default 30), LOG (a folder to keep the CSV in)
-set -eu
+set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rs=""
 top=2^30
 for a in "$@"; do
   case "$a" in
     --quick) top=2^28 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) rs=$a ;;
   esac
 done
@@ -42,9 +44,12 @@ echo "date:   $(date -u '+%F %T') UTC"
 echo "device: $(sed -n 2p "$log/devices.csv" | cut -d, -f2)"
 echo "run:    $rs sweep --variants $best,cub --reps $reps (L2 flushed before each repetition)"
 : > "$csv"
-sweep() { # PART TYPE BLOCK RANGE
-  "$rs" sweep --variants "$best,cub" --type "$2" --block "$3" --range "$4" --reps "$reps" \
-    --format csv | tail -n +2 | sed "s/^/$1,$2,$3,/" >> "$csv"
+sweep() { # PART TYPE BLOCK RANGE; a failed sweep is said, and its rows show as failed
+  if ! "$rs" sweep --variants "$best,cub" --type "$2" --block "$3" --range "$4" --reps "$reps" \
+      --format csv > "$log/part.csv"; then
+    echo "bench-speed: the $1 sweep of $2 at block $3 ended with an error (rows kept)" >&2
+  fi
+  tail -n +2 "$log/part.csv" | sed "s/^/$1,$2,$3,/" >> "$csv"
 }
 for t in $types; do
   sweep pow2 "$t" 256 "2^10..$top"

@@ -10,6 +10,11 @@ typedef struct shape {
     unsigned blocks_per_sm, block;
 } shape;
 
+static unsigned sms(const rs_engine *e)
+{
+    return e->info.sm_count > 0 ? (unsigned)e->info.sm_count : 1u;
+}
+
 /* Median milliseconds of `reps` timed launches (after 3 untimed) of what
  * `shape` says: a read of `bytes` at buf, or an empty kernel (buf NULL). */
 static cudaError_t median_ms(rs_engine *e, const void *buf, size_t bytes, shape s, int flush,
@@ -17,11 +22,14 @@ static cudaError_t median_ms(rs_engine *e, const void *buf, size_t bytes, shape 
 {
     enum { WARM = 3, REPS = 15 };
     double t[REPS];
-    const unsigned grid = (unsigned)e->info.sm_count * s.blocks_per_sm;
+    const unsigned grid = sms(e) * s.blocks_per_sm;
     cudaError_t c = cudaSuccess;
     for (int k = 0; k < WARM + REPS && c == cudaSuccess; k++) {
         rs_error ignored;
-        if (flush && rs_engine_flush_l2(e, &ignored) != RS_OK) return cudaErrorUnknown;
+        if (flush && rs_engine_flush_l2(e, &ignored) != RS_OK) {
+            const cudaError_t why = cudaGetLastError(); /* the flush buffer's, as a rule */
+            return why != cudaSuccess ? why : cudaErrorMemoryAllocation;
+        }
         float f = 0.0f;
         c = cudaEventRecord(e->ev_start, e->stream);
         if (c == cudaSuccess)
@@ -63,7 +71,7 @@ static cudaError_t floors(rs_engine *e, void *buf, unsigned long long *sink)
     if (c != cudaSuccess) return c;
     e->info.floor_empty_us = ms * 1e3;
     const size_t small = ((size_t)1 << 16) * 4; /* 2^16 int32: one vector per thread */
-    const shape one = {(unsigned)(small / 16 / 256 / (unsigned)e->info.sm_count) + 1, 256};
+    const shape one = {(unsigned)(small / 16 / 256 / sms(e)) + 1, 256};
     c = median_ms(e, buf, small, one, 1, sink, &ms);
     if (c == cudaSuccess) e->info.floor_launch_us = ms * 1e3;
     return c;
@@ -90,7 +98,10 @@ rs_status rs_engine_measure_peak(rs_engine *e, double *gbps, rs_error *err)
     if (c == cudaSuccess) c = cudaMemsetAsync(buf, 0, bytes, e->stream);
     double g = 0.0;
     if (c == cudaSuccess) c = best_read(e, buf, bytes, sink, &g);
-    if (c == cudaSuccess) c = floors(e, buf, sink);
+    if (c == cudaSuccess && floors(e, buf, sink) != cudaSuccess) {
+        cudaGetLastError(); /* the floors are extras: unmeasured, the limit stands */
+        e->info.floor_empty_us = e->info.floor_launch_us = 0.0;
+    }
     cudaFree(buf);
     cudaFree(sink);
     if (c != cudaSuccess) return rs_cuda_fail(e, err, c, "measuring the streaming-read bandwidth");

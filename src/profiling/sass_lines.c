@@ -27,7 +27,8 @@ rs_status rs_sass_line(const void *cubin, size_t size, const char *function, uin
     if (!h) return rs_fail(err, RS_E_IO, "%s", why);
     const correlate_fn correlate = (correlate_fn)dlsym(h, "cuptiGetSassToSourceCorrelation");
     if (!correlate)
-        return rs_fail(err, RS_E_IO, "CUPTI lacks cuptiGetSassToSourceCorrelation (needs CUDA 13)");
+        return rs_fail(err, RS_E_IO,
+                       "CUPTI lacks cuptiGetSassToSourceCorrelation (needs CUDA 11.3 or later)");
     CUpti_GetSassToSourceCorrelationParams p;
     memset(&p, 0, sizeof p);
     p.size = CUpti_GetSassToSourceCorrelationParamsSize;

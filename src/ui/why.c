@@ -197,15 +197,21 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
     if ((v == RS_V_VECTORIZED || v == RS_V_CUB || v == RS_V_THRUST) && cur->pct_measured > 0.0)
         say(s, "%.0f GB/s is %.0f%% of the %.0f GB/s a plain streaming read reaches here.",
             cur->gbps, cur->pct_measured, cur->device.measured_gbps);
-    if (rs_result_chose_block(cur))
+    if (rs_result_chose_block(cur)) {
+        const int ticket = cur->finish == RS_FINISH_SINGLE_PASS;
         say(s,
             "It chose its own launch, %u blocks of %u threads (you asked for %u): %s "
             "(--grid or --ept keeps your blockDim).",
             cur->grid, rs_result_block(cur), cur->req.block,
-            cur->grid == 1 ? "one block reads this n in one trip to DRAM and takes no ticket"
+            cur->grid == 1 ? (ticket ? "one block reads this n in one trip to DRAM and takes no "
+                                       "ticket"
+                                     : "one block reads this n in one trip to DRAM")
             : rs_result_block(cur) >= 1024
-                ? "the fewest blocks that fill every SM, so few take the last-block ticket"
+                ? (ticket ? "the fewest blocks that fill every SM, so few take the last-block "
+                            "ticket"
+                          : "the fewest blocks that fill every SM")
                 : "enough blocks of 512 to spread this n over the SMs");
+    }
     if (v == RS_V_ATOMIC)
         say(s, "One atomic per element: %.1f GB/s, bound by the atomic unit of one address.",
             cur->gbps);
