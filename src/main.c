@@ -19,8 +19,8 @@ int main(int argc, char **argv)
 {
     const char *name = "explore";
     int shift = 0;
+    rs_trace("start: %s", argc > 1 ? argv[1] : "explore"); /* REDSCOPE_TRACE=1 */
     /* Only the character set: numbers in tables, CSV and JSON keep a dot. */
-    rs_trace("start: %s", argc > 1 ? argv[1] : "explore");
     setlocale(LC_CTYPE, "");
     /* Past RLIMIT_FSIZE a write fails with EFBIG and is reported, instead of
      * the signal killing the process with a file half written. */
