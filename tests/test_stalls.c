@@ -1,7 +1,113 @@
 /* The stall reasons of PC sampling: CUPTI's names, with or without their
  * prefix and "_not_issued", in plain words and in Nsight Compute's. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "core/stall_table.h"
+#include "core/stalls_io.h"
+
+static char *printed(const rs_stalls *s, rs_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    rs_print_stalls(f, s, fmt);
+    fclose(f);
+    return buf;
+}
+
+/* Samples gathered by line and reason, the hottest line, the top reasons. */
+static void aggregate(void)
+{
+    static rs_stalls s;
+    memset(&s, 0, sizeof s);
+    const int lsb = rs_stall_kind("smsp__pcsamp_warps_issue_stalled_long_scoreboard");
+    const int ssb = rs_stall_kind("smsp__pcsamp_warps_issue_stalled_short_scoreboard");
+    const int bar = rs_stall_kind("barrier_not_issued");
+    const int odd = rs_stall_kind("smsp__pcsamp_warps_issue_stalled_warp_teleport");
+    CHECK(lsb >= 0 && ssb >= 0 && bar >= 0 && odd == RS_STALL_KINDS - 1);
+    CHECK(rs_stall_kind_def(odd) == NULL &&
+          strcmp(rs_stall_kind_def(lsb)->key, "long_scoreboard") == 0);
+    rs_stalls_add(&s, "/src/kernels/classic.cu", 40, lsb, 300);
+    rs_stalls_add(&s, "classic.cu", 40, ssb, 100); /* the same line: no directory kept */
+    rs_stalls_add(&s, "classic.cu", 12, bar, 250);
+    rs_stalls_add(&s, "classic.cu", 41, odd, 50);
+    rs_stalls_add(&s, NULL, 0, lsb, 10);        /* no line: unmapped */
+    rs_stalls_add(&s, "classic.cu", 9, lsb, 0); /* nothing: no line made */
+    CHECK(s.nlines == 3 && s.total == 710 && s.unmapped == 10);
+    CHECK(s.line[0].line == 12 && s.line[1].line == 40 && s.line[2].line == 41); /* in order */
+    CHECK(strcmp(s.line[1].file, "classic.cu") == 0 && s.line[1].samples == 400);
+    CHECK(rs_stalls_hottest(&s) == 1);
+    int kinds[3];
+    uint64_t n[3];
+    CHECK(rs_stalls_top(&s, &s.line[1], 3, kinds, n) == 2);
+    CHECK(kinds[0] == lsb && n[0] == 300 && kinds[1] == ssb && n[1] == 100);
+    CHECK(rs_stalls_top(&s, NULL, 2, kinds, n) == 2); /* the run: long 310, barrier 250 */
+    CHECK(kinds[0] == lsb && n[0] == 310 && kinds[1] == bar && n[1] == 250);
+    CHECK(rs_stalls_top(&s, NULL, 1, kinds, n) == 1 && kinds[0] == lsb);
+
+    /* past RS_STALL_LINES lines the rest is counted, not lost */
+    static rs_stalls full;
+    memset(&full, 0, sizeof full);
+    for (uint32_t i = 1; i <= RS_STALL_LINES + 5; i++) rs_stalls_add(&full, "k.cu", i, lsb, 2);
+    CHECK(full.nlines == RS_STALL_LINES && full.other_lines == 10 &&
+          full.total == 2 * (RS_STALL_LINES + 5));
+
+    /* JSON round trip, then out again the same */
+    s.valid = s.requested = 1;
+    s.period = 7;
+    s.dropped = 3;
+    cJSON *j = rs_stalls_to_json(&s);
+    static rs_stalls back;
+    rs_stalls_from_json(j, &back);
+    CHECK(back.valid && back.total == s.total && back.unmapped == s.unmapped && back.nlines == 3);
+    CHECK(back.period == 7 && back.dropped == 3 && back.line[1].by_reason[ssb] == 100);
+    CHECK(back.by_reason[odd] == 50);
+    cJSON_Delete(j);
+
+    char *t = printed(&s, RS_FMT_TABLE);
+    CHECK_STR_CONTAINS(t, "710 samples, 3 dropped, one every 2^12 cycles");
+    CHECK_STR_CONTAINS(t, ">             classic.cu:40    56.3%  75% waiting for global memory "
+                          "(long scoreboard), 25% waiting for shared memory (short scoreboard)");
+    CHECK_STR_CONTAINS(t, "waiting at __syncthreads (barrier)");
+    free(t);
+    t = printed(&s, RS_FMT_CSV);
+    CHECK_STR_CONTAINS(t, "file,line,samples,share,reason1,reason1_share");
+    CHECK_STR_CONTAINS(
+        t, "\"classic.cu\",40,400,56.34,long_scoreboard,75.00,short_scoreboard,25.00,,");
+    free(t);
+    s.valid = 0;
+    snprintf(s.why, sizeof s.why, "PC sampling needs root here");
+    t = printed(&s, RS_FMT_TABLE);
+    CHECK_STR_CONTAINS(t, "stalls     none: PC sampling needs root here");
+    free(t);
+}
+
+/* A recording anyone may write: nothing in it is trusted. */
+static void hostile_json(void)
+{
+    static rs_stalls s;
+    const char *bad[] = {
+        "[]",
+        "{\"valid\": true, \"lines\": 7}",
+        "{\"valid\": true, \"period\": 1e300, \"lines\": [{\"file\": 3, \"line\": 1}]}",
+        "{\"valid\": true, \"lines\": [{\"file\": \"k.cu\", \"line\": -4, \"reasons\": "
+        "{\"barrier\": 5}}]}",
+        "{\"valid\": true, \"lines\": [{\"file\": \"k.cu\", \"line\": 3, \"reasons\": "
+        "{\"barrier\": -5, \"x\": 1e300}}]}",
+        "{\"valid\": false}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cJSON *j = cJSON_Parse(bad[i]);
+        rs_stalls_from_json(j, &s);
+        CHECK_MSG(s.nlines == 0 && s.total == 0 && s.period >= 0 && s.period <= 31, "%s", bad[i]);
+        cJSON_Delete(j);
+    }
+    cJSON *j = cJSON_Parse("{\"valid\": false}");
+    rs_stalls_from_json(j, &s);
+    CHECK(!s.valid && s.requested && strcmp(s.why, "not recorded") == 0);
+    cJSON_Delete(j);
+}
 
 int main(void)
 {
@@ -38,5 +144,7 @@ int main(void)
         CHECK(all[i].key[0] && all[i].ncu[0] && all[i].words[0]);
         CHECK(rs_stall_find(all[i].key, NULL) == &all[i]); /* every key finds itself */
     }
+    aggregate();
+    hostile_json();
     return check_report("test_stalls");
 }

@@ -30,6 +30,8 @@ static const rs_stall_def table[] = {
     {"misc", "Stall Misc", "other", 1},
 };
 
+_Static_assert(sizeof table / sizeof table[0] == RS_STALL_TABLE_SIZE, "RS_STALL_TABLE_SIZE");
+
 const rs_stall_def *rs_stall_table(size_t *count)
 {
     *count = sizeof table / sizeof table[0];

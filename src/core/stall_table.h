@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#define RS_STALL_TABLE_SIZE 19 /* the reasons below, in stall_table.c */
+
 typedef struct rs_stall_def {
     const char *key;   /* CUPTI's name without its prefix: "long_scoreboard" */
     const char *ncu;   /* Nsight Compute's: "Stall Long Scoreboard" */
