@@ -3,7 +3,11 @@
  * cubin is tests/data/pcs_tree.cu, built with -lineinfo. */
 #include <stdlib.h>
 
+#include <dirent.h>
+
 #include "check.h"
+#include "core/ukernel.h"
+#include "profiling/builtin_cubins.h"
 #include "profiling/sass_lines.h"
 
 static char *slurp(const char *path, size_t *size)
@@ -17,6 +21,71 @@ static char *slurp(const char *path, size_t *size)
     *size = b && fread(b, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
     fclose(f);
     return b;
+}
+
+/* The first and last line of the function whose definition line holds
+ * `needle` in a source file: from that line to the next "}" in column 0. */
+static void body_lines(const char *path, const char *needle, unsigned *first, unsigned *last)
+{
+    FILE *f = fopen(path, "r");
+    char buf[512];
+    unsigned n = 0;
+    *first = *last = 0;
+    while (f && fgets(buf, sizeof buf, f)) {
+        n++;
+        if (!*first && strstr(buf, needle)) *first = n;
+        if (*first && !*last && buf[0] == '}') *last = n;
+    }
+    if (f) fclose(f);
+}
+
+/* vectorized's int32 sum kernel, from the cubin nvcc kept at build time:
+ * every PC of it maps to its body in modern.cu, to the shared device code it
+ * inlines (common.cuh) or to CUDA's own headers (intrinsics, atomics). */
+static void builtin(const char *dir, const char *src)
+{
+    DIR *d = opendir(dir);
+    int sm = 0;
+    const struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (sscanf(e->d_name, "modern.sm_%d.cubin", &sm) == 1) break;
+    if (d) closedir(d);
+    CHECK_MSG(sm > 0, "no modern.sm_XX.cubin in %s (nvcc --keep, cmake/copy_cubins.cmake)", dir);
+    if (sm <= 0) return;
+    char path[4096], modern[4096];
+    snprintf(path, sizeof path, "%s/modern.sm_%d.cubin", dir, sm);
+    size_t size = 0;
+    char *cubin = slurp(path, &size);
+    static char names[1 << 20];
+    CHECK(cubin && rs_cubin_entries(cubin, size, names, sizeof names) > 10);
+    char fn[512] = "";
+    for (char *t = strtok(names, " "); t; t = strtok(NULL, " "))
+        if (strstr(t, "k_vectorized") && strstr(t, "SumOpIi")) snprintf(fn, sizeof fn, "%s", t);
+    const uint64_t code = rs_cubin_entry_size(cubin, size, fn);
+    CHECK_MSG(fn[0] && code >= 256, "vectorized int32 sum: '%s', %llu bytes", fn,
+              (unsigned long long)code);
+    snprintf(modern, sizeof modern, "%s/src/kernels/modern.cu", src);
+    unsigned first, last;
+    body_lines(modern, "__global__ void k_vectorized", &first, &last);
+    CHECK(first > 0 && last > first);
+    int in_body = 0, stray = 0;
+    char file[512];
+    unsigned line;
+    rs_error err;
+    for (uint64_t pc = 0; pc < code; pc += 16) {
+        if (rs_builtin_line(dir, sm, fn, pc, file, sizeof file, &line, &err) != RS_OK) continue;
+        if (strstr(file, "src/kernels/modern.cu") && line >= first && line <= last)
+            in_body++;
+        else if (!strstr(file, "src/kernels/common.cuh") && !strstr(file, "/include/"))
+            stray++,
+                fprintf(stderr, "stray: pc %llu at %s:%u\n", (unsigned long long)pc, file, line);
+    }
+    CHECK_MSG(in_body >= 10, "%d PCs in k_vectorized's body (lines %u-%u)", in_body, first, last);
+    CHECK(stray == 0);
+    CHECK(rs_builtin_line(dir, sm, "k_nothere", 0, file, sizeof file, &line, &err) == RS_E_IO);
+    CHECK_STR_CONTAINS(err.msg, "k_nothere is in none of the sm_");
+    CHECK(rs_builtin_line(dir, 1, fn, 0, file, sizeof file, &line, &err) == RS_E_IO);
+    free(cubin);
 }
 
 int main(int argc, char **argv)
@@ -55,5 +124,7 @@ int main(int argc, char **argv)
     CHECK(rs_sass_line(NULL, 0, "k_tree", 0, file, sizeof file, &line, &err) == RS_E_IO);
     CHECK(rs_sass_line(cubin, size, "", 0, file, sizeof file, &line, &err) == RS_E_IO);
     free(cubin);
+    if (argc > 3) builtin(argv[2], argv[3]);
+    CHECK_MSG(argc > 3, "usage: test_sass_lines CUBIN CUBIN_DIR SOURCE_DIR");
     return check_report("test_sass_lines");
 }

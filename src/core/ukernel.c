@@ -319,12 +319,13 @@ static uint64_t rd(const unsigned char *p, int bytes)
     return v;
 }
 
-/* A kernel is a global function symbol marked as an entry (st_other bit 0x10). */
-int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_len)
+/* Calls fn for every global function symbol marked as an entry (st_other
+ * bit 0x10): a kernel. Returns their count, -1 when it is not a 64-bit ELF. */
+static int each_entry(const void *cubin, size_t len,
+                      void (*fn)(void *ctx, const char *name, uint64_t size), void *ctx)
 {
     const unsigned char *e = cubin;
     int count = 0;
-    if (names_len) names[0] = '\0';
     if (!e || len < 64 || memcmp(e, "\177ELF", 4) != 0 || e[4] != 2) return -1;
     const uint64_t shoff = rd(e + 40, 8), shent = rd(e + 58, 2), shnum = rd(e + 60, 2);
     if (shent < 64 || shoff > len || shnum > (len - shoff) / shent) return -1;
@@ -343,13 +344,48 @@ int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_le
             const int info = sym[4], other = sym[5];
             if ((info & 0xf) != 2 || (info >> 4) != 1 || !(other & 0x10) || name >= ssize) continue;
             const char *n = (const char *)e + soff + name;
-            const size_t used = strlen(names);
-            if (memchr(n, '\0', ssize - name) && used < names_len)
-                snprintf(names + used, names_len - used, "%s%s", used ? " " : "", n);
+            if (memchr(n, '\0', ssize - name)) fn(ctx, n, rd(sym + 16, 8)); /* st_size */
             count++;
         }
     }
     return count;
+}
+
+typedef struct names_ctx {
+    char *names;
+    size_t len;
+} names_ctx;
+
+static void add_name(void *ctx, const char *n, uint64_t size)
+{
+    names_ctx *c = ctx;
+    const size_t used = strlen(c->names);
+    (void)size;
+    if (used < c->len) snprintf(c->names + used, c->len - used, "%s%s", used ? " " : "", n);
+}
+
+int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_len)
+{
+    if (names_len) names[0] = '\0';
+    names_ctx c = {names, names_len};
+    return each_entry(cubin, len, add_name, &c);
+}
+
+typedef struct size_ctx {
+    const char *name;
+    uint64_t size;
+} size_ctx;
+
+static void find_size(void *ctx, const char *n, uint64_t size)
+{
+    size_ctx *c = ctx;
+    if (strcmp(n, c->name) == 0) c->size = size;
+}
+
+uint64_t rs_cubin_entry_size(const void *cubin, size_t len, const char *name)
+{
+    size_ctx c = {name, 0};
+    return name && each_entry(cubin, len, find_size, &c) > 0 ? c.size : 0;
 }
 
 void rs_ukernel_spills(int spill_st, int spill_ld, int local, char *buf, size_t len)

@@ -76,5 +76,7 @@ void rs_ukernel_spills(int spill_st, int spill_ld, int local, char *buf, size_t 
 /* The entry points (kernels) of a cubin: their names separated by ' ' in
  * names, and their count; -1 when it is not a 64-bit ELF. */
 int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_len);
+/* The size in bytes of the code of entry point `name` (0: no such entry). */
+uint64_t rs_cubin_entry_size(const void *cubin, size_t len, const char *name);
 
 #endif

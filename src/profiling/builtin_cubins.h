@@ -1,0 +1,20 @@
+/* The cubins of redscope's own kernels, kept by nvcc at build time and put
+ * beside the program (cubins/NAME.sm_XX.cubin): PC samples of a built-in
+ * kernel map to its source line through them, as a user kernel's map
+ * through the cubin NVRTC made. */
+#ifndef RS_BUILTIN_CUBINS_H
+#define RS_BUILTIN_CUBINS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/error.h"
+
+/* File and line of `pc_offset` in `function` (its cubin name) of the
+ * kernels built for sm `sm` (90: sm_90) found in `dir` (NULL: "cubins"
+ * beside the program). RS_E_IO with a reason when there is no such cubin,
+ * function or line. */
+rs_status rs_builtin_line(const char *dir, int sm, const char *function, uint64_t pc_offset,
+                          char *file, size_t file_len, unsigned *line, rs_error *err);
+
+#endif
