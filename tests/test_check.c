@@ -106,12 +106,32 @@ static void broken_logs(void)
     CHECK_MSG(strncmp(s, "not checked", 11) == 0, "%s", s);
 }
 
+/* The kernel sources built into the program are the files, byte for byte
+ * (quotes, backslashes, '?' and all). */
+static void whole_sources(const char *data_dir)
+{
+    static const char *const files[] = {"classic.cu",   "unrolled.cu", "modern.cu", "library.cu",
+                                        "bandwidth.cu", "dispatch.cu", "common.cuh"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/../../src/kernels/%s", data_dir, files[i]);
+        FILE *f = fopen(path, "r");
+        static char text[1 << 20];
+        const size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f) fclose(f);
+        text[n] = '\0';
+        const char *built = rs_kernel_source(files[i]);
+        CHECK_MSG(n > 0 && built && strcmp(built, text) == 0, "%s differs from %s", files[i], path);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "tests/data";
     racy(dir);
     clean(dir);
     broken_logs();
+    whole_sources(dir);
     printf("test_check: %d checks, %d failed\n", check_count, check_failures);
     return check_failures ? 1 : 0;
 }

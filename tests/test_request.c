@@ -186,6 +186,11 @@ static void catalogue_rules(void)
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_UNROLL_WARP), "__syncwarp()");
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_WARP_SHUFFLE), "__shfl_down_sync");
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_COOPERATIVE_GROUPS), "cg::reduce");
+    /* the whole sources, for the stall view's lines */
+    const char *modern = rs_kernel_source("modern.cu");
+    CHECK(modern && strstr(modern, "__global__ void k_vectorized") && strstr(modern, "rs:key"));
+    CHECK(rs_kernel_source("common.cuh") && rs_kernel_source("classic.cu"));
+    CHECK(rs_kernel_source("nothere.cu") == NULL && rs_kernel_source("") == NULL);
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_VECTORIZED), "uint4");
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_CUB), "DeviceReduce");
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_CPU), "lane[k]");

@@ -127,7 +127,7 @@ static void emit_c_string(FILE *out, const char *s)
     for (; *s; s++) {
         if (*s == '\n') {
             fputs(s[1] ? "\\n\"\n    \"" : "\\n", out);
-        } else if (*s == '"' || *s == '\\') {
+        } else if (*s == '"' || *s == '\\' || *s == '?') { /* "\?": no trigraph under -std=c11 */
             fputc('\\', out);
             fputc(*s, out);
         } else {
@@ -151,6 +151,38 @@ static void emit_lines(FILE *out)
             "{\n    for (int i = 0; key_lines[i].line; i++)\n"
             "        if (key_lines[i].line == line && strcmp(key_lines[i].file, file) == 0)\n"
             "            return key_lines[i].text;\n    return NULL;\n}\n");
+}
+
+/* The whole text of every source, by its file name: the stall view's
+ * Source screen shows a built-in kernel's lines where no source tree is. */
+static int emit_sources(FILE *out, char **paths, int count)
+{
+    fprintf(out, "\nstatic const struct {\n    const char *file;\n    const char *text;\n}"
+                 " sources[] = {\n");
+    for (int i = 0; i < count; i++) {
+        FILE *f = fopen(paths[i], "r");
+        if (!f) {
+            perror(paths[i]);
+            return 1;
+        }
+        static char text[1 << 20];
+        const size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        if (n == sizeof text - 1) {
+            fprintf(stderr, "%s: over 1 MiB\n", paths[i]);
+            return 1;
+        }
+        text[n] = '\0';
+        const char *slash = strrchr(paths[i], '/');
+        fprintf(out, "    {\"%s\",\n", slash ? slash + 1 : paths[i]);
+        emit_c_string(out, text);
+        fputs("},\n", out);
+    }
+    fprintf(out, "    {\"\", \"\"},\n};\n\nconst char *rs_kernel_source(const char *file)\n"
+                 "{\n    for (int i = 0; sources[i].file[0]; i++)\n"
+                 "        if (strcmp(sources[i].file, file) == 0) return sources[i].text;\n"
+                 "    return NULL;\n}\n");
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -200,5 +232,6 @@ int main(int argc, char **argv)
                  "    return ((unsigned)v < sizeof snippets / sizeof snippets[0]) ? snippets[v] "
                  ": \"\";\n}\n");
     emit_lines(out);
-    return fclose(out) ? 1 : 0;
+    const int bad = emit_sources(out, argv + sep + 1, argc - sep - 1);
+    return fclose(out) || bad ? 1 : 0;
 }

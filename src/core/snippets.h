@@ -13,4 +13,8 @@ const char *rs_kernel_snippet(rs_variant v);
  * number; NULL for a line outside every snippet. */
 const char *rs_kernel_line(const char *file, int line);
 
+/* The whole text of a kernel source by its file name ("modern.cu",
+ * "common.cuh"), as built; NULL for a file that is not one. */
+const char *rs_kernel_source(const char *file);
+
 #endif
