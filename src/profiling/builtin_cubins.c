@@ -27,6 +27,12 @@ static struct {
     cubin c[MAX_CUBINS];
 } cache = {PTHREAD_MUTEX_INITIALIZER, "", 0, 0, 0, {{0}}};
 
+#ifndef RS_INSTALL_DATA_DIR
+#define RS_INSTALL_DATA_DIR ""
+#endif
+
+/* "cubins" beside the program (a build tree), else where make install put
+ * them. */
 static void default_dir(char *buf, size_t len)
 {
     char exe[4096];
@@ -36,6 +42,11 @@ static void default_dir(char *buf, size_t len)
     if (slash) *slash = '\0';
     const int w = snprintf(buf, len, "%s/cubins", n > 0 ? exe : ".");
     if (w < 0 || (size_t)w >= len) snprintf(buf, len, "cubins");
+    DIR *d = opendir(buf);
+    if (d)
+        closedir(d);
+    else if (RS_INSTALL_DATA_DIR[0])
+        snprintf(buf, len, "%s/cubins", RS_INSTALL_DATA_DIR);
 }
 
 static char *slurp(const char *path, size_t *size)

@@ -12,7 +12,7 @@
 
 /* File and line of `pc_offset` in `function` (its cubin name) of the
  * kernels built for sm `sm` (90: sm_90) found in `dir` (NULL: "cubins"
- * beside the program). RS_E_IO with a reason when there is no such cubin,
+ * beside the program, else the installed ones). RS_E_IO with a reason when there is no such cubin,
  * function or line. */
 rs_status rs_builtin_line(const char *dir, int sm, const char *function, uint64_t pc_offset,
                           char *file, size_t file_len, unsigned *line, rs_error *err);
