@@ -10,6 +10,7 @@
 
 #include "catalogue.h"
 #include "format.h"
+#include "stalls_io.h"
 
 int rs_format_from_name(const char *s)
 {
@@ -266,6 +267,7 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddNumberToObject(j, "rel_err", isfinite(r->rel_err) ? r->rel_err : -1);
     cJSON_AddNumberToObject(j, "tol", r->tol);
     cJSON_AddItemToObject(j, "metrics", metrics_json(&r->metrics));
+    if (r->stalls.requested) cJSON_AddItemToObject(j, "stalls", rs_stalls_to_json(&r->stalls));
     if (r->req.variant == RS_V_KERNEL) {
         cJSON *k = cJSON_AddObjectToObject(j, "kernel_build");
         char hash[24];
@@ -333,6 +335,7 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     if (r->rel_err < 0) r->rel_err = INFINITY;
     r->tol = num(j, "tol", 0);
     metrics_from(cJSON_GetObjectItemCaseSensitive(j, "metrics"), &r->metrics);
+    rs_stalls_from_json(cJSON_GetObjectItemCaseSensitive(j, "stalls"), &r->stalls);
     ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &r->uk);
     return RS_OK;
 }

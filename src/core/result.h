@@ -8,6 +8,7 @@
 #include "metric_table.h"
 #include "reference.h"
 #include "request.h"
+#include "stalls.h"
 
 #define RS_MAX_LAUNCHES 16
 
@@ -83,6 +84,7 @@ typedef struct rs_result {
 
     rs_metrics metrics;
     rs_ukernel_result uk;
+    rs_stalls stalls; /* where warps waited, by source line (PC sampling) */
 } rs_result;
 
 /* Helpers views share. */

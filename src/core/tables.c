@@ -8,6 +8,7 @@
 
 #include "catalogue.h"
 #include "format.h"
+#include "stalls_io.h"
 #include "ukernel.h"
 
 double rs_ladder_step_speedup(const rs_row *rows, int i)
@@ -134,6 +135,7 @@ static void print_run_table(FILE *f, const rs_row *row)
                 "%u repetitions\n",
                 got, exp, r->rel_err, r->tol, r->bad_reps, r->reps);
     describe_metrics(f, &r->metrics);
+    if (r->stalls.requested) rs_print_stalls(f, &r->stalls, RS_FMT_TABLE);
 }
 
 static void csv_header(FILE *f, rs_metric_mask m)

@@ -1,0 +1,96 @@
+/* The stall view as JSON, both ways (recordings): apart from the printing
+ * (stalls_io.c) so that results' JSON needs no table code. */
+#include "stalls_io.h"
+
+#include <string.h>
+
+static uint64_t count_of(const cJSON *j)
+{
+    const double v = cJSON_IsNumber(j) ? j->valuedouble : 0.0;
+    return v >= 0.0 && v < 9.0e15 ? (uint64_t)v : 0; /* exact in a double, never negative */
+}
+
+/* {"long_scoreboard": 123, ...}: the reasons with samples, by their key. */
+static cJSON *reasons_json(const uint64_t *by)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int k = 0; k < RS_STALL_KINDS; k++) {
+        if (!by[k]) continue;
+        const rs_stall_def *d = rs_stall_kind_def(k);
+        cJSON_AddNumberToObject(o, d ? d->key : "unknown", (double)by[k]);
+    }
+    return o;
+}
+
+static void reasons_from(const cJSON *o, uint64_t *by)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, o)
+    {
+        if (!it->string) continue;
+        const int k =
+            strcmp(it->string, "unknown") == 0 ? RS_STALL_KINDS - 1 : rs_stall_kind(it->string);
+        by[k] += count_of(it);
+    }
+}
+
+cJSON *rs_stalls_to_json(const rs_stalls *s)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddBoolToObject(j, "valid", s->valid);
+    if (!s->valid) {
+        cJSON_AddStringToObject(j, "why", s->why);
+        return j;
+    }
+    cJSON_AddNumberToObject(j, "samples", (double)s->total);
+    cJSON_AddNumberToObject(j, "dropped", (double)s->dropped);
+    cJSON_AddNumberToObject(j, "unmapped", (double)s->unmapped);
+    cJSON_AddNumberToObject(j, "other_lines", (double)s->other_lines);
+    cJSON_AddNumberToObject(j, "period", s->period);
+    cJSON_AddItemToObject(j, "reasons", reasons_json(s->by_reason));
+    cJSON *lines = cJSON_AddArrayToObject(j, "lines");
+    for (int i = 0; i < s->nlines; i++) {
+        const rs_stall_line *l = &s->line[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "file", l->file);
+        cJSON_AddNumberToObject(o, "line", l->line);
+        cJSON_AddNumberToObject(o, "samples", (double)l->samples);
+        cJSON_AddItemToObject(o, "reasons", reasons_json(l->by_reason));
+        cJSON_AddItemToArray(lines, o);
+    }
+    return j;
+}
+
+void rs_stalls_from_json(const cJSON *j, rs_stalls *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!cJSON_IsObject(j)) return;
+    s->requested = 1;
+    s->valid = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "valid"));
+    if (!s->valid) {
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(j, "why");
+        snprintf(s->why, sizeof s->why, "%s",
+                 cJSON_IsString(why) ? why->valuestring : "not recorded");
+        return;
+    }
+    s->dropped = count_of(cJSON_GetObjectItemCaseSensitive(j, "dropped"));
+    const double p = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "period"));
+    s->period = p >= 0.0 && p <= 31.0 ? (int)p : 0;
+    /* the totals are made again from the lines, so they cannot disagree */
+    const cJSON *l;
+    cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(j, "lines"))
+    {
+        const cJSON *file = cJSON_GetObjectItemCaseSensitive(l, "file");
+        const double line = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(l, "line"));
+        if (!cJSON_IsString(file) || !(line >= 1.0 && line < 4.0e9)) continue;
+        uint64_t by[RS_STALL_KINDS] = {0};
+        reasons_from(cJSON_GetObjectItemCaseSensitive(l, "reasons"), by);
+        for (int k = 0; k < RS_STALL_KINDS; k++)
+            rs_stalls_add(s, file->valuestring, (uint32_t)line, k, by[k]);
+    }
+    /* what lay on no line: the recorded totals less what the lines hold */
+    uint64_t by[RS_STALL_KINDS] = {0};
+    reasons_from(cJSON_GetObjectItemCaseSensitive(j, "reasons"), by);
+    for (int k = 0; k < RS_STALL_KINDS; k++)
+        if (by[k] > s->by_reason[k]) rs_stalls_add(s, NULL, 0, k, by[k] - s->by_reason[k]);
+}
