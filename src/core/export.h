@@ -46,5 +46,8 @@ void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt
 double rs_ladder_step_speedup(const rs_row *rows, int i);
 /* Speedup of row i over the first row that ran. */
 double rs_ladder_cumulative_speedup(const rs_row *rows, int i);
+/* The limit rows read against: the streaming read measured with the first
+ * row that ran (0: none measured it). */
+double rs_rows_limit(const rs_row *rows, int count);
 
 #endif

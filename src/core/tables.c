@@ -29,6 +29,14 @@ double rs_ladder_cumulative_speedup(const rs_row *rows, int i)
     return 0.0;
 }
 
+double rs_rows_limit(const rs_row *rows, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (rows[i].status == RS_OK && rows[i].result.device.measured_gbps > 0.0)
+            return rows[i].result.device.measured_gbps;
+    return 0.0;
+}
+
 static void print_json(FILE *f, cJSON *j)
 {
     char *s = cJSON_Print(j);

@@ -66,16 +66,6 @@ static void draw_intro(const ui_app *a, ui_rect r)
         ui_put(r.y + 5, x, w, R_DIM, "K adds your own kernel (a .cu file) as its last row.");
 }
 
-/* The limit the bars and the % column read against: the streaming read
- * measured with the rows (0: not measured, then the theoretical peak). */
-static double ladder_limit(const ui_app *a)
-{
-    for (int i = 0; i < a->ladder_done; i++)
-        if (a->ladder[i].status == RS_OK && a->ladder[i].result.device.measured_gbps > 0.0)
-            return a->ladder[i].result.device.measured_gbps;
-    return 0.0;
-}
-
 /* A row's bar: GB/s on a scale that holds the limit and the fastest row,
  * the limit marked where it falls. */
 static void draw_bar(int y, int x, int w, double gbps, double limit, double best)
@@ -114,7 +104,8 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         return;
     }
     const int wide = w >= 100;
-    const double limit = ladder_limit(a);
+    /* the bars and the % column read against it; unmeasured: the peak */
+    const double limit = rs_rows_limit(a->ladder, a->ladder_done);
     if (wide)
         ui_putf(r.y + 1, x, w, R_TITLE, "%3s %-20s %9s %7s %7s %7s %6s %9s %9s %2s  %s", "#",
                 "variant", "time", "step", "cumul", "GB/s", limit > 0 ? "%limit" : "%peak",

@@ -136,11 +136,8 @@ static void plot_series(const ui_app *a, canvas *c, rs_axis ax)
  * carries it in every row), else the one measured by this explorer. */
 static double sweep_limit(const ui_app *a)
 {
-    const rs_sweep *s = &a->sweep;
-    for (int i = 0; i < s->done; i++)
-        if (s->rows[i].status == RS_OK && s->rows[i].result.device.measured_gbps > 0.0)
-            return s->rows[i].result.device.measured_gbps;
-    return a->dev.measured_gbps;
+    const double rows = rs_rows_limit(a->sweep.rows, a->sweep.done);
+    return rows > 0.0 ? rows : a->dev.measured_gbps;
 }
 
 /* The peaks as dotted lines in the GB/s view. */
