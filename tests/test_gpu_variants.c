@@ -162,7 +162,9 @@ static void shapes(void)
     }
 }
 
-/* The vectorized kernel on input that does not start on 16 bytes. */
+/* The vectorized kernels on input that does not start on 16 bytes: a grid
+ * of 50 (k_vectorized), and one block (k_vectorized_one up to 512 vectors at
+ * 128 threads, k_vectorized beyond). */
 static void unaligned(void)
 {
     const unsigned n_all = 100003;
@@ -176,19 +178,19 @@ static void unaligned(void)
     CHECK(cudaMalloc((void **)&d_cnt, 64) == cudaSuccess);
     CHECK(cudaMemcpy(d_in, h, n_all * sizeof *h, cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cudaMemset(d_cnt, 0, 64) == cudaSuccess);
-    for (unsigned off = 0; off < 4; off++)
-        for (unsigned len = 1; len < 40000; len = len * 5 + off) {
+    for (unsigned k = 0; k < 8; k++)
+        for (unsigned len = 1, off = k % 4; len < 40000; len = len * 5 + off) {
             rs_launch l = {
-                RS_V_VECTORIZED, RS_INT32, RS_SUM, d_in + off,          len, d_out, d_part,
-                d_cnt,           50,       128,    RS_KFIN_SINGLE_PASS, 0};
+                RS_V_VECTORIZED, RS_INT32,       RS_SUM, d_in + off,          len, d_out, d_part,
+                d_cnt,           k < 4 ? 50 : 1, 128,    RS_KFIN_SINGLE_PASS, 0};
             CHECK(cudaMemset(d_out, 0xff, 64) == cudaSuccess);
             CHECK(rs_kernel_launch(&l) == cudaSuccess);
             int32_t got = 0;
             CHECK(cudaMemcpy(&got, d_out, 4, cudaMemcpyDeviceToHost) == cudaSuccess);
             rs_reference ref;
             rs_reference_compute(h + off, RS_INT32, RS_SUM, len, &ref);
-            CHECK_MSG(got == ref.exact.i, "vectorized at offset %u, n %u: %d != %lld", off, len,
-                      got, (long long)ref.exact.i);
+            CHECK_MSG(got == ref.exact.i, "vectorized at offset %u, n %u, grid %u: %d != %lld", off,
+                      len, l.grid, got, (long long)ref.exact.i);
         }
     cudaFree(d_in);
     cudaFree(d_out);

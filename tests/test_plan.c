@@ -70,17 +70,29 @@ static void vectorized_shape(void)
 {
     rs_plan p;
     rs_error err;
-    /* up to 4096 vectors: one block, four vectors per thread, whole warps */
+    /* up to 4096 vectors: one block of whole warps running k_vectorized_one,
+     * one vector per thread up to 1024 vectors, then two, then four */
     rs_request r = req(RS_V_VECTORIZED, RS_FLOAT64, 1u << 12, 256, RS_FINISH_AUTO);
     CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK);
-    CHECK_MSG(p.grid1 == 1 && p.block1 == 512, "grid %u block %u", p.grid1, p.block1);
-    CHECK(p.nsteps == 1 && p.step[0].l.block == 512 && p.step[0].l.grid == 1);
+    CHECK_MSG(p.grid1 == 1 && p.block1 == 1024, "grid %u block %u", p.grid1, p.block1);
+    CHECK(p.nsteps == 1 && p.step[0].l.block == 1024 && p.step[0].l.grid == 1);
+    CHECK_STR_EQ(p.names[0], "k_vectorized_one");
     r.n = 1;
     CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 1 && p.block1 == 32);
+    CHECK_STR_EQ(p.names[0], "k_vectorized_one");
+    r = req(RS_V_VECTORIZED, RS_INT32, 1000, 32, RS_FINISH_AUTO); /* 250 vectors */
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 1 && p.block1 == 256);
     r = req(RS_V_VECTORIZED, RS_INT32, 4096 * 4, 32, RS_FINISH_AUTO);
     CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 1 && p.block1 == 1024);
+    CHECK_STR_EQ(p.names[0], "k_vectorized_one");
     r.n++; /* one vector more: several blocks of 512 */
     CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 9 && p.block1 == 512);
+    CHECK_STR_EQ(p.names[0], "k_vectorized");
+    /* a grid of one the user asks for, too large for four vectors a thread */
+    r.grid = 1;
+    CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.grid1 == 1 && p.block1 == 32);
+    CHECK_STR_EQ(p.names[0], "k_vectorized");
+    r.grid = 0;
     r.n = 1u << 22;
     CHECK(rs_plan_make(&r, &h200, &p, &err) == RS_OK && p.block1 == 1024);
     CHECK_MSG(p.grid1 == 1024, "grid %u", p.grid1); /* 2^22 / (1024 x 4) */

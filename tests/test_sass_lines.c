@@ -51,34 +51,22 @@ static void body_lines(const char *path, const char *needle, unsigned *first, un
     if (f) fclose(f);
 }
 
-/* vectorized's int32 sum kernel, from the cubin nvcc kept at build time:
- * every PC of it maps to its body in modern.cu, to the shared device code it
- * inlines (common.cuh) or to CUDA's own headers (intrinsics, atomics). */
-static void builtin(const char *dir, const char *src)
+/* Every PC of one int32-sum kernel of modern.cu (its mangled name holds
+ * `mangled`, its definition line `def`) maps to its body there, to the shared
+ * device code it inlines (common.cuh) or to CUDA's own headers. */
+static void kernel_lines(const char *dir, int sm, const char *cubin, size_t size,
+                         const char *modern, const char *mangled, const char *def)
 {
-    DIR *d = opendir(dir);
-    int sm = 0;
-    const struct dirent *e;
-    while (d && (e = readdir(d)))
-        if (sscanf(e->d_name, "modern.sm_%d.cubin", &sm) == 1) break;
-    if (d) closedir(d);
-    CHECK_MSG(sm > 0, "no modern.sm_XX.cubin in %s (nvcc --keep, cmake/copy_cubins.cmake)", dir);
-    if (sm <= 0) return;
-    char path[4096], modern[4096];
-    snprintf(path, sizeof path, "%s/modern.sm_%d.cubin", dir, sm);
-    size_t size = 0;
-    char *cubin = slurp(path, &size);
     static char names[1 << 20];
-    CHECK(cubin && rs_cubin_entries(cubin, size, names, sizeof names) > 10);
+    CHECK(rs_cubin_entries(cubin, size, names, sizeof names) > 10);
     char fn[512] = "";
     for (char *t = strtok(names, " "); t; t = strtok(NULL, " "))
-        if (strstr(t, "k_vectorized") && strstr(t, "SumOpIi")) snprintf(fn, sizeof fn, "%s", t);
+        if (strstr(t, mangled) && strstr(t, "SumOpIi")) snprintf(fn, sizeof fn, "%s", t);
     const uint64_t code = rs_cubin_entry_size(cubin, size, fn);
-    CHECK_MSG(fn[0] && code >= 256, "vectorized int32 sum: '%s', %llu bytes", fn,
+    CHECK_MSG(fn[0] && code >= 256, "%s int32 sum: '%s', %llu bytes", def, fn,
               (unsigned long long)code);
-    snprintf(modern, sizeof modern, "%s/src/kernels/modern.cu", src);
     unsigned first, last;
-    body_lines(modern, "__global__ void k_vectorized", &first, &last);
+    body_lines(modern, def, &first, &last);
     CHECK(first > 0 && last > first);
     int in_body = 0, stray = 0;
     char file[512];
@@ -92,11 +80,38 @@ static void builtin(const char *dir, const char *src)
             stray++,
                 fprintf(stderr, "stray: pc %llu at %s:%u\n", (unsigned long long)pc, file, line);
     }
-    CHECK_MSG(in_body >= 10, "%d PCs in k_vectorized's body (lines %u-%u)", in_body, first, last);
+    CHECK_MSG(in_body >= 10, "%d PCs in %s's body (lines %u-%u)", in_body, def, first, last);
     CHECK(stray == 0);
+    CHECK(rs_builtin_line(dir, 1, fn, 0, file, sizeof file, &line, &err) == RS_E_IO);
+}
+
+/* vectorized's kernels (large n and one block), from the cubin nvcc kept at
+ * build time. */
+static void builtin(const char *dir, const char *src)
+{
+    DIR *d = opendir(dir);
+    int sm = 0;
+    const struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (sscanf(e->d_name, "modern.sm_%d.cubin", &sm) == 1) break;
+    if (d) closedir(d);
+    CHECK_MSG(sm > 0, "no modern.sm_XX.cubin in %s (nvcc --keep, cmake/copy_cubins.cmake)", dir);
+    if (sm <= 0) return;
+    char path[4096], modern[4096];
+    snprintf(path, sizeof path, "%s/modern.sm_%d.cubin", dir, sm);
+    snprintf(modern, sizeof modern, "%s/src/kernels/modern.cu", src);
+    size_t size = 0;
+    char *cubin = slurp(path, &size);
+    CHECK(cubin != NULL);
+    if (!cubin) return;
+    kernel_lines(dir, sm, cubin, size, modern, "12k_vectorizedI", "__global__ void k_vectorized(");
+    kernel_lines(dir, sm, cubin, size, modern, "16k_vectorized_oneI",
+                 "__global__ void k_vectorized_one(");
+    char file[512];
+    unsigned line;
+    rs_error err;
     CHECK(rs_builtin_line(dir, sm, "k_nothere", 0, file, sizeof file, &line, &err) == RS_E_IO);
     CHECK_STR_CONTAINS(err.msg, "k_nothere is in none of the sm_");
-    CHECK(rs_builtin_line(dir, 1, fn, 0, file, sizeof file, &line, &err) == RS_E_IO);
     free(cubin);
 }
 

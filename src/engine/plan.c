@@ -30,8 +30,9 @@ unsigned rs_plan_block(const rs_request *r)
 {
     if (!vec_auto(r)) return r->block;
     const uint64_t vecs = vec_count(r);
-    if (vecs <= RS_VEC_ONE_BLOCK) {
-        const uint64_t warps = ceil_div(ceil_div(vecs, 4), 32);
+    if (vecs <= RS_VEC_ONE_BLOCK) { /* k_vectorized_one: 1, 2 or 4 vectors a thread */
+        const uint64_t per = vecs <= 1024 ? 1 : vecs <= 2048 ? 2 : 4;
+        const uint64_t warps = ceil_div(ceil_div(vecs, per), 32);
         return (unsigned)(warps ? 32 * warps : 32);
     }
     return r->n < ((uint64_t)1 << 22) ? 512u : 1024u;
@@ -62,10 +63,14 @@ static unsigned grid_stride_grid(const rs_request *r, const rs_plan_facts *f)
     return (unsigned)g;
 }
 
-/* A launch's label: the kernel function, or a user kernel's file. */
-static const char *step_name(const rs_plan *p, const rs_request *r)
+/* A launch's label: the kernel function it runs, or a user kernel's file. */
+static const char *step_name(const rs_plan *p, const rs_request *r, const rs_launch *l)
 {
-    return r->variant == RS_V_KERNEL ? p->vi->name : rs_kernel_name(r->variant);
+    if (r->variant == RS_V_KERNEL) return p->vi->name;
+    if (l->variant == RS_V_VECTORIZED &&
+        rs_vectorized_one_block(l->n, 16u / (unsigned)rs_dtype_size(l->in_type), l->grid, l->block))
+        return "k_vectorized_one";
+    return rs_kernel_name(l->variant);
 }
 
 static void add_step(rs_plan *p, const rs_plan_step *l, const char *label)
@@ -83,7 +88,7 @@ static rs_status add_relaunch(const rs_request *r, rs_plan_step l, uint64_t g, d
 {
     const int stride = (p->vi->flags & RS_VF_GRID_STRIDE) != 0;
     l.out = g == 1 ? RS_BUF_OUT : RS_BUF_PART0;
-    add_step(p, &l, step_name(p, r));
+    add_step(p, &l, step_name(p, r, &l.l));
     int buf = 0;
     while (g > 1) {
         if (p->nsteps == RS_MAX_LAUNCHES)
@@ -99,7 +104,7 @@ static rs_status add_relaunch(const rs_request *r, rs_plan_step l, uint64_t g, d
         buf ^= 1;
         p->chain += ceil((double)m / ((double)g * r->block)) + tree;
         char label[48];
-        snprintf(label, sizeof label, "%s (pass %d)", step_name(p, r), p->nsteps + 1);
+        snprintf(label, sizeof label, "%s (pass %d)", step_name(p, r, &next.l), p->nsteps + 1);
         add_step(p, &next, label);
     }
     return RS_OK;
@@ -136,7 +141,7 @@ static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_pl
     if (r->variant == RS_V_ATOMIC) {
         p->init_first = 1;
         p->chain = (double)r->n;
-        add_step(p, &l, step_name(p, r));
+        add_step(p, &l, step_name(p, r, &l.l));
         return RS_OK;
     }
     const rs_finish fin = r->finish != RS_FINISH_AUTO ? r->finish : vi->default_finish;
@@ -145,20 +150,20 @@ static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_pl
         p->init_first = 1;
         l.l.finish = RS_KFIN_ATOMIC;
         p->chain += g;
-        add_step(p, &l, step_name(p, r));
+        add_step(p, &l, step_name(p, r, &l.l));
         return RS_OK;
     case RS_FINISH_SINGLE_PASS:
         l.l.finish = RS_KFIN_SINGLE_PASS;
         l.partials = RS_BUF_PART0;
         p->chain += ceil((double)g / r->block) + tree;
-        add_step(p, &l, step_name(p, r));
+        add_step(p, &l, step_name(p, r, &l.l));
         return RS_OK;
     case RS_FINISH_CPU:
         l.out = RS_BUF_PART0;
         p->cpu_finish = 1;
         p->cpu_count = (unsigned)g;
         p->chain += g;
-        add_step(p, &l, step_name(p, r));
+        add_step(p, &l, step_name(p, r, &l.l));
         return RS_OK;
     default: break;
     }

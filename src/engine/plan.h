@@ -48,8 +48,9 @@ typedef struct rs_plan {
 /* The blockDim r's first pass runs with: the request's, except where
  * vectorized chooses its own launch (its grid left automatic: no --grid,
  * no --ept), as measured on an H100 (docs/results.md): up to 4096 16-byte
- * vectors, one block with four vectors per thread (one trip to DRAM, no
- * ticket to take); then 512 threads below 2^22 elements, 1024 from there
+ * vectors, one block of k_vectorized_one, one vector per thread up to 1024
+ * vectors, then two, then four (every load issued first: one trip to DRAM,
+ * no ticket to take); then 512 threads below 2^22 elements, 1024 from there
  * (fewer blocks take the single-pass ticket). */
 unsigned rs_plan_block(const rs_request *r);
 

@@ -43,3 +43,11 @@ extern "C" const char *rs_kernel_name(rs_variant v)
         "user kernel"};
     return ((unsigned)v < RS_VARIANT_COUNT) ? names[v] : "?";
 }
+
+extern "C" int rs_vectorized_one_block(unsigned long long n, unsigned per_vec, unsigned grid,
+                                       unsigned block)
+{
+    /* the head and the tail (under one vector each) take one element per thread */
+    return grid == 1 && per_vec > 0 && block >= 32 && n / per_vec <= 4ull * block &&
+           n <= 0xffffffffull;
+}

@@ -112,6 +112,41 @@ __global__ void k_vectorized(const T *__restrict__ in, unsigned long long n, Fin
     finish_block<A, Op>(v, fin);
 }
 
+// vectorized's kernel for a small n (rs_vectorized_one_block): one block, at
+// most four 16-byte vectors per thread. Every load is issued before any is
+// used, so the block waits for DRAM once; a single warp reduces in registers
+// alone (redux.sync for 32-bit integers), with no shared memory or barrier.
+template <class T, class A, class Op>
+__global__ void k_vectorized_one(const T *__restrict__ in, unsigned n, Fin<A> fin)
+{
+    constexpr unsigned V = 16 / sizeof(T);
+    Op op;
+    const unsigned t = threadIdx.x, nt = blockDim.x;
+    const unsigned mis = (unsigned)((reinterpret_cast<uintptr_t>(in) & 15u) / sizeof(T));
+    const unsigned head = mis ? min(n, V - mis) : 0;
+    const uint4 *vin = reinterpret_cast<const uint4 *>(in + head);
+    const unsigned nvec = (n - head) / V, tail = head + nvec * V;
+    // rs:key vectorized_one
+    uint4 u[4]; // every load first: one trip to DRAM for the whole block
+#pragma unroll
+    for (unsigned k = 0; k < 4; k++)
+        if (t + k * nt < nvec) u[k] = __ldg(vin + t + k * nt);
+    const T h = t < head ? in[t] : T(), s = t < n - tail ? in[tail + t] : T();
+    A v = Op::identity();
+    if (t < head) v = op(v, to_acc<A>(h));
+    if (t < n - tail) v = op(v, to_acc<A>(s));
+#pragma unroll
+    for (unsigned k = 0; k < 4; k++)
+        if (t + k * nt < nvec) v = op(v, vec_reduce<T, A, Op>(u[k]));
+    if (nt == 32) // one warp: registers only
+        v = cg::reduce(cg::tiled_partition<32>(cg::this_thread_block()), v,
+                       typename cg_op<Op>::type{});
+    else
+        v = block_reduce<A, Op>(v);
+    // rs:end
+    finish_block<A, Op>(v, fin);
+}
+
 template <class T, class A, class Op> struct Modern {
     static cudaError_t call(const rs_launch *l, int *occ)
     {
@@ -121,7 +156,10 @@ template <class T, class A, class Op> struct Modern {
         case RS_V_WARP_SHUFFLE: return go(k_warp_shuffle<T, A, Op>, l, occ, 0, in, l->n, fin);
         case RS_V_COOPERATIVE_GROUPS:
             return go(k_cooperative_groups<T, A, Op>, l, occ, 0, in, l->n, fin);
-        case RS_V_VECTORIZED: return go(k_vectorized<T, A, Op>, l, occ, 0, in, l->n, fin);
+        case RS_V_VECTORIZED:
+            if (rs_vectorized_one_block(l->n, 16 / sizeof(T), l->grid, l->block))
+                return go(k_vectorized_one<T, A, Op>, l, occ, 0, in, (unsigned)l->n, fin);
+            return go(k_vectorized<T, A, Op>, l, occ, 0, in, l->n, fin);
         default: return cudaErrorInvalidValue;
         }
     }

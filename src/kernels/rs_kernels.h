@@ -45,6 +45,10 @@ cudaError_t rs_kernel_max_blocks_per_sm(const rs_launch *l, int *blocks);
 /* Name of the kernel function a launch runs (for the profiler's per-launch rows). */
 const char *rs_kernel_name(rs_variant v);
 
+/* Whether vectorized runs its small-n kernel (k_vectorized_one): a grid of one
+ * block whose n fits four 16-byte vectors (of per_vec elements) per thread. */
+int rs_vectorized_one_block(unsigned long long n, unsigned per_vec, unsigned grid, unsigned block);
+
 /* out[0] = the identity of op in accumulator type acc (0, 1, +inf, -inf, ...). */
 cudaError_t rs_kernel_init_result(rs_dtype acc, rs_op op, void *out, cudaStream_t stream);
 

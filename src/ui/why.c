@@ -203,9 +203,10 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
             "It chose its own launch, %u blocks of %u threads (you asked for %u): %s "
             "(--grid or --ept keeps your blockDim).",
             cur->grid, rs_result_block(cur), cur->req.block,
-            cur->grid == 1 ? (ticket ? "one block reads this n in one trip to DRAM and takes no "
-                                       "ticket"
-                                     : "one block reads this n in one trip to DRAM")
+            cur->grid == 1 ? (ticket ? "one block (k_vectorized_one) issues every load before "
+                                       "using any, so it waits for DRAM once, and takes no ticket"
+                                     : "one block (k_vectorized_one) issues every load before "
+                                       "using any, so it waits for DRAM once")
             : rs_result_block(cur) >= 1024
                 ? (ticket ? "the fewest blocks that fill every SM, so few take the last-block "
                             "ticket"
