@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/metric_table.h"
 #include "core/runner.h"
 
 static volatile sig_atomic_t batch_cancel; /* set by the handler, read between launches */
@@ -17,11 +18,20 @@ static void on_interrupt(int sig)
     batch_cancel = 1;
 }
 
+/* Counters asked for: the GPU process loads CUPTI while CUDA starts. */
+static int child_wants(const rs_cli *cli)
+{
+    rs_metric_mask m = 0;
+    rs_metric_parse_set(cli->req.metrics, &m, NULL);
+    return m ? RS_CHILD_COUNTERS : 0;
+}
+
 int rs_cli_open_source(const rs_cli *cli, int need_gpu, rs_source **src)
 {
     rs_error err;
-    rs_status st = cli->replay ? rs_source_recording_open(cli->replay, src, &err)
-                               : rs_source_child_open((int)cli->req.device, 0, src, &err);
+    rs_status st = cli->replay
+                       ? rs_source_recording_open(cli->replay, src, &err)
+                       : rs_source_child_open((int)cli->req.device, child_wants(cli), src, &err);
     if (st == RS_OK) st = (*src)->prepare(*src, need_gpu, &err);
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);

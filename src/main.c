@@ -30,7 +30,7 @@ int main(int argc, char **argv)
     /* the GPU process the explorer and batch commands start (source_child.c) */
     if (argc == 6 && strcmp(argv[1], RS_GPU_PROCESS_ARG) == 0)
         return rs_source_child_serve(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
-                                     strcmp(argv[5], "facts") == 0);
+                                     rs_source_child_wants(argv[5]));
     if (argc > 1 && argv[1][0] != '-') {
         name = argv[1];
         shift = 1;

@@ -63,13 +63,19 @@ void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out);
 /* The GPU engine in a child process (src/engine/source_child.c): a kernel
  * fault ends the child, and the next run starts a fresh one. prepare()
  * starts it; its facts are read once per child, and asked for only where
- * they are shown (with_facts: the explorer), since finding them starts the
+ * they are shown (RS_CHILD_FACTS: the explorer), since finding them starts the
  * profiler (a fifth of a second that a run without counters need not wait). */
-rs_status rs_source_child_open(int device, int with_facts, rs_source **out, rs_error *err);
-/* The child's side: `redscope RS_GPU_PROCESS_ARG DEVICE FD_IN FD_OUT FACTS`
- * serves runs until FD_IN closes; its exit status. */
+enum {
+    RS_CHILD_FACTS = 1,   /* find the counter facts at start (the explorer) */
+    RS_CHILD_COUNTERS = 2 /* runs will read counters: load CUPTI while CUDA starts */
+};
+rs_status rs_source_child_open(int device, int wants, rs_source **out, rs_error *err);
+/* The child's side: `redscope RS_GPU_PROCESS_ARG DEVICE FD_IN FD_OUT WANTS`
+ * (WANTS: "facts", "counters" or "-") serves runs until FD_IN closes; its
+ * exit status. */
 #define RS_GPU_PROCESS_ARG "--gpu-process"
-int rs_source_child_serve(int device, int down, int up, int with_facts);
+int rs_source_child_serve(int device, int down, int up, int wants);
+int rs_source_child_wants(const char *arg);
 const rs_gpu_facts *rs_source_child_facts(rs_source *s);
 
 void rs_source_close(rs_source *s);

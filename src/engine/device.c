@@ -180,6 +180,7 @@ const rs_device_info *rs_engine_device(const rs_engine *e)
 void rs_engine_close(rs_engine *e)
 {
     if (!e) return;
+    rs_engine_prof_join(e);
     if (e->prof) rs_prof_shutdown(e->prof);
     if (e->gpu_status == RS_OK) {
         rs_engine_free_buffers(e);
@@ -199,6 +200,7 @@ void rs_engine_close(rs_engine *e)
 rs_status rs_engine_recover(rs_engine *e, rs_error *err)
 {
     if (!e->broken) return RS_OK;
+    rs_engine_prof_join(e);
     if (e->prof) {
         rs_prof_shutdown(e->prof);
         e->prof = NULL;

@@ -11,6 +11,8 @@
 #include "plan.h"
 #include "profiling/profiler.h"
 
+#include <pthread.h>
+
 typedef struct rs_ukernels rs_ukernels;
 
 typedef struct input_key {
@@ -52,6 +54,9 @@ struct rs_engine {
     size_t flush_bytes;
 
     rs_prof *prof;
+    pthread_t prof_thread; /* the profiler's start, while a run makes its input */
+    int prof_starting;
+    rs_prof *prof_next;
     rs_ukernels *uk; /* user kernels: the file, its compiled modules */
 };
 
@@ -91,9 +96,13 @@ rs_status rs_engine_poison(rs_engine *e, const rs_plan *p, int pattern, rs_error
 double rs_now_ms(void);
 int rs_cmp_double(const void *a, const void *b);
 
-/* counters.c: the counters the request asks for, read in their own runs. */
+/* counters.c: the counters the request asks for, read in their own runs;
+ * the profiler started on a thread of its own where r will need it (joined
+ * before its first use: rs_engine_prof_join). */
 rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
                              const rs_hooks *hooks, rs_error *err);
+void rs_engine_prof_start(rs_engine *e, const rs_request *r);
+void rs_engine_prof_join(rs_engine *e);
 
 /* ukernel.c: the user's file read and checked (its variant description in
  * *vi), the modules of the plan compiled (the build in res->uk), launches,

@@ -194,7 +194,7 @@ static rs_status time_cpu_baseline(rs_engine *e, const rs_request *r)
 {
     if (e->cpu_ms[r->op] > 0.0) return RS_OK;
     double best = INFINITY, total = 0.0;
-    for (int k = 0; k < 5 && total < 50.0; k++) {
+    for (int k = 0; k < 3 && total < 20.0; k++) { /* the best of up to 3, within ~20 ms */
         const double t0 = rs_now_ms();
         volatile rs_value v = rs_cpu_reduce(e->h_in, r->type, r->op, r->n);
         (void)v;
@@ -327,6 +327,7 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
             if (c != cudaSuccess) return rs_cuda_fail(e, err, c, "running the kernel");
         }
         res->device = e->info;
+        rs_engine_prof_start(e, req);
         rs_plan p;
         st = run_gpu_variant(e, req, hooks, res, &p, err);
         if (st == RS_OK) {

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* prctl */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/catalogue.h"
+#include "profiling/cupti_lib.h"
 #include "core/source.h"
 #include "core/trace.h"
 #include "engine/engine.h"
@@ -39,8 +41,8 @@ typedef struct child_source {
     char open_msg[sizeof(((rs_error *)0)->msg)];
     rs_gpu_facts facts;
     rs_device_info dev;
-    int started;      /* children started so far */
-    int facts_wanted; /* the child finds its counter facts at start */
+    int started; /* children started so far */
+    int wants;   /* RS_CHILD_FACTS, RS_CHILD_COUNTERS */
 } child_source;
 
 static int put(int fd, const void *p, size_t n)
@@ -91,10 +93,29 @@ static void child_stage(void *ctx, const char *what)
     put(child_up, &m, sizeof m);
 }
 
-/* Open the GPU, say what it is, then answer runs until the pipe closes or
- * a fault spoils the context. */
-int rs_source_child_serve(int device, int down, int up, int with_facts)
+int rs_source_child_wants(const char *arg)
 {
+    return strcmp(arg, "facts") == 0      ? RS_CHILD_FACTS
+           : strcmp(arg, "counters") == 0 ? RS_CHILD_COUNTERS
+                                          : 0;
+}
+
+static void *load_cupti(void *arg)
+{
+    (void)arg;
+    rs_cupti_lib(NULL);
+    return NULL;
+}
+
+/* Open the GPU, say what it is, then answer runs until the pipe closes or
+ * a fault spoils the context. Runs that will read counters have CUPTI
+ * loaded on a thread while the context is made. */
+int rs_source_child_serve(int device, int down, int up, int wants)
+{
+    pthread_t loader;
+    if ((wants & RS_CHILD_COUNTERS) && pthread_create(&loader, NULL, load_cupti, NULL) == 0)
+        pthread_detach(loader);
+    const int with_facts = (wants & RS_CHILD_FACTS) != 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_usr1;
@@ -201,9 +222,14 @@ static rs_status start_child(child_source *c, rs_error *err)
         signal(SIGINT, SIG_IGN);          /* the parent decides; kept across exec */
         signal(SIGPIPE, SIG_DFL);
         close(down[1]), close(up[0]);
-        char *args[] = {"redscope", RS_GPU_PROCESS_ARG,
-                        dev_arg,    fd_down,
-                        fd_up,      c->facts_wanted ? "facts" : "-",
+        char *args[] = {"redscope",
+                        RS_GPU_PROCESS_ARG,
+                        dev_arg,
+                        fd_down,
+                        fd_up,
+                        (c->wants & RS_CHILD_FACTS)      ? "facts"
+                        : (c->wants & RS_CHILD_COUNTERS) ? "counters"
+                                                         : "-",
                         NULL};
         execve(exe, args, env); /* only async-signal-safe calls between fork and here */
         _exit(127);
@@ -328,13 +354,13 @@ static void child_close(rs_source *s)
     free(c);
 }
 
-rs_status rs_source_child_open(int device, int with_facts, rs_source **out, rs_error *err)
+rs_status rs_source_child_open(int device, int wants, rs_source **out, rs_error *err)
 {
     child_source *c = calloc(1, sizeof *c);
     *out = NULL;
     if (!c) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     c->device = device;
-    c->facts_wanted = with_facts;
+    c->wants = wants;
     c->base = (rs_source){"gpu", c, child_device, child_prepare, child_run, child_close};
     snprintf(c->dev.name, sizeof c->dev.name, "no CUDA device");
     c->dev.index = -1;

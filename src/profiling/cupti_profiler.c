@@ -361,6 +361,7 @@ static void session_end(session *s)
         PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
         dp.pRangeProfilerObject = s->rp;
         api.cuptiRangeProfilerDisable(&dp);
+        rs_trace("profiler: range profiler disabled");
     }
     free(s->data);
     memset(s, 0, sizeof *s);
@@ -375,6 +376,7 @@ static CUptiResult session_begin(const host_cfg *h, session *s, const char **ste
     ep.ctx = NULL; /* the current context */
     if ((r = api.cuptiRangeProfilerEnable(&ep)) != CUPTI_SUCCESS) return r;
     s->rp = ep.pRangeProfilerObject;
+    rs_trace("profiler: range profiler enabled");
     *step = "sizing counter data";
     PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, cs);
     cs.pRangeProfilerObject = s->rp;
@@ -406,7 +408,9 @@ static CUptiResult session_begin(const host_cfg *h, session *s, const char **ste
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
     sc.targetNestingLevel = 1;
-    return api.cuptiRangeProfilerSetConfig(&sc);
+    r = api.cuptiRangeProfilerSetConfig(&sc);
+    rs_trace("profiler: configuration set");
+    return r;
 }
 
 /* Run body under the profiler until every pass is submitted. */
@@ -419,12 +423,15 @@ static CUptiResult session_run(session *s, rs_prof_body body, void *ctx, rs_stat
         PARAMS(CUpti_RangeProfiler_Start_Params, sp);
         sp.pRangeProfilerObject = s->rp;
         if ((r = api.cuptiRangeProfilerStart(&sp)) != CUPTI_SUCCESS) return r;
+        rs_trace("profiler: pass %d started", round);
         *body_status = body(ctx, err);
         cudaError_t c = cudaDeviceSynchronize();
+        rs_trace("profiler: pass %d ran", round);
         *step = "stopping the range profiler";
         PARAMS(CUpti_RangeProfiler_Stop_Params, tp);
         tp.pRangeProfilerObject = s->rp;
         r = api.cuptiRangeProfilerStop(&tp);
+        rs_trace("profiler: pass %d stopped", round);
         if (*body_status != RS_OK) return CUPTI_SUCCESS;
         if (c != cudaSuccess) {
             *body_status =
@@ -444,6 +451,7 @@ static CUptiResult session_read(const host_cfg *h, session *s, rs_metrics *out, 
     PARAMS(CUpti_RangeProfiler_DecodeData_Params, dd);
     dd.pRangeProfilerObject = s->rp;
     if ((r = api.cuptiRangeProfilerDecodeData(&dd)) != CUPTI_SUCCESS) return r;
+    rs_trace("profiler: counter data decoded");
     PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params, di);
     di.pCounterDataImage = s->data;
     di.counterDataImageSize = s->data_size;

@@ -6,9 +6,11 @@
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -391,7 +393,35 @@ static void free_app(ui_app *a)
     ui_kernel_free(a);
 }
 
-/* Signals set a flag; curses in cbreak, no echo, keypad, 100 ms ticks. */
+static long long clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000L;
+}
+
+/* The spinner's clock: tenths of a second. */
+static unsigned ticks(void)
+{
+    return (unsigned)(clock_ms() / 100);
+}
+
+/* Until a key, an event from the worker, a signal or ms pass. Events wake
+ * the screen at most every 20 ms (a sweep's progress comes faster). */
+static void wait_input(ui_app *a, int ms)
+{
+    struct pollfd fd[2] = {{0, POLLIN, 0}, {ui_worker_wake_fd(a->worker), POLLIN, 0}};
+    const int n = fd[1].fd >= 0 ? 2 : 1;
+    const long long t0 = clock_ms();
+    if (poll(fd, (nfds_t)n, ms) > 0 && n == 2 && (fd[1].revents & POLLIN)) {
+        ui_worker_drain_wake(a->worker);
+        const long long left = 20 - (clock_ms() - t0);
+        if (left > 0 && !(fd[0].revents & POLLIN)) poll(fd, 1, (int)left);
+    }
+}
+
+/* Signals set a flag; curses in cbreak, no echo, keypad; getch does not
+ * wait (wait_input does, on the terminal and the worker together). */
 static int start_curses(ui_app *a, int color)
 {
     struct sigaction sa;
@@ -410,7 +440,7 @@ static int start_curses(ui_app *a, int color)
     nonl();
     keypad(stdscr, TRUE);
     set_escdelay(25);
-    timeout(100);
+    timeout(0);
     ui_theme_init(color, a->utf8);
     return 0;
 }
@@ -458,14 +488,16 @@ int ui_main(const ui_options *cli)
         a->worker = ui_worker_start((int)cli->req.device, NULL);
     if (!a->worker) ui_status(a, R_BAD, "cannot start the worker thread");
 
-    int done = 0;
+    int done = 0, typed = 0;
     ui_event *ev = malloc(sizeof *ev);
     while (!done && !got_signal && ev) {
         while (a->worker && ui_worker_poll(a->worker, ev)) take_event(a, ev);
         ui_kernel_watch(a); /* a stat every 250 ms: a save runs the kernel again */
         draw(a);
+        if (!typed) wait_input(a, 100); /* after a key curses may hold more typed ahead */
         const int ch = getch();
-        a->tick++;
+        a->tick = ticks();
+        typed = ch != ERR;
         if (ch != ERR) done = handle_key(a, ch);
     }
     free(ev);

@@ -2,6 +2,7 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +36,10 @@ struct ui_worker {
     double progress;
     char what[96];
 
-    /* events for the screen */
+    /* events for the screen, and a pipe that wakes it when one is posted */
     ui_event *queue;
     int head, count;
+    int wake[2];
 };
 
 static void post(ui_worker *w, const ui_event *ev)
@@ -49,6 +51,10 @@ static void post(ui_worker *w, const ui_event *ev)
         w->count++;
     }
     pthread_mutex_unlock(&w->mu);
+    const char one = 1;
+    if (w->wake[1] >= 0 && write(w->wake[1], &one, 1) < 0) {
+        /* full (the screen has not drained it yet): it wakes anyway */
+    }
 }
 
 static void on_progress(void *ctx, int index, int total, double done, const char *label)
@@ -124,7 +130,7 @@ static void open_backend(ui_worker *w, ui_event *ev)
         post(w, ev);
         return;
     }
-    ev->status = rs_source_child_open(w->device, 1, &w->src, &err);
+    ev->status = rs_source_child_open(w->device, RS_CHILD_FACTS, &w->src, &err);
     if (ev->status == RS_OK) ev->status = w->src->prepare(w->src, 1, &err);
     if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
     if (w->src) ev->dev = *w->src->device(w->src);
@@ -202,6 +208,13 @@ static void *loop(void *arg)
     return NULL;
 }
 
+static void close_wake(ui_worker *w)
+{
+    for (int k = 0; k < 2; k++)
+        if (w->wake[k] >= 0) close(w->wake[k]);
+    w->wake[0] = w->wake[1] = -1;
+}
+
 ui_worker *ui_worker_start(int device, const rs_recording *rec)
 {
     ui_worker *w = calloc(1, sizeof *w);
@@ -211,12 +224,31 @@ ui_worker *ui_worker_start(int device, const rs_recording *rec)
     w->rec = rec;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
+    if (pipe(w->wake) != 0) w->wake[0] = w->wake[1] = -1; /* the screen polls every 100 ms */
+    for (int k = 0; k < 2; k++)
+        if (w->wake[k] >= 0) {
+            fcntl(w->wake[k], F_SETFL, O_NONBLOCK);
+            fcntl(w->wake[k], F_SETFD, FD_CLOEXEC);
+        }
     if (!w->queue || pthread_create(&w->thread, NULL, loop, w) != 0) {
+        close_wake(w);
         free(w->queue);
         free(w);
         return NULL;
     }
     return w;
+}
+
+int ui_worker_wake_fd(const ui_worker *w)
+{
+    return w ? w->wake[0] : -1;
+}
+
+void ui_worker_drain_wake(ui_worker *w)
+{
+    char buf[64];
+    while (w && w->wake[0] >= 0 && read(w->wake[0], buf, sizeof buf) > 0) {
+    }
 }
 
 int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, const rs_variant *vars,
@@ -294,6 +326,7 @@ int ui_worker_stop(ui_worker *w, double timeout_s)
     if (pthread_timedjoin_np(w->thread, NULL, &until) != 0) return 0; /* still inside CUDA */
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
+    close_wake(w);
     free(w->queue);
     free(w);
     return 1;

@@ -57,6 +57,12 @@ int ui_worker_busy(ui_worker *w, double *progress, char *what, size_t len);
 /* Take the next event; 0 when there is none. */
 int ui_worker_poll(ui_worker *w, ui_event *ev);
 
+/* A descriptor that turns readable when an event is posted (-1: none), so
+ * the screen shows a result at once rather than at its next tick; drained
+ * before the screen waits again. */
+int ui_worker_wake_fd(const ui_worker *w);
+void ui_worker_drain_wake(ui_worker *w);
+
 /* Cancel, and wait up to timeout_s for the thread; 1 when it ended. */
 int ui_worker_stop(ui_worker *w, double timeout_s);
 
