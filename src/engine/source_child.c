@@ -347,10 +347,18 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
     return await_result(c, r, hooks, out, err);
 }
 
+/* The end: the child sees its pipe close and tears its context down on its
+ * own (a tenth of a second), which redscope does not wait for; should
+ * redscope exit first, the child's parent-death signal ends it. */
 static void child_close(rs_source *s)
 {
     child_source *c = s->self;
-    stop_child(c);
+    if (c->pid > 0) {
+        close(c->down);
+        close(c->up);
+        int status;
+        waitpid(c->pid, &status, WNOHANG);
+    }
     free(c);
 }
 
