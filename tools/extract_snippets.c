@@ -43,12 +43,14 @@ static void keep_line(const char *path, int number, const char *text)
     snprintf(k->text, sizeof k->text, "%.*s", (int)strcspn(text, "\n"), text);
 }
 
+/* Remove the indentation the lines share; preprocessor lines (#pragma),
+ * which sit in column 0 whatever the code's depth, do not count. */
 static void dedent(char *text)
 {
     size_t min = (size_t)-1;
     for (char *line = text; *line;) {
         size_t ind = strspn(line, " ");
-        if (line[ind] != '\n' && line[ind] && ind < min) min = ind;
+        if (line[ind] != '\n' && line[ind] && line[ind] != '#' && ind < min) min = ind;
         char *nl = strchr(line, '\n');
         line = nl ? nl + 1 : line + strlen(line);
     }
