@@ -292,7 +292,8 @@ void rs_cli_usage(FILE *f, const char *command)
             snprintf(left, sizeof left, "-%c, --%s%s%s%s", fl->short_opt, fl->flag,
                      fl->implied ? "[=" : " ", fl->argname, fl->implied ? "]" : "");
         else
-            snprintf(left, sizeof left, "    --%s %s", fl->flag, fl->argname);
+            snprintf(left, sizeof left, "    --%s%s%s%s", fl->flag, fl->implied ? "[=" : " ",
+                     fl->argname, fl->implied ? "]" : "");
         char values[160];
         rs_field_values(fl, values, sizeof values);
         fprintf(f, "  %-26s %s%s%s", left, fl->help, values[0] ? ": " : "", values);

@@ -25,7 +25,7 @@ const rs_command rs_commands[] = {
     {"ladder", "[options]", "run the ladder of variants on one configuration",
      ALL_FIELDS & ~(F(variant) | F(sweep)), RUNS, rs_cmd_ladder},
     {"sweep", "--variants LIST --range RANGE [options]", "time variants over a range of n",
-     ALL_FIELDS & ~F(variant), RUNS | RS_X_PLOT, rs_cmd_sweep},
+     ALL_FIELDS & ~(F(variant) | F(stalls)), RUNS | RS_X_PLOT, rs_cmd_sweep},
     {"compile", "FILE.cu [--type T --op OP --finish F --arch sm_XX]",
      "compile your kernel with NVRTC (no GPU needed): errors, registers, spills",
      F(type) | F(op) | F(finish) | F(kernel), RS_X_FORMAT | RS_X_ARCH, rs_cmd_compile},

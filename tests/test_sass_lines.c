@@ -8,6 +8,7 @@
 #include "check.h"
 #include "core/ukernel.h"
 #include "profiling/builtin_cubins.h"
+#include "profiling/pc_sampling.h"
 #include "profiling/sass_lines.h"
 
 static char *slurp(const char *path, size_t *size)
@@ -115,8 +116,28 @@ static void builtin(const char *dir, const char *src)
     free(cubin);
 }
 
+/* The sampling period follows the kernel's length: at least 7 (faster
+ * drops most samples), about `target` samples, never undefined input. */
+static void periods(void)
+{
+    const double nan = 0.0 / 0.0, inf = 1.0 / 0.0;
+    CHECK(rs_pcs_period(0.0885, 132, 1980000, 2e5) == 7); /* sequential 2^24, measured */
+    CHECK(rs_pcs_period(1.4, 132, 1980000, 2e5) == 11);   /* 2^28: 16x longer */
+    CHECK(rs_pcs_period(1e-4, 132, 1980000, 2e5) == 7);
+    CHECK(rs_pcs_period(1e9, 132, 1980000, 2e5) == 31);
+    const double bad[] = {0.0, -1.0, nan, inf};
+    for (int i = 0; i < 4; i++) CHECK(rs_pcs_period(bad[i], 132, 1980000, 2e5) == 10);
+    CHECK(rs_pcs_period(1.0, 0, 1980000, 2e5) == 10);
+    CHECK(rs_pcs_period(1.0, 132, 0, 2e5) == 10);
+    CHECK(rs_pcs_period(1.0, 132, 1980000, nan) == 10);
+    CHECK(rs_pcs_period(1.0, 132, 1980000, inf) == 10);
+    for (double ms = 0.01; ms < 100.0; ms *= 1.7)
+        CHECK(rs_pcs_period(ms, 132, 1980000, 2e5) <= rs_pcs_period(ms * 1.7, 132, 1980000, 2e5));
+}
+
 int main(int argc, char **argv)
 {
+    periods();
     CHECK_MSG(argc > 3, "usage: test_sass_lines CUBIN CUBIN_DIR SOURCE_DIR");
     if (argc <= 3) return check_report("test_sass_lines");
     char src[4096];

@@ -70,6 +70,8 @@ typedef enum {
     X(metrics, RS_FK_METRICS, "run", "metrics", "metrics", 'm', 0, 0, "none", "default", "SET",    \
       "hardware counters: none, default, full (redscope metrics says what each costs), or metric " \
       "keys separated by commas")                                                                  \
+    X(stalls, RS_FK_UINT, "run", "stalls", "stalls", 0, 0, 1, "0", "1", "0|1",                     \
+      "where warps wait, line by line: PC sampling in a run of its own (run, ladder)")             \
     X(sweep, RS_FK_SWEEP, "sweep", "range", "range", 'R', 0, 0, "2^10..2^28", NULL, "RANGE",       \
       "sizes of a sweep: 2^10..2^28 (powers of two), 1K..1G:4 (factor 4), or 1000,2^20,16M")       \
     X(kernel, RS_FK_TEXT, "run", "kernel", "kernel", 'k', 0, 0, "", NULL, "FILE.cu",               \
@@ -95,6 +97,7 @@ typedef struct rs_request {
     uint64_t seed;
     uint32_t device;
     char metrics[RS_METRICS_MAX];
+    uint32_t stalls; /* 1: PC sampling's stall view, in its own run */
     char sweep[RS_SWEEP_MAX];
     char kernel[RS_NOTE_MAX]; /* RS_V_KERNEL: the .cu file */
     uint32_t timeout;         /* seconds a user kernel may run */

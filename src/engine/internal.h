@@ -102,6 +102,11 @@ int rs_cmp_double(const void *a, const void *b);
 rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
                              const rs_hooks *hooks, rs_error *err);
 void rs_engine_prof_start(rs_engine *e, const rs_request *r);
+
+/* stalls_run.c: the stall view the request asks for (PC sampling of the
+ * plan's launches in a run of their own), into res->stalls. */
+rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
+                           const rs_hooks *hooks, rs_error *err);
 void rs_engine_prof_join(rs_engine *e);
 
 /* ukernel.c: the user's file read and checked (its variant description in
@@ -113,6 +118,9 @@ rs_status rs_uk_blocks_per_sm(rs_engine *e, const rs_request *r, rs_kfinish fin,
                               rs_error *err);
 rs_status rs_uk_compile_plan(rs_engine *e, const rs_plan *p, rs_result *res, rs_error *err);
 cudaError_t rs_uk_launch(rs_engine *e, const rs_launch *l);
+/* The file and line of a PC of the user's kernel (function: its cubin name). */
+rs_status rs_uk_line(rs_engine *e, const char *function, uint64_t pc, char *file, size_t len,
+                     unsigned *line, rs_error *err);
 void rs_uk_free(rs_ukernels *u);
 
 #endif

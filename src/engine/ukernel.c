@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compile/compile.h"
+#include "profiling/sass_lines.h"
 #include "internal.h"
 
 typedef struct uk_module {
@@ -18,6 +19,8 @@ typedef struct uk_module {
     void *g_partials, *g_counter; /* the prelude's globals, for the single pass */
     void *set_partials, *set_counter;
     rs_kernel_build build;
+    void *cubin; /* kept for the stall view's line mapping */
+    size_t cubin_len;
     double ms;
     unsigned long used; /* the use clock when last asked for: the oldest goes first */
 } uk_module;
@@ -38,9 +41,16 @@ struct rs_ukernels {
     double fresh_ms; /* compile time of the modules compiled since rs_uk_prepare */
 };
 
+static void unload(uk_module *m)
+{
+    cudaLibraryUnload(m->lib);
+    free(m->cubin);
+    m->cubin = NULL;
+}
+
 static void drop_modules(rs_ukernels *u)
 {
-    for (int i = 0; i < u->n; i++) cudaLibraryUnload(u->m[i].lib);
+    for (int i = 0; i < u->n; i++) unload(&u->m[i]);
     u->n = 0;
 }
 
@@ -60,7 +70,7 @@ static void make_room(rs_ukernels *u)
     int old = 0;
     for (int i = 1; i < u->n; i++)
         if (u->m[i].used < u->m[old].used) old = i;
-    cudaLibraryUnload(u->m[old].lib);
+    unload(&u->m[old]);
     u->m[old] = u->m[--u->n];
 }
 
@@ -86,12 +96,23 @@ static rs_status module_for(rs_engine *e, rs_dtype t, rs_op op, int kfin, uk_mod
     }
     uk_module *m = &u->m[u->n];
     memset(m, 0, sizeof *m);
-    *m = (uk_module){u->hash, t,    op,   kfin,    NULL, NULL,      NULL,
-                     NULL,    NULL, NULL, c.build, c.ms, ++u->clock};
+    m->hash = u->hash;
+    m->type = t;
+    m->op = op;
+    m->kfin = kfin;
+    m->build = c.build;
+    m->ms = c.ms;
+    m->used = ++u->clock;
     u->fresh_ms += c.ms;
     cudaError_t ce = cudaLibraryLoadData(&m->lib, c.cubin, NULL, NULL, 0, NULL, NULL, 0);
+    m->cubin = c.cubin;
+    m->cubin_len = c.cubin_len;
+    c.cubin = NULL;
     rs_compiled_free(&c);
-    if (ce != cudaSuccess) return rs_cuda_fail(e, err, ce, "loading the compiled kernel");
+    if (ce != cudaSuccess) {
+        free(m->cubin);
+        return rs_cuda_fail(e, err, ce, "loading the compiled kernel");
+    }
     ce = cudaLibraryGetKernel(&m->kernel, m->lib, m->build.entry);
     size_t bytes = 0;
     struct cudaFuncAttributes fa;
@@ -103,7 +124,7 @@ static rs_status module_for(rs_engine *e, rs_dtype t, rs_op op, int kfin, uk_mod
     if (ce == cudaSuccess) ce = cudaLibraryGetGlobal(&m->g_partials, &bytes, m->lib, "rs_partials");
     if (ce == cudaSuccess) ce = cudaLibraryGetGlobal(&m->g_counter, &bytes, m->lib, "rs_counter");
     if (ce != cudaSuccess) {
-        cudaLibraryUnload(m->lib);
+        unload(m);
         return rs_cuda_fail(e, err, ce, "finding the kernel in the compiled file");
     }
     u->n++;
@@ -208,4 +229,15 @@ cudaError_t rs_uk_launch(rs_engine *e, const rs_launch *l)
     void *args[] = {&in, &out, &n};
     return cudaLaunchKernel((const void *)m->kernel, (dim3){l->grid, 1, 1}, (dim3){l->block, 1, 1},
                             args, smem_of(l), l->stream);
+}
+
+rs_status rs_uk_line(rs_engine *e, const char *function, uint64_t pc, char *file, size_t len,
+                     unsigned *line, rs_error *err)
+{
+    const rs_ukernels *u = e->uk;
+    for (int i = 0; u && i < u->n; i++)
+        if (u->m[i].cubin && strcmp(u->m[i].build.entry, function) == 0)
+            return rs_sass_line(u->m[i].cubin, u->m[i].cubin_len, function, pc, file, len, line,
+                                err);
+    return rs_fail(err, RS_E_IO, "%s is not one of your kernels", function);
 }
