@@ -28,6 +28,37 @@ static int said(char (*lines)[256], int n, const char *needle)
     return 0;
 }
 
+/* The stall view of a recorded H100 run (interleaved, --stalls): the panel
+ * quotes its hottest line and why; a view asked for but not taken says why
+ * not; none asked for, nothing. */
+static void stall_sentence(const char *path)
+{
+    rs_recording rec;
+    rs_error err;
+    CHECK_MSG(path && rs_recording_load(path, &rec, &err) == RS_OK, "%s", err.msg);
+    if (!path || check_failures) return;
+    rs_request r;
+    rs_request_defaults(&r);
+    r.variant = RS_V_INTERLEAVED;
+    r.stalls = 1;
+    const rs_row *row = rs_recording_find(&rec, &r, "run");
+    CHECK(row && row->status == RS_OK && row->result.stalls.valid);
+    if (row) {
+        char lines[16][256];
+        int n = ui_why_measured(&row->result, NULL, NULL, lines, 16);
+        CHECK(said(lines, n, "PC sampling: classic.cu:28 holds 50% of the samples"));
+        rs_result none = row->result;
+        none.stalls.valid = 0;
+        snprintf(none.stalls.why, sizeof none.stalls.why, "no permission");
+        n = ui_why_measured(&none, NULL, NULL, lines, 16);
+        CHECK(said(lines, n, "No stall view: no permission.") && !said(lines, n, "PC sampling"));
+        none.stalls.requested = 0;
+        n = ui_why_measured(&none, NULL, NULL, lines, 16);
+        CHECK(!said(lines, n, "stall view"));
+    }
+    rs_recording_free(&rec);
+}
+
 int main(int argc, char **argv)
 {
     rs_recording rec;
@@ -110,5 +141,6 @@ int main(int argc, char **argv)
         CHECK(!said(lines, n, "chose its own launch"));
     }
     rs_recording_free(&rec);
+    stall_sentence(argc > 2 ? argv[2] : NULL);
     return check_report("test_why");
 }

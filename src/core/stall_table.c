@@ -22,7 +22,7 @@ static const rs_stall_def table[] = {
     {"branch_resolving", "Stall Branch Resolving", "resolving a branch", 1},
     {"no_instructions", "Stall No Instruction", "no instruction fetched yet", 1},
     {"not_selected", "Stall Not Selected", "ready, another warp issued", 1},
-    {"selected", "Selected", "issuing (not a stall)", 0},
+    {"selected", "Selected", "issuing, not stalled", 0},
     {"drain", "Stall Drain", "draining stores at exit", 1},
     {"sleeping", "Stall Sleeping", "sleeping", 1},
     {"imc_miss", "Stall IMC Miss", "constant-cache miss", 1},

@@ -81,3 +81,17 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
     top_words(s, NULL, words, sizeof words);
     fprintf(f, "reasons    %s\n", words);
 }
+
+void rs_stalls_hot_words(const rs_stalls *s, char *buf, size_t len)
+{
+    if (len) buf[0] = '\0';
+    const int hot = s->valid ? rs_stalls_hottest(s) : -1;
+    if (hot < 0) return;
+    const rs_stall_line *l = &s->line[hot];
+    int kind[1];
+    uint64_t n[1];
+    char words[96] = "";
+    if (rs_stalls_top(s, l, 1, kind, n) == 1) rs_stall_kind_words(kind[0], words, sizeof words);
+    snprintf(buf, len, "%s:%u holds %.0f%% of the samples, %.0f%% %s", l->file, l->line,
+             share(l->samples, s->total), share(words[0] ? n[0] : 0, l->samples), words);
+}

@@ -18,4 +18,9 @@ void rs_stalls_from_json(const cJSON *j, rs_stalls *s);
  * names; then the run's totals by reason. */
 void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt);
 
+/* "classic.cu:28 holds 41% of the samples, 90% waiting for shared memory
+ * (short scoreboard)": the hottest line and its top reason; "" without a
+ * view. */
+void rs_stalls_hot_words(const rs_stalls *s, char *buf, size_t len);
+
 #endif

@@ -222,6 +222,10 @@ void rs_print_run(FILE *f, const rs_row *row, rs_format fmt)
         const rs_metric_mask m = rows_metrics(row, 1);
         csv_header(f, m);
         csv_row(f, row, 0, m);
+        if (row->status == RS_OK && row->result.stalls.valid) { /* a second table, by line */
+            fprintf(f, "\n");
+            rs_print_stalls(f, &row->result.stalls, RS_FMT_CSV);
+        }
     } else {
         print_run_table(f, row);
     }
@@ -251,6 +255,15 @@ static const char *metric_column(int id)
     case RS_M_BRANCH_UNIFORMITY: return "uniform";
     default: return "?";
     }
+}
+
+/* Under a ladder step: where its warps waited most (with --stalls). */
+static void stall_row(FILE *f, const rs_stalls *s)
+{
+    if (!s->requested) return;
+    char words[300];
+    rs_stalls_hot_words(s, words, sizeof words);
+    fprintf(f, "     %-21s %s\n", "  waits:", words[0] ? words : s->why);
 }
 
 static void print_ladder_table(FILE *f, const rs_row *rows, int count)
@@ -303,6 +316,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
             fprintf(f, " %s", rs_pad(v, 10, 1, pv, sizeof pv));
         }
         fprintf(f, "\n");
+        stall_row(f, &r->stalls);
     }
     for (int i = 0; i < count; i++) {
         const rs_metrics *mt = &rows[i].result.metrics;

@@ -317,6 +317,7 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
         rs_plan none;
         memset(&none, 0, sizeof none);
         if (st == RS_OK) st = rs_engine_counters(e, req, &none, res, hooks, err);
+        if (st == RS_OK) st = rs_engine_stalls(e, req, &none, res, hooks, err);
     } else {
         if ((st = rs_engine_gpu(e, err)) != RS_OK) return st;
         if ((st = rs_engine_recover(e, err)) != RS_OK) return st;

@@ -7,6 +7,7 @@
 
 #include "core/catalogue.h"
 #include "core/format.h"
+#include "core/stalls_io.h"
 
 typedef struct sentences {
     char (*out)[256];
@@ -236,6 +237,17 @@ int ui_why_key_metrics(rs_variant v, rs_metric_id *out, int max)
     return n;
 }
 
+/* Where the warps waited, from the run's PC samples. */
+static void say_stalls(sentences *s, const rs_result *cur)
+{
+    char hot[300];
+    rs_stalls_hot_words(&cur->stalls, hot, sizeof hot);
+    if (hot[0])
+        say(s, "PC sampling: %s.", hot);
+    else if (cur->stalls.requested && cur->stalls.why[0])
+        say(s, "No stall view: %s.", cur->stalls.why);
+}
+
 int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
                     char (*out)[256], int max)
 {
@@ -250,5 +262,6 @@ int ui_why_measured(const rs_result *cur, const rs_result *base, const char *bas
             "Counters were not collected (%s): the story above is the textbook's; the "
             "times are measured.",
             cur->metrics.requested ? cur->metrics.reason : "press m, then Enter");
+    say_stalls(&s, cur);
     return s.n;
 }
