@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The stall view as the command line prints it, from a recording of a real
-H100 (tests/data/h100_sequential_stalls.jsonl: `redscope run --variant
-sequential --n 2^24 --stalls --record`, 2026-11-23): table, CSV, JSON, the
-ladder's line per step, and the refusals. No GPU needed."""
+H100 (conf/recordings/h100-stalls.jsonl: `redscope run --variant sequential`
+and `--variant interleaved`, n 2^24, `--stalls --record`, 2026-11-23):
+table, CSV, JSON, the ladder's line per step, and the refusals. No GPU
+needed."""
 import csv
 import io
 import json
@@ -13,7 +14,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from clitest import Checks, run  # noqa: E402
 
 check = Checks("test_stalls_cli")
-REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "tests", "data", "h100_sequential_stalls.jsonl")
+REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-stalls.jsonl")
 ARGS = ("--replay", REC, "--variant", "sequential", "--n", "2^24", "--stalls")
 
 rc, out, err = run("run", *ARGS)
