@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""redscope's stall view against Nsight Compute's source counters, step by
+step of the ladder (int32 sum, n 2^24, block 256): the same hottest line,
+the same top reason on it, and every line's share of the samples within 5
+percentage points. Prints the comparison table (docs/results.md keeps it).
+ncu's source view lists an inlined instruction under every line of its
+inline chain; here each counts once, on the line CUPTI's SASS-to-source
+correlation gives its offset (the innermost, as redscope shows it).
+ncu samples the reduction's first launch; redscope every launch of one run
+(the later passes hold well under 1% of the samples at this n). Skips (77)
+without a CUDA device; ncu ships with the toolkit, so its absence fails."""
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import EXE, Checks, run, skip_without_gpu  # noqa: E402
+
+print(skip_without_gpu().strip())
+check = Checks("test_gpu_stalls_ncu")
+STEPS = ("atomic", "interleaved", "interleaved_strided", "sequential", "first_add",
+         "unroll_warp_volatile", "unroll_warp", "unrolled", "multi_element", "warp_shuffle",
+         "cooperative_groups", "vectorized")
+ARGS = ("--type", "int32", "--n", "2^24", "--block", "256")
+NCU_REASON = {"long_sb": "long_scoreboard", "short_sb": "short_scoreboard", "mio": "mio_throttle",
+              "lg": "lg_throttle", "tex": "tex_throttle", "math": "math_pipe_throttle",
+              "dispatch": "dispatch_stall", "no_inst": "no_instructions", "imc": "imc_miss",
+              "sleep": "sleeping"}
+
+
+def num(x):
+    try:
+        return int(x.replace(",", ""))
+    except ValueError:
+        return 0
+
+
+def ncu_pcs(v, tmp):
+    """address -> (samples, {reason: samples}, [file:line, ...]) from ncu's
+    cuda,sass source page: an inlined instruction is listed under every line
+    of its inline chain (the caller's lines too)."""
+    rep = os.path.join(tmp, v)
+    p = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters", "-k",
+                        f"regex:k_{v}([<I(]|$)", "-c", "1", "-f", "-o", rep, EXE, "run",
+                        "--variant", v, *ARGS, "--reps", "1", "--warmup", "0"],
+                       capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, f"ncu on {v}: {p.stderr[-300:]}")
+    p = subprocess.run([ncu, "--import", rep + ".ncu-rep", "--page", "source", "--csv",
+                        "--print-source", "cuda,sass"], capture_output=True, text=True,
+                       timeout=600)
+    pcs, path, head, line = {}, None, None, None
+    for r in csv.reader(io.StringIO(p.stdout)):
+        if not r:
+            continue
+        if r[0] == "Function Name" and len(r) > 1:
+            m = re.search(r"<(\d+)u?, ", r[1])  # a blockDim template argument
+            TEMPLATE[v] = f":Lj{m.group(1)}E|Li{m.group(1)}E" if m else ""
+        if r[0] == "File Path":
+            path = os.path.basename(r[1])
+        elif r[0] == "Line No":
+            head = r
+        elif head and r[0].isdigit():
+            line = (path, int(r[0]))
+        elif head and len(r) > 4 and r[2].startswith("0x"):
+            d = dict(zip(head[4:], r[4:]))
+            why = {}
+            for k, val in d.items():
+                if k.startswith("stall_") and "Not Issued" not in k and num(val):
+                    key = k[len("stall_"):]
+                    why[NCU_REASON.get(key, key)] = num(val)
+            n = num(d.get("Warp Stall Sampling (All Samples)", "0"))
+            old = pcs.get(r[2], (n, why, []))
+            pcs[r[2]] = (old[0], old[1], old[2] + [line])
+            if r[3].strip().startswith("LDC R1, c[0x0][0x28]"):  # every kernel's first
+                ENTRY[v] = int(r[2], 16)
+    return pcs
+
+
+def ncu_lines(v, pcs):
+    """Per line, each instruction counted once, on the line CUPTI's SASS-to-
+    source correlation gives its offset (tests/pc_lines.c: the innermost of
+    its inline chain, the line redscope shows)."""
+    # offsets from the kernel's entry: a called (not inlined) function may
+    # sit below it in the listing
+    base = ENTRY.get(v, min(int(a, 16) for a in pcs))
+    hot = [(a, n, why) for a, (n, why, _) in pcs.items() if n]
+    out = subprocess.run([os.environ["PC_LINES"], CUBINS, "90", v + TEMPLATE.get(v, ""),
+                          *[hex(int(a, 16) - base) for a, _, _ in hot]],
+                         capture_output=True, text=True, timeout=120).stdout.split("\n")
+    check(len(out) > len(hot), f"{v}: pc_lines mapped {len(out) - 1} of {len(hot)} offsets")
+    lines = {}
+    for (a, n, why), where in zip(hot, out):
+        f, _, l = where.partition(" ")
+        at = (f, int(l or 0))
+        old = lines.get(at, (0, {}))
+        merged = dict(old[1])
+        for k, c in why.items():
+            merged[k] = merged.get(k, 0) + c
+        lines[at] = (old[0] + n, merged)
+    return lines
+
+
+def ours(v):
+    rc, out, err = run("run", "--variant", v, *ARGS, "--stalls", "--format", "json")
+    st = json.loads(out).get("stalls", {}) if rc == 0 else {}
+    check(st.get("valid"), f"{v}: redscope's stall view ({err.strip()[-200:]})")
+    return {(l["file"], l["line"]): (l["samples"], l["reasons"]) for l in st.get("lines", [])}
+
+
+def shares(lines):
+    total = sum(n for n, _ in lines.values()) or 1
+    return {k: 100.0 * n / total for k, (n, _) in lines.items()}
+
+
+def hottest(lines):
+    k = max(lines, key=lambda k: lines[k][0])
+    why = lines[k][1]
+    return k, max(why, key=why.get) if why else ""
+
+
+ncu = shutil.which("ncu")
+CUBINS = os.path.join(os.path.dirname(EXE), "cubins")
+TEMPLATE, ENTRY = {}, {}
+check(ncu is not None, "ncu (Nsight Compute) is on PATH for the comparison")
+if ncu:
+    tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
+    print(f"{'step':22} {'hottest (redscope)':18} {'top reason':18} {'share':>6} "
+          f"{'hottest (ncu)':18} {'top reason':18} {'share':>6} {'max diff':>8}")
+    for v in STEPS:
+        a = ours(v)
+        b = ncu_lines(v, ncu_pcs(v, tmp))
+        if not a or not b:
+            check(False, f"{v}: both views have lines ({len(a)}, {len(b)})")
+            continue
+        (ka, ra), (kb, rb) = hottest(a), hottest(b)
+        sa, sb = shares(a), shares(b)
+        diff = max(abs(sa.get(k, 0.0) - sb.get(k, 0.0)) for k in set(sa) | set(sb))
+        print(f"{v:22} {ka[0] + ':' + str(ka[1]):18} {ra:18} {sa[ka]:5.1f}% "
+              f"{kb[0] + ':' + str(kb[1]):18} {rb:18} {sb[kb]:5.1f}% {diff:7.1f}pp")
+        check(ka == kb, f"{v}: the same hottest line: {ka} against ncu's {kb}")
+        check(ra == rb, f"{v}: the same top reason on it: {ra} against ncu's {rb}")
+        far = sorted(set(sa) | set(sb), key=lambda k: -abs(sa.get(k, 0.0) - sb.get(k, 0.0)))[:3]
+        check(diff <= 5.0, f"{v}: every line's share within 5 points of ncu's ({diff:.1f}): " +
+              ", ".join(f"{k[0]}:{k[1]} {sa.get(k, 0.0):.1f}% vs {sb.get(k, 0.0):.1f}%" for k in far))
+check.finish()
