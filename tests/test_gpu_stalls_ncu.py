@@ -147,4 +147,11 @@ if ncu:
         far = sorted(set(sa) | set(sb), key=lambda k: -abs(sa.get(k, 0.0) - sb.get(k, 0.0)))[:3]
         check(diff <= 5.0, f"{v}: every line's share within 5 points of ncu's ({diff:.1f}): " +
               ", ".join(f"{k[0]}:{k[1]} {sa.get(k, 0.0):.1f}% vs {sb.get(k, 0.0):.1f}%" for k in far))
+    # another profiler attached: the view says why it is missing, the rest runs
+    p = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters", "-k",
+                        "regex:k_interleaved([<I(]|$)", "-c", "1", EXE, "run", "--variant",
+                        "interleaved", *ARGS, "--stalls"], capture_output=True, text=True,
+                       timeout=600)
+    check("is another profiler attached?" in p.stdout and "exact" in p.stdout,
+          f"under ncu: the stall view says why not, the run still runs: {p.stdout[-400:]}")
 check.finish()
