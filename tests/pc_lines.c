@@ -4,7 +4,9 @@
  * on the same lines.
  *   pc_lines CUBIN_DIR SM VARIANT[:PART|PART] OFFSET...   (int32 sum instance;
  *   PART: a piece of its mangled name, as Lj256E for a blockDim argument)
- * prints "file line" per offset ("? 0" where there is none). */
+ * prints "file line" per offset ("? 0" where there is none); with the
+ * single offset "first", the first offset that has a line (a source view
+ * lists instructions from there). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +79,19 @@ int main(int argc, char **argv)
     char fn[512] = "";
     if (!find_entry(argv[1], argv[3], fn, sizeof fn)) {
         fprintf(stderr, "pc_lines: no int32 sum k_%s in %s\n", argv[3], argv[1]);
+        return 1;
+    }
+    if (argc == 5 && strcmp(argv[4], "first") == 0) { /* the first offset with a line */
+        for (unsigned long long pc = 0; pc < 4096; pc += 16) {
+            char file[512];
+            unsigned line = 0;
+            rs_error err;
+            if (rs_builtin_line(argv[1], atoi(argv[2]), fn, pc, file, sizeof file, &line, &err) ==
+                RS_OK) {
+                printf("%llu\n", pc);
+                return 0;
+            }
+        }
         return 1;
     }
     for (int i = 4; i < argc; i++) {

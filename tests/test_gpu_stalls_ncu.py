@@ -3,9 +3,10 @@
 step of the ladder (int32 sum, n 2^24, block 256): the same hottest line,
 the same top reason on it, and every line's share of the samples within 5
 percentage points. Prints the comparison table (docs/results.md keeps it).
-ncu's source view lists an inlined instruction under every line of its
-inline chain; here each counts once, on the line CUPTI's SASS-to-source
-correlation gives its offset (the innermost, as redscope shows it).
+ncu's CUDA source view lists an inlined instruction under every line of
+its inline chain; here ncu's samples are read per instruction (its SASS
+page) and put on the line CUPTI's SASS-to-source correlation gives each
+offset (the innermost, as redscope shows it).
 ncu samples the reduction's first launch; redscope every launch of one run
 (the later passes hold well under 1% of the samples at this n). Skips (77)
 without a CUDA device; ncu ships with the toolkit, so its absence fails."""
@@ -40,61 +41,50 @@ def num(x):
         return 0
 
 
-def ncu_pcs(v, tmp):
-    """address -> (samples, {reason: samples}, [file:line, ...]) from ncu's
-    cuda,sass source page: an inlined instruction is listed under every line
-    of its inline chain (the caller's lines too)."""
+def ncu_pcs(v, tmp, period):
+    """Offset in the kernel -> (samples, {reason: samples}) from ncu's SASS
+    source page (its first row is the kernel's entry)."""
     rep = os.path.join(tmp, v)
-    p = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters", "-k",
+    p = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
+                        "--warp-sampling-interval", str(period), "-k",
                         f"regex:k_{v}([<I(]|$)", "-c", "1", "-f", "-o", rep, EXE, "run",
                         "--variant", v, *ARGS, "--reps", "1", "--warmup", "0"],
                        capture_output=True, text=True, timeout=600)
     check(p.returncode == 0, f"ncu on {v}: {p.stderr[-300:]}")
     p = subprocess.run([ncu, "--import", rep + ".ncu-rep", "--page", "source", "--csv",
-                        "--print-source", "cuda,sass"], capture_output=True, text=True,
-                       timeout=600)
-    pcs, path, head, line = {}, None, None, None
-    for r in csv.reader(io.StringIO(p.stdout)):
-        if not r:
+                        "--print-source", "sass"], capture_output=True, text=True, timeout=600)
+    rows = list(csv.reader(io.StringIO(p.stdout)))
+    if len(rows) < 3:
+        return {}
+    # a blockDim template argument: k_unrolled<(unsigned int)256, int, ...>
+    m = re.search(r"<(?:\(unsigned int\))?(\d+)u?, ", rows[0][1] if len(rows[0]) > 1 else "")
+    TEMPLATE[v] = f":Lj{m.group(1)}E|Li{m.group(1)}E" if m else ""
+    head, pcs, base = rows[1], {}, None
+    for r in rows[2:]:
+        if len(r) != len(head) or not r[0].startswith("0x"):
             continue
-        if r[0] == "Function Name" and len(r) > 1:
-            m = re.search(r"<(\d+)u?, ", r[1])  # a blockDim template argument
-            TEMPLATE[v] = f":Lj{m.group(1)}E|Li{m.group(1)}E" if m else ""
-        if r[0] == "File Path":
-            path = os.path.basename(r[1])
-        elif r[0] == "Line No":
-            head = r
-        elif head and r[0].isdigit():
-            line = (path, int(r[0]))
-        elif head and len(r) > 4 and r[2].startswith("0x"):
-            d = dict(zip(head[4:], r[4:]))
-            why = {}
-            for k, val in d.items():
-                if k.startswith("stall_") and "Not Issued" not in k and num(val):
-                    key = k[len("stall_"):]
-                    why[NCU_REASON.get(key, key)] = num(val)
-            n = num(d.get("Warp Stall Sampling (All Samples)", "0"))
-            old = pcs.get(r[2], (n, why, []))
-            pcs[r[2]] = (old[0], old[1], old[2] + [line])
-            if r[3].strip().startswith("LDC R1, c[0x0][0x28]"):  # every kernel's first
-                ENTRY[v] = int(r[2], 16)
+        d = dict(zip(head, r))
+        base = int(r[0], 16) if base is None else base
+        why = {}
+        for k, val in d.items():
+            if k.startswith("stall_") and "Not Issued" not in k and num(val):
+                key = k[len("stall_"):]
+                why[NCU_REASON.get(key, key)] = num(val)
+        pcs[int(r[0], 16) - base] = (num(d.get("Warp Stall Sampling (All Samples)", "0")), why)
     return pcs
 
 
 def ncu_lines(v, pcs):
-    """Per line, each instruction counted once, on the line CUPTI's SASS-to-
-    source correlation gives its offset (tests/pc_lines.c: the innermost of
-    its inline chain, the line redscope shows)."""
-    # offsets from the kernel's entry: a called (not inlined) function may
-    # sit below it in the listing
-    base = ENTRY.get(v, min(int(a, 16) for a in pcs))
-    hot = [(a, n, why) for a, (n, why, _) in pcs.items() if n]
+    """Per line, each instruction once, on the line CUPTI's SASS-to-source
+    correlation gives its offset (tests/pc_lines.c: the innermost of its
+    inline chain, the line redscope shows)."""
+    hot = [(off, n, why) for off, (n, why) in pcs.items() if n]
     out = subprocess.run([os.environ["PC_LINES"], CUBINS, "90", v + TEMPLATE.get(v, ""),
-                          *[hex(int(a, 16) - base) for a, _, _ in hot]],
+                          *[hex(off) for off, _, _ in hot]],
                          capture_output=True, text=True, timeout=120).stdout.split("\n")
     check(len(out) > len(hot), f"{v}: pc_lines mapped {len(out) - 1} of {len(hot)} offsets")
     lines = {}
-    for (a, n, why), where in zip(hot, out):
+    for (off, n, why), where in zip(hot, out):
         f, _, l = where.partition(" ")
         at = (f, int(l or 0))
         old = lines.get(at, (0, {}))
@@ -109,6 +99,7 @@ def ours(v):
     rc, out, err = run("run", "--variant", v, *ARGS, "--stalls", "--format", "json")
     st = json.loads(out).get("stalls", {}) if rc == 0 else {}
     check(st.get("valid"), f"{v}: redscope's stall view ({err.strip()[-200:]})")
+    PERIOD[v] = st.get("period", 7)
     return {(l["file"], l["line"]): (l["samples"], l["reasons"]) for l in st.get("lines", [])}
 
 
@@ -125,7 +116,7 @@ def hottest(lines):
 
 ncu = shutil.which("ncu")
 CUBINS = os.path.join(os.path.dirname(EXE), "cubins")
-TEMPLATE, ENTRY = {}, {}
+TEMPLATE, PERIOD = {}, {}
 check(ncu is not None, "ncu (Nsight Compute) is on PATH for the comparison")
 if ncu:
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
@@ -133,7 +124,7 @@ if ncu:
           f"{'hottest (ncu)':18} {'top reason':18} {'share':>6} {'max diff':>8}")
     for v in STEPS:
         a = ours(v)
-        b = ncu_lines(v, ncu_pcs(v, tmp))
+        b = ncu_lines(v, ncu_pcs(v, tmp, PERIOD.get(v, 7)))  # the same sampling period
         if not a or not b:
             check(False, f"{v}: both views have lines ({len(a)}, {len(b)})")
             continue
