@@ -53,6 +53,8 @@ typedef struct ui_app {
     rs_check_report *checks;
     uint64_t check_n[RS_VARIANT_COUNT];
 
+    int src_cur; /* Source screen: the cursor's line of the stall view */
+
     /* ladder screen */
     rs_row *ladder;
     rs_variant ladder_vars[RS_VARIANT_COUNT];
@@ -134,6 +136,9 @@ int ui_previous_step(const ui_app *a, rs_variant v);
 void ui_draw_explorer(const ui_app *a, const ui_layout *l);
 void ui_draw_ladder(const ui_app *a, const ui_layout *l);
 void ui_draw_compare(const ui_app *a, const ui_layout *l);
+void ui_draw_source(const ui_app *a, const ui_layout *l);
+int ui_key_source(ui_app *a, ui_action act);
+void ui_open_source(ui_app *a); /* the Source screen, on the hottest line */
 void ui_draw_sweep(const ui_app *a, const ui_layout *l);
 void ui_draw_help(const ui_app *a, const ui_layout *l);
 void ui_draw_presets(const ui_app *a, const ui_layout *l);

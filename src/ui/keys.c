@@ -11,6 +11,7 @@
 #define HLP     UI_ON(UI_SCREEN_HELP)
 #define PRS     UI_ON(UI_SCREEN_PRESETS)
 #define REC     UI_ON(UI_SCREEN_RECORDING)
+#define SRC     UI_ON(UI_SCREEN_SOURCE)
 #define ESC_KEY 27
 
 const ui_binding ui_bindings[] = {
@@ -18,8 +19,11 @@ const ui_binding ui_bindings[] = {
      "run the variant, the ladder or the sweep (replay: show what was recorded); "
      "load a preset or a recorded configuration",
      UI_ACT_RUN, EXP | LAD | SWP | PRS | REC, 1},
-    {KEY_UP, 'k', "Up/k", "", "move up", UI_ACT_UP, EXP | LAD | PRS | HLP | REC, 0},
-    {KEY_DOWN, 'j', "Down/j", "", "move down", UI_ACT_DOWN, EXP | LAD | PRS | HLP | REC, 0},
+    {'\n', KEY_ENTER, "Enter", "sample",
+     "source: run the selected variant with PC sampling (where its warps wait)", UI_ACT_RUN, SRC,
+     1},
+    {KEY_UP, 'k', "Up/k", "", "move up", UI_ACT_UP, EXP | LAD | PRS | HLP | REC | SRC, 0},
+    {KEY_DOWN, 'j', "Down/j", "", "move down", UI_ACT_DOWN, EXP | LAD | PRS | HLP | REC | SRC, 0},
     {KEY_LEFT, 'h', "Left/h", "", "sweep: move the cursor along n", UI_ACT_LEFT, SWP, 0},
     {KEY_RIGHT, 'l', "Right/l", "", "sweep: move the cursor along n", UI_ACT_RIGHT, SWP, 0},
     {ESC_KEY, KEY_BACKSPACE, "Esc", "back", "cancel a run between launches, or leave a screen",
@@ -31,6 +35,13 @@ const ui_binding ui_bindings[] = {
      EXP | LAD | CMP, 4},
     {'C', 0, "C", "compare", "compare two variants, or a result with the pinned one",
      UI_ACT_COMPARE, EXP | LAD, 5},
+    {'W', 0, "W", "source",
+     "where warps wait, line by line: the selected result's PC samples beside its source "
+     "(Enter there samples)",
+     UI_ACT_SOURCE, EXP | LAD | CMP, 5},
+    {'w', 0, "w", "",
+     "PC sampling on or off: runs also sample where warps wait (about half a second each)",
+     UI_ACT_STALLS, EXP | LAD | SRC, 0},
     {'p', 0, "p", "pin", "pin the selected result as the baseline for changes", UI_ACT_PIN,
      EXP | LAD, 6},
     {'t', 0, "t", "type", "next element type (T: previous)", UI_ACT_TYPE, EXP | LAD | SWP, 7},
@@ -128,7 +139,7 @@ void ui_footer_text(ui_screen screen, int width, char *buf, int len)
 
 const char *ui_screen_name(ui_screen s)
 {
-    static const char *const names[UI_SCREEN_COUNT] = {"Explorer", "Ladder",  "Compare",  "Sweep",
-                                                       "Help",     "Presets", "Recording"};
+    static const char *const names[UI_SCREEN_COUNT] = {
+        "Explorer", "Ladder", "Compare", "Sweep", "Help", "Presets", "Recording", "Source"};
     return (unsigned)s < UI_SCREEN_COUNT ? names[s] : "?";
 }

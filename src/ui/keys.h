@@ -48,6 +48,8 @@ typedef enum {
     UI_ACT_CHECK_RACE,
     UI_ACT_CHECK_MEMORY,
     UI_ACT_KERNEL,
+    UI_ACT_SOURCE,
+    UI_ACT_STALLS,
 } ui_action;
 
 #define UI_ON(s)  (1u << (s))

@@ -11,6 +11,7 @@ typedef enum {
     UI_SCREEN_HELP,
     UI_SCREEN_PRESETS,
     UI_SCREEN_RECORDING,
+    UI_SCREEN_SOURCE,
     UI_SCREEN_COUNT
 } ui_screen;
 

@@ -231,6 +231,7 @@ static const struct {
     [UI_SCREEN_HELP] = {ui_draw_help, ui_key_help},
     [UI_SCREEN_PRESETS] = {ui_draw_presets, ui_key_presets},
     [UI_SCREEN_RECORDING] = {ui_draw_recording, ui_key_recording},
+    [UI_SCREEN_SOURCE] = {ui_draw_source, ui_key_source},
 };
 
 /* The screen's keys first, then those every screen shares. */
@@ -270,6 +271,14 @@ static void action(ui_app *a, ui_action act)
     case UI_ACT_CHECK_RACE: ui_run_check(a, RS_CHECK_RACE); break;
     case UI_ACT_CHECK_MEMORY: ui_run_check(a, RS_CHECK_MEMORY); break;
     case UI_ACT_KERNEL: ui_kernel_prompt(a); break;
+    case UI_ACT_SOURCE: ui_open_source(a); break;
+    case UI_ACT_STALLS:
+        a->cfg.stalls = !a->cfg.stalls;
+        ui_status(a, R_NORMAL, "%s",
+                  a->cfg.stalls
+                      ? "PC sampling on: each run also samples where warps wait (W shows it)"
+                      : "PC sampling off");
+        break;
     case UI_ACT_HELP:
         a->help_scroll = 0;
         a->back = a->screen;

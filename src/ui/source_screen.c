@@ -1,0 +1,170 @@
+/* The Source screen (W): where the selected result's warps waited, line by
+ * line, from its stall view (PC sampling): each line's share of the
+ * samples as a bar, its top reason and its source text; the hottest lines
+ * stand out; the cursor's line shows every reason. A pinned result with a
+ * view stands beside it, two steps of the ladder compared line by line.
+ * Enter runs the selected variant with PC sampling. Works from a recording
+ * exactly as from the GPU. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+#include "core/snippets.h"
+#include "core/stalls.h"
+#include "draw.h"
+
+#define SRC_HOT 3 /* lines drawn as hot */
+
+static double pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Line `n` of a text, trimmed, into buf ("" when there is none). */
+static void nth_line(const char *text, unsigned n, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (unsigned i = 1; text && *text && i < n; i++) {
+        const char *nl = strchr(text, '\n');
+        text = nl ? nl + 1 : NULL;
+    }
+    if (!text || !*text || n == 0) return;
+    text += strspn(text, " \t");
+    snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
+}
+
+/* The source text of a line of the view: a built-in kernel's file as
+ * built, or the user's kernel as the explorer last read it. */
+static void source_text(const ui_app *a, const rs_stall_line *l, char *buf, size_t len)
+{
+    const char *text = rs_kernel_source(l->file);
+    const char *base = strrchr(a->cfg.kernel, '/');
+    base = base ? base + 1 : a->cfg.kernel;
+    if (!text && a->ktext && base[0] && strcmp(base, l->file) == 0) text = a->ktext;
+    nth_line(text, l->line, buf, len);
+}
+
+/* Is line i among the SRC_HOT lines with the most samples? */
+static int is_hot(const rs_stalls *s, int i)
+{
+    int above = 0;
+    for (int k = 0; k < s->nlines; k++)
+        if (s->line[k].samples > s->line[i].samples) above++;
+    return above < SRC_HOT && s->line[i].samples > 0;
+}
+
+static void draw_line(const ui_app *a, const rs_stalls *s, int i, int y, int x, int w, int cur)
+{
+    const rs_stall_line *l = &s->line[i];
+    int kind[1];
+    uint64_t n[1];
+    char where[64], why[96] = "", text[256];
+    snprintf(where, sizeof where, "%s:%u", l->file, l->line);
+    if (rs_stalls_top(s, l, 1, kind, n) == 1) {
+        const rs_stall_def *d = rs_stall_kind_def(kind[0]);
+        snprintf(why, sizeof why, "%s", d ? d->key : "unknown");
+    }
+    source_text(a, l, text, sizeof text);
+    const ui_role role = cur ? R_SELECTED : is_hot(s, i) ? R_ACCENT : R_NORMAL;
+    const double share = pct(l->samples, s->total);
+    if (cur) ui_blank(y, x, w, R_SELECTED);
+    ui_putf(y, x, w, role, "%c%-24.24s %5.1f%%", is_hot(s, i) ? '>' : ' ', where, share);
+    if (w > 64) ui_bar(y, x + 34, 10, share / 100.0, cur ? R_SELECTED : R_BAR);
+    const int tx = x + (w > 64 ? 45 : 34);
+    ui_putf(y, tx, x + w - tx, role, "%-17.17s %s", why, text);
+}
+
+/* Every reason of the cursor's line, most samples first. */
+static void draw_reasons(const rs_stalls *s, int i, ui_rect r)
+{
+    if (i < 0 || i >= s->nlines) return;
+    const rs_stall_line *l = &s->line[i];
+    int kinds[RS_STALL_KINDS];
+    uint64_t n[RS_STALL_KINDS];
+    const int c = rs_stalls_top(s, l, RS_STALL_KINDS, kinds, n);
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %llu samples:", l->file, l->line,
+            (unsigned long long)l->samples);
+    for (int k = 0; k < c && k + 1 < r.h; k++) {
+        char words[128];
+        rs_stall_kind_words(kinds[k], words, sizeof words);
+        ui_putf(r.y + 1 + k, r.x, r.w, R_NORMAL, "%5.1f%%  %s", pct(n[k], l->samples), words);
+    }
+}
+
+/* One result's view in rectangle r: its lines (scrolled to the cursor),
+ * and below them, when there is room, every reason of the cursor's line. */
+static void draw_view(const ui_app *a, const rs_result *res, const char *label, ui_rect r, int cur)
+{
+    const rs_stalls *s = &res->stalls;
+    if (!s->valid) {
+        ui_putf(r.y, r.x, r.w, R_WARN, "%s: %s", label,
+                s->requested ? s->why : "no stall view: Enter runs it with PC sampling");
+        return;
+    }
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %llu samples, %llu dropped, every 2^%d cycles", label,
+            (unsigned long long)s->total, (unsigned long long)s->dropped, 5 + s->period);
+    const int detail = r.h >= 16 ? 7 : 0;
+    const int rows = r.h - 1 - detail;
+    int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;
+    for (int k = 0; k < rows && first + k < s->nlines; k++)
+        draw_line(a, s, first + k, r.y + 1 + k, r.x, r.w, first + k == cur);
+    if (detail) draw_reasons(s, cur, (ui_rect){r.y + r.h - detail + 1, r.x, detail - 1, r.w});
+}
+
+void ui_draw_source(const ui_app *a, const ui_layout *l)
+{
+    const ui_rect r = l->main;
+    char title[256], label[96];
+    ui_settings_title(&a->cfg, "Source: where warps wait", r.w - 6, title, sizeof title);
+    ui_box(r, title, R_TITLE);
+    const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
+    const rs_result *pin = a->has_pin && a->pinned.result.stalls.valid ? &a->pinned.result : NULL;
+    char name[RS_NOTE_MAX];
+    snprintf(label, sizeof label, "%s", ui_variant_label(a, (rs_variant)a->sel, name, sizeof name));
+    const ui_rect in = {r.y + 1, r.x + 2, r.h - 2, r.w - 4};
+    if (!res) {
+        ui_putf(in.y, in.x, in.w, R_DIM,
+                "%s has no result for these settings: Enter runs it with PC sampling.", label);
+        return;
+    }
+    if (pin && pin != res && in.w >= 150) { /* side by side */
+        const int half = (in.w - 2) / 2;
+        char plabel[96];
+        snprintf(plabel, sizeof plabel, "pinned %s", rs_request_name(&pin->req));
+        draw_view(a, res, label, (ui_rect){in.y, in.x, in.h, half}, a->src_cur);
+        draw_view(a, pin, plabel, (ui_rect){in.y, in.x + half + 2, in.h, half}, -1);
+        return;
+    }
+    draw_view(a, res, label, in, a->src_cur);
+}
+
+int ui_key_source(ui_app *a, ui_action act)
+{
+    const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
+    const int n = res && res->stalls.valid ? res->stalls.nlines : 0;
+    switch (act) {
+    case UI_ACT_UP:
+        if (a->src_cur > 0) a->src_cur--;
+        return 1;
+    case UI_ACT_DOWN:
+        if (a->src_cur + 1 < n) a->src_cur++;
+        return 1;
+    case UI_ACT_RUN:
+        if (!a->cfg.stalls) ui_status(a, R_NORMAL, "PC sampling on (w turns it off)");
+        a->cfg.stalls = 1; /* this screen is the stall view's: sample from now on */
+        ui_run_variant(a);
+        return 1;
+    default: return 0;
+    }
+}
+
+/* Open on the hottest line of the selected result. */
+void ui_open_source(ui_app *a)
+{
+    const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
+    a->src_cur = res && res->stalls.valid ? rs_stalls_hottest(&res->stalls) : 0;
+    if (a->src_cur < 0) a->src_cur = 0;
+    a->screen = UI_SCREEN_SOURCE;
+}

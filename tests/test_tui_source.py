@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""The Source screen in a real terminal (tmux), from a recording of a real
+H100 (conf/recordings/h100-stalls.jsonl): W opens it on the hottest line
+with the kernel's own source text and every reason of that line; the
+cursor moves the reasons shown; a pinned result stands beside the current
+one on a wide terminal; at 80 columns nothing is cut into the frame; Esc
+goes back and q quits with the terminal restored."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tuitest import Tmux  # noqa: E402
+
+EXE = os.environ["REDSCOPE"]
+REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-stalls.jsonl")
+UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+failures = []
+
+
+def check(cond, what, screen=""):
+    if not cond:
+        failures.append(what)
+        print(f"FAIL: {what}\n{screen}")
+
+
+t = Tmux(f"{EXE} --replay {REC}", cols=160, rows=40, env=UTF8)
+try:
+    check(t.wait_for("Ladder", 20) is not None, "the explorer starts on the recording")
+    t.keys("W")
+    s = t.wait_for("where warps wait", 5) or t.screen()
+    hot = [l for l in s.splitlines() if "classic.cu:69" in l]
+    check(hot and ">" in hot[0] and "27.0%" in hot[0] and "long_scoreboard" in hot[0]
+          and "s[threadIdx.x] = load_one<T, A, Op>(in, n);" in hot[0],
+          "sequential's hottest line, its share, its reason and its source text", s)
+    check("classic.cu:69, 44671 samples:" in s and "93.2%  waiting for global memory (long scoreboard)" in s,
+          "every reason of the cursor's line, in words and Nsight Compute's names", s)
+    check("165593 samples, 297 dropped, every 2^12 cycles" in s, "the samples and the drops", s)
+    t.keys("j")
+    s = t.screen()
+    check("classic.cu:70, " in s, "Down moves the cursor: the next line's reasons", s)
+    t.keys("Escape", "p", "k", "k", "W")  # pin sequential, then interleaved beside it
+    s = t.wait_for("pinned sequential", 5) or t.screen()
+    row = [l for l in s.splitlines() if "interleaved:" in l]
+    check(row and "pinned sequential:" in row[0], "the pinned result stands beside the current one", s)
+    inter = [l for l in s.splitlines() if "classic.cu:28 " in l]
+    check(inter and "50.0%" in inter[0] and "wait" in inter[0], "interleaved's tree step, 50%", s)
+    t.resize(80, 24)
+    s = t.screen()
+    lines = s.splitlines()
+    check(all(len(l) <= 80 for l in lines) and any("classic.cu:28" in l for l in lines),
+          "at 80x24 one view, cut inside the frame", s)
+    t.keys("Escape")
+    s = t.screen()
+    check("Ladder" in s and "where warps wait" not in s, "Esc goes back to the explorer", s)
+    t.keys("q")
+    check(t.exit_code(10) == 0 and t.terminal_restored(), "q quits with 0, terminal restored")
+finally:
+    t.close()
+print(f"test_tui_source: {len(failures)} failed")
+sys.exit(1 if failures else 0)
