@@ -59,6 +59,9 @@ for v in ("multi_element", "vectorized"):
           f"{v}: the hottest line waits for global memory, over half the samples: {top}")
 
 st, lines, hot, top, _ = view("--variant", "sequential")
+# 165,000-166,000 in six runs on an H100 at period 7: each sample counted once
+check(st.get("period") != 7 or 100000 < st.get("samples", 0) < 250000,
+      f"sequential: samples counted once ({st.get('samples')} at period {st.get('period')})")
 barrier = st.get("reasons", {}).get("barrier", 0)
 check(barrier > 0.10 * st.get("samples", 1), f"sequential: barrier stalls over 10%: {barrier}")
 at = max(lines, key=lambda l: l["reasons"].get("barrier", 0)) if lines else {}
@@ -68,6 +71,14 @@ check(at.get("file") == "classic.cu" and SEQ_FOR <= at.get("line", 0) <= SEQ_FOR
 st, lines, hot, top, _ = view("--kernel", os.path.join(SRC, "conf/kernels/template.cu"))
 mine = sum(l["samples"] for l in lines if l["file"] in ("template.cu", "redscope.h"))
 check(mine > 0.9 * st.get("samples", 1), f"your kernel: its samples map to its own file: {mine}")
+
+# several collections in one process (a ladder): every step has its view
+rc, out, err = run("ladder", "--variants", "interleaved,sequential,vectorized", "--n", "2^22",
+                   "--stalls", "--format", "json")
+rows = json.loads(out)["rows"] if rc == 0 else []
+views = [r.get("stalls", {}) for r in rows]
+check(len(views) == 3 and all(v.get("valid") and v.get("lines") for v in views),
+      f"ladder --stalls: a view for every step ({[v.get('why') for v in views]}) {err[-200:]}")
 
 # the wall time on top of the run (the benchmark)
 for v in ("sequential", "vectorized"):

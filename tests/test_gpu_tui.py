@@ -2,7 +2,8 @@
 """On the GPU: the explorer in a real terminal (tmux) starts with counters
 on (the default set), runs a live ladder (the rows appear, correct), a run
 with counters against the previous step, and a live sweep whose chart and
-crossovers appear; q quits cleanly. Prints the screens."""
+crossovers appear, and the Source screen of a run sampled live; q quits
+cleanly. Prints the screens."""
 import os
 import sys
 import time
@@ -53,6 +54,18 @@ try:
     print(s)
     if "fastest" not in s or not any(chr(c) in s for c in range(0x2801, 0x2900)):
         failures.append("a live sweep draws its chart and names the fastest variants")
+    # the Source screen live: first_add sampled where its warps wait
+    t.keys("Escape", "W")
+    s = t.wait_for("Enter runs it with PC sampling", 10)
+    if not s:
+        failures.append("the Source screen says how to sample a result that has no view")
+    t.keys("Enter")
+    s = t.wait_for("dropped, every 2^", 90)
+    print(s or t.screen())
+    hot = [l for l in (s or "").splitlines() if ">" in l and "%" in l]
+    if not hot or not any("long_scoreboard" in l for l in hot):
+        failures.append("a live Source screen marks first_add's load wait among its hottest lines")
+    t.keys("Escape")
     t.keys("q")
     if t.wait_for("q again", 2):
         t.keys("q")

@@ -91,7 +91,8 @@ static void *prof_start(void *arg)
 void rs_engine_prof_start(rs_engine *e, const rs_request *r)
 {
     rs_metric_mask m = 0;
-    if (e->prof || e->prof_starting || r->variant == RS_V_CPU) return;
+    /* with PC sampling the profiler waits: sampling needs the first session */
+    if (e->prof || e->prof_starting || r->variant == RS_V_CPU || r->stalls) return;
     rs_metric_parse_set(r->metrics, &m, NULL);
     if (m) e->prof_starting = pthread_create(&e->prof_thread, NULL, prof_start, e) == 0;
 }

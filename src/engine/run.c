@@ -338,8 +338,9 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
             res->block = p.block1;
             res->ept = p.ept;
             res->launches = (unsigned)p.nsteps + (unsigned)p.init_first;
-            st = rs_engine_counters(e, req, &p, res, hooks, err);
-            if (st == RS_OK) st = rs_engine_stalls(e, req, &p, res, hooks, err);
+            /* PC sampling first: it needs the process's first CUPTI session */
+            st = rs_engine_stalls(e, req, &p, res, hooks, err);
+            if (st == RS_OK) st = rs_engine_counters(e, req, &p, res, hooks, err);
         }
     }
     if (st != RS_OK) return st;

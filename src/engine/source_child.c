@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/catalogue.h"
+#include "core/metric_table.h"
 #include "profiling/cupti_lib.h"
 #include "core/source.h"
 #include "core/trace.h"
@@ -41,8 +42,10 @@ typedef struct child_source {
     char open_msg[sizeof(((rs_error *)0)->msg)];
     rs_gpu_facts facts;
     rs_device_info dev;
-    int started; /* children started so far */
-    int wants;   /* RS_CHILD_FACTS, RS_CHILD_COUNTERS */
+    int started;  /* children started so far */
+    int wants;    /* RS_CHILD_FACTS, RS_CHILD_COUNTERS */
+    int profiled; /* this child has had a CUPTI session (see child_run) */
+    int no_facts; /* start the next child without its facts (kept from before) */
 } child_source;
 
 static int put(int fd, const void *p, size_t n)
@@ -227,9 +230,9 @@ static rs_status start_child(child_source *c, rs_error *err)
                         dev_arg,
                         fd_down,
                         fd_up,
-                        (c->wants & RS_CHILD_FACTS)      ? "facts"
-                        : (c->wants & RS_CHILD_COUNTERS) ? "counters"
-                                                         : "-",
+                        (c->wants & RS_CHILD_FACTS) && !c->no_facts ? "facts"
+                        : (c->wants & RS_CHILD_COUNTERS)            ? "counters"
+                                                                    : "-",
                         NULL};
         execve(exe, args, env); /* only async-signal-safe calls between fork and here */
         _exit(127);
@@ -240,11 +243,16 @@ static rs_status start_child(child_source *c, rs_error *err)
     c->started++;
     msg m;
     rs_device_info dev;
-    if (get(c->up, &m, sizeof m) || get(c->up, &c->facts, sizeof c->facts) ||
+    rs_gpu_facts facts;
+    const int with_facts = (c->wants & RS_CHILD_FACTS) && !c->no_facts;
+    c->profiled = with_facts; /* finding the facts starts the profiler */
+    c->no_facts = 0;
+    if (get(c->up, &m, sizeof m) || get(c->up, &facts, sizeof facts) ||
         get(c->up, &dev, sizeof dev)) {
         stop_child(c);
         return rs_fail(err, RS_E_CUDA, "the GPU process ended while opening the device");
     }
+    if (with_facts) c->facts = facts;
     c->base.kind = "gpu";
     c->open_status = m.status;
     snprintf(c->open_msg, sizeof c->open_msg, "%s", m.text);
@@ -332,6 +340,14 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
     child_source *c = s->self;
     int status;
     if (c->pid > 0 && waitpid(c->pid, &status, WNOHANG) == c->pid) c->pid = 0; /* after a fault */
+    /* PC sampling gives PCs only in a process's first CUPTI session (CUDA
+     * 13, measured: after a range-profiler or another PC-sampling session
+     * the samples come back without one): a run that samples gets a fresh
+     * GPU process when this one has profiled. Its facts are kept. */
+    if (r->stalls && c->pid > 0 && c->profiled) {
+        stop_child(c);
+        c->no_facts = 1;
+    }
     if (c->pid <= 0) {
         c->pid = 0;
         const rs_status st = start_child(c, err);
@@ -344,6 +360,9 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
         return rs_fail(err, RS_E_CUDA,
                        "the GPU process is gone; a new one starts with the next run");
     }
+    rs_metric_mask m = 0;
+    rs_metric_parse_set(r->metrics, &m, NULL);
+    if (r->stalls || m) c->profiled = 1;
     return await_result(c, r, hooks, out, err);
 }
 

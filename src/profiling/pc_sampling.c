@@ -275,14 +275,14 @@ rs_status rs_pcs_collect(int period, rs_prof_body body, void *body_ctx, rs_pcs_s
         }
         if (r == CUPTI_SUCCESS)
             r = sample(&st, body, body_ctx, &body_st, err, sink, sink_ctx, out, &step);
-        rs_trace("pc sampling: %llu samples, %llu dropped, %llu PCs (period %d)",
-                 (unsigned long long)out->total, (unsigned long long)out->dropped,
-                 (unsigned long long)out->pcs, period);
         if (enabled) {
             PARAMS_PCS(CUpti_PCSamplingDisableParams, dp);
             dp.ctx = st.ctx;
             api.disable(&dp);
         }
+        rs_trace("pc sampling: %llu samples, %llu dropped, %llu PCs (period %d)",
+                 (unsigned long long)out->total, (unsigned long long)out->dropped,
+                 (unsigned long long)out->pcs, period);
     }
     state_free(&st);
     if (body_st != RS_OK) return body_st;
