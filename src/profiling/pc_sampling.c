@@ -146,7 +146,7 @@ static void drain(pcs_state *st, CUpti_PCSamplingData *d, rs_pcs_sink sink, void
         /* pc->functionName is not freed here: CUPTI hands the same string to
          * every collection of the process (freeing it broke the second) */
         CUpti_PCSamplingPCData *pc = &d->pPcData[i];
-        const size_t nr = pc->stallReasonCount < st->nreasons ? pc->stallReasonCount : 0;
+        const size_t nr = pc->stallReasonCount <= st->nreasons ? pc->stallReasonCount : 0;
         for (size_t r = 0; r < nr; r++) {
             const uint32_t idx = pc->stallReason[r].pcSamplingStallReasonIndex;
             const char *name = NULL;
