@@ -91,7 +91,7 @@ static void *prof_start(void *arg)
 void rs_engine_prof_start(rs_engine *e, const rs_request *r)
 {
     rs_metric_mask m = 0;
-    /* with PC sampling the profiler waits: sampling needs the first session */
+    /* with PC sampling the profiler waits: after it, sampling gives no PCs */
     if (e->prof || e->prof_starting || r->variant == RS_V_CPU || r->stalls) return;
     rs_metric_parse_set(r->metrics, &m, NULL);
     if (m) e->prof_starting = pthread_create(&e->prof_thread, NULL, prof_start, e) == 0;

@@ -338,7 +338,7 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
             res->block = p.block1;
             res->ept = p.ept;
             res->launches = (unsigned)p.nsteps + (unsigned)p.init_first;
-            /* PC sampling first: it needs the process's first CUPTI session */
+            /* PC sampling first: after a counter session it gives no PCs */
             st = rs_engine_stalls(e, req, &p, res, hooks, err);
             if (st == RS_OK) st = rs_engine_counters(e, req, &p, res, hooks, err);
         }

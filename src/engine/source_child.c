@@ -340,10 +340,11 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
     child_source *c = s->self;
     int status;
     if (c->pid > 0 && waitpid(c->pid, &status, WNOHANG) == c->pid) c->pid = 0; /* after a fault */
-    /* PC sampling gives PCs only in a process's first CUPTI session (CUDA
-     * 13, measured: after a range-profiler or another PC-sampling session
-     * the samples come back without one): a run that samples gets a fresh
-     * GPU process when this one has profiled. Its facts are kept. */
+    /* After a range-profiler session, or a PC-sampling session of other
+     * kernels, PC sampling's samples come back without PCs (CUDA 13,
+     * measured; sampling the same kernel again works): a run that samples
+     * gets a fresh GPU process when this one has profiled. Its facts are
+     * kept. */
     if (r->stalls && c->pid > 0 && c->profiled) {
         stop_child(c);
         c->no_facts = 1;
