@@ -14,19 +14,7 @@
 
 #include "core/ukernel.h"
 #include "profiling/builtin_cubins.h"
-
-static char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    rewind(f);
-    char *b = n > 0 ? malloc((size_t)n) : NULL;
-    *size = b && fread(b, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
-    fclose(f);
-    return b;
-}
+#include "read_file.h"
 
 /* Whether a mangled name holds one of the '|'-separated parts of `any`
  * (an empty `any`: yes). */
@@ -59,7 +47,7 @@ static int find_entry(const char *dir, const char *variant_arg, char *out, size_
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         size_t size = 0;
-        char *c = slurp(path, &size);
+        char *c = read_file(path, &size);
         if (c && rs_cubin_entries(c, size, names, sizeof names) > 0)
             for (char *t = strtok(names, " "); t; t = strtok(NULL, " "))
                 if (strstr(t, want) && strstr(t, "SumOpIi") && holds_any(t, any))

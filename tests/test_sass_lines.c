@@ -8,21 +8,9 @@
 #include "check.h"
 #include "core/ukernel.h"
 #include "profiling/builtin_cubins.h"
+#include "read_file.h"
 #include "profiling/pc_sampling.h"
 #include "profiling/sass_lines.h"
-
-static char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    rewind(f);
-    char *b = n > 0 ? malloc((size_t)n) : NULL;
-    *size = b && fread(b, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
-    fclose(f);
-    return b;
-}
 
 /* The line of a source file that holds `marker` (0: none). */
 static unsigned marker_line(const char *path, const char *marker)
@@ -102,7 +90,7 @@ static void builtin(const char *dir, const char *src)
     snprintf(path, sizeof path, "%s/modern.sm_%d.cubin", dir, sm);
     snprintf(modern, sizeof modern, "%s/src/kernels/modern.cu", src);
     size_t size = 0;
-    char *cubin = slurp(path, &size);
+    char *cubin = read_file(path, &size);
     CHECK(cubin != NULL);
     if (!cubin) return;
     kernel_lines(dir, sm, cubin, size, modern, "12k_vectorizedI", "__global__ void k_vectorized(");
@@ -149,7 +137,7 @@ int main(int argc, char **argv)
                    end = marker_line(src, "@end");
     CHECK(load && nocode && sync && sync2 && add && brace && store && first && end < 32);
     size_t size = 0;
-    char *cubin = argc > 1 ? slurp(argv[1], &size) : NULL;
+    char *cubin = argc > 1 ? read_file(argv[1], &size) : NULL;
     CHECK_MSG(cubin && size > 0, "cannot read %s", argc > 1 ? argv[1] : "(no path given)");
     if (!cubin) return check_report("test_sass_lines");
     char file[512];
