@@ -1,6 +1,7 @@
 /* Test helper for test_gpu_stalls_ncu.py: the source line of PC offsets of
- * a built-in kernel, through the cubins nvcc kept (the mapping redscope's
- * stall view uses), so Nsight Compute's per-instruction samples can be put
+ * a built-in kernel, through the cubins nvcc kept, as redscope's stall view
+ * shows it (the innermost line of its inline chain in a kernel source of
+ * redscope's own), so Nsight Compute's per-instruction samples can be put
  * on the same lines.
  *   pc_lines CUBIN_DIR SM VARIANT[:PART|PART] OFFSET...   (int32 sum instance;
  *   PART: a piece of its mangled name, as Lj256E for a blockDim argument)
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/snippets.h"
 #include "core/ukernel.h"
 #include "profiling/builtin_cubins.h"
 #include "read_file.h"
@@ -58,6 +60,31 @@ static int find_entry(const char *dir, const char *variant_arg, char *out, size_
     return out[0] != '\0';
 }
 
+static const char *base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int own(const void *ctx, const char *file)
+{
+    (void)ctx;
+    return rs_kernel_source(base_of(file)) != NULL;
+}
+
+/* "file line" of an offset as the stall view shows it, or "? 0". */
+static void print_line(const char *dir, int sm, const char *fn, unsigned long long pc)
+{
+    rs_src_frame f[RS_FRAMES_MAX];
+    rs_error err;
+    const int n = rs_builtin_chain(dir, sm, fn, pc, f, RS_FRAMES_MAX, &err);
+    const int pick = n ? rs_frames_pick(f, n, own, NULL) : 0;
+    if (n)
+        printf("%s %u\n", base_of(f[pick].file), f[pick].line);
+    else
+        printf("? 0\n");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -82,16 +109,7 @@ int main(int argc, char **argv)
         }
         return 1;
     }
-    for (int i = 4; i < argc; i++) {
-        char file[512];
-        unsigned line = 0;
-        rs_error err;
-        const unsigned long long pc = strtoull(argv[i], NULL, 0);
-        if (rs_builtin_line(argv[1], atoi(argv[2]), fn, pc, file, sizeof file, &line, &err) !=
-            RS_OK)
-            printf("? 0\n");
-        else
-            printf("%s %u\n", strrchr(file, '/') ? strrchr(file, '/') + 1 : file, line);
-    }
+    for (int i = 4; i < argc; i++)
+        print_line(argv[1], atoi(argv[2]), fn, strtoull(argv[i], NULL, 0));
     return 0;
 }

@@ -83,6 +83,62 @@ static void aggregate(void)
     free(t);
 }
 
+/* By function, the inlined share of a line, the instructions: counted,
+ * carried through JSON, printed. */
+static void functions(void)
+{
+    static rs_stalls s, back;
+    memset(&s, 0, sizeof s);
+    const int lsb = rs_stall_kind("smsp__pcsamp_warps_issue_stalled_long_scoreboard");
+    const int bar = rs_stall_kind("smsp__pcsamp_warps_issue_stalled_barrier");
+    const rs_stall_at own = {"/src/kernels/modern.cu", 102, "vec_reduce", 0};
+    const rs_stall_at ldg = {"/src/kernels/modern.cu", 102, "__ldg", 1};
+    const rs_stall_at cg = {"/src/kernels/common.cuh", 250, "cg::reduce", 1};
+    rs_stalls_add_at(&s, &own, lsb, 100);
+    rs_stalls_add_at(&s, &ldg, lsb, 300);
+    rs_stalls_add_at(&s, &cg, bar, 100);
+    CHECK(s.nlines == 2 && s.nfuncs == 3 && s.total == 500);
+    CHECK(s.line[1].file[0] == 'm' && s.line[1].samples == 400 && s.line[1].inlined == 300);
+    int order[RS_STALL_FUNCS];
+    CHECK(rs_stalls_funcs_sorted(&s, order) == 3 && strcmp(s.func[order[0]].name, "__ldg") == 0);
+    rs_stalls_add_pc(&s, 0x40, 7);
+    rs_stalls_add_pc(&s, 0x10, 5);
+    rs_stalls_add_pc(&s, 0x40, 1);
+    CHECK(s.npcs == 2 && s.pc[0].offset == 0x10 && rs_stalls_pc(&s, 0x40) == 8);
+    CHECK(rs_stalls_pc(&s, 0x20) == 0);
+    snprintf(s.kernel, sizeof s.kernel, "_ZN2rs12k_vectorized");
+    s.sm = 90;
+    s.valid = s.requested = 1;
+    cJSON *j = rs_stalls_to_json(&s);
+    rs_stalls_from_json(j, &back);
+    cJSON_Delete(j);
+    CHECK(back.nfuncs == 3 && back.line[1].inlined == 300 && back.npcs == 2);
+    CHECK(back.sm == 90 && strcmp(back.kernel, s.kernel) == 0 && rs_stalls_pc(&back, 0x40) == 8);
+    char *t = printed(&s, RS_FMT_TABLE);
+    CHECK_STR_CONTAINS(t, "modern.cu:102   80.0%  100% waiting for global memory (long "
+                          "scoreboard) [75% in inlined library code]");
+    CHECK_STR_CONTAINS(t, "by function");
+    CHECK_STR_CONTAINS(t, "                      __ldg  60.0%  100% waiting for global memory");
+    free(t);
+    t = printed(&s, RS_FMT_CSV);
+    CHECK_STR_CONTAINS(t, ",inlined_share\n");
+    CHECK_STR_CONTAINS(t, "long_scoreboard,100.00,,,,,75.00\n");
+    CHECK_STR_CONTAINS(t, "\nfunction,samples,share,reason1");
+    CHECK_STR_CONTAINS(t, "\"cg::reduce\",100,20.00,barrier,100.00");
+    free(t);
+    /* a full function table counts the rest */
+    static rs_stalls full;
+    memset(&full, 0, sizeof full);
+    char name[16];
+    for (int i = 0; i < RS_STALL_FUNCS + 2; i++) {
+        snprintf(name, sizeof name, "f%d", i);
+        rs_stalls_add_func(&full, name, lsb, 3);
+    }
+    CHECK(full.nfuncs == RS_STALL_FUNCS && full.other_funcs == 6);
+    for (uint64_t pc = 0; pc < 16 * (RS_STALL_PCS + 4); pc += 16) rs_stalls_add_pc(&full, pc, 1);
+    CHECK(full.npcs == RS_STALL_PCS);
+}
+
 /* A recording anyone may write: nothing in it is trusted. */
 static void hostile_json(void)
 {
@@ -146,5 +202,6 @@ int main(void)
     }
     aggregate();
     hostile_json();
+    functions();
     return check_report("test_stalls");
 }

@@ -83,9 +83,8 @@ int rs_stalls_hottest(const rs_stalls *s)
     return best;
 }
 
-int rs_stalls_top(const rs_stalls *s, const rs_stall_line *line, int max, int *kinds, uint64_t *n)
+static int top_of(const uint64_t *by, int max, int *kinds, uint64_t *n)
 {
-    const uint64_t *by = line ? line->by_reason : s->by_reason;
     int count = 0;
     for (int k = 0; k < RS_STALL_KINDS; k++) {
         if (!by[k]) continue;
@@ -99,4 +98,88 @@ int rs_stalls_top(const rs_stalls *s, const rs_stall_line *line, int max, int *k
         if (count < max) count++;
     }
     return count;
+}
+
+int rs_stalls_top(const rs_stalls *s, const rs_stall_line *line, int max, int *kinds, uint64_t *n)
+{
+    return top_of(line ? line->by_reason : s->by_reason, max, kinds, n);
+}
+
+int rs_stalls_top_func(const rs_stall_func *f, int max, int *kinds, uint64_t *n)
+{
+    return top_of(f->by_reason, max, kinds, n);
+}
+
+void rs_stalls_add_func(rs_stalls *s, const char *name, int kind, uint64_t samples)
+{
+    if (!samples || !name || !*name) return;
+    if (kind < 0 || kind >= RS_STALL_KINDS) kind = UNKNOWN;
+    int i = 0;
+    while (i < s->nfuncs && strcmp(s->func[i].name, name) != 0) i++;
+    if (i == s->nfuncs) {
+        if (s->nfuncs == RS_STALL_FUNCS) {
+            s->other_funcs += samples;
+            return;
+        }
+        memset(&s->func[i], 0, sizeof s->func[i]);
+        snprintf(s->func[i].name, sizeof s->func[i].name, "%s", name);
+        s->nfuncs++;
+    }
+    s->func[i].samples += samples;
+    s->func[i].by_reason[kind] += samples;
+}
+
+void rs_stalls_add_at(rs_stalls *s, const rs_stall_at *at, int kind, uint64_t samples)
+{
+    rs_stalls_add(s, at->file, at->line, kind, samples);
+    rs_stalls_add_func(s, at->function, kind, samples);
+    if (!samples || !at->inlined || !at->file || !at->line) return;
+    char name[RS_STALL_FILE];
+    snprintf(name, sizeof name, "%s", base_name(at->file));
+    for (int i = 0; i < s->nlines; i++)
+        if (s->line[i].line == at->line && strcmp(s->line[i].file, name) == 0)
+            s->line[i].inlined += samples;
+}
+
+void rs_stalls_add_pc(rs_stalls *s, uint64_t offset, uint64_t samples)
+{
+    if (!samples) return;
+    int lo = 0, hi = s->npcs; /* kept by offset */
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (s->pc[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->npcs && s->pc[lo].offset == offset) {
+        s->pc[lo].samples += samples;
+        return;
+    }
+    if (s->npcs == RS_STALL_PCS) return;
+    memmove(&s->pc[lo + 1], &s->pc[lo], sizeof s->pc[0] * (size_t)(s->npcs - lo));
+    s->pc[lo] = (rs_stall_pc){offset, samples};
+    s->npcs++;
+}
+
+uint64_t rs_stalls_pc(const rs_stalls *s, uint64_t offset)
+{
+    for (int i = 0; i < s->npcs; i++)
+        if (s->pc[i].offset == offset) return s->pc[i].samples;
+    return 0;
+}
+
+int rs_stalls_funcs_sorted(const rs_stalls *s, int *order)
+{
+    int n = 0;
+    for (int i = 0; i < s->nfuncs && i < RS_STALL_FUNCS; i++) {
+        int at = n;
+        while (at > 0 && s->func[order[at - 1]].samples < s->func[i].samples) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = i;
+        n++;
+    }
+    return n;
 }

@@ -8,26 +8,81 @@ static double share(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void top_words(const rs_stalls *s, const rs_stall_line *l, char *buf, size_t len)
+static void words_of(const int *kinds, const uint64_t *n, int c, uint64_t whole, char *buf,
+                     size_t len)
 {
-    int kinds[RS_STALL_TOP];
-    uint64_t n[RS_STALL_TOP];
-    const int c = rs_stalls_top(s, l, RS_STALL_TOP, kinds, n);
     buf[0] = '\0';
     for (int i = 0; i < c; i++) {
         char w[96];
         rs_stall_kind_words(kinds[i], w, sizeof w);
         const size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%.0f%% %s", i ? ", " : "",
-                 share(n[i], l ? l->samples : s->total), w);
+        snprintf(buf + used, len - used, "%s%.0f%% %s", i ? ", " : "", share(n[i], whole), w);
     }
+}
+
+static void top_words(const rs_stalls *s, const rs_stall_line *l, char *buf, size_t len)
+{
+    int kinds[RS_STALL_TOP];
+    uint64_t n[RS_STALL_TOP];
+    const int c = rs_stalls_top(s, l, RS_STALL_TOP, kinds, n);
+    words_of(kinds, n, c, l ? l->samples : s->total, buf, len);
+}
+
+/* The reasons of a function: its top one, or all top three. */
+static void func_words(const rs_stall_func *fn, int max, char *buf, size_t len)
+{
+    int kinds[RS_STALL_TOP];
+    uint64_t n[RS_STALL_TOP];
+    const int c = rs_stalls_top_func(fn, max < RS_STALL_TOP ? max : RS_STALL_TOP, kinds, n);
+    words_of(kinds, n, c, fn->samples, buf, len);
+}
+
+static void print_funcs_csv(FILE *f, const rs_stalls *s)
+{
+    int order[RS_STALL_FUNCS];
+    const int nf = rs_stalls_funcs_sorted(s, order);
+    if (!nf) return;
+    fprintf(f, "\nfunction,samples,share");
+    for (int i = 1; i <= RS_STALL_TOP; i++) fprintf(f, ",reason%d,reason%d_share", i, i);
+    fprintf(f, "\n");
+    for (int i = 0; i < nf; i++) {
+        const rs_stall_func *fn = &s->func[order[i]];
+        rs_csv_field(f, fn->name);
+        fprintf(f, ",%llu,%.2f", (unsigned long long)fn->samples, share(fn->samples, s->total));
+        int kinds[RS_STALL_TOP];
+        uint64_t n[RS_STALL_TOP];
+        const int c = rs_stalls_top_func(fn, RS_STALL_TOP, kinds, n);
+        for (int k = 0; k < RS_STALL_TOP; k++) {
+            const rs_stall_def *d = k < c ? rs_stall_kind_def(kinds[k]) : NULL;
+            if (k < c)
+                fprintf(f, ",%s,%.2f", d ? d->key : "unknown", share(n[k], fn->samples));
+            else
+                fprintf(f, ",,");
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void print_funcs(FILE *f, const rs_stalls *s)
+{
+    int order[RS_STALL_FUNCS];
+    const int nf = rs_stalls_funcs_sorted(s, order);
+    if (nf) fprintf(f, "by function (library code under the call on your line)\n");
+    char words[200];
+    for (int i = 0; i < nf; i++) {
+        const rs_stall_func *fn = &s->func[order[i]];
+        func_words(fn, 1, words, sizeof words);
+        fprintf(f, "  %27s %5.1f%%  %s\n", fn->name, share(fn->samples, s->total), words);
+    }
+    if (s->other_funcs)
+        fprintf(f, "  %27s %5.1f%%\n", "more functions", share(s->other_funcs, s->total));
 }
 
 static void print_csv(FILE *f, const rs_stalls *s)
 {
     fprintf(f, "file,line,samples,share");
     for (int i = 1; i <= RS_STALL_TOP; i++) fprintf(f, ",reason%d,reason%d_share", i, i);
-    fprintf(f, "\n");
+    fprintf(f, ",inlined_share\n");
     for (int i = 0; i < s->nlines; i++) {
         const rs_stall_line *l = &s->line[i];
         rs_csv_field(f, l->file);
@@ -43,8 +98,9 @@ static void print_csv(FILE *f, const rs_stalls *s)
             else
                 fprintf(f, ",,");
         }
-        fprintf(f, "\n");
+        fprintf(f, ",%.2f\n", share(l->inlined, l->samples));
     }
+    print_funcs_csv(f, s);
 }
 
 void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
@@ -72,14 +128,19 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
     for (int i = 0; i < s->nlines; i++) {
         const rs_stall_line *l = &s->line[i];
         top_words(s, l, words, sizeof words);
-        fprintf(f, "%s %22s:%-4u %5.1f%%  %s\n", i == hot ? ">" : " ", l->file, l->line,
-                share(l->samples, s->total), words);
+        char inl[48] = "";
+        if (l->inlined)
+            snprintf(inl, sizeof inl, " [%.0f%% in inlined library code]",
+                     share(l->inlined, l->samples));
+        fprintf(f, "%s %22s:%-4u %5.1f%%  %s%s\n", i == hot ? ">" : " ", l->file, l->line,
+                share(l->samples, s->total), words, inl);
     }
     if (s->unmapped || s->other_lines)
         fprintf(f, "  %27s %5.1f%%\n", "no line / more lines",
                 share(s->unmapped + s->other_lines, s->total));
     top_words(s, NULL, words, sizeof words);
     fprintf(f, "reasons    %s\n", words);
+    print_funcs(f, s);
 }
 
 void rs_stalls_hot_words(const rs_stalls *s, char *buf, size_t len)

@@ -34,6 +34,50 @@ static void reasons_from(const cJSON *o, uint64_t *by)
     }
 }
 
+/* "functions": by function; "kernel", "sm", "pcs": [[offset, samples]...]. */
+static void functions_to_json(const rs_stalls *s, cJSON *j)
+{
+    cJSON *fns = cJSON_AddArrayToObject(j, "functions");
+    for (int i = 0; i < s->nfuncs; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", s->func[i].name);
+        cJSON_AddNumberToObject(o, "samples", (double)s->func[i].samples);
+        cJSON_AddItemToObject(o, "reasons", reasons_json(s->func[i].by_reason));
+        cJSON_AddItemToArray(fns, o);
+    }
+    cJSON_AddNumberToObject(j, "other_functions", (double)s->other_funcs);
+    if (!s->kernel[0]) return;
+    cJSON_AddStringToObject(j, "kernel", s->kernel);
+    cJSON_AddNumberToObject(j, "sm", s->sm);
+    cJSON *pcs = cJSON_AddArrayToObject(j, "pcs");
+    for (int i = 0; i < s->npcs; i++) {
+        const double pair[2] = {(double)s->pc[i].offset, (double)s->pc[i].samples};
+        cJSON_AddItemToArray(pcs, cJSON_CreateDoubleArray(pair, 2));
+    }
+}
+
+static void functions_from_json(const cJSON *j, rs_stalls *s)
+{
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(j, "functions"))
+    {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(f, "name");
+        if (!cJSON_IsString(name)) continue;
+        uint64_t by[RS_STALL_KINDS] = {0};
+        reasons_from(cJSON_GetObjectItemCaseSensitive(f, "reasons"), by);
+        for (int k = 0; k < RS_STALL_KINDS; k++) rs_stalls_add_func(s, name->valuestring, k, by[k]);
+    }
+    s->other_funcs = count_of(cJSON_GetObjectItemCaseSensitive(j, "other_functions"));
+    const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(j, "kernel");
+    if (!cJSON_IsString(kernel)) return;
+    snprintf(s->kernel, sizeof s->kernel, "%s", kernel->valuestring);
+    const double sm = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "sm"));
+    s->sm = sm >= 10.0 && sm < 1000.0 ? (int)sm : 0;
+    const cJSON *pc;
+    cJSON_ArrayForEach(pc, cJSON_GetObjectItemCaseSensitive(j, "pcs")) rs_stalls_add_pc(
+        s, count_of(cJSON_GetArrayItem(pc, 0)), count_of(cJSON_GetArrayItem(pc, 1)));
+}
+
 cJSON *rs_stalls_to_json(const rs_stalls *s)
 {
     cJSON *j = cJSON_CreateObject();
@@ -55,9 +99,11 @@ cJSON *rs_stalls_to_json(const rs_stalls *s)
         cJSON_AddStringToObject(o, "file", l->file);
         cJSON_AddNumberToObject(o, "line", l->line);
         cJSON_AddNumberToObject(o, "samples", (double)l->samples);
+        cJSON_AddNumberToObject(o, "inlined", (double)l->inlined);
         cJSON_AddItemToObject(o, "reasons", reasons_json(l->by_reason));
         cJSON_AddItemToArray(lines, o);
     }
+    functions_to_json(s, j);
     return j;
 }
 
@@ -87,10 +133,16 @@ void rs_stalls_from_json(const cJSON *j, rs_stalls *s)
         reasons_from(cJSON_GetObjectItemCaseSensitive(l, "reasons"), by);
         for (int k = 0; k < RS_STALL_KINDS; k++)
             rs_stalls_add(s, file->valuestring, (uint32_t)line, k, by[k]);
+        const uint64_t inl = count_of(cJSON_GetObjectItemCaseSensitive(l, "inlined"));
+        for (int i = 0; i < s->nlines; i++) /* never more than the line holds */
+            if (s->line[i].line == (uint32_t)line &&
+                strcmp(s->line[i].file, file->valuestring) == 0)
+                s->line[i].inlined = inl < s->line[i].samples ? inl : s->line[i].samples;
     }
     /* what lay on no line: the recorded totals less what the lines hold */
     uint64_t by[RS_STALL_KINDS] = {0};
     reasons_from(cJSON_GetObjectItemCaseSensitive(j, "reasons"), by);
     for (int k = 0; k < RS_STALL_KINDS; k++)
         if (by[k] > s->by_reason[k]) rs_stalls_add(s, NULL, 0, k, by[k] - s->by_reason[k]);
+    functions_from_json(j, s);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "compile/compile.h"
-#include "profiling/sass_lines.h"
+#include "core/cubin_lines.h"
 #include "internal.h"
 
 typedef struct uk_module {
@@ -21,6 +21,7 @@ typedef struct uk_module {
     rs_kernel_build build;
     void *cubin; /* kept for the stall view's line mapping */
     size_t cubin_len;
+    rs_line_table *lines; /* read from it on the first sample */
     double ms;
     unsigned long used; /* the use clock when last asked for: the oldest goes first */
 } uk_module;
@@ -46,6 +47,8 @@ static void unload(uk_module *m)
     cudaLibraryUnload(m->lib);
     free(m->cubin);
     m->cubin = NULL;
+    rs_line_table_free(m->lines);
+    m->lines = NULL;
 }
 
 static void drop_modules(rs_ukernels *u)
@@ -231,13 +234,25 @@ cudaError_t rs_uk_launch(rs_engine *e, const rs_launch *l)
                             args, smem_of(l), l->stream);
 }
 
-rs_status rs_uk_line(rs_engine *e, const char *function, uint64_t pc, char *file, size_t len,
-                     unsigned *line, rs_error *err)
+int rs_uk_chain(rs_engine *e, const char *function, uint64_t pc, rs_src_frame *frames, int max,
+                rs_error *err)
 {
-    const rs_ukernels *u = e->uk;
-    for (int i = 0; u && i < u->n; i++)
-        if (u->m[i].cubin && strcmp(u->m[i].build.entry, function) == 0)
-            return rs_sass_line(u->m[i].cubin, u->m[i].cubin_len, function, pc, file, len, line,
-                                err);
-    return rs_fail(err, RS_E_IO, "%s is not one of your kernels", function);
+    rs_ukernels *u = e->uk;
+    for (int i = 0; u && i < u->n; i++) {
+        uk_module *m = &u->m[i];
+        if (!m->cubin || strcmp(m->build.entry, function) != 0) continue;
+        if (!m->lines && !(m->lines = rs_line_table_load(m->cubin, m->cubin_len, function, err)))
+            return 0;
+        const int n = rs_line_table_chain(m->lines, pc, frames, max);
+        if (!n)
+            rs_fail(err, RS_E_IO, "%s + 0x%llx: no source line", function, (unsigned long long)pc);
+        return n;
+    }
+    rs_fail(err, RS_E_IO, "%s is not one of your kernels", function);
+    return 0;
+}
+
+const char *rs_uk_path(const rs_engine *e)
+{
+    return e->uk && e->uk->path[0] ? e->uk->path : NULL;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/cubin_lines.h"
 #include "../core/ukernel.h"
 #include "sass_lines.h"
 
@@ -20,12 +21,22 @@ typedef struct cubin {
     char *names; /* its entry points, separated by ' ' */
 } cubin;
 
+#define MAX_TABLES 4 /* line tables kept: a plan's kernels */
+
+typedef struct table {
+    char fn[512];
+    rs_line_table *t;
+    unsigned long used;
+} table;
+
 static struct {
     pthread_mutex_t lock;
     char dir[4096];
     int sm, count, loaded;
     cubin c[MAX_CUBINS];
-} cache = {PTHREAD_MUTEX_INITIALIZER, "", 0, 0, 0, {{0}}};
+    table tables[MAX_TABLES];
+    unsigned long clock;
+} cache = {PTHREAD_MUTEX_INITIALIZER, "", 0, 0, 0, {{0}}, {{"", NULL, 0}}, 0};
 
 #ifndef RS_INSTALL_DATA_DIR
 #define RS_INSTALL_DATA_DIR ""
@@ -96,6 +107,8 @@ static void load(const char *dir, int sm)
 {
     if (cache.loaded && cache.sm == sm && strcmp(cache.dir, dir) == 0) return;
     for (int i = 0; i < cache.count; i++) free(cache.c[i].data), free(cache.c[i].names);
+    for (int i = 0; i < MAX_TABLES; i++) rs_line_table_free(cache.tables[i].t);
+    memset(cache.tables, 0, sizeof cache.tables);
     memset(cache.c, 0, sizeof cache.c);
     cache.count = 0;
     snprintf(cache.dir, sizeof cache.dir, "%s", dir);
@@ -123,14 +136,65 @@ static int has_name(const char *names, const char *fn)
     return 0;
 }
 
+static void where_of(const char *dir, char *buf, size_t len)
+{
+    if (dir)
+        snprintf(buf, len, "%s", dir);
+    else
+        default_dir(buf, len);
+}
+
+/* The line table of fn, loaded once (the least recently used one goes). */
+static rs_line_table *table_of(const char *fn, rs_error *err)
+{
+    table *slot = &cache.tables[0];
+    for (int i = 0; i < MAX_TABLES; i++) {
+        table *t = &cache.tables[i];
+        if (t->t && strcmp(t->fn, fn) == 0) {
+            t->used = ++cache.clock;
+            return t->t;
+        }
+        if (t->used < slot->used) slot = t;
+    }
+    for (int i = 0; i < cache.count; i++) {
+        if (!has_name(cache.c[i].names, fn)) continue;
+        rs_line_table *t = rs_line_table_load(cache.c[i].data, cache.c[i].size, fn, err);
+        if (!t) return NULL;
+        rs_line_table_free(slot->t);
+        snprintf(slot->fn, sizeof slot->fn, "%s", fn);
+        slot->t = t;
+        slot->used = ++cache.clock;
+        return t;
+    }
+    rs_fail(err, RS_E_IO, "%s is in none of the sm_%d cubins in %s", fn, cache.sm, cache.dir);
+    return NULL;
+}
+
+int rs_builtin_chain(const char *dir, int sm, const char *function, uint64_t pc_offset,
+                     rs_src_frame *frames, int max, rs_error *err)
+{
+    char where[4096];
+    where_of(dir, where, sizeof where);
+    if (!function || !*function) {
+        rs_fail(err, RS_E_IO, "no kernel named");
+        return 0;
+    }
+    pthread_mutex_lock(&cache.lock);
+    load(where, sm);
+    const rs_line_table *t = table_of(function, err);
+    int n = t ? rs_line_table_chain(t, pc_offset, frames, max) : 0;
+    if (t && !n)
+        rs_fail(err, RS_E_IO, "%s + 0x%llx: no source line", function,
+                (unsigned long long)pc_offset);
+    pthread_mutex_unlock(&cache.lock);
+    return n;
+}
+
 rs_status rs_builtin_line(const char *dir, int sm, const char *function, uint64_t pc_offset,
                           char *file, size_t file_len, unsigned *line, rs_error *err)
 {
     char where[4096];
-    if (dir)
-        snprintf(where, sizeof where, "%s", dir);
-    else
-        default_dir(where, sizeof where);
+    where_of(dir, where, sizeof where);
     if (!function || !*function) return rs_fail(err, RS_E_IO, "no kernel named");
     pthread_mutex_lock(&cache.lock);
     load(where, sm);

@@ -8,12 +8,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/cubin_lines.h"
 #include "../core/error.h"
+
+/* The inline chain of `pc_offset` in `function` (see core/cubin_lines.h)
+ * from the cubin's own line table, kernels found as for rs_builtin_line.
+ * Returns the frames filled, 0 with a reason when there is none. */
+int rs_builtin_chain(const char *dir, int sm, const char *function, uint64_t pc_offset,
+                     rs_src_frame *frames, int max, rs_error *err);
 
 /* File and line of `pc_offset` in `function` (its cubin name) of the
  * kernels built for sm `sm` (90: sm_90) found in `dir` (NULL: "cubins"
- * beside the program, else the installed ones). RS_E_IO with a reason when there is no such cubin,
- * function or line. */
+ * beside the program, else the installed ones), through CUPTI's SASS-to-
+ * source correlation (the innermost line). RS_E_IO with a reason when
+ * there is no such cubin, function or line. */
 rs_status rs_builtin_line(const char *dir, int sm, const char *function, uint64_t pc_offset,
                           char *file, size_t file_len, unsigned *line, rs_error *err);
 
