@@ -2,9 +2,11 @@
 """PC sampling on a GPU: the stories the why panel tells hold, measured.
 interleaved waits on its tree step, not on global memory; multi_element and
 vectorized wait on their global loads; sequential waits at its barrier; a
-user kernel's samples land in its own file; drops stay under 1%. Prints
-the wall time of run --stalls (the issue's benchmark). Skips (77) without a
-CUDA device."""
+user kernel's samples land in its own file; drops stay under 1%.
+cooperative_groups' samples in cooperative groups' own headers show on its
+cg::reduce lines and count under cg::reduce; the kernel's instructions keep
+their samples. Prints the wall time of run --stalls (the issue's
+benchmark). Skips (77) without a CUDA device."""
 import json
 import os
 import sys
@@ -58,6 +60,26 @@ for v in ("multi_element", "vectorized"):
     check(top == "long_scoreboard" and hot["samples"] > 0.5 * st.get("samples", 1),
           f"{v}: the hottest line waits for global memory, over half the samples: {top}")
 
+OWN = {"classic.cu", "modern.cu", "common.cuh", "unrolled.cu"}
+CG_REDUCE = {line_of("src/kernels/modern.cu", "    v = cg::reduce(tile, v, op);"),
+             line_of("src/kernels/modern.cu", "        v = cg::reduce(tile, v, op);")}
+st, lines, hot, top, _ = view("--variant", "cooperative_groups")
+check(lines and all(l["file"] in OWN for l in lines),
+      f"cooperative_groups: every sample on a line of redscope's own kernels: "
+      f"{sorted({l['file'] for l in lines})}")
+on_reduce = [l for l in lines if l["file"] == "modern.cu" and l["line"] in CG_REDUCE]
+check(on_reduce and all(l.get("inlined", 0) > 0.5 * l["samples"] for l in on_reduce),
+      f"cooperative_groups: its cg::reduce lines {sorted(CG_REDUCE)} hold inlined library code: "
+      f"{[(l['line'], l['samples'], l.get('inlined')) for l in on_reduce]}")
+fns = {f["name"]: f["samples"] for f in st.get("functions", [])}
+check(fns.get("cg::reduce", 0) > 0 and
+      0.99 * st.get("samples", 0) <= sum(fns.values()) <= st.get("samples", 0),
+      f"cooperative_groups: by function, cg::reduce among them, every sample once: {fns}")
+pcs = st.get("pcs", [])
+check("k_cooperative_groups" in st.get("kernel", "") and st.get("cubin", "").endswith(".cubin")
+      and pcs and 0 < sum(n for _, n in pcs) <= st.get("samples", 0),
+      f"cooperative_groups: its instructions with samples: {len(pcs)} in {st.get('kernel')}")
+
 st, lines, hot, top, _ = view("--variant", "sequential")
 # 165,000-166,000 in six runs on an H100 at period 7: each sample counted once
 check(st.get("period") != 7 or 100000 < st.get("samples", 0) < 250000,
@@ -71,6 +93,8 @@ check(at.get("file") == "classic.cu" and SEQ_FOR <= at.get("line", 0) <= SEQ_FOR
 st, lines, hot, top, _ = view("--kernel", os.path.join(SRC, "conf/kernels/template.cu"))
 mine = sum(l["samples"] for l in lines if l["file"] in ("template.cu", "redscope.h"))
 check(mine > 0.9 * st.get("samples", 1), f"your kernel: its samples map to its own file: {mine}")
+check(os.path.isfile(st.get("cubin", "")),
+      f"your kernel: its cubin is kept for the SASS view: {st.get('cubin')}")
 
 # several collections in one process (a ladder): every step has its view
 rc, out, err = run("ladder", "--variants", "interleaved,sequential,vectorized", "--n", "2^22",

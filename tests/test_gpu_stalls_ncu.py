@@ -5,11 +5,15 @@ the same top reason on it, and every line's share of the samples within 5
 percentage points. Prints the comparison table (docs/results.md keeps it).
 ncu's CUDA source view lists an inlined instruction under every line of
 its inline chain; here ncu's samples are read per instruction (its SASS
-page) and put on the line CUPTI's SASS-to-source correlation gives each
-offset (the innermost, as redscope shows it).
-ncu samples the reduction's first launch; redscope every launch of one run
-(the later passes hold well under 1% of the samples at this n). Skips (77)
-without a CUDA device; ncu ships with the toolkit, so its absence fails."""
+page) and put on the line redscope shows each offset on (tests/pc_lines.c:
+the innermost line of its inline chain in redscope's own kernel sources).
+Both look at a warmed-up launch: redscope samples one reduction after its
+timed ones, ncu the first pass of the sixth repetition (the first launch in
+a process waits longer on its loads: 31% against 27% on sequential's load
+line, measured). ncu samples each SM where CUPTI samples each of its
+scheduler quarters, so ncu's interval is set 5 lower for about as many
+samples (sampling error well under a point). Skips (77) without a CUDA
+device; ncu ships with the toolkit, so its absence fails."""
 import csv
 import io
 import json
@@ -41,14 +45,16 @@ def num(x):
         return 0
 
 
-def ncu_pcs(v, tmp, period):
+def ncu_pcs(v, tmp, period, launches):
     """Offset in the kernel -> (samples, {reason: samples}) from ncu's SASS
-    source page (its first row is the kernel's entry)."""
+    source page (its first row is the kernel's entry), for the first pass
+    of the sixth repetition."""
     rep = os.path.join(tmp, v)
     p = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
-                        "--warp-sampling-interval", str(period), "-k",
-                        f"regex:k_{v}([<I(]|$)", "-c", "1", "-f", "-o", rep, EXE, "run",
-                        "--variant", v, *ARGS, "--reps", "1", "--warmup", "0"],
+                        "--warp-sampling-interval", str(max(0, period - 5)), "-k",
+                        f"regex:k_{v}([<I(]|$)", "--launch-skip", str(5 * launches), "-c", "1",
+                        "-f", "-o", rep, EXE, "run", "--variant", v, *ARGS, "--reps", "12",
+                        "--warmup", "0"],
                        capture_output=True, text=True, timeout=600)
     check(p.returncode == 0, f"ncu on {v}: {p.stderr[-300:]}")
     p = subprocess.run([ncu, "--import", rep + ".ncu-rep", "--page", "source", "--csv",
@@ -75,9 +81,8 @@ def ncu_pcs(v, tmp, period):
 
 
 def ncu_lines(v, pcs):
-    """Per line, each instruction once, on the line CUPTI's SASS-to-source
-    correlation gives its offset (tests/pc_lines.c: the innermost of its
-    inline chain, the line redscope shows)."""
+    """Per line, each instruction once, on the line redscope shows its
+    offset on (tests/pc_lines.c)."""
     hot = [(off, n, why) for off, (n, why) in pcs.items() if n]
     out = subprocess.run([os.environ["PC_LINES"], CUBINS, "90", v + TEMPLATE.get(v, ""),
                           *[hex(off) for off, _, _ in hot]],
@@ -100,6 +105,7 @@ def ours(v):
     st = json.loads(out).get("stalls", {}) if rc == 0 else {}
     check(st.get("valid"), f"{v}: redscope's stall view ({err.strip()[-200:]})")
     PERIOD[v] = st.get("period", 7)
+    LAUNCHES[v] = json.loads(out).get("launches", 1) if rc == 0 else 1
     return {(l["file"], l["line"]): (l["samples"], l["reasons"]) for l in st.get("lines", [])}
 
 
@@ -116,7 +122,7 @@ def hottest(lines):
 
 ncu = shutil.which("ncu")
 CUBINS = os.path.join(os.path.dirname(EXE), "cubins")
-TEMPLATE, PERIOD = {}, {}
+TEMPLATE, PERIOD, LAUNCHES = {}, {}, {}
 check(ncu is not None, "ncu (Nsight Compute) is on PATH for the comparison")
 if ncu:
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
@@ -124,7 +130,7 @@ if ncu:
           f"{'hottest (ncu)':18} {'top reason':18} {'share':>6} {'max diff':>8}")
     for v in STEPS:
         a = ours(v)
-        b = ncu_lines(v, ncu_pcs(v, tmp, PERIOD.get(v, 7)))  # the same sampling period
+        b = ncu_lines(v, ncu_pcs(v, tmp, PERIOD.get(v, 7), LAUNCHES.get(v, 1)))
         if not a or not b:
             check(False, f"{v}: both views have lines ({len(a)}, {len(b)})")
             continue

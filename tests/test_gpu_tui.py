@@ -5,6 +5,7 @@ with counters against the previous step, and a live sweep whose chart and
 crossovers appear, and the Source screen of a run sampled live; q quits
 cleanly. Prints the screens."""
 import os
+import re
 import sys
 import time
 
@@ -65,6 +66,16 @@ try:
     hot = [l for l in (s or "").splitlines() if ">" in l and "%" in l]
     if not hot or not any("long_scoreboard" in l for l in hot):
         failures.append("a live Source screen marks first_add's load wait among its hottest lines")
+    t.keys("s")  # the SASS of the hottest line, with nvdisasm (the GPU machines have it)
+    s = t.wait_for("SASS of ", 20) or t.screen()
+    print(s)
+    at = s.find("SASS of ")
+    rows = re.findall(r"│ ([0-9a-f]{4}) +([0-9.]+)%  (\S+)", s[at:]) if at >= 0 else []
+    total = sum(float(r[1]) for r in rows)
+    if not rows or not 99.0 <= total <= 101.0:
+        failures.append(f"s shows the SASS of the cursor's line, its instructions' shares adding "
+                        f"up to the line's samples: {len(rows)} rows, {total:.1f}%")
+    t.keys("s")
     t.keys("Escape")
     t.keys("q")
     if t.wait_for("q again", 2):

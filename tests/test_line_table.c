@@ -208,6 +208,9 @@ static void names(void)
         {"k_plain", "k_plain"},
         {"", ""},
         {"bool operator< <int>(a, b)", "operator<"},
+        {"cooperative_groups::__v1::thread_block_tile<32u, void>::operator cooperative_groups::"
+         "__v1::thread_block_tile<32u, cooperative_groups::__v1::thread_block>() const",
+         "cg::thread_block_tile::operator thread_block_tile"},
     };
     char buf[128];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -118,7 +118,7 @@ static void functions(void)
     CHECK_STR_CONTAINS(t, "modern.cu:102   80.0%  100% waiting for global memory (long "
                           "scoreboard) [75% in inlined library code]");
     CHECK_STR_CONTAINS(t, "by function");
-    CHECK_STR_CONTAINS(t, "                      __ldg  60.0%  100% waiting for global memory");
+    CHECK_STR_CONTAINS(t, "   60.0%  __ldg                         100% waiting for global memory");
     free(t);
     t = printed(&s, RS_FMT_CSV);
     CHECK_STR_CONTAINS(t, ",inlined_share\n");

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The stall view as the command line prints it, from a recording of a real
-H100 (conf/recordings/h100-stalls.jsonl: `redscope run --variant sequential`
-and `--variant interleaved`, n 2^24, `--stalls --record`, 2026-11-23):
-table, CSV, JSON, the ladder's line per step, and the refusals. No GPU
-needed."""
+H100 (conf/recordings/h100-stalls.jsonl: `redscope ladder --variants
+sequential,interleaved,cooperative_groups,vectorized --n 2^24 --stalls
+--record`, 2026-11-23): table, CSV, JSON, by function, cooperative groups'
+inlined code on its caller's lines, the ladder's line per step, and the
+refusals. No GPU needed."""
 import csv
 import io
 import json
@@ -31,11 +32,32 @@ check(bar and "waiting at __syncthreads (barrier)" in bar[0], f"the tree loop's 
 reasons = [l for l in lines if l.startswith("reasons")]
 check(reasons and "long scoreboard" in reasons[0] and "short scoreboard" in reasons[0],
       f"the run's totals by reason: {reasons}")
+fn = out[out.find("by function"):] if "by function" in out else ""
+tree = [l for l in fn.splitlines() if "tree_sequential" in l]
+check(tree and "waiting at __syncthreads (barrier)" in tree[0] and "SumOp::operator()" in fn,
+      f"by function: the tree's barrier, the operation's add: {fn}")
+
+# cooperative groups' code (its headers) shows on the lines that call it
+rc, out, err = run("run", "--replay", REC, "--variant", "cooperative_groups", "--n", "2^24",
+                   "--stalls")
+table = out[out.find("\nstalls "):out.find("\nreasons ")].splitlines()[2:]
+rows = [l for l in table if l[:1] in (" ", ">")]
+check(rc == 0 and rows and all(("modern.cu:" in l or "common.cuh:" in l) for l in rows),
+      f"cooperative_groups: every line is in its own sources: {rows}")
+call = [l for l in rows if "modern.cu:60 " in l]
+check(call and "[100% in inlined library code]" in call[0],
+      f"cooperative_groups: its cg::reduce line holds the inlined code: {call}")
+check("cg::reduce" in out[out.find("by function"):], f"cg::reduce by function: {out[-600:]}")
 
 rc, out, err = run("run", *ARGS, "--format", "csv")
 parts = out.split("\n\n")
-check(rc == 0 and len(parts) == 2, f"csv: the result row, then the lines: {out[:200]}")
-if len(parts) == 2:
+check(rc == 0 and len(parts) == 3, f"csv: the result row, the lines, the functions: {out[:200]}")
+if len(parts) == 3:
+    fns = list(csv.DictReader(io.StringIO(parts[2])))
+    names = {r["function"]: r for r in fns}
+    check("tree_sequential" in names and names["tree_sequential"]["reason1"] == "barrier"
+          and abs(sum(float(r["share"]) for r in fns) - 100.0) < 1.0,
+          f"csv by function: {list(names)[:6]}")
     rows = list(csv.DictReader(io.StringIO(parts[1])))
     by = {(r["file"], int(r["line"])): r for r in rows}
     r69 = by.get(("classic.cu", 69))

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """The Source screen in a real terminal (tmux), from a recording of a real
 H100 (conf/recordings/h100-stalls.jsonl): W opens it on the hottest line
-with the kernel's own source text and every reason of that line; the
-cursor moves the reasons shown; a pinned result stands beside the current
-one on a wide terminal; at 80 columns nothing is cut into the frame; Esc
-goes back and q quits with the terminal restored."""
+with the kernel's own source text and every reason of that line, the
+samples by function beside; the cursor moves the reasons shown; s shows
+the line's SASS (or says nvdisasm is missing); cooperative groups' inlined
+code shows on cooperative_groups' cg::reduce lines; a pinned result stands
+beside the current one on a wide terminal; at 80 columns nothing is cut
+into the frame; Esc goes back and q quits with the terminal restored."""
 import os
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -13,6 +16,7 @@ from tuitest import Tmux  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-stalls.jsonl")
+NVDISASM = shutil.which("nvdisasm") or os.access("/usr/local/cuda/bin/nvdisasm", os.X_OK)
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 failures = []
 
@@ -29,21 +33,41 @@ try:
     t.keys("W")
     s = t.wait_for("where warps wait", 5) or t.screen()
     hot = [l for l in s.splitlines() if "classic.cu:69" in l]
-    check(hot and ">" in hot[0] and "27.0%" in hot[0] and "long_scoreboard" in hot[0]
+    check(hot and ">" in hot[0] and "26.6%" in hot[0] and "long_scoreboard" in hot[0]
           and "s[threadIdx.x] = load_one<T, A, Op>(in, n);" in hot[0],
           "sequential's hottest line, its share, its reason and its source text", s)
-    check("classic.cu:69, 44671 samples:" in s and "93.2%  waiting for global memory (long scoreboard)" in s,
+    check("classic.cu:69, 44355 samples:" in s and "93.3%  waiting for global memory (long scoreboard)" in s,
           "every reason of the cursor's line, in words and Nsight Compute's names", s)
-    check("165593 samples, 297 dropped, every 2^12 cycles" in s, "the samples and the drops", s)
+    check("166490 samples, 337 dropped, every 2^12 cycles" in s, "the samples and the drops", s)
+    check("by function:" in s and "tree_sequential" in s and "SumOp::operator()" in s,
+          "the samples by function beside the line's reasons", s)
     t.keys("j")
     s = t.screen()
     check("classic.cu:70, " in s, "Down moves the cursor: the next line's reasons", s)
+    t.keys("k", "s")  # the SASS of the hottest line: nvdisasm where it is, else why not
+    s = t.wait_for("SASS", 20) or t.screen()
+    if NVDISASM:
+        check("SASS of classic.cu:69" in s and ("STS" in s or "LDG" in s),
+              "s: the SASS of the cursor's line, from this build's cubin", s)
+    else:
+        check("SASS: nvdisasm is not on PATH (it comes with the CUDA toolkit)" in s,
+              "s without nvdisasm says what is missing", s)
+    t.keys("s")
+    s = t.screen()
+    check("SASS" not in s and "by function:" in s, "s again hides it; the functions show", s)
+    t.keys("Escape", *["j"] * 7, "W")  # cooperative_groups (step 11): cooperative groups inlined
+    s = t.wait_for("cooperative_groups:", 5) or t.screen()
+    red = [l for l in s.splitlines() if "modern.cu:60 " in l]
+    check(red and "v = cg::reduce(tile, v, op);" in red[0] and "sm_" not in s and "reduce.h" not in s,
+          "cooperative groups' code shows on the line that calls cg::reduce, no header lines", s)
+    check("cg::reduce" in s, "cg::reduce among the functions", s)
+    t.keys("Escape", *["k"] * 7)  # back to sequential
     t.keys("Escape", "p", "k", "k", "W")  # pin sequential, then interleaved beside it
     s = t.wait_for("pinned sequential", 5) or t.screen()
     row = [l for l in s.splitlines() if "interleaved:" in l]
     check(row and "pinned sequential:" in row[0], "the pinned result stands beside the current one", s)
     inter = [l for l in s.splitlines() if "classic.cu:28 " in l]
-    check(inter and "50.0%" in inter[0] and "wait" in inter[0], "interleaved's tree step, 50%", s)
+    check(inter and "49.9%" in inter[0] and "wait" in inter[0], "interleaved's tree step, 50%", s)
     t.resize(80, 24)
     s = t.screen()
     lines = s.splitlines()

@@ -450,3 +450,17 @@ void rs_line_table_free(rs_line_table *t)
     free(t->rows);
     free(t);
 }
+
+long rs_cubin_symbol_index(const void *cubin, size_t size, const char *function)
+{
+    elf f;
+    if (!function || !read_elf(cubin, size, &f)) return -1;
+    for (size_t k = 0; k + 24 <= f.sym.n; k += 24) {
+        rd s = {f.sym.p + k, 24, 0, 0};
+        const uint64_t name = fixed(&s, 4);
+        if (name < f.symstr.n && memchr(f.symstr.p + name, 0, f.symstr.n - name) &&
+            strcmp((const char *)f.symstr.p + name, function) == 0)
+            return (long)(k / 24);
+    }
+    return -1;
+}

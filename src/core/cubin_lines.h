@@ -46,4 +46,8 @@ uint64_t rs_line_table_end(const rs_line_table *t);
 
 void rs_line_table_free(rs_line_table *t);
 
+/* The symbol-table index of a function (nvdisasm -fun takes it); -1 when
+ * the cubin lacks it. */
+long rs_cubin_symbol_index(const void *cubin, size_t size, const char *function);
+
 #endif

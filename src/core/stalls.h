@@ -66,6 +66,7 @@ typedef struct rs_stalls {
     uint64_t other_funcs; /* samples of functions past RS_STALL_FUNCS */
     rs_stall_func func[RS_STALL_FUNCS];
     char kernel[256]; /* the sampled kernel's cubin name (mangled), for its SASS */
+    char cubin[512];  /* where its cubin was when sampled ("": unknown) */
     int sm;           /* built for sm_XX */
     int npcs;
     rs_stall_pc pc[RS_STALL_PCS]; /* the kernel's instructions with samples, by offset */

@@ -72,10 +72,10 @@ static void print_funcs(FILE *f, const rs_stalls *s)
     for (int i = 0; i < nf; i++) {
         const rs_stall_func *fn = &s->func[order[i]];
         func_words(fn, 1, words, sizeof words);
-        fprintf(f, "  %27s %5.1f%%  %s\n", fn->name, share(fn->samples, s->total), words);
+        fprintf(f, "  %5.1f%%  %-28s  %s\n", share(fn->samples, s->total), fn->name, words);
     }
     if (s->other_funcs)
-        fprintf(f, "  %27s %5.1f%%\n", "more functions", share(s->other_funcs, s->total));
+        fprintf(f, "  %5.1f%%  %s\n", share(s->other_funcs, s->total), "more functions");
 }
 
 static void print_csv(FILE *f, const rs_stalls *s)

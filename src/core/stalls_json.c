@@ -48,6 +48,7 @@ static void functions_to_json(const rs_stalls *s, cJSON *j)
     cJSON_AddNumberToObject(j, "other_functions", (double)s->other_funcs);
     if (!s->kernel[0]) return;
     cJSON_AddStringToObject(j, "kernel", s->kernel);
+    cJSON_AddStringToObject(j, "cubin", s->cubin);
     cJSON_AddNumberToObject(j, "sm", s->sm);
     cJSON *pcs = cJSON_AddArrayToObject(j, "pcs");
     for (int i = 0; i < s->npcs; i++) {
@@ -71,6 +72,8 @@ static void functions_from_json(const cJSON *j, rs_stalls *s)
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(j, "kernel");
     if (!cJSON_IsString(kernel)) return;
     snprintf(s->kernel, sizeof s->kernel, "%s", kernel->valuestring);
+    const cJSON *cubin = cJSON_GetObjectItemCaseSensitive(j, "cubin");
+    if (cJSON_IsString(cubin)) snprintf(s->cubin, sizeof s->cubin, "%s", cubin->valuestring);
     const double sm = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "sm"));
     s->sm = sm >= 10.0 && sm < 1000.0 ? (int)sm : 0;
     const cJSON *pc;

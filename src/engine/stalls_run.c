@@ -151,6 +151,8 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
     }
     s->valid = s->total > 0;
     s->sm = k.sm;
+    if (s->kernel[0] && !rs_uk_save_cubin(e, s->kernel, s->cubin, sizeof s->cubin))
+        rs_builtin_cubin_path(NULL, k.sm, s->kernel, s->cubin, sizeof s->cubin);
     s->dropped = tot.dropped;
     s->period = period;
     if (!s->valid)

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "compile/compile.h"
 #include "core/cubin_lines.h"
@@ -249,6 +251,45 @@ int rs_uk_chain(rs_engine *e, const char *function, uint64_t pc, rs_src_frame *f
         return n;
     }
     rs_fail(err, RS_E_IO, "%s is not one of your kernels", function);
+    return 0;
+}
+
+/* $XDG_CACHE_HOME/redscope, or ~/.cache/redscope, made when missing. */
+static int cache_dir(char *buf, size_t len)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int w = -1;
+    if (xdg && *xdg == '/')
+        w = snprintf(buf, len, "%s/redscope", xdg);
+    else if (home && *home) {
+        w = snprintf(buf, len, "%s/.cache", home);
+        if (w > 0 && (size_t)w < len) mkdir(buf, 0755);
+        w = snprintf(buf, len, "%s/.cache/redscope", home);
+    }
+    if (w < 0 || (size_t)w >= len) return 0;
+    mkdir(buf, 0755);
+    struct stat st;
+    return stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int rs_uk_save_cubin(rs_engine *e, const char *function, char *path, size_t len)
+{
+    const rs_ukernels *u = e->uk;
+    char dir[RS_NOTE_MAX];
+    for (int i = 0; u && i < u->n && len; i++) {
+        const uk_module *m = &u->m[i];
+        if (!m->cubin || strcmp(m->build.entry, function) != 0 || !cache_dir(dir, sizeof dir))
+            continue;
+        char tmp[RS_NOTE_MAX + 64];
+        const int w = snprintf(path, len, "%s/kernel-%016llx-%d-%d-%d.cubin", dir,
+                               (unsigned long long)m->hash, (int)m->type, (int)m->op, m->kfin);
+        snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+        FILE *f = w > 0 && (size_t)w < len ? fopen(tmp, "wb") : NULL;
+        const int ok = f && fwrite(m->cubin, 1, m->cubin_len, f) == m->cubin_len;
+        if (f && (fclose(f) != 0 || !ok || rename(tmp, path) != 0)) remove(tmp);
+        if (ok) return 1;
+    }
+    if (len) path[0] = '\0';
     return 0;
 }
 

@@ -19,6 +19,7 @@ typedef struct cubin {
     char *data;
     size_t size;
     char *names; /* its entry points, separated by ' ' */
+    char path[4096 + 256];
 } cubin;
 
 #define MAX_TABLES 4 /* line tables kept: a plan's kernels */
@@ -99,6 +100,7 @@ static void add_cubin(const char *path, int sm)
         return;
     }
     c->sm = sm;
+    snprintf(c->path, sizeof c->path, "%s", path);
     cache.count++;
 }
 
@@ -188,6 +190,22 @@ int rs_builtin_chain(const char *dir, int sm, const char *function, uint64_t pc_
                 (unsigned long long)pc_offset);
     pthread_mutex_unlock(&cache.lock);
     return n;
+}
+
+int rs_builtin_cubin_path(const char *dir, int sm, const char *function, char *path, size_t len)
+{
+    char where[4096];
+    where_of(dir, where, sizeof where);
+    if (len) path[0] = '\0';
+    pthread_mutex_lock(&cache.lock);
+    load(where, sm);
+    for (int i = 0; function && i < cache.count && len; i++)
+        if (has_name(cache.c[i].names, function)) {
+            snprintf(path, len, "%s", cache.c[i].path);
+            break;
+        }
+    pthread_mutex_unlock(&cache.lock);
+    return len && path[0];
 }
 
 rs_status rs_builtin_line(const char *dir, int sm, const char *function, uint64_t pc_offset,

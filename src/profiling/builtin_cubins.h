@@ -17,6 +17,10 @@
 int rs_builtin_chain(const char *dir, int sm, const char *function, uint64_t pc_offset,
                      rs_src_frame *frames, int max, rs_error *err);
 
+/* The path of the cubin that holds `function`, found as for
+ * rs_builtin_line; 0 when none does. */
+int rs_builtin_cubin_path(const char *dir, int sm, const char *function, char *path, size_t len);
+
 /* File and line of `pc_offset` in `function` (its cubin name) of the
  * kernels built for sm `sm` (90: sm_90) found in `dir` (NULL: "cubins"
  * beside the program, else the installed ones), through CUPTI's SASS-to-

@@ -95,6 +95,12 @@ void rs_function_short(const char *demangled, char *buf, size_t len)
     buf[0] = '\0';
     size_t used = 0;
     for (const char *seg = last_word(s); *seg;) {
+        if (strncmp(seg, "operator ", 9) == 0) { /* a conversion: its type's last name */
+            const char *type = seg + 9, *last = type;
+            for (const char *q = strstr(type, "::"); q; q = strstr(q + 2, "::")) last = q + 2;
+            snprintf(buf + used, len - used, "%soperator %s", used ? "::" : "", last);
+            break;
+        }
         const char *sep = strstr(seg, "::");
         const size_t n = sep ? (size_t)(sep - seg) : strlen(seg);
         if (!internal_namespace(seg, n) || !sep) {

@@ -10,10 +10,13 @@
 #include "core/preset.h"
 #include "core/record.h"
 #include "core/sweep.h"
+#include "profiling/sass_view.h"
 #include "keys.h"
 #include "theme.h"
 #include "layout.h"
 #include "worker.h"
+
+#define UI_SASS_MAX 96 /* instructions the SASS panel holds */
 
 typedef enum {
     UI_PROMPT_NONE,
@@ -53,7 +56,11 @@ typedef struct ui_app {
     rs_check_report *checks;
     uint64_t check_n[RS_VARIANT_COUNT];
 
-    int src_cur; /* Source screen: the cursor's line of the stall view */
+    int src_cur;   /* Source screen: the cursor's line of the stall view */
+    int src_sass;  /* its SASS panel shown (s) */
+    int src_nsass; /* the panel's instructions; -1: src_why says why none */
+    char src_why[256];
+    rs_sass_insn src_insn[UI_SASS_MAX];
 
     /* ladder screen */
     rs_row *ladder;

@@ -42,6 +42,10 @@ const ui_binding ui_bindings[] = {
     {'w', 0, "w", "",
      "PC sampling on or off: runs also sample where warps wait (about half a second each)",
      UI_ACT_STALLS, EXP | LAD | SRC, 0},
+    {'s', 0, "s", "sass",
+     "source: the SASS of the cursor's line with each instruction's samples (needs nvdisasm on "
+     "PATH); s again hides it",
+     UI_ACT_SASS, SRC, 6},
     {'p', 0, "p", "pin", "pin the selected result as the baseline for changes", UI_ACT_PIN,
      EXP | LAD, 6},
     {'t', 0, "t", "type", "next element type (T: previous)", UI_ACT_TYPE, EXP | LAD | SWP, 7},

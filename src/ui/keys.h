@@ -50,6 +50,7 @@ typedef enum {
     UI_ACT_KERNEL,
     UI_ACT_SOURCE,
     UI_ACT_STALLS,
+    UI_ACT_SASS,
 } ui_action;
 
 #define UI_ON(s)  (1u << (s))

@@ -76,7 +76,8 @@ static void draw_line(const ui_app *a, const rs_stalls *s, int i, int y, int x, 
     ui_putf(y, tx, x + w - tx, role, "%-17.17s %s", why, text);
 }
 
-/* Every reason of the cursor's line, most samples first. */
+/* Every reason of the cursor's line, most samples first, and how much of
+ * it is library code inlined there. */
 static void draw_reasons(const rs_stalls *s, int i, ui_rect r)
 {
     if (i < 0 || i >= s->nlines) return;
@@ -84,12 +85,54 @@ static void draw_reasons(const rs_stalls *s, int i, ui_rect r)
     int kinds[RS_STALL_KINDS];
     uint64_t n[RS_STALL_KINDS];
     const int c = rs_stalls_top(s, l, RS_STALL_KINDS, kinds, n);
-    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %llu samples:", l->file, l->line,
-            (unsigned long long)l->samples);
+    char inl[64] = "";
+    if (l->inlined)
+        snprintf(inl, sizeof inl, ", %.0f%% in inlined library code", pct(l->inlined, l->samples));
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %llu samples%s:", l->file, l->line,
+            (unsigned long long)l->samples, inl);
     for (int k = 0; k < c && k + 1 < r.h; k++) {
         char words[128];
         rs_stall_kind_words(kinds[k], words, sizeof words);
         ui_putf(r.y + 1 + k, r.x, r.w, R_NORMAL, "%5.1f%%  %s", pct(n[k], l->samples), words);
+    }
+}
+
+/* The samples by function (library code under the call on the line). */
+static void draw_funcs(const rs_stalls *s, ui_rect r)
+{
+    int order[RS_STALL_FUNCS];
+    const int nf = rs_stalls_funcs_sorted(s, order);
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s", nf ? "by function:" : "by function: not recorded");
+    for (int k = 0; k < nf && k + 1 < r.h; k++) {
+        const rs_stall_func *f = &s->func[order[k]];
+        int kind[1];
+        uint64_t n[1];
+        char why[48] = "";
+        if (rs_stalls_top_func(f, 1, kind, n) == 1) {
+            const rs_stall_def *d = rs_stall_kind_def(kind[0]);
+            snprintf(why, sizeof why, "%s", d ? d->key : "unknown");
+        }
+        ui_putf(r.y + 1 + k, r.x, r.w, R_NORMAL, "%5.1f%%  %-28.28s %s", pct(f->samples, s->total),
+                f->name, why);
+    }
+}
+
+/* The SASS of the cursor's line (s), each instruction with its samples. */
+static void draw_sass(const ui_app *a, const rs_stalls *s, ui_rect r)
+{
+    const int cur = a->src_cur;
+    if (cur < 0 || cur >= s->nlines) return;
+    if (a->src_nsass < 0) {
+        ui_putf(r.y, r.x, r.w, R_WARN, "SASS: %s", a->src_why);
+        return;
+    }
+    ui_putf(r.y, r.x, r.w, R_TITLE,
+            "SASS of %s:%u (%d instructions; s hides it):", s->line[cur].file, s->line[cur].line,
+            a->src_nsass);
+    for (int k = 0; k < a->src_nsass && k + 1 < r.h; k++) {
+        const rs_sass_insn *in = &a->src_insn[k];
+        ui_putf(r.y + 1 + k, r.x, r.w, in->samples ? R_NORMAL : R_DIM, "%04llx %6.1f%%  %s",
+                (unsigned long long)in->offset, pct(in->samples, s->line[cur].samples), in->text);
     }
 }
 
@@ -105,12 +148,22 @@ static void draw_view(const ui_app *a, const rs_result *res, const char *label, 
     }
     ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %llu samples, %llu dropped, every 2^%d cycles", label,
             (unsigned long long)s->total, (unsigned long long)s->dropped, 5 + s->period);
-    const int detail = r.h >= 16 ? 7 : 0;
+    const int sass = cur >= 0 && a->src_sass;
+    const int detail = sass ? r.h / 2 : r.h >= 16 ? 7 : 0;
     const int rows = r.h - 1 - detail;
     int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;
     for (int k = 0; k < rows && first + k < s->nlines; k++)
         draw_line(a, s, first + k, r.y + 1 + k, r.x, r.w, first + k == cur);
-    if (detail) draw_reasons(s, cur, (ui_rect){r.y + r.h - detail + 1, r.x, detail - 1, r.w});
+    if (!detail) return;
+    const ui_rect d = {r.y + r.h - detail + 1, r.x, detail - 1, r.w};
+    if (sass) {
+        draw_sass(a, s, d);
+    } else if (r.w >= 110) { /* the line's reasons beside the functions */
+        draw_reasons(s, cur, (ui_rect){d.y, d.x, d.h, d.w / 2 - 1});
+        draw_funcs(s, (ui_rect){d.y, d.x + d.w / 2 + 1, d.h, d.w - d.w / 2 - 1});
+    } else {
+        draw_reasons(s, cur, d);
+    }
 }
 
 void ui_draw_source(const ui_app *a, const ui_layout *l)
@@ -140,6 +193,34 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
     draw_view(a, res, label, in, a->src_cur);
 }
 
+static const char *base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* A file of the kernel's own: redscope's kernels, or the user's file. */
+static int own_file(const void *ctx, const char *file)
+{
+    const ui_app *a = ctx;
+    return rs_kernel_source(base_of(file)) ||
+           (a->cfg.kernel[0] && strcmp(base_of(a->cfg.kernel), base_of(file)) == 0);
+}
+
+/* The SASS panel's instructions for the cursor's line (nvdisasm runs). */
+static void load_sass(ui_app *a, const rs_stalls *s)
+{
+    a->src_nsass = -1;
+    if (a->src_cur < 0 || a->src_cur >= s->nlines) {
+        snprintf(a->src_why, sizeof a->src_why, "no line under the cursor");
+        return;
+    }
+    const rs_stall_line *l = &s->line[a->src_cur];
+    a->src_nsass = rs_sass_of_line(s, l->file, l->line, own_file, a, a->src_insn, UI_SASS_MAX,
+                                   a->src_why, sizeof a->src_why);
+    if (a->src_nsass == 0) a->src_nsass = -1; /* the why says no instruction is there */
+}
+
 int ui_key_source(ui_app *a, ui_action act)
 {
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
@@ -147,13 +228,21 @@ int ui_key_source(ui_app *a, ui_action act)
     switch (act) {
     case UI_ACT_UP:
         if (a->src_cur > 0) a->src_cur--;
+        if (a->src_sass && n) load_sass(a, &res->stalls);
         return 1;
     case UI_ACT_DOWN:
         if (a->src_cur + 1 < n) a->src_cur++;
+        if (a->src_sass && n) load_sass(a, &res->stalls);
+        return 1;
+    case UI_ACT_SASS:
+        a->src_sass = !a->src_sass && n;
+        if (a->src_sass) load_sass(a, &res->stalls);
+        if (!n) ui_status(a, R_WARN, "no stall view here: Enter samples first");
         return 1;
     case UI_ACT_RUN:
         if (!a->cfg.stalls) ui_status(a, R_NORMAL, "PC sampling on (w turns it off)");
         a->cfg.stalls = 1; /* this screen is the stall view's: sample from now on */
+        a->src_sass = 0;   /* the new run's instructions differ */
         ui_run_variant(a);
         return 1;
     default: return 0;
@@ -166,5 +255,6 @@ void ui_open_source(ui_app *a)
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
     a->src_cur = res && res->stalls.valid ? rs_stalls_hottest(&res->stalls) : 0;
     if (a->src_cur < 0) a->src_cur = 0;
+    a->src_sass = 0;
     a->screen = UI_SCREEN_SOURCE;
 }
