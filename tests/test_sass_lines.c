@@ -1,6 +1,7 @@
 /* PCs to source lines through a cubin's line information, as the stall
  * view maps PC samples (CUPTI reads the cubin alone: no GPU needed). The
  * cubin is tests/data/pcs_tree.cu, built with -lineinfo. */
+#include <cupti.h>
 #include <stdlib.h>
 
 #include <dirent.h>
@@ -123,9 +124,27 @@ static void periods(void)
         CHECK(rs_pcs_period(ms, 132, 1980000, 2e5) <= rs_pcs_period(ms * 1.7, 132, 1980000, 2e5));
 }
 
+/* Each way CUPTI says no, in words a user can act on. */
+static void refusals(void)
+{
+    char why[256];
+    rs_pcs_explain(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "enabling", why, sizeof why);
+    CHECK_STR_EQ(why, "PC sampling needs permission to profile (run as root, or set "
+                      "NVreg_RestrictProfilingToAdminUsers=0)");
+    rs_pcs_explain(CUPTI_ERROR_NOT_SUPPORTED, "enabling", why, sizeof why);
+    CHECK_STR_EQ(why, "PC sampling is not supported on this device or system");
+    rs_pcs_explain(CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED, "enabling", why, sizeof why);
+    CHECK_STR_EQ(why, "PC sampling is not supported on this virtualized GPU");
+    rs_pcs_explain(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, "enabling", why, sizeof why);
+    CHECK_STR_CONTAINS(why, "(is another profiler attached?)");
+    rs_pcs_explain(CUPTI_ERROR_INVALID_PARAMETER, "configuring", why, sizeof why);
+    CHECK_STR_CONTAINS(why, "PC sampling failed configuring: ");
+}
+
 int main(int argc, char **argv)
 {
     periods();
+    refusals();
     CHECK_MSG(argc > 3, "usage: test_sass_lines CUBIN CUBIN_DIR SOURCE_DIR");
     if (argc <= 3) return check_report("test_sass_lines");
     char src[4096];

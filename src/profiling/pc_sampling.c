@@ -66,9 +66,9 @@ int rs_pcs_period(double ms, int sms, int clock_khz, double target)
     return p;
 }
 
-/* What a failed call means for a user; "" when it says nothing new. */
-static void explain(CUptiResult r, const char *what, char *why, size_t len)
+void rs_pcs_explain(int result, const char *what, char *why, size_t len)
 {
+    const CUptiResult r = (CUptiResult)result;
     const char *s = NULL;
     if (api.result_string) api.result_string(r, &s);
     if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
@@ -77,10 +77,11 @@ static void explain(CUptiResult r, const char *what, char *why, size_t len)
                  "NVreg_RestrictProfilingToAdminUsers=0)");
     else if (r == CUPTI_ERROR_NOT_SUPPORTED)
         snprintf(why, len, "PC sampling is not supported on this device or system");
-    else if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ||
-             r == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED)
+    else if (r == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED)
+        snprintf(why, len, "PC sampling is not supported on this virtualized GPU");
+    else if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
         snprintf(why, len, "PC sampling is unavailable: %s (is another profiler attached?)",
-                 s ? s : "CUPTI refused");
+                 s ? s : "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
     else
         snprintf(why, len, "PC sampling failed %s: %s", what, s ? s : "CUPTI error");
 }
@@ -286,6 +287,6 @@ rs_status rs_pcs_collect(int period, rs_prof_body body, void *body_ctx, rs_pcs_s
     }
     state_free(&st);
     if (body_st != RS_OK) return body_st;
-    if (r != CUPTI_SUCCESS) explain(r, step, why, why_len);
+    if (r != CUPTI_SUCCESS) rs_pcs_explain(r, step, why, why_len);
     return RS_OK;
 }

@@ -31,6 +31,11 @@ typedef struct rs_pcs_totals {
  * not a number, zero or negative). */
 int rs_pcs_period(double ms, int sms, int clock_khz, double target);
 
+/* What a failed CUPTI call (its CUptiResult) during `what` means for a user:
+ * no permission, not supported, a virtualized GPU, another profiler, or
+ * CUPTI's own words. */
+void rs_pcs_explain(int result, const char *what, char *why, size_t len);
+
 /* Sample body's launches on the current device at `period`. RS_OK with
  * *why empty when samples came back; RS_OK with *why saying what stood in
  * the way (no CUPTI, not supported, no permission, another profiler) when
