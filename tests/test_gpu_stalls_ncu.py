@@ -8,12 +8,13 @@ its inline chain; here ncu's samples are read per instruction (its SASS
 page) and put on the line redscope shows each offset on (tests/pc_lines.c:
 the innermost line of its inline chain in redscope's own kernel sources).
 Both look at a warmed-up launch: redscope samples one reduction after its
-timed ones, ncu the first pass of the sixth repetition (the first launch in
-a process waits longer on its loads: 31% against 27% on sequential's load
-line, measured). ncu samples each SM where CUPTI samples each of its
-scheduler quarters, so ncu's interval is set 5 lower for about as many
-samples (sampling error well under a point). Skips (77) without a CUDA
-device; ncu ships with the toolkit, so its absence fails."""
+timed ones, ncu the first pass of the sixth repetition. At the same
+interval ncu took 33 times fewer samples than CUPTI (sequential: 5,055
+against 165,860), so ncu's interval is set 5 lower (80,924 samples).
+Sequential's load line stays the widest gap, about 4 points (ncu
+30.6-31.9%, redscope 26.5-26.9%, on first and warmed launches, at
+intervals 7 and 2: docs/results.md); its cause is not known. Skips (77)
+without a CUDA device; ncu ships with the toolkit, so its absence fails."""
 import csv
 import io
 import json
