@@ -17,10 +17,9 @@ struct rs_line_table {
     size_t nrows;
     char **files; /* the unit's files, 1-based in rows */
     size_t nfiles;
-    char **names; /* inlined functions' names */
+    char **names; /* inlined functions' names; names[NAMES_MAX] is "?" */
     size_t nnames;
-    uint32_t *name_offs; /* their .debug_str offsets */
-    char kernel[256];
+    char kernel[512];
 };
 
 /* ---- reading bytes, every read bounded ---------------------------------------------- */
@@ -94,8 +93,16 @@ typedef struct sect {
     size_t n;
 } sect;
 
+/* A relocation of .debug_line resolved to its symbol. */
+typedef struct rel {
+    uint64_t off, value;
+    const char *name;
+} rel;
+
 typedef struct elf {
     sect line, rela, str, sym, symstr;
+    rel *rels; /* by offset */
+    size_t nrels;
 } elf;
 
 static int section(const uint8_t *e, size_t len, uint64_t shoff, uint64_t shent, uint64_t i,
@@ -136,27 +143,47 @@ static int read_elf(const uint8_t *e, size_t len, elf *out)
         if (type == 2 && (link >= shnum || !section(e, len, shoff, shent, link, &out->symstr)))
             return 0;
     }
-    return out->line.n > 0;
+    return 1;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const rel *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* .debug_line's relocations, each with its symbol's name and value, sorted
+ * (one search per sequence). 0 when out of memory. */
+static int read_relocations(elf *f)
+{
+    const size_t n = f->rela.n / 24;
+    f->rels = n ? malloc(n * sizeof *f->rels) : NULL;
+    if (n && !f->rels) return 0;
+    for (size_t k = 0; k < n; k++) {
+        rd r = {f->rela.p + k * 24, 24, 0, 0};
+        const uint64_t off = fixed(&r, 8), info = fixed(&r, 8), addend = fixed(&r, 8);
+        const uint64_t sym = (info >> 32) * 24;
+        if (sym + 24 > f->sym.n) continue;
+        rd s = {f->sym.p + sym, 24, 0, 0};
+        const uint64_t name = fixed(&s, 4);
+        s.i = 8;
+        const uint64_t value = fixed(&s, 8) + addend;
+        if (name >= f->symstr.n || !memchr(f->symstr.p + name, 0, f->symstr.n - name)) continue;
+        f->rels[f->nrels++] = (rel){off, value, (const char *)f->symstr.p + name};
+    }
+    if (f->nrels) qsort(f->rels, f->nrels, sizeof *f->rels, by_offset);
+    return 1;
 }
 
 /* The name and value of the symbol the relocation at `where` in
  * .debug_line points at (NULL: none). */
 static const char *reloc_symbol(const elf *f, size_t where, uint64_t *value)
 {
-    for (size_t k = 0; k + 24 <= f->rela.n; k += 24) {
-        rd r = {f->rela.p + k, 24, 0, 0};
-        const uint64_t off = fixed(&r, 8), info = fixed(&r, 8), addend = fixed(&r, 8);
-        if (off != where) continue;
-        const uint64_t sym = (info >> 32) * 24;
-        if (sym + 24 > f->sym.n) return NULL;
-        rd s = {f->sym.p + sym, 24, 0, 0};
-        const uint64_t name = fixed(&s, 4);
-        s.i = 8;
-        *value = fixed(&s, 8) + addend;
-        if (name >= f->symstr.n || !memchr(f->symstr.p + name, 0, f->symstr.n - name)) return NULL;
-        return (const char *)f->symstr.p + name;
-    }
-    return NULL;
+    const rel key = {where, 0, NULL};
+    const rel *r = f->nrels ? bsearch(&key, f->rels, f->nrels, sizeof key, by_offset) : NULL;
+    if (!r) return NULL;
+    *value = r->value;
+    return r->name;
 }
 
 /* ---- the line program ----------------------------------------------------------------- */
@@ -222,6 +249,9 @@ static char *join(const char *dir, const char *name)
     if (p && q) {
         snprintf(p, n, "%s%s%s", abs ? "" : dir, abs ? "" : "/", name);
         normalize(p, q);
+    } else {
+        free(q);
+        q = NULL;
     }
     free(p);
     return q;
@@ -302,7 +332,7 @@ static int standard(const header *h, rd *r, unsigned op, state *st, rs_line_tabl
     switch (op) {
     case 1: return emit(t, st);
     case 2: st->addr += uleb(r) * h->min_inst; break;
-    case 3: st->line = (uint32_t)((int64_t)st->line + sleb(r)); break;
+    case 3: st->line += (uint32_t)sleb(r); break; /* unsigned: hostile input wraps */
     case 4: st->file = (uint32_t)uleb(r); break;
     case 8: st->addr += (uint64_t)((255 - h->opcode_base) / h->line_range) * h->min_inst; break;
     case 9: st->addr += fixed(r, 2); break;
@@ -323,7 +353,7 @@ static int run_unit(const elf *f, const header *h, rs_line_table *t)
         if (op >= h->opcode_base) {
             const unsigned adj = op - h->opcode_base;
             st.addr += (uint64_t)(adj / h->line_range) * h->min_inst;
-            st.line = (uint32_t)((int)st.line + h->line_base + (int)(adj % h->line_range));
+            st.line += (uint32_t)h->line_base + adj % h->line_range;
             ok = emit(t, &st);
         } else if (op == 0) {
             ok = extended(f, &r, &st, t);
@@ -336,43 +366,61 @@ static int run_unit(const elf *f, const header *h, rs_line_table *t)
     return t->nrows ? -1 : 0; /* a sequence of the function without its end */
 }
 
+#define NAMES_MAX 4096 /* distinct inlined functions kept; the rest share "?" */
+#define NAME_LEN  4096 /* a name's longest copy (CUB's run past 1000 characters) */
+#define SLOTS     (2 * NAMES_MAX)
+
+/* The copied name of a .debug_str offset: index into t->names. */
+static uint32_t name_index(const elf *f, rs_line_table *t, uint32_t *slot_off, uint32_t *slot_idx,
+                           uint32_t off)
+{
+    uint32_t h = (off * 2654435761u) % SLOTS;
+    while (slot_idx[h] != UINT32_MAX && slot_off[h] != off) h = (h + 1) % SLOTS;
+    if (slot_idx[h] != UINT32_MAX) return slot_idx[h];
+    if (t->nnames >= NAMES_MAX) return NAMES_MAX; /* "?" */
+    const int ok = off < f->str.n && memchr(f->str.p + off, 0, f->str.n - off);
+    t->names[t->nnames] = strndup(ok ? (const char *)f->str.p + off : "?", NAME_LEN);
+    if (!t->names[t->nnames]) return UINT32_MAX;
+    slot_off[h] = off;
+    slot_idx[h] = (uint32_t)t->nnames;
+    return (uint32_t)t->nnames++;
+}
+
 /* Turns the rows' .debug_str offsets into indices of copied names. */
 static int resolve_names(const elf *f, rs_line_table *t)
 {
-    for (size_t k = 0; k < t->nrows; k++) {
-        const uint32_t off = t->rows[k].name;
-        if (off == UINT32_MAX) continue;
-        size_t i = 0;
-        while (i < t->nnames && t->name_offs[i] != off) i++;
-        if (i == t->nnames) {
-            char **n = realloc(t->names, (i + 1) * sizeof *n);
-            if (n) t->names = n;
-            uint32_t *o = realloc(t->name_offs, (i + 1) * sizeof *o);
-            if (o) t->name_offs = o;
-            if (!n || !o) return 0;
-            const int ok = off < f->str.n && memchr(f->str.p + off, 0, f->str.n - off);
-            t->names[i] = strdup(ok ? (const char *)f->str.p + off : "?");
-            t->name_offs[i] = off;
-            t->nnames++;
-            if (!t->names[i]) return 0;
-        }
-        t->rows[k].name = (uint32_t)i;
+    uint32_t *slot_off = malloc(SLOTS * sizeof *slot_off);
+    uint32_t *slot_idx = malloc(SLOTS * sizeof *slot_idx);
+    t->names = calloc(NAMES_MAX + 1, sizeof *t->names);
+    int ok = slot_off && slot_idx && t->names;
+    if (ok) memset(slot_idx, 0xff, SLOTS * sizeof *slot_idx);
+    if (ok) ok = (t->names[NAMES_MAX] = strdup("?")) != NULL;
+    for (size_t k = 0; ok && k < t->nrows; k++) {
+        if (t->rows[k].name == UINT32_MAX) continue;
+        t->rows[k].name = name_index(f, t, slot_off, slot_idx, t->rows[k].name);
+        ok = t->rows[k].name != UINT32_MAX;
     }
-    return 1;
+    free(slot_off);
+    free(slot_idx);
+    return ok;
 }
 
 rs_line_table *rs_line_table_load(const void *cubin, size_t size, const char *function,
                                   rs_error *err)
 {
     elf f;
+    memset(&f, 0, sizeof f);
     rs_line_table *t = NULL;
     if (!function || !*function)
         rs_fail(err, RS_E_IO, "no kernel named");
-    else if (!read_elf(cubin, size, &f))
+    else if (!read_elf(cubin, size, &f) || !f.line.n)
         rs_fail(err, RS_E_IO, "no line table in the cubin (is it built with -lineinfo?)");
-    else if (!(t = calloc(1, sizeof *t)))
+    else if (!read_relocations(&f) || !(t = calloc(1, sizeof *t)))
         rs_fail(err, RS_E_NOMEM, "out of memory reading a line table");
-    if (!t) return NULL;
+    if (!t) {
+        free(f.rels);
+        return NULL;
+    }
     snprintf(t->kernel, sizeof t->kernel, "%s", function);
     int found = 0;
     for (size_t u = 0; u < f.line.n && !found;) {
@@ -383,6 +431,7 @@ rs_line_table *rs_line_table_load(const void *cubin, size_t size, const char *fu
         u = h.end;
     }
     if (found == 1 && !resolve_names(&f, t)) found = -1;
+    free(f.rels);
     if (found != 1) {
         rs_fail(err, RS_E_IO,
                 found ? "the cubin's line table for %s is malformed" : "%s has no line table rows",
@@ -398,8 +447,8 @@ static void frame(const rs_line_table *t, const row *r, rs_src_frame *out)
     const char *file = r->file >= 1 && r->file <= t->nfiles ? t->files[r->file - 1] : "?";
     snprintf(out->file, sizeof out->file, "%s", file);
     out->line = r->line;
-    const char *fn = r->ctx && r->name < t->nnames ? t->names[r->name] : t->kernel;
-    snprintf(out->function, sizeof out->function, "%s", fn);
+    const int named = r->ctx && (r->name < t->nnames || r->name == NAMES_MAX);
+    out->function = named ? t->names[r->name] : t->kernel;
 }
 
 int rs_line_table_chain(const rs_line_table *t, uint64_t pc_offset, rs_src_frame *frames, int max)
@@ -443,10 +492,10 @@ void rs_line_table_free(rs_line_table *t)
 {
     if (!t) return;
     for (size_t i = 0; i < t->nfiles; i++) free(t->files[i]);
-    for (size_t i = 0; i < t->nnames; i++) free(t->names[i]);
+    for (size_t i = 0; t->names && i < t->nnames; i++) free(t->names[i]);
+    if (t->names) free(t->names[NAMES_MAX]);
     free(t->files);
     free(t->names);
-    free(t->name_offs);
     free(t->rows);
     free(t);
 }

@@ -17,9 +17,10 @@
 #define RS_FRAMES_MAX 24 /* inline depth kept; deeper callers are left out */
 
 typedef struct rs_src_frame {
-    char file[256];     /* the directory and name joined */
-    unsigned line;      /* 1-based */
-    char function[256]; /* mangled: the inlined function's, or the kernel's own */
+    char file[256];       /* the directory and name joined */
+    unsigned line;        /* 1-based */
+    const char *function; /* mangled: the inlined function's, or the kernel's own; held by
+                           * the table (valid until it is freed) */
 } rs_src_frame;
 
 typedef struct rs_line_table rs_line_table;

@@ -114,15 +114,17 @@ void rs_stalls_add_func(rs_stalls *s, const char *name, int kind, uint64_t sampl
 {
     if (!samples || !name || !*name) return;
     if (kind < 0 || kind >= RS_STALL_KINDS) kind = UNKNOWN;
+    char kept[RS_STALL_NAME]; /* compared as it is kept */
+    snprintf(kept, sizeof kept, "%s", name);
     int i = 0;
-    while (i < s->nfuncs && strcmp(s->func[i].name, name) != 0) i++;
+    while (i < s->nfuncs && strcmp(s->func[i].name, kept) != 0) i++;
     if (i == s->nfuncs) {
         if (s->nfuncs == RS_STALL_FUNCS) {
             s->other_funcs += samples;
             return;
         }
         memset(&s->func[i], 0, sizeof s->func[i]);
-        snprintf(s->func[i].name, sizeof s->func[i].name, "%s", name);
+        snprintf(s->func[i].name, sizeof s->func[i].name, "%s", kept);
         s->nfuncs++;
     }
     s->func[i].samples += samples;

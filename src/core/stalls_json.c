@@ -68,7 +68,7 @@ static void functions_from_json(const cJSON *j, rs_stalls *s)
         reasons_from(cJSON_GetObjectItemCaseSensitive(f, "reasons"), by);
         for (int k = 0; k < RS_STALL_KINDS; k++) rs_stalls_add_func(s, name->valuestring, k, by[k]);
     }
-    s->other_funcs = count_of(cJSON_GetObjectItemCaseSensitive(j, "other_functions"));
+    s->other_funcs += count_of(cJSON_GetObjectItemCaseSensitive(j, "other_functions"));
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(j, "kernel");
     if (!cJSON_IsString(kernel)) return;
     snprintf(s->kernel, sizeof s->kernel, "%s", kernel->valuestring);

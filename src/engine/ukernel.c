@@ -24,6 +24,7 @@ typedef struct uk_module {
     void *cubin; /* kept for the stall view's line mapping */
     size_t cubin_len;
     rs_line_table *lines; /* read from it on the first sample */
+    int lines_failed;
     double ms;
     unsigned long used; /* the use clock when last asked for: the oldest goes first */
 } uk_module;
@@ -51,6 +52,7 @@ static void unload(uk_module *m)
     m->cubin = NULL;
     rs_line_table_free(m->lines);
     m->lines = NULL;
+    m->lines_failed = 0;
 }
 
 static void drop_modules(rs_ukernels *u)
@@ -243,8 +245,14 @@ int rs_uk_chain(rs_engine *e, const char *function, uint64_t pc, rs_src_frame *f
     for (int i = 0; u && i < u->n; i++) {
         uk_module *m = &u->m[i];
         if (!m->cubin || strcmp(m->build.entry, function) != 0) continue;
-        if (!m->lines && !(m->lines = rs_line_table_load(m->cubin, m->cubin_len, function, err)))
+        if (m->lines_failed) {
+            rs_fail(err, RS_E_IO, "%s has no line table", function);
             return 0;
+        }
+        if (!m->lines && !(m->lines = rs_line_table_load(m->cubin, m->cubin_len, function, err))) {
+            m->lines_failed = 1; /* said once; not read again for every PC */
+            return 0;
+        }
         const int n = rs_line_table_chain(m->lines, pc, frames, max);
         if (!n)
             rs_fail(err, RS_E_IO, "%s + 0x%llx: no source line", function, (unsigned long long)pc);
@@ -285,8 +293,10 @@ int rs_uk_save_cubin(rs_engine *e, const char *function, char *path, size_t len)
                                (unsigned long long)m->hash, (int)m->type, (int)m->op, m->kfin);
         snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
         FILE *f = w > 0 && (size_t)w < len ? fopen(tmp, "wb") : NULL;
-        const int ok = f && fwrite(m->cubin, 1, m->cubin_len, f) == m->cubin_len;
-        if (f && (fclose(f) != 0 || !ok || rename(tmp, path) != 0)) remove(tmp);
+        int ok = f && fwrite(m->cubin, 1, m->cubin_len, f) == m->cubin_len;
+        if (f && fclose(f) != 0) ok = 0;
+        if (ok && rename(tmp, path) != 0) ok = 0;
+        if (f && !ok) remove(tmp);
         if (ok) return 1;
     }
     if (len) path[0] = '\0';

@@ -26,7 +26,7 @@ typedef struct cubin {
 
 typedef struct table {
     char fn[512];
-    rs_line_table *t;
+    rs_line_table *t; /* NULL: its load failed (not tried again) */
     unsigned long used;
 } table;
 
@@ -152,21 +152,20 @@ static rs_line_table *table_of(const char *fn, rs_error *err)
     table *slot = &cache.tables[0];
     for (int i = 0; i < MAX_TABLES; i++) {
         table *t = &cache.tables[i];
-        if (t->t && strcmp(t->fn, fn) == 0) {
+        if (t->used && strcmp(t->fn, fn) == 0) {
             t->used = ++cache.clock;
+            if (!t->t) rs_fail(err, RS_E_IO, "%s has no line table in its cubin", fn);
             return t->t;
         }
         if (t->used < slot->used) slot = t;
     }
     for (int i = 0; i < cache.count; i++) {
         if (!has_name(cache.c[i].names, fn)) continue;
-        rs_line_table *t = rs_line_table_load(cache.c[i].data, cache.c[i].size, fn, err);
-        if (!t) return NULL;
         rs_line_table_free(slot->t);
+        slot->t = rs_line_table_load(cache.c[i].data, cache.c[i].size, fn, err);
         snprintf(slot->fn, sizeof slot->fn, "%s", fn);
-        slot->t = t;
         slot->used = ++cache.clock;
-        return t;
+        return slot->t;
     }
     rs_fail(err, RS_E_IO, "%s is in none of the sm_%d cubins in %s", fn, cache.sm, cache.dir);
     return NULL;

@@ -13,7 +13,8 @@
 
 /* The inline chain of `pc_offset` in `function` (see core/cubin_lines.h)
  * from the cubin's own line table, kernels found as for rs_builtin_line.
- * Returns the frames filled, 0 with a reason when there is none. */
+ * Returns the frames filled, 0 with a reason when there is none. The
+ * frames' function names are valid until the next call. */
 int rs_builtin_chain(const char *dir, int sm, const char *function, uint64_t pc_offset,
                      rs_src_frame *frames, int max, rs_error *err);
 

@@ -1,6 +1,7 @@
-#define _POSIX_C_SOURCE 200809L /* posix_spawn, waitpid */
+#define _GNU_SOURCE /* pipe2 */
 #include "sass_view.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -13,7 +14,8 @@
 #include "../core/cubin_lines.h"
 #include "builtin_cubins.h"
 
-#define OUT_MAX (8u << 20) /* nvdisasm's text of one kernel */
+#define OUT_MAX   (8u << 20)   /* nvdisasm's text of one kernel */
+#define CUBIN_MAX (256u << 20) /* a cubin read for its kernel */
 
 extern char **environ;
 
@@ -45,7 +47,7 @@ int rs_nvdisasm_path(char *buf, size_t len)
 static char *disassemble(const char *tool, const char *cubin, long index)
 {
     int fd[2];
-    if (pipe(fd) != 0) return NULL;
+    if (pipe2(fd, O_CLOEXEC) != 0) return NULL;
     char idx[32];
     snprintf(idx, sizeof idx, "%ld", index);
     char *argv[] = {(char *)tool, "-c", "-fun", idx, (char *)cubin, NULL};
@@ -53,20 +55,22 @@ static char *disassemble(const char *tool, const char *cubin, long index)
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
     pid_t pid;
     const int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fd[1]);
     char *out = rc == 0 ? malloc(OUT_MAX + 1) : NULL;
     size_t used = 0;
-    ssize_t got = 0;
-    while (out && used < OUT_MAX && (got = read(fd[0], out + used, OUT_MAX - used)) > 0)
-        used += (size_t)got;
+    for (ssize_t got = 1; out && used < OUT_MAX && got != 0;) { /* a resize's signal: again */
+        got = read(fd[0], out + used, OUT_MAX - used);
+        if (got > 0) used += (size_t)got;
+        if (got < 0 && errno != EINTR) break;
+    }
     close(fd[0]);
-    int status = 0;
-    if (rc == 0) waitpid(pid, &status, 0);
-    if (out && (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || used == 0)) {
+    int status = -1;
+    while (rc == 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (out && (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !used)) {
         free(out);
         return NULL;
     }
@@ -74,19 +78,31 @@ static char *disassemble(const char *tool, const char *cubin, long index)
     return out;
 }
 
+/* A regular file's bytes (a FIFO or a device is refused, never waited on). */
 static char *slurp(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
+    *size = 0;
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) return NULL;
     char *b = NULL;
-    long n = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0)
-        b = malloc((size_t)n);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= CUBIN_MAX)
+        b = malloc((size_t)st.st_size);
+    size_t got = 0;
+    while (b && got < (size_t)st.st_size) {
+        const ssize_t n = read(fd, b + got, (size_t)st.st_size - got);
+        if (n > 0)
+            got += (size_t)n;
+        else if (n == 0 || errno != EINTR)
+            break;
+    }
+    close(fd);
+    if (b && got != (size_t)st.st_size) {
         free(b);
         b = NULL;
     }
-    if (f) fclose(f);
-    *size = b ? (size_t)n : 0;
+    *size = b ? got : 0;
     return b;
 }
 
@@ -112,16 +128,20 @@ static char *find_cubin(const rs_stalls *s, size_t *size, char *path, size_t len
 
 /* An instruction line of nvdisasm ("/" "*0090*" "/  FFMA R7, R0, 1.5, R7 ;"):
  * 1 with its offset and text. */
-static int parse_insn(const char *l, size_t n, uint64_t *off, char *text, size_t len)
+static int parse_insn(const char *whole, size_t n, uint64_t *off, char *text, size_t len)
 {
+    char l[512]; /* the line alone: nothing below reads past it */
+    if (n >= sizeof l) return 0;
+    memcpy(l, whole, n);
+    l[n] = '\0';
     const char *open = strstr(l, "/*");
-    if (!open || open >= l + n) return 0;
+    if (!open) return 0;
     char *end = NULL;
     *off = strtoull(open + 2, &end, 16);
     if (!end || end == open + 2 || strncmp(end, "*/", 2) != 0) return 0;
     const char *t = end + 2;
-    while (t < l + n && (*t == ' ' || *t == '\t')) t++;
-    size_t k = (size_t)(l + n - t);
+    while (*t == ' ' || *t == '\t') t++;
+    size_t k = strlen(t);
     while (k && (t[k - 1] == ' ' || t[k - 1] == ';' || t[k - 1] == '\r')) k--;
     if (!k) return 0;
     snprintf(text, len, "%.*s", (int)k, t);
@@ -139,32 +159,72 @@ static int on_line(const rs_line_table *t, uint64_t off, const char *file, unsig
     return f[pick].line == line && strcmp(base_of(f[pick].file), base_of(file)) == 0;
 }
 
+/* why = msg and arg; -1 (rs_sass_of_line's failure). */
 static int fail(char *why, size_t len, const char *msg, const char *arg)
 {
     snprintf(why, len, "%s%s", msg, arg);
     return -1;
 }
 
+/* The same for a helper that gives 0 on failure. */
+static int no(char *why, size_t len, const char *msg, const char *arg)
+{
+    fail(why, len, msg, arg);
+    return 0;
+}
+
+/* The last kernel disassembled (moving the cursor asks again and again). */
+static struct {
+    char path[4096], kernel[512];
+    char *text;
+    rs_line_table *t;
+} last;
+
+/* s->kernel's line table and nvdisasm's text of it, from the cache or made
+ * now; 0 with why. */
+static int disassembly(const rs_stalls *s, const char *tool, const char **text,
+                       const rs_line_table **t, char *why, size_t why_len)
+{
+    char path[4096];
+    size_t size = 0;
+    char *cubin = find_cubin(s, &size, path, sizeof path);
+    if (!cubin) return no(why, why_len, "no cubin on this machine holds ", s->kernel);
+    if (last.text && strcmp(last.path, path) == 0 && strcmp(last.kernel, s->kernel) == 0) {
+        free(cubin);
+        *text = last.text;
+        *t = last.t;
+        return 1;
+    }
+    const long index = rs_cubin_symbol_index(cubin, size, s->kernel);
+    rs_error err;
+    rs_line_table *table = index >= 0 ? rs_line_table_load(cubin, size, s->kernel, &err) : NULL;
+    free(cubin);
+    if (!table) return no(why, why_len, "its line table: ", index >= 0 ? err.msg : "?");
+    char *out = disassemble(tool, path, index);
+    if (!out) {
+        rs_line_table_free(table);
+        return no(why, why_len, "nvdisasm could not disassemble ", path);
+    }
+    free(last.text);
+    rs_line_table_free(last.t);
+    snprintf(last.path, sizeof last.path, "%s", path);
+    snprintf(last.kernel, sizeof last.kernel, "%s", s->kernel);
+    *text = last.text = out;
+    *t = last.t = table;
+    return 1;
+}
+
 int rs_sass_of_line(const rs_stalls *s, const char *file, unsigned line, rs_own_file own,
                     const void *own_ctx, rs_sass_insn *out, int max, char *why, size_t why_len)
 {
-    char tool[4096], path[4096];
+    char tool[4096];
     if (!rs_nvdisasm_path(tool, sizeof tool))
         return fail(why, why_len, "nvdisasm is not on PATH (it comes with the CUDA toolkit)", "");
     if (!s->kernel[0])
         return fail(why, why_len, "this stall view names no kernel (recorded before they did)", "");
-    size_t size = 0;
-    char *cubin = find_cubin(s, &size, path, sizeof path);
-    if (!cubin) return fail(why, why_len, "no cubin on this machine holds ", s->kernel);
-    const long index = rs_cubin_symbol_index(cubin, size, s->kernel);
-    rs_error err;
-    rs_line_table *t = index >= 0 ? rs_line_table_load(cubin, size, s->kernel, &err) : NULL;
-    free(cubin);
-    char *text = t ? disassemble(tool, path, index) : NULL;
-    if (!text) {
-        rs_line_table_free(t);
-        return fail(why, why_len, "nvdisasm could not disassemble ", path);
-    }
+    const char *text = NULL;
+    const rs_line_table *t = NULL;
+    if (!disassembly(s, tool, &text, &t, why, why_len)) return -1;
     int n = 0;
     for (const char *l = text; *l && n < max;) {
         const size_t len = strcspn(l, "\n");
@@ -179,8 +239,6 @@ int rs_sass_of_line(const rs_stalls *s, const char *file, unsigned line, rs_own_
         }
         l += len + (l[len] == '\n');
     }
-    free(text);
-    rs_line_table_free(t);
     if (!n) snprintf(why, why_len, "no instruction of the kernel is on %s:%u", file, line);
     return n;
 }

@@ -95,6 +95,7 @@ static void take_row(ui_app *a, const ui_event *ev)
         if ((unsigned)v < RS_VARIANT_COUNT && row->status == RS_OK) {
             a->last[v] = *row;
             a->have[v] = 1;
+            if ((int)v == a->sel) a->src_sass = 0; /* its instructions were the old result's */
         }
     }
     /* the first line: a compile error goes on with the line and a caret (Why);
