@@ -27,6 +27,8 @@ typedef struct rs_cli {
     int force;
     int no_color;
     int measure;
+    int gpus;       /* allreduce --gpus N; -1: not given (every GPU) */
+    unsigned algos; /* allreduce --algo: one bit per rs_ar_algo; 0: not given */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
@@ -45,6 +47,8 @@ enum {
     RS_X_PLOT = 1 << 8,
     RS_X_CHECK = 1 << 9,
     RS_X_ARCH = 1 << 10,
+    RS_X_GPUS = 1 << 11,
+    RS_X_ALGO = 1 << 12,
 };
 
 /* A command: its name, usage, one-line summary, the request fields (bit per
@@ -59,6 +63,9 @@ typedef struct rs_command {
 extern const rs_command rs_commands[];
 extern const int rs_command_count;
 const rs_command *rs_command_find(const char *name);
+
+/* redscope allreduce (allreduce_cmd.c). */
+int rs_cmd_allreduce(rs_cli *cli);
 
 /* Parse argv[first..] for `command`; err explains bad arguments. */
 rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err);

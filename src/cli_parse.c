@@ -8,6 +8,7 @@
 
 #include "core/check.h"
 #include "core/preset.h"
+#include "engine/allreduce.h"
 
 /* ---- options ----------------------------------------------------------------------- */
 
@@ -24,6 +25,8 @@ enum {
     OPT_PLOT,
     OPT_CHECK,
     OPT_ARCH,
+    OPT_GPUS,
+    OPT_ALGO,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -59,6 +62,12 @@ static const extra_opt extras[] = {
     {"check", required_argument, OPT_CHECK, "KIND",
      "run it under compute-sanitizer instead: race (racecheck) or memory (memcheck, initcheck)",
      RS_X_CHECK},
+    {"gpus", required_argument, OPT_GPUS, "N", "GPUs to use, from 1 to 16; 0: every one (default)",
+     RS_X_GPUS},
+    {"algo", required_argument, OPT_ALGO, "LIST",
+     "all-reduce algorithms, separated by commas: nccl (NCCL's choice), ring, tree (NCCL "
+     "forced), peer_ring (by hand over peer copies), or all (default nccl)",
+     RS_X_ALGO},
     {"arch", required_argument, OPT_ARCH, "sm_XX",
      "the GPU architecture to compile for (default sm_90)", RS_X_ARCH},
     {"help", no_argument, OPT_HELP, NULL, "this help", 0},
@@ -177,6 +186,38 @@ static rs_status parse_arch(const char *v, int *arch, rs_error *err)
     return RS_OK;
 }
 
+static rs_status parse_gpus(const char *v, int *gpus, rs_error *err)
+{
+    char *end = NULL;
+    const long g = strtol(v, &end, 10);
+    if (!*v || *end || g < 0 || g > RS_AR_GPUS_MAX)
+        return rs_fail(err, RS_E_USAGE,
+                       "bad --gpus '%s': expected a count from 1 to %d, or 0 for "
+                       "every GPU",
+                       v, RS_AR_GPUS_MAX);
+    *gpus = (int)g;
+    return RS_OK;
+}
+
+static rs_status parse_algos(const char *v, unsigned *algos, rs_error *err)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", v);
+    *algos = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const int a = rs_ar_algo_parse(t);
+        if (strcmp(t, "all") == 0)
+            *algos |= (1u << RS_AR_ALGO_COUNT) - 1;
+        else if (a < 0)
+            return rs_fail(err, RS_E_USAGE,
+                           "bad --algo '%s': expected nccl, ring, tree, peer_ring or all", t);
+        else
+            *algos |= 1u << a;
+    }
+    if (!*algos) return rs_fail(err, RS_E_USAGE, "bad --algo '%s': name at least one algorithm", v);
+    return RS_OK;
+}
+
 /* An option besides the request's fields, into cli. */
 static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
 {
@@ -196,6 +237,8 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     case OPT_MEASURE: cli->measure = 1; break;
     case OPT_PLOT: cli->plot = v; break;
     case OPT_ARCH: return parse_arch(v, &cli->arch, err);
+    case OPT_GPUS: return parse_gpus(v, &cli->gpus, err);
+    case OPT_ALGO: return parse_algos(v, &cli->algos, err);
     case OPT_CHECK:
         cli->check = rs_check_from_name(v);
         if (cli->check < 0)
@@ -209,6 +252,7 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
 rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err)
 {
     memset(cli, 0, sizeof *cli);
+    cli->gpus = -1;
     cli->command = command;
     rs_request_defaults(&cli->req);
     /* One option per character, not per word: "-hhh" is three options,
@@ -274,6 +318,7 @@ void rs_cli_usage(FILE *f, const char *command)
                    "  redscope compile conf/kernels/template.cu --type float32\n"
                    "  redscope ladder --kernel conf/kernels/fast.cu --n 2^24\n"
                    "  redscope --replay conf/recordings/h200-demo.jsonl\n"
+                   "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
                    "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
                    "configuration,\n  3 no NVIDIA driver, 4 no CUDA device, 5 out of memory, "
                    "6 CUDA error, 7 file error,\n  8 your kernel faulted or ran past --timeout, "

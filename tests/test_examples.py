@@ -21,8 +21,9 @@ from tuitest import Tmux  # noqa: E402
 
 SRC = os.environ["REDSCOPE_SOURCE"]
 check = Checks("test_examples")
-rc_devices = run("devices")[0]
+rc_devices, devices_json, _ = run("devices", "--format", "json")
 have_gpu = rc_devices == 0
+gpu_count = len(__import__("json").loads(devices_json)) if have_gpu else 0
 check(rc_devices in (0, 3, 4), f"redscope devices: exit {rc_devices}, not 0, 3 or 4")
 NO_GPU_NEEDED = {"variants", "metrics", "presets", "help", "compile"}
 
@@ -114,6 +115,11 @@ def batch(cmd, cwd):
     elif "--plot" in args and not shutil.which("gnuplot"):
         # elsewhere gnuplot is a dependency the set-up installs: its absence fails
         check(False, f"{cmd}: gnuplot is not installed (build.sh test installs gnuplot-nox)")
+    elif args[0] == "allreduce" and needs_gpu(args) and have_gpu and \
+            int(option(args, "--gpus") or 0) > gpu_count:
+        # an example for more GPUs than this machine has: it says how many it needs
+        check(p.returncode == 4 and "this machine has" in p.stderr,
+              f"{cmd}: on {gpu_count} GPU(s) says what it needs: {p.returncode} {p.stderr!r}")
     elif needs_gpu(args) and not have_gpu:
         check(p.returncode in (3, 4) and p.stderr.startswith("redscope: "),
               f"{cmd}: without a GPU exits 3 or 4 and says why, got {p.returncode} {p.stderr!r}")

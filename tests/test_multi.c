@@ -83,10 +83,43 @@ static void nccl(void)
     }
 }
 
+/* Where a size sweep turns from latency- to bandwidth-bound, and sizes in
+ * binary units; hostile input gives no crossover. */
+static void crossovers(void)
+{
+    const double bytes[] = {8, 64, 1024, 65536, 1048576, 16777216, 268435456};
+    const double us[] = {10, 10.5, 12, 25, 40, 120, 1500};
+    const double bw[] = {0.001, 0.006, 0.08, 3.4, 26, 140, 179};
+    double lat, band;
+    CHECK(rs_ar_crossover(bytes, us, bw, 7, &lat, &band) == 1);
+    CHECK_MSG(lat == 1024 && band == 16777216, "latency up to %.0f, bandwidth from %.0f", lat,
+              band);
+    CHECK(rs_ar_crossover(bytes, us, bw, 2, &lat, &band) == 0 && lat == 0 && band == 0);
+    const double nan = 0.0 / 0.0, inf = 1.0 / 0.0;
+    const double bad_us[] = {10, nan, 12}, bad_bw[] = {1, inf, 2}, zero_us[] = {0, 1, 2};
+    CHECK(rs_ar_crossover(bytes, bad_us, bw, 3, &lat, &band) == 0);
+    CHECK(rs_ar_crossover(bytes, us, bad_bw, 3, &lat, &band) == 0);
+    CHECK(rs_ar_crossover(bytes, zero_us, bw, 3, &lat, &band) == 0);
+    const double down[] = {64, 8, 1024}; /* sizes must rise */
+    CHECK(rs_ar_crossover(down, us, bw, 3, &lat, &band) == 0);
+    CHECK(rs_ar_crossover(NULL, us, bw, 3, &lat, &band) == 0);
+    char buf[32];
+    const struct {
+        double v;
+        const char *want;
+    } fmt[] = {{8, "8 B"},        {1024, "1 KiB"}, {65536, "64 KiB"}, {4294967296.0, "4 GiB"},
+               {1536, "1.5 KiB"}, {nan, "-"},      {-1, "-"},         {inf, "-"}};
+    for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+        rs_fmt_binary(fmt[i].v, buf, sizeof buf);
+        CHECK_STR_EQ(buf, fmt[i].want);
+    }
+}
+
 int main(void)
 {
     splits();
     bandwidths();
     nccl();
+    crossovers();
     return check_report("test_multi");
 }

@@ -1,6 +1,7 @@
 #include "multi.h"
 
 #include <math.h>
+#include <stdio.h>
 
 int rs_split(uint64_t n, int g, int i, uint64_t *offset, uint64_t *count)
 {
@@ -28,4 +29,39 @@ double rs_busbw_allreduce(double bytes, double seconds, int g)
 double rs_busbw_reduce(double bytes, double seconds, int g)
 {
     return g < 1 ? 0.0 : rs_algbw(bytes, seconds);
+}
+
+static int positive(double v)
+{
+    return isfinite(v) && v > 0.0;
+}
+
+int rs_ar_crossover(const double *bytes, const double *us, const double *busbw, int n,
+                    double *latency, double *bandwidth)
+{
+    *latency = *bandwidth = 0.0;
+    if (!bytes || !us || !busbw || n < 3) return 0;
+    double best = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (!positive(bytes[i]) || !positive(us[i]) || !positive(busbw[i])) return 0;
+        if (i && bytes[i] <= bytes[i - 1]) return 0;
+        if (busbw[i] > best) best = busbw[i];
+    }
+    for (int i = 0; i < n && us[i] <= 2.0 * us[0]; i++) *latency = bytes[i];
+    for (int i = 0; i < n && *bandwidth == 0.0; i++)
+        if (busbw[i] >= 0.5 * best) *bandwidth = bytes[i];
+    return 1;
+}
+
+void rs_fmt_binary(double bytes, char *buf, size_t len)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (isfinite(bytes) && bytes >= 1024.0 && u < 4) bytes /= 1024.0, u++;
+    if (!isfinite(bytes) || bytes < 0.0)
+        snprintf(buf, len, "-");
+    else if (bytes == (double)(long long)bytes)
+        snprintf(buf, len, "%lld %s", (long long)bytes, unit[u]);
+    else
+        snprintf(buf, len, "%.1f %s", bytes, unit[u]);
 }

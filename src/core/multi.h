@@ -4,6 +4,7 @@
 #ifndef RS_MULTI_H
 #define RS_MULTI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Shard i of n elements over g GPUs: an even split, the remainder one more
@@ -18,5 +19,16 @@ int rs_split(uint64_t n, int g, int i, uint64_t *offset, uint64_t *count);
 double rs_algbw(double bytes, double seconds);
 double rs_busbw_allreduce(double bytes, double seconds, int g);
 double rs_busbw_reduce(double bytes, double seconds, int g);
+
+/* Where an all-reduce size sweep turns from latency- to bandwidth-bound:
+ * *latency the largest size whose time is within 2x of the smallest size's
+ * time, *bandwidth the smallest size whose busbw reaches half the best.
+ * sizes ascending; returns 0 (and both 0) with fewer than 3 points or a
+ * time or busbw that is not a positive finite number. */
+int rs_ar_crossover(const double *bytes, const double *us, const double *busbw, int n,
+                    double *latency, double *bandwidth);
+
+/* 8 B, 64 KiB, 4 GiB: powers of two as people write them (binary units). */
+void rs_fmt_binary(double bytes, char *buf, size_t len);
 
 #endif

@@ -52,6 +52,18 @@ int rs_vectorized_one_block(unsigned long long n, unsigned per_vec, unsigned gri
 /* out[0] = the identity of op in accumulator type acc (0, 1, +inf, -inf, ...). */
 cudaError_t rs_kernel_init_result(rs_dtype acc, rs_op op, void *out, cudaStream_t stream);
 
+/* Several GPUs (multi.cu): GPU `gpu`'s input of n small integers from the
+ * seed (their op-reduction over up to 64 GPUs is exact in every type); the
+ * count of elements of buf that differ from that reduction over `gpus`
+ * GPUs added to *bad (device memory); dst = op(dst, src) element-wise. */
+cudaError_t rs_multi_fill(rs_dtype t, rs_op op, void *buf, unsigned long long n,
+                          unsigned long long seed, int gpu, cudaStream_t s);
+cudaError_t rs_multi_check(rs_dtype t, rs_op op, const void *buf, unsigned long long n,
+                           unsigned long long seed, int gpus, unsigned long long *bad,
+                           cudaStream_t s);
+cudaError_t rs_multi_combine(rs_dtype t, rs_op op, void *dst, const void *src, unsigned long long n,
+                             cudaStream_t s);
+
 /* CUB: temporary storage size, then the reduction into out (accumulator type). */
 cudaError_t rs_cub_temp_bytes(rs_dtype t, rs_op op, unsigned long long n, size_t *bytes);
 cudaError_t rs_cub_reduce(rs_dtype t, rs_op op, const void *in, unsigned long long n, void *out,

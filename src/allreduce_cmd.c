@@ -1,0 +1,295 @@
+/* redscope allreduce: the all-reduce of a vector over the GPUs of this
+ * machine, each algorithm over each size, with time, algorithm and bus
+ * bandwidth as nccl-tests defines them, every result checked, and where
+ * the sweep turns from latency- to bandwidth-bound. --record writes the
+ * run as JSON, --replay prints one without a GPU. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/catalogue.h"
+#include "core/format.h"
+#include "core/multi.h"
+#include "core/sweep_range.h"
+#include "engine/allreduce.h"
+#include "engine/engine.h"
+
+#define MAX_POINTS (RS_SWEEP_MAX_SIZES * RS_AR_ALGO_COUNT)
+
+typedef struct ar_run {
+    int gpus, nccl_version, npoints;
+    char device[128], date[32];
+    rs_dtype type;
+    rs_op op;
+    unsigned warmup, reps;
+    rs_ar_point p[MAX_POINTS];
+} ar_run;
+
+static rs_status sizes_of(const rs_cli *cli, rs_sweep_sizes *sz, rs_error *err)
+{
+    if (cli->set[RS_F_sweep]) return rs_sweep_parse(cli->req.sweep, sz, err);
+    sz->count = 1;
+    sz->n[0] = cli->req.n;
+    return RS_OK;
+}
+
+/* Every asked algorithm over every size, on the GPUs. */
+static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned algos, ar_run *run,
+                         rs_error *err)
+{
+    rs_status st = RS_OK;
+    const int tty = isatty(2); /* progress where someone watches */
+    for (int a = 0; a < RS_AR_ALGO_COUNT && st == RS_OK; a++) {
+        if (!(algos & (1u << a))) continue;
+        rs_ar *ar = NULL;
+        st = rs_ar_open(cli->gpus < 0 ? 0 : cli->gpus, (rs_ar_algo)a, &ar, err);
+        if (st != RS_OK) break;
+        run->gpus = rs_ar_gpus(ar);
+        if (rs_ar_nccl_version(ar)) run->nccl_version = rs_ar_nccl_version(ar);
+        for (int i = 0; i < sz->count && st == RS_OK; i++) {
+            if (tty)
+                fprintf(stderr, "\rall-reduce: %s, %d of %d sizes ", rs_ar_algo_name((rs_ar_algo)a),
+                        i + 1, sz->count);
+            st = rs_ar_run(ar, run->type, run->op, sz->n[i], run->warmup, run->reps, cli->req.seed,
+                           &run->p[run->npoints], err);
+            if (st == RS_OK) run->npoints++;
+        }
+        if (tty) fprintf(stderr, "\r%40s\r", "");
+        rs_ar_close(ar);
+    }
+    return st;
+}
+
+static cJSON *to_json(const ar_run *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "redscope_allreduce", 1);
+    cJSON_AddStringToObject(j, "date", r->date);
+    cJSON_AddStringToObject(j, "device", r->device);
+    cJSON_AddNumberToObject(j, "gpus", r->gpus);
+    cJSON_AddNumberToObject(j, "nccl_version", r->nccl_version);
+    cJSON_AddStringToObject(j, "type", rs_dtype_name(r->type));
+    cJSON_AddStringToObject(j, "op", rs_op_name(r->op));
+    cJSON_AddNumberToObject(j, "warmup", r->warmup);
+    cJSON_AddNumberToObject(j, "reps", r->reps);
+    cJSON *pts = cJSON_AddArrayToObject(j, "points");
+    for (int i = 0; i < r->npoints; i++) {
+        const rs_ar_point *p = &r->p[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "algo", rs_ar_algo_name(p->algo));
+        cJSON_AddNumberToObject(o, "n", (double)p->n);
+        cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+        cJSON_AddNumberToObject(o, "time_us", p->us);
+        cJSON_AddNumberToObject(o, "algbw_gbps", p->algbw);
+        cJSON_AddNumberToObject(o, "busbw_gbps", p->busbw);
+        cJSON_AddNumberToObject(o, "wrong", (double)p->wrong);
+        cJSON_AddItemToArray(pts, o);
+    }
+    return j;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const double v = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k));
+    return v == v && v >= 0.0 && v < 1e18 ? v : 0.0; /* NaN, negative and huge: 0 */
+}
+
+static const char *text(const cJSON *o, const char *k)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+/* A recording of this command (--replay): the points of the asked
+ * algorithms, and of the asked sizes when sizes were given. */
+static rs_status from_json(const char *path, const rs_cli *cli, const rs_sweep_sizes *sz,
+                           unsigned algos, ar_run *r, rs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return rs_fail(err, RS_E_IO, "cannot read %s", path);
+    static char buf[1 << 20];
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    cJSON *j = cJSON_Parse(buf);
+    if (!j || num(j, "redscope_allreduce") != 1.0) {
+        cJSON_Delete(j);
+        return rs_fail(err, RS_E_IO, "%s is not a recording of redscope allreduce", path);
+    }
+    r->gpus = (int)num(j, "gpus");
+    r->nccl_version = (int)num(j, "nccl_version");
+    snprintf(r->device, sizeof r->device, "%s", text(j, "device"));
+    snprintf(r->date, sizeof r->date, "%s", text(j, "date"));
+    const int t = rs_dtype_from_name(text(j, "type")), op = rs_op_from_name(text(j, "op"));
+    r->warmup = (unsigned)num(j, "warmup");
+    r->reps = (unsigned)num(j, "reps");
+    rs_status st = RS_OK;
+    if (t < 0 || op < 0)
+        st = rs_fail(err, RS_E_IO, "%s names no known element type and operation", path);
+    else if ((cli->set[RS_F_type] && t != (int)cli->req.type) ||
+             (cli->set[RS_F_op] && op != (int)cli->req.op))
+        st = rs_fail(err, RS_E_USAGE, "%s holds %s %s, not the type and operation asked", path,
+                     text(j, "type"), text(j, "op"));
+    r->type = t < 0 ? RS_INT32 : (rs_dtype)t;
+    r->op = op < 0 ? RS_SUM : (rs_op)op;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "points"))
+    {
+        const int a = rs_ar_algo_parse(text(p, "algo"));
+        const uint64_t pn = (uint64_t)num(p, "n");
+        int want = !cli->set[RS_F_sweep] && !cli->set[RS_F_n];
+        for (int i = 0; i < sz->count && !want; i++) want = sz->n[i] == pn;
+        if (st != RS_OK || a < 0 || !(algos & (1u << a)) || !want || r->npoints == MAX_POINTS)
+            continue;
+        r->p[r->npoints++] = (rs_ar_point){pn,
+                                           (uint64_t)num(p, "bytes"),
+                                           (rs_ar_algo)a,
+                                           num(p, "time_us"),
+                                           num(p, "algbw_gbps"),
+                                           num(p, "busbw_gbps"),
+                                           (uint64_t)num(p, "wrong")};
+    }
+    cJSON_Delete(j);
+    if (st == RS_OK && !r->npoints)
+        st = rs_fail(err, RS_E_USAGE,
+                     "not in the recording: no point of these algorithms and "
+                     "sizes (it holds what 'redscope allreduce --replay %s "
+                     "--algo all' prints)",
+                     path);
+    return st;
+}
+
+/* Each algorithm's crossover, when it has three sizes or more. */
+static void print_crossovers(FILE *f, const ar_run *r)
+{
+    for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
+        double b[MAX_POINTS], us[MAX_POINTS], bw[MAX_POINTS], lat, band;
+        int n = 0;
+        for (int i = 0; i < r->npoints; i++)
+            if (r->p[i].algo == (rs_ar_algo)a)
+                b[n] = (double)r->p[i].bytes, us[n] = r->p[i].us, bw[n++] = r->p[i].busbw;
+        if (!rs_ar_crossover(b, us, bw, n, &lat, &band)) continue;
+        char l[32], h[32], t0[32];
+        rs_fmt_binary(lat, l, sizeof l);
+        rs_fmt_binary(band, h, sizeof h);
+        rs_fmt_time(us[0] / 1000.0, rs_notation_utf8(), t0, sizeof t0);
+        fprintf(f,
+                "%s: latency-bound up to %s (within 2x of the smallest size's %s), "
+                "bandwidth-bound from %s (busbw at half its best or more)\n",
+                rs_ar_algo_name((rs_ar_algo)a), l, t0, h);
+    }
+}
+
+static void print_table(FILE *f, const ar_run *r)
+{
+    fprintf(f, "all-reduce over %d GPUs (%s), %s %s, out of place, %u reps after %u warm-up",
+            r->gpus, r->device, rs_dtype_name(r->type), rs_op_name(r->op), r->reps, r->warmup);
+    if (r->nccl_version)
+        fprintf(f, ", NCCL %d.%d.%d", r->nccl_version / 10000, r->nccl_version / 100 % 100,
+                r->nccl_version % 100);
+    fprintf(f, "\n%-10s %10s %12s %10s %11s %11s  %s\n", "algo", "size", "count", "time", "algbw",
+            "busbw", "correct");
+    for (int i = 0; i < r->npoints; i++) {
+        const rs_ar_point *p = &r->p[i];
+        char size[32], count[32], t[32];
+        rs_fmt_binary((double)p->bytes, size, sizeof size);
+        rs_fmt_count((double)p->n, count, sizeof count);
+        rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
+        fprintf(f, "%-10s %10s %12s %10s %6.2f GB/s %6.2f GB/s  %s\n", rs_ar_algo_name(p->algo),
+                size, count, t, p->algbw, p->busbw, p->wrong ? "NO" : "yes");
+        if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
+    }
+    print_crossovers(f, r);
+}
+
+static void print_csv(FILE *f, const ar_run *r)
+{
+    fprintf(f, "gpus,type,op,algo,bytes,count,time_us,algbw_gbps,busbw_gbps,wrong\n");
+    for (int i = 0; i < r->npoints; i++) {
+        const rs_ar_point *p = &r->p[i];
+        fprintf(f, "%d,%s,%s,%s,%llu,%llu,%.3f,%.3f,%.3f,%llu\n", r->gpus, rs_dtype_name(r->type),
+                rs_op_name(r->op), rs_ar_algo_name(p->algo), (unsigned long long)p->bytes,
+                (unsigned long long)p->n, p->us, p->algbw, p->busbw, (unsigned long long)p->wrong);
+    }
+}
+
+static void print_run(FILE *f, const ar_run *r, rs_format fmt)
+{
+    if (fmt == RS_FMT_CSV) {
+        print_csv(f, r);
+        return;
+    }
+    if (fmt == RS_FMT_TABLE) {
+        print_table(f, r);
+        return;
+    }
+    cJSON *j = to_json(r);
+    char *s = cJSON_Print(j);
+    if (s) fprintf(f, "%s\n", s);
+    cJSON_free(s);
+    cJSON_Delete(j);
+}
+
+static int write_record(const char *path, const ar_run *r)
+{
+    FILE *f = fopen(path, "w");
+    cJSON *j = to_json(r);
+    char *s = cJSON_PrintUnformatted(j);
+    const int ok = f && s && fprintf(f, "%s\n", s) > 0;
+    if (f && fclose(f) != 0) return 0;
+    cJSON_free(s);
+    cJSON_Delete(j);
+    return ok;
+}
+
+/* The device facts of the header: the first GPU's name and the date. */
+static void describe(ar_run *r)
+{
+    rs_device_info devs[RS_AR_GPUS_MAX];
+    int count = 0;
+    rs_error err;
+    if (rs_devices_list(devs, RS_AR_GPUS_MAX, &count, &err) == RS_OK && count > 0)
+        snprintf(r->device, sizeof r->device, "%s", devs[0].name);
+    const time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int rs_cmd_allreduce(rs_cli *cli)
+{
+    static ar_run run;
+    memset(&run, 0, sizeof run);
+    run.type = cli->req.type;
+    run.op = cli->req.op;
+    run.warmup = cli->req.warmup;
+    run.reps = cli->req.reps;
+    const unsigned algos = cli->algos ? cli->algos : 1u << RS_AR_NCCL;
+    rs_sweep_sizes sz;
+    rs_error err;
+    rs_status st = sizes_of(cli, &sz, &err);
+    if (st == RS_OK && cli->replay)
+        st = from_json(cli->replay, cli, &sz, algos, &run, &err);
+    else if (st == RS_OK) {
+        const int bad = rs_cli_check_outputs(cli);
+        if (bad) return bad;
+        describe(&run);
+        st = measure(cli, &sz, algos, &run, &err);
+    }
+    if (st != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return (int)st;
+    }
+    if (cli->record && !cli->replay && !write_record(cli->record, &run)) {
+        rs_cli_error("cannot write %s", cli->record);
+        return RS_E_IO;
+    }
+    print_run(stdout, &run, cli->format);
+    for (int i = 0; i < run.npoints; i++)
+        if (run.p[i].wrong) return RS_E_MISMATCH;
+    return 0;
+}

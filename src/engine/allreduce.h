@@ -1,0 +1,51 @@
+/* The all-reduce of a vector over several GPUs of this process: every GPU
+ * holds n elements and ends with the element-wise reduction of all of
+ * them (out of place, as nccl-tests measures it). Algorithms: NCCL's
+ * choice, NCCL forced to its ring or its tree (NCCL_ALGO), and a ring
+ * written by hand over peer copies (reduce-scatter, then all-gather) for
+ * teaching. NVLink multicast (NVLS) stays off: NCCL_NVLS_ENABLE=0. */
+#ifndef RS_ALLREDUCE_H
+#define RS_ALLREDUCE_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/rs_types.h"
+
+#define RS_AR_GPUS_MAX 16
+
+typedef enum {
+    RS_AR_NCCL,      /* NCCL picks */
+    RS_AR_RING,      /* NCCL_ALGO=Ring */
+    RS_AR_TREE,      /* NCCL_ALGO=Tree */
+    RS_AR_PEER_RING, /* by hand: peer copies and an add kernel */
+    RS_AR_ALGO_COUNT
+} rs_ar_algo;
+
+/* "nccl", "ring", "tree", "peer_ring"; and back (-1: none). */
+const char *rs_ar_algo_name(rs_ar_algo a);
+int rs_ar_algo_parse(const char *s);
+
+typedef struct rs_ar_point {
+    uint64_t n, bytes; /* elements per GPU, and their bytes */
+    rs_ar_algo algo;
+    double us;           /* one all-reduce: the mean over the timed repetitions */
+    double algbw, busbw; /* GB/s, as nccl-tests defines them */
+    uint64_t wrong;      /* elements that differ from the exact result, over every GPU */
+} rs_ar_point;
+
+typedef struct rs_ar rs_ar;
+
+/* `gpus` devices (0: every one) ready for `algo`; with fewer devices than
+ * asked, without NCCL, or without peer access (the peer ring), a reason. */
+rs_status rs_ar_open(int gpus, rs_ar_algo algo, rs_ar **out, rs_error *err);
+int rs_ar_gpus(const rs_ar *a);
+int rs_ar_nccl_version(const rs_ar *a); /* 22809: 2.28.9; 0 for the peer ring */
+
+/* One size: warm-up runs, then `reps` timed ones, then the check. */
+rs_status rs_ar_run(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, unsigned warmup, unsigned reps,
+                    uint64_t seed, rs_ar_point *p, rs_error *err);
+
+void rs_ar_close(rs_ar *a);
+
+#endif

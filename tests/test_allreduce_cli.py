@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""redscope allreduce without a GPU: its options and refusals (bad
+--gpus and --algo, NCCL missing, no GPU), and a recording of two real
+H200s (conf/recordings/h200x2-allreduce.json: `redscope allreduce --gpus 2
+--type float32 --algo all --range 2..2^30 --record`, 2026-11-23) replayed
+as table, CSV and JSON: every point exact, busbw = algbw x 2(G-1)/G, the
+latency/bandwidth crossover of each algorithm named, sizes filtered."""
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import Checks, run  # noqa: E402
+
+check = Checks("test_allreduce_cli")
+REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200x2-allreduce.json")
+
+rc, out, err = run("allreduce", "--help")
+check(rc == 0 and "--gpus N" in out and "--algo LIST" in out and "peer_ring" in out,
+      f"allreduce --help: {out[:300]}")
+for args, want in ((("--algo", "bogus"), "bad --algo 'bogus'"), (("--algo", ","), "bad --algo"),
+                   (("--gpus", "99"), "bad --gpus '99'"), (("--gpus", "two"), "bad --gpus"),
+                   (("--gpus", "-1"), "bad --gpus")):
+    rc, out, err = run("allreduce", *args)
+    check(rc == 2 and want in err, f"allreduce {' '.join(args)}: {rc} {err.strip()}")
+rc, out, err = run("run", "--gpus", "2")
+check(rc == 2 and "'run' takes no --gpus" in err, f"run --gpus: {rc} {err.strip()}")
+
+rc, out, err = run("allreduce", "--gpus", "2", env={"REDSCOPE_NCCL": "/nonexistent/libnccl.so.2"})
+check(rc == 3 and "NCCL not found at /nonexistent/libnccl.so.2 (REDSCOPE_NCCL)" in err,
+      f"without NCCL: {rc} {err.strip()}")
+if run("devices")[0] in (3, 4):  # this machine has no GPU: the command says so
+    rc, out, err = run("allreduce", "--gpus", "2")
+    check(rc in (3, 4) and "no usable CUDA device" in err, f"without a GPU: {rc} {err.strip()}")
+
+rc, out, err = run("allreduce", "--replay", REC, "--algo", "all")
+rows = [l.split() for l in out.splitlines() if l.split()[:1] and l.split()[0] in
+        ("nccl", "ring", "tree", "peer_ring") and "GB/s" in l]
+check(rc == 0 and len(rows) == 120 and all(r[-1] == "yes" for r in rows),
+      f"replay: 4 algorithms x 30 sizes, every one exact ({len(rows)}) {err}")
+check(out.startswith("all-reduce over 2 GPUs (NVIDIA H200), float32 sum") and "NCCL 2.28.3" in out,
+      f"replay: the header: {out[:200]}")
+cross = [l for l in out.splitlines() if "latency-bound up to" in l]
+check(len(cross) == 4 and any(l.startswith("nccl: latency-bound up to 4 MiB") and
+                              "bandwidth-bound from 8 MiB" in l for l in cross),
+      f"replay: each algorithm's crossover: {cross}")
+
+rc, out, err = run("allreduce", "--replay", REC, "--algo", "all", "--format", "csv")
+pts = list(csv.DictReader(io.StringIO(out)))
+check(rc == 0 and len(pts) == 120, f"csv: 120 points ({len(pts)})")
+off = [p for p in pts if abs(float(p["busbw_gbps"]) - float(p["algbw_gbps"])) > 0.002]
+check(not off, f"csv: busbw = algbw x 2(2-1)/2 = algbw on 2 GPUs: {off[:2]}")
+big = [p for p in pts if p["bytes"] == str(4 << 30)]
+check(len(big) == 4 and all(float(p["busbw_gbps"]) > 250 for p in big),
+      f"csv: 4 GiB over NVLink, every algorithm above 250 GB/s busbw: {big}")
+
+rc, out, err = run("allreduce", "--replay", REC, "--n", "2^20", "--algo", "nccl,peer_ring",
+                   "--format", "json")
+j = json.loads(out) if rc == 0 else {}
+got = [(p["algo"], p["n"]) for p in j.get("points", [])]
+check(got == [("nccl", 1 << 20), ("peer_ring", 1 << 20)] and j.get("gpus") == 2,
+      f"json: one size, two algorithms: {got}")
+rc, out, err = run("allreduce", "--replay", REC, "--n", "1000")
+check(rc == 2 and "not in the recording" in err, f"a size not recorded: {rc} {err.strip()}")
+rc, out, err = run("allreduce", "--replay", REC, "--type", "int32")
+check(rc == 2 and "holds float32 sum" in err, f"another type: {rc} {err.strip()}")
+with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    f.write('{"redscope_allreduce": 1, "type": "int32", "op": "sum", "gpus": -3, "points": '
+            '[{"algo": "nccl", "n": -5, "time_us": "x", "busbw_gbps": 1e300}]}')
+rc, out, err = run("allreduce", "--replay", f.name)
+check(rc == 0 and "nccl" in out and "0.00 GB/s" in out,
+      f"hostile values read as zeros, no crash: {rc} {out} {err.strip()}")
+with open(f.name, "w") as g:
+    g.write('{"redscope_allreduce": 1, "points": []}')
+rc, out, err = run("allreduce", "--replay", f.name)
+check(rc == 7 and "names no known element type" in err, f"no type: {rc} {err.strip()}")
+for bad in ("{", "[]", '{"redscope_allreduce": 2}'):
+    with open(f.name, "w") as g:
+        g.write(bad)
+    rc, out, err = run("allreduce", "--replay", f.name)
+    check(rc == 7 and "is not a recording of redscope allreduce" in err, f"{bad!r}: {rc} {err}")
+os.unlink(f.name)
+rc, out, err = run("allreduce", "--replay", "/nonexistent.json")
+check(rc == 7 and "cannot read /nonexistent.json" in err, f"no such file: {rc} {err.strip()}")
+check.finish()

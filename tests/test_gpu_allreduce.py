@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""The all-reduce over several GPUs (redscope allreduce), on a machine with
+two or more: every algorithm (NCCL's choice, its ring and tree, the ring by
+hand over peer copies) exact on every GPU for int32, float32 and float64
+sums and an int32 maximum, at n = 1, 31, 2^20+7 and 2^28 elements; busbw =
+algbw x 2(G-1)/G; more GPUs than the machine has is refused with the
+count. Prints the float32 size sweep (the issue's benchmark). Skips (77)
+without a CUDA device, and with one GPU (there is nothing to all-reduce
+across)."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import Checks, run, skip_without_gpu  # noqa: E402
+
+devs = skip_without_gpu()
+check = Checks("test_gpu_allreduce")
+rc, out, _ = run("devices", "--format", "json")
+gpus = len(json.loads(out)) if rc == 0 else 0
+if gpus < 2:
+    print(f"skipped: {gpus} GPU here; an all-reduce needs two")
+    sys.exit(77)
+print(f"NCCL_NVLS_ENABLE={os.environ.get('NCCL_NVLS_ENABLE')}")
+
+for t, op in (("int32", "sum"), ("float32", "sum"), ("float64", "sum"), ("int32", "max")):
+    rc, out, err = run("allreduce", "--gpus", str(gpus), "--type", t, "--op", op, "--algo", "all",
+                       "--range", "1,31,2^20+7,2^28", "--reps", "3", "--warmup", "1",
+                       "--format", "json")
+    pts = json.loads(out).get("points", []) if rc == 0 else []
+    check(rc == 0 and len(pts) == 16, f"{t} {op}: 4 algorithms x 4 sizes ({rc}: {err[-300:]})")
+    bad = [(p["algo"], p["n"], p["wrong"]) for p in pts if p["wrong"]]
+    check(not bad, f"{t} {op}: every GPU holds the exact result: {bad}")
+    g = gpus
+    off = [(p["algo"], p["n"]) for p in pts
+           if abs(p["busbw_gbps"] - p["algbw_gbps"] * 2 * (g - 1) / g) > 1e-6 * p["algbw_gbps"] + 1e-9]
+    check(not off, f"{t} {op}: busbw = algbw x 2(G-1)/G: {off}")
+
+rc, out, err = run("allreduce", "--gpus", str(gpus + 1))
+check(rc == 4 and f"needs {gpus + 1}; this machine has {gpus}" in err,
+      f"more GPUs than there are: {rc} {err.strip()}")
+
+# the benchmark: float32 from 8 B to 4 GiB, every algorithm
+rc, out, err = run("allreduce", "--gpus", str(gpus), "--type", "float32", "--algo", "all",
+                   "--range", "2..2^30", "--reps", "20")
+print(out)
+check(rc == 0 and "bandwidth-bound from" in out, f"the sweep and its crossovers: {err[-300:]}")
+check.finish()
