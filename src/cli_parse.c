@@ -8,7 +8,7 @@
 
 #include "core/check.h"
 #include "core/preset.h"
-#include "engine/allreduce.h"
+#include "core/multi.h"
 
 /* ---- options ----------------------------------------------------------------------- */
 

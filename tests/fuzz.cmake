@@ -66,7 +66,7 @@ if(RS_FUZZ AND RS_CLANG)
   rs_fuzzer(fuzz_cli
     SOURCES cli_parse.c commands.c core/preset.c core/json.c core/format.c core/reference.c
             core/check.c core/result.c core/stalls.c core/stalls_json.c core/stall_table.c
-            ${RS_FUZZ_CORE}
+            core/multi.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/cli/*
     FLAGS -DRS_FUZZ_DATA_DIR="${PROJECT_SOURCE_DIR}/conf" -I${INIH_INCLUDE} ${RS_FUZZ_CJSON}
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})

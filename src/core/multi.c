@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 int rs_split(uint64_t n, int g, int i, uint64_t *offset, uint64_t *count)
 {
@@ -64,4 +65,18 @@ void rs_fmt_binary(double bytes, char *buf, size_t len)
         snprintf(buf, len, "%lld %s", (long long)bytes, unit[u]);
     else
         snprintf(buf, len, "%.1f %s", bytes, unit[u]);
+}
+
+static const char *const algo_names[RS_AR_ALGO_COUNT] = {"nccl", "ring", "tree", "peer_ring"};
+
+const char *rs_ar_algo_name(rs_ar_algo a)
+{
+    return a >= 0 && a < RS_AR_ALGO_COUNT ? algo_names[a] : "?";
+}
+
+int rs_ar_algo_parse(const char *s)
+{
+    for (int i = 0; s && i < RS_AR_ALGO_COUNT; i++)
+        if (strcmp(s, algo_names[i]) == 0) return i;
+    return -1;
 }

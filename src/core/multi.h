@@ -20,6 +20,21 @@ double rs_algbw(double bytes, double seconds);
 double rs_busbw_allreduce(double bytes, double seconds, int g);
 double rs_busbw_reduce(double bytes, double seconds, int g);
 
+#define RS_AR_GPUS_MAX 16
+
+/* The all-reduce's algorithms (engine/allreduce.h runs them). */
+typedef enum {
+    RS_AR_NCCL,      /* NCCL picks */
+    RS_AR_RING,      /* NCCL_ALGO=Ring */
+    RS_AR_TREE,      /* NCCL_ALGO=Tree */
+    RS_AR_PEER_RING, /* by hand: peer copies and an add kernel */
+    RS_AR_ALGO_COUNT
+} rs_ar_algo;
+
+/* "nccl", "ring", "tree", "peer_ring"; and back (-1: none). */
+const char *rs_ar_algo_name(rs_ar_algo a);
+int rs_ar_algo_parse(const char *s);
+
 /* Where an all-reduce size sweep turns from latency- to bandwidth-bound:
  * *latency the largest size whose time is within 2x of the smallest size's
  * time, *bandwidth the smallest size whose busbw reaches half the best.

@@ -37,20 +37,6 @@ struct rs_ar {
     size_t room;                                            /* bytes of each send and recv buffer */
 };
 
-static const char *const algo_names[RS_AR_ALGO_COUNT] = {"nccl", "ring", "tree", "peer_ring"};
-
-const char *rs_ar_algo_name(rs_ar_algo a)
-{
-    return a >= 0 && a < RS_AR_ALGO_COUNT ? algo_names[a] : "?";
-}
-
-int rs_ar_algo_parse(const char *s)
-{
-    for (int i = 0; s && i < RS_AR_ALGO_COUNT; i++)
-        if (strcmp(s, algo_names[i]) == 0) return i;
-    return -1;
-}
-
 int rs_ar_gpus(const rs_ar *a)
 {
     return a->gpus;

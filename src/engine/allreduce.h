@@ -10,21 +10,8 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/multi.h"
 #include "core/rs_types.h"
-
-#define RS_AR_GPUS_MAX 16
-
-typedef enum {
-    RS_AR_NCCL,      /* NCCL picks */
-    RS_AR_RING,      /* NCCL_ALGO=Ring */
-    RS_AR_TREE,      /* NCCL_ALGO=Tree */
-    RS_AR_PEER_RING, /* by hand: peer copies and an add kernel */
-    RS_AR_ALGO_COUNT
-} rs_ar_algo;
-
-/* "nccl", "ring", "tree", "peer_ring"; and back (-1: none). */
-const char *rs_ar_algo_name(rs_ar_algo a);
-int rs_ar_algo_parse(const char *s);
 
 typedef struct rs_ar_point {
     uint64_t n, bytes; /* elements per GPU, and their bytes */
