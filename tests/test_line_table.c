@@ -14,17 +14,6 @@
 #include "profiling/sass_lines.h"
 #include "read_file.h"
 
-static unsigned marker_line(const char *path, const char *marker)
-{
-    FILE *f = fopen(path, "r");
-    char buf[512];
-    unsigned n = 0, at = 0;
-    while (f && !at && fgets(buf, sizeof buf, f))
-        if (++n && strstr(buf, marker)) at = n;
-    if (f) fclose(f);
-    return at;
-}
-
 static int ends_with(const char *s, const char *tail)
 {
     const size_t a = strlen(s), b = strlen(tail);
@@ -73,9 +62,8 @@ static void check_chain(const rs_src_frame *f, int n, const marks *m, int *plus,
 
 static void chains(const char *cubin_path, const char *src)
 {
-    const marks m = {marker_line(src, "@plus"),    marker_line(src, "@scaled"),
-                     marker_line(src, "@call"),    marker_line(src, "@reduce"),
-                     marker_line(src, "k_chain("), marker_line(src, "@end")};
+    const marks m = {line_with(src, "@plus"),   line_with(src, "@scaled"),  line_with(src, "@call"),
+                     line_with(src, "@reduce"), line_with(src, "k_chain("), line_with(src, "@end")};
     CHECK(m.plus && m.scaled && m.call && m.reduce && m.first && m.end > m.first);
     size_t size = 0;
     char *cubin = read_file(cubin_path, &size);

@@ -13,18 +13,6 @@
 #include "profiling/pc_sampling.h"
 #include "profiling/sass_lines.h"
 
-/* The line of a source file that holds `marker` (0: none). */
-static unsigned marker_line(const char *path, const char *marker)
-{
-    FILE *f = fopen(path, "r");
-    char buf[512];
-    unsigned n = 0, at = 0;
-    while (f && !at && fgets(buf, sizeof buf, f))
-        if (++n && strstr(buf, marker)) at = n;
-    if (f) fclose(f);
-    return at;
-}
-
 /* The first and last line of the function whose definition line holds
  * `needle` in a source file: from that line to the next "}" in column 0. */
 static void body_lines(const char *path, const char *needle, unsigned *first, unsigned *last)
@@ -149,11 +137,11 @@ int main(int argc, char **argv)
     if (argc <= 3) return check_report("test_sass_lines");
     char src[4096];
     snprintf(src, sizeof src, "%s/tests/data/pcs_tree.cu", argv[3]);
-    const unsigned load = marker_line(src, "@load"), nocode = marker_line(src, "@nocode"),
-                   sync = marker_line(src, "@sync"), sync2 = marker_line(src, "@sync2"),
-                   add = marker_line(src, "@add"), brace = marker_line(src, "@brace"),
-                   store = marker_line(src, "@store"), first = marker_line(src, "k_tree("),
-                   end = marker_line(src, "@end");
+    const unsigned load = line_with(src, "@load"), nocode = line_with(src, "@nocode"),
+                   sync = line_with(src, "@sync"), sync2 = line_with(src, "@sync2"),
+                   add = line_with(src, "@add"), brace = line_with(src, "@brace"),
+                   store = line_with(src, "@store"), first = line_with(src, "k_tree("),
+                   end = line_with(src, "@end");
     CHECK(load && nocode && sync && sync2 && add && brace && store && first && end < 32);
     size_t size = 0;
     char *cubin = argc > 1 ? read_file(argv[1], &size) : NULL;

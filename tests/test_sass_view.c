@@ -11,17 +11,6 @@
 #include "profiling/sass_view.h"
 #include "read_file.h"
 
-static unsigned line_of(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "r");
-    char buf[512];
-    unsigned n = 0, at = 0;
-    while (f && !at && fgets(buf, sizeof buf, f))
-        if (++n && strstr(buf, text)) at = n;
-    if (f) fclose(f);
-    return at;
-}
-
 static int own(const void *ctx, const char *file)
 {
     (void)ctx;
@@ -54,7 +43,7 @@ int main(int argc, char **argv)
     s.sm = 90;
     char src[4096], why[256] = "";
     snprintf(src, sizeof src, "%s/src/kernels/classic.cu", argv[2]);
-    const unsigned tree = line_of(src, "if (tid < stride) s[tid] = op(s[tid], s[tid + stride]);");
+    const unsigned tree = line_with(src, "if (tid < stride) s[tid] = op(s[tid], s[tid + stride]);");
     CHECK(tree > 0);
     static rs_sass_insn in[256];
     char tool[4096];

@@ -37,6 +37,18 @@ static void func_words(const rs_stall_func *fn, int max, char *buf, size_t len)
     words_of(kinds, n, c, fn->samples, buf, len);
 }
 
+/* The top reasons' columns: key and share each, empty where there is none. */
+static void reasons_csv(FILE *f, const int *kinds, const uint64_t *n, int c, uint64_t whole)
+{
+    for (int k = 0; k < RS_STALL_TOP; k++) {
+        const rs_stall_def *d = k < c ? rs_stall_kind_def(kinds[k]) : NULL;
+        if (k < c)
+            fprintf(f, ",%s,%.2f", d ? d->key : "unknown", share(n[k], whole));
+        else
+            fprintf(f, ",,");
+    }
+}
+
 static void print_funcs_csv(FILE *f, const rs_stalls *s)
 {
     int order[RS_STALL_FUNCS];
@@ -52,13 +64,7 @@ static void print_funcs_csv(FILE *f, const rs_stalls *s)
         int kinds[RS_STALL_TOP];
         uint64_t n[RS_STALL_TOP];
         const int c = rs_stalls_top_func(fn, RS_STALL_TOP, kinds, n);
-        for (int k = 0; k < RS_STALL_TOP; k++) {
-            const rs_stall_def *d = k < c ? rs_stall_kind_def(kinds[k]) : NULL;
-            if (k < c)
-                fprintf(f, ",%s,%.2f", d ? d->key : "unknown", share(n[k], fn->samples));
-            else
-                fprintf(f, ",,");
-        }
+        reasons_csv(f, kinds, n, c, fn->samples);
         fprintf(f, "\n");
     }
 }
@@ -91,13 +97,7 @@ static void print_csv(FILE *f, const rs_stalls *s)
         int kinds[RS_STALL_TOP];
         uint64_t n[RS_STALL_TOP];
         const int c = rs_stalls_top(s, l, RS_STALL_TOP, kinds, n);
-        for (int k = 0; k < RS_STALL_TOP; k++) {
-            const rs_stall_def *d = k < c ? rs_stall_kind_def(kinds[k]) : NULL;
-            if (k < c)
-                fprintf(f, ",%s,%.2f", d ? d->key : "unknown", share(n[k], l->samples));
-            else
-                fprintf(f, ",,");
-        }
+        reasons_csv(f, kinds, n, c, l->samples);
         fprintf(f, ",%.2f\n", share(l->inlined, l->samples));
     }
     print_funcs_csv(f, s);
