@@ -42,11 +42,13 @@ static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned a
                          rs_error *err)
 {
     rs_status st = RS_OK;
-    const int tty = isatty(2); /* progress where someone watches */
+    const int tty = isatty(2) && cli->rank <= 0; /* progress where someone watches */
     for (int a = 0; a < RS_AR_ALGO_COUNT && st == RS_OK; a++) {
         if (!(algos & (1u << a))) continue;
         rs_ar *ar = NULL;
-        st = rs_ar_open(cli->gpus < 0 ? 0 : cli->gpus, (rs_ar_algo)a, &ar, err);
+        st = cli->ranks
+                 ? rs_ar_open_rank(cli->rank, cli->ranks, cli->rendezvous, (rs_ar_algo)a, &ar, err)
+                 : rs_ar_open(cli->gpus < 0 ? 0 : cli->gpus, (rs_ar_algo)a, &ar, err);
         if (st != RS_OK) break;
         run->gpus = rs_ar_gpus(ar);
         if (rs_ar_nccl_version(ar)) run->nccl_version = rs_ar_nccl_version(ar);
@@ -260,8 +262,28 @@ static void describe(ar_run *r)
     strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* --rank, --ranks and --rendezvous go together, without --gpus. */
+static int ranks_ok(const rs_cli *cli)
+{
+    const int given = (cli->rank >= 0) + (cli->ranks > 0) + (cli->rendezvous != NULL);
+    if (given == 0) return 1;
+    if (given != 3)
+        rs_cli_error("one process per GPU needs --rank, --ranks and --rendezvous together");
+    else if (cli->rank >= cli->ranks)
+        rs_cli_error("--rank %d of --ranks %d: a rank from 0 to %d", cli->rank, cli->ranks,
+                     cli->ranks - 1);
+    else if (cli->gpus >= 0)
+        rs_cli_error("--gpus is for one process; with --ranks each process uses one GPU");
+    else if (cli->replay)
+        rs_cli_error("--replay prints a recording: leave out --rank, --ranks and --rendezvous");
+    else
+        return 1;
+    return 0;
+}
+
 int rs_cmd_allreduce(rs_cli *cli)
 {
+    if (!ranks_ok(cli)) return RS_E_USAGE;
     static ar_run run;
     memset(&run, 0, sizeof run);
     run.type = cli->req.type;
@@ -283,6 +305,11 @@ int rs_cmd_allreduce(rs_cli *cli)
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);
         return (int)st;
+    }
+    if (cli->rank > 0) { /* rank 0 reports for the job */
+        for (int i = 0; i < run.npoints; i++)
+            if (run.p[i].wrong) return RS_E_MISMATCH;
+        return 0;
     }
     if (cli->record && !cli->replay && !write_record(cli->record, &run)) {
         rs_cli_error("cannot write %s", cli->record);

@@ -27,8 +27,10 @@ typedef struct rs_cli {
     int force;
     int no_color;
     int measure;
-    int gpus;       /* allreduce --gpus N; -1: not given (every GPU) */
-    unsigned algos; /* allreduce --algo: one bit per rs_ar_algo; 0: not given */
+    int gpus;               /* allreduce --gpus N; -1: not given (every GPU) */
+    unsigned algos;         /* allreduce --algo: one bit per rs_ar_algo; 0: not given */
+    int rank, ranks;        /* allreduce --rank R --ranks N (ranks 0: one process) */
+    const char *rendezvous; /* allreduce --rendezvous FILE */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
@@ -49,6 +51,7 @@ enum {
     RS_X_ARCH = 1 << 10,
     RS_X_GPUS = 1 << 11,
     RS_X_ALGO = 1 << 12,
+    RS_X_RANKS = 1 << 13,
 };
 
 /* A command: its name, usage, one-line summary, the request fields (bit per

@@ -27,6 +27,9 @@ enum {
     OPT_ARCH,
     OPT_GPUS,
     OPT_ALGO,
+    OPT_RANK,
+    OPT_RANKS,
+    OPT_RENDEZVOUS,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -68,6 +71,15 @@ static const extra_opt extras[] = {
      "all-reduce algorithms, separated by commas: nccl (NCCL's choice), ring, tree (NCCL "
      "forced), peer_ring (by hand over peer copies), or all (default nccl)",
      RS_X_ALGO},
+    {"rank", required_argument, OPT_RANK, "R",
+     "one process per GPU: this process's rank, from 0 to ranks-1 (with --ranks, --rendezvous)",
+     RS_X_RANKS},
+    {"ranks", required_argument, OPT_RANKS, "N", "one process per GPU: how many processes",
+     RS_X_RANKS},
+    {"rendezvous", required_argument, OPT_RENDEZVOUS, "FILE",
+     "one process per GPU: a path every rank sees (shared storage); rank 0 writes NCCL's id "
+     "to FILE.ALGO",
+     RS_X_RANKS},
     {"arch", required_argument, OPT_ARCH, "sm_XX",
      "the GPU architecture to compile for (default sm_90)", RS_X_ARCH},
     {"help", no_argument, OPT_HELP, NULL, "this help", 0},
@@ -186,6 +198,18 @@ static rs_status parse_arch(const char *v, int *arch, rs_error *err)
     return RS_OK;
 }
 
+static rs_status parse_count(const char *v, const char *opt, long lo, long hi, int *out,
+                             rs_error *err)
+{
+    char *end = NULL;
+    const long k = strtol(v, &end, 10);
+    if (!*v || *end || k < lo || k > hi)
+        return rs_fail(err, RS_E_USAGE, "bad %s '%s': expected a whole number from %ld to %ld", opt,
+                       v, lo, hi);
+    *out = (int)k;
+    return RS_OK;
+}
+
 static rs_status parse_gpus(const char *v, int *gpus, rs_error *err)
 {
     char *end = NULL;
@@ -239,6 +263,9 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     case OPT_ARCH: return parse_arch(v, &cli->arch, err);
     case OPT_GPUS: return parse_gpus(v, &cli->gpus, err);
     case OPT_ALGO: return parse_algos(v, &cli->algos, err);
+    case OPT_RANK: return parse_count(v, "--rank", 0, 1023, &cli->rank, err);
+    case OPT_RANKS: return parse_count(v, "--ranks", 1, 1024, &cli->ranks, err);
+    case OPT_RENDEZVOUS: cli->rendezvous = v; break;
     case OPT_CHECK:
         cli->check = rs_check_from_name(v);
         if (cli->check < 0)
@@ -253,6 +280,7 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
 {
     memset(cli, 0, sizeof *cli);
     cli->gpus = -1;
+    cli->rank = -1;
     cli->command = command;
     rs_request_defaults(&cli->req);
     /* One option per character, not per word: "-hhh" is three options,

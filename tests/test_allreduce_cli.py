@@ -36,6 +36,29 @@ if run("devices")[0] in (3, 4):  # this machine has no GPU: the command says so
     rc, out, err = run("allreduce", "--gpus", "2")
     check(rc in (3, 4) and "no usable CUDA device" in err, f"without a GPU: {rc} {err.strip()}")
 
+# one process per GPU: the three options together, a rank in range, and a wait that ends
+for args, want in ((("--rank", "0", "--ranks", "2"), "--rank, --ranks and --rendezvous together"),
+                   (("--rank", "2", "--ranks", "2", "--rendezvous", "/tmp/x"), "a rank from 0 to 1"),
+                   (("--rank", "0", "--ranks", "0", "--rendezvous", "/tmp/x"), "bad --ranks '0'"),
+                   (("--rank", "0", "--ranks", "2", "--rendezvous", "/tmp/x", "--gpus", "2"),
+                    "--gpus is for one process"),
+                   (("--rank", "0", "--ranks", "2", "--rendezvous", "/tmp/x", "--algo", "peer_ring"),
+                    "the peer ring runs in one process")):
+    rc, out, err = run("allreduce", *args)
+    check(rc == 2 and want in err, f"allreduce {' '.join(args)}: {rc} {err.strip()}")
+with tempfile.TemporaryDirectory() as d:
+    rv = os.path.join(d, "id")
+    rc, out, err = run("allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
+                       env={"REDSCOPE_RENDEZVOUS_TIMEOUT": "1"})
+    check(rc == 7 and f"no rendezvous in {rv}.nccl after 1 s" in err,
+          f"rank 1 alone: {rc} {err.strip()}")
+    with open(rv + ".nccl", "wb") as f:
+        f.write(b"x" * 128)
+    os.utime(rv + ".nccl", (0, 0))  # a past run's file (1970): not taken for this one
+    rc, out, err = run("allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
+                       env={"REDSCOPE_RENDEZVOUS_TIMEOUT": "1"})
+    check(rc == 7 and "no rendezvous" in err, f"a stale rendezvous file is ignored: {rc} {err.strip()}")
+
 rc, out, err = run("allreduce", "--replay", REC, "--algo", "all")
 rows = [l.split() for l in out.splitlines() if l.split()[:1] and l.split()[0] in
         ("nccl", "ring", "tree", "peer_ring") and "GB/s" in l]

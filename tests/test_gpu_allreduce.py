@@ -3,16 +3,19 @@
 two or more: every algorithm (NCCL's choice, its ring and tree, the ring by
 hand over peer copies) exact on every GPU for int32, float32 and float64
 sums and an int32 maximum, at n = 1, 31, 2^20+7 and 2^28 elements; busbw =
-algbw x 2(G-1)/G; more GPUs than the machine has is refused with the
-count. Prints the float32 size sweep (the issue's benchmark). Skips (77)
+algbw x 2(G-1)/G; one process per GPU (--rank, --ranks, --rendezvous)
+gives the same exact results, reported by rank 0; more GPUs than the
+machine has is refused with the count. Prints the float32 size sweep (the issue's benchmark). Skips (77)
 without a CUDA device, and with one GPU (there is nothing to all-reduce
 across)."""
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from clitest import Checks, run, skip_without_gpu  # noqa: E402
+from clitest import EXE, Checks, run, skip_without_gpu  # noqa: E402
 
 devs = skip_without_gpu()
 check = Checks("test_gpu_allreduce")
@@ -35,6 +38,33 @@ for t, op in (("int32", "sum"), ("float32", "sum"), ("float64", "sum"), ("int32"
     off = [(p["algo"], p["n"]) for p in pts
            if abs(p["busbw_gbps"] - p["algbw_gbps"] * 2 * (g - 1) / g) > 1e-6 * p["algbw_gbps"] + 1e-9]
     check(not off, f"{t} {op}: busbw = algbw x 2(G-1)/G: {off}")
+
+# one process per GPU, as on several nodes: the same exact results as one process
+with tempfile.TemporaryDirectory() as d:
+    rv = os.path.join(d, "nccl.id")
+    args = ["allreduce", "--ranks", str(gpus), "--rendezvous", rv, "--algo", "nccl,ring",
+            "--range", "1,31,2^20+7,2^28", "--reps", "3", "--warmup", "1", "--format", "json"]
+    procs = [subprocess.Popen([EXE, *args, "--rank", str(r)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for r in range(gpus)]
+    outs = []
+    for p in procs:  # a rank that waits forever fails the test, never hangs it
+        try:
+            outs.append(p.communicate(timeout=120))
+        except subprocess.TimeoutExpired:
+            for q in procs:
+                q.kill()
+            outs.append(p.communicate())
+    codes = [p.returncode for p in procs]
+    pts = json.loads(outs[0][0]).get("points", []) if codes[0] == 0 and outs[0][0] else []
+    left = os.listdir(d)
+    check(not left, f"rank 0 removes the rendezvous files once every rank has joined: {left}")
+    check(codes == [0] * gpus and len(pts) == 8 and not any(p["wrong"] for p in pts)
+          and json.loads(outs[0][0]).get("gpus") == gpus and not any(o for o, _ in outs[1:]),
+          f"{gpus} processes: rank 0 reports 8 exact points, the others stay quiet: {codes} "
+          f"{[e[-200:] for _, e in outs]}")
+    for p in pts:
+        print(f"multi-process {p['algo']} n={p['n']}: {p['time_us']:.1f} us, "
+              f"busbw {p['busbw_gbps']:.1f} GB/s")
 
 rc, out, err = run("allreduce", "--gpus", str(gpus + 1))
 check(rc == 4 and f"needs {gpus + 1}; this machine has {gpus}" in err,

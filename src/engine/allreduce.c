@@ -9,12 +9,18 @@
 #include <time.h>
 
 #include "core/multi.h"
+#include "core/rendezvous.h"
 #include "kernels/rs_kernels.h"
 #include "nccl_lib.h"
 
 /* NCCL's ABI, as nccl.h defines it (the header is not needed to build). */
 typedef void *nccl_comm;
 typedef int (*nccl_init_all_fn)(nccl_comm *, int, const int *);
+typedef struct nccl_uid {
+    char internal[128]; /* NCCL_UNIQUE_ID_BYTES */
+} nccl_uid;
+typedef int (*nccl_get_uid_fn)(nccl_uid *);
+typedef int (*nccl_init_rank_fn)(nccl_comm *, int, nccl_uid, int);
 typedef int (*nccl_all_reduce_fn)(const void *, void *, size_t, int, int, nccl_comm, cudaStream_t);
 typedef int (*nccl_void_fn)(void);
 typedef int (*nccl_destroy_fn)(nccl_comm);
@@ -22,9 +28,12 @@ typedef const char *(*nccl_error_fn)(int);
 
 struct rs_ar {
     int gpus, dev[RS_AR_GPUS_MAX], version;
+    int rank, ranks; /* one process per GPU: this one's rank of `ranks`; ranks 0: one process */
     rs_ar_algo algo;
     void *lib;
     nccl_init_all_fn init_all;
+    nccl_get_uid_fn get_uid;
+    nccl_init_rank_fn init_rank;
     nccl_all_reduce_fn all_reduce;
     nccl_void_fn group_start, group_end;
     nccl_destroy_fn destroy;
@@ -39,7 +48,7 @@ struct rs_ar {
 
 int rs_ar_gpus(const rs_ar *a)
 {
-    return a->gpus;
+    return a->ranks ? a->ranks : a->gpus;
 }
 int rs_ar_nccl_version(const rs_ar *a)
 {
@@ -83,15 +92,17 @@ static rs_status nccl_symbols(rs_ar *a, rs_error *err)
     a->destroy = (nccl_destroy_fn)dlsym(a->lib, "ncclCommDestroy");
     a->error = (nccl_error_fn)dlsym(a->lib, "ncclGetErrorString");
     a->init_all = (nccl_init_all_fn)dlsym(a->lib, "ncclCommInitAll");
+    a->get_uid = (nccl_get_uid_fn)dlsym(a->lib, "ncclGetUniqueId");
+    a->init_rank = (nccl_init_rank_fn)dlsym(a->lib, "ncclCommInitRank");
     if (!a->all_reduce || !a->group_start || !a->group_end || !a->destroy || !a->error ||
         !a->init_all)
         return rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclCommInitAll or ncclAllReduce");
     return RS_OK;
 }
 
-static rs_status nccl_init(rs_ar *a, rs_error *err)
+/* NCCL reads these when a communicator is made. Multicast stays off. */
+static void nccl_env(const rs_ar *a)
 {
-    /* NCCL reads these when a communicator is made. Multicast stays off. */
     setenv("NCCL_NVLS_ENABLE", "0", 1);
     static char user_algo[64] = "", saved = 0;
     if (!saved) {
@@ -107,6 +118,11 @@ static rs_status nccl_init(rs_ar *a, rs_error *err)
         setenv("NCCL_ALGO", user_algo, 1);
     else
         unsetenv("NCCL_ALGO");
+}
+
+static rs_status nccl_init(rs_ar *a, rs_error *err)
+{
+    nccl_env(a);
     const int r = a->init_all(a->comm, a->gpus, a->dev);
     if (r != 0)
         return rs_fail(err, RS_E_CUDA, "NCCL could not set up %d GPUs: %s", a->gpus, a->error(r));
@@ -154,6 +170,20 @@ static rs_status count_gpus(int *gpus, rs_error *err)
     return RS_OK;
 }
 
+/* Each GPU's stream, error counter and the ring's events. */
+static rs_status setup_streams(rs_ar *a, rs_error *err)
+{
+    for (int g = 0; g < a->gpus; g++) {
+        cudaError_t c = cudaSetDevice(a->dev[g]);
+        if (c == cudaSuccess) c = cudaStreamCreateWithFlags(&a->stream[g], cudaStreamNonBlocking);
+        if (c == cudaSuccess) c = cudaMalloc((void **)&a->wrong[g], sizeof *a->wrong[g]);
+        if (c == cudaSuccess) c = cudaEventCreateWithFlags(&a->sent[g], cudaEventDisableTiming);
+        if (c == cudaSuccess) c = cudaEventCreateWithFlags(&a->done[g], cudaEventDisableTiming);
+        if (c != cudaSuccess) return cuda_fail(err, c, "setting up", a->dev[g]);
+    }
+    return RS_OK;
+}
+
 rs_status rs_ar_open(int gpus, rs_ar_algo algo, rs_ar **out, rs_error *err)
 {
     *out = NULL;
@@ -165,20 +195,73 @@ rs_status rs_ar_open(int gpus, rs_ar_algo algo, rs_ar **out, rs_error *err)
     a->gpus = st == RS_OK ? gpus : 0;
     for (int g = 0; g < a->gpus; g++) a->dev[g] = g;
     if (st == RS_OK) st = algo == RS_AR_PEER_RING ? enable_peers(a, err) : nccl_init(a, err);
-    for (int g = 0; st == RS_OK && g < gpus; g++) {
-        cudaError_t c = cudaSetDevice(a->dev[g]);
-        if (c == cudaSuccess) c = cudaStreamCreateWithFlags(&a->stream[g], cudaStreamNonBlocking);
-        if (c == cudaSuccess) c = cudaMalloc((void **)&a->wrong[g], sizeof *a->wrong[g]);
-        if (c == cudaSuccess) c = cudaEventCreateWithFlags(&a->sent[g], cudaEventDisableTiming);
-        if (c == cudaSuccess) c = cudaEventCreateWithFlags(&a->done[g], cudaEventDisableTiming);
-        if (c != cudaSuccess) st = cuda_fail(err, c, "setting up", a->dev[g]);
-    }
+    if (st == RS_OK) st = setup_streams(a, err);
     if (st != RS_OK) {
         rs_ar_close(a);
         return st;
     }
     *out = a;
     return RS_OK;
+}
+
+/* One process's part of a job over `ranks` processes: rank 0 makes NCCL's
+ * unique id and publishes it in the rendezvous file, the others read it;
+ * each uses GPU rank % (GPUs here). */
+rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_algo algo, rs_ar **out,
+                          rs_error *err)
+{
+    *out = NULL;
+    const time_t start = time(NULL);
+    if (algo == RS_AR_PEER_RING)
+        return rs_fail(err, RS_E_USAGE, "the peer ring runs in one process: leave out --ranks");
+    if (ranks < 1 || rank < 0 || rank >= ranks)
+        return rs_fail(err, RS_E_USAGE, "--rank %d of --ranks %d: a rank from 0 to ranks-1", rank,
+                       ranks);
+    rs_ar *a = calloc(1, sizeof *a);
+    if (!a) return rs_fail(err, RS_E_NOMEM, "out of memory");
+    a->algo = algo;
+    a->rank = rank;
+    a->ranks = ranks;
+    nccl_uid id;
+    memset(&id, 0, sizeof id);
+    rs_status st = nccl_symbols(a, err);
+    if (st == RS_OK && (!a->get_uid || !a->init_rank))
+        st = rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclGetUniqueId or ncclCommInitRank");
+    char path[4096]; /* one file per algorithm: each has its own communicator */
+    snprintf(path, sizeof path, "%s.%s", rendezvous ? rendezvous : "", rs_ar_algo_name(algo));
+    if (st == RS_OK && rank == 0) {
+        const int r = a->get_uid(&id);
+        st = r ? rs_fail(err, RS_E_CUDA, "ncclGetUniqueId: %s", a->error(r))
+               : rs_rendezvous_publish(path, &id, sizeof id, err);
+    } else if (st == RS_OK) {
+        st = rs_rendezvous_wait(path, &id, sizeof id, start - 30, rs_rendezvous_timeout(), err);
+    }
+    int count = 0;
+    if (st == RS_OK && cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+    if (st == RS_OK && count < 1) st = rs_fail(err, RS_E_NODEVICE, "no usable CUDA device");
+    if (st == RS_OK) {
+        a->gpus = 1;
+        a->dev[0] = rank % count;
+        cudaSetDevice(a->dev[0]);
+        nccl_env(a);
+        const int r = a->init_rank(&a->comm[0], ranks, id, rank);
+        if (r)
+            st = rs_fail(err, RS_E_CUDA, "NCCL could not join rank %d of %d: %s", rank, ranks,
+                         a->error(r));
+        if (rank == 0) remove(path); /* every rank has joined: a later run must not read it */
+    }
+    st = st == RS_OK ? setup_streams(a, err) : st;
+    if (st != RS_OK) {
+        rs_ar_close(a);
+        return st;
+    }
+    *out = a;
+    return RS_OK;
+}
+
+int rs_ar_rank(const rs_ar *a)
+{
+    return a->ranks ? a->rank : 0;
 }
 
 static void free_buffers(rs_ar *a)
@@ -350,7 +433,7 @@ static rs_status count_wrong(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, uint64_
         unsigned long long w = 0;
         CU(cudaSetDevice(a->dev[g]), "selecting the GPU", a->dev[g]);
         CU(cudaMemsetAsync(a->wrong[g], 0, sizeof w, a->stream[g]), "checking", a->dev[g]);
-        CU(rs_multi_check(t, op, a->recv[g], n, seed, a->gpus, a->wrong[g], a->stream[g]),
+        CU(rs_multi_check(t, op, a->recv[g], n, seed, rs_ar_gpus(a), a->wrong[g], a->stream[g]),
            "checking", a->dev[g]);
         CU(cudaMemcpyAsync(&w, a->wrong[g], sizeof w, cudaMemcpyDeviceToHost, a->stream[g]),
            "checking", a->dev[g]);
@@ -375,8 +458,8 @@ rs_status rs_ar_run(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, unsigned warmup,
     rs_status st = ensure_room(a, (size_t)p->bytes, err);
     for (int g = 0; st == RS_OK && g < a->gpus; g++) {
         CU(cudaSetDevice(a->dev[g]), "selecting the GPU", a->dev[g]);
-        CU(rs_multi_fill(t, op, a->send[g], n, seed, g, a->stream[g]), "making the input",
-           a->dev[g]);
+        CU(rs_multi_fill(t, op, a->send[g], n, seed, a->ranks ? a->rank : g, a->stream[g]),
+           "making the input", a->dev[g]);
     }
     for (unsigned i = 0; st == RS_OK && i < warmup; i++) st = once(a, t, op, n, err);
     if (st == RS_OK) st = sync_all(a, err);
@@ -387,6 +470,6 @@ rs_status rs_ar_run(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, unsigned warmup,
     if (st != RS_OK) return st;
     p->us = s * 1e6;
     p->algbw = rs_algbw((double)p->bytes, s) / 1e9;
-    p->busbw = rs_busbw_allreduce((double)p->bytes, s, a->gpus) / 1e9;
+    p->busbw = rs_busbw_allreduce((double)p->bytes, s, rs_ar_gpus(a)) / 1e9;
     return count_wrong(a, t, op, n, seed, &p->wrong, err);
 }

@@ -26,7 +26,15 @@ typedef struct rs_ar rs_ar;
 /* `gpus` devices (0: every one) ready for `algo`; with fewer devices than
  * asked, without NCCL, or without peer access (the peer ring), a reason. */
 rs_status rs_ar_open(int gpus, rs_ar_algo algo, rs_ar **out, rs_error *err);
-int rs_ar_gpus(const rs_ar *a);
+/* One process of a job over `ranks` (--rank R --ranks N --rendezvous FILE):
+ * rank 0 publishes NCCL's unique id in FILE.ALGO (shared storage across
+ * nodes; one file per algorithm, removed once every rank has joined), the
+ * others wait for it (rs_rendezvous_timeout); each process uses GPU
+ * rank % (GPUs it sees). NCCL's algorithms only. */
+rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_algo algo, rs_ar **out,
+                          rs_error *err);
+int rs_ar_rank(const rs_ar *a);         /* 0 in one process */
+int rs_ar_gpus(const rs_ar *a);         /* GPUs in the all-reduce (ranks across processes) */
 int rs_ar_nccl_version(const rs_ar *a); /* 22809: 2.28.9; 0 for the peer ring */
 
 /* One size: warm-up runs, then `reps` timed ones, then the check. */

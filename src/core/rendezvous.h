@@ -1,0 +1,26 @@
+/* A rendezvous through a file on shared storage, the way processes on
+ * several nodes agree on one NCCL unique id: rank 0 publishes the bytes
+ * (written aside, then renamed into place, so a reader never sees half),
+ * the other ranks wait for a file no older than their own start. */
+#ifndef RS_RENDEZVOUS_H
+#define RS_RENDEZVOUS_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "error.h"
+
+/* Write the n bytes to path. */
+rs_status rs_rendezvous_publish(const char *path, const void *bytes, size_t n, rs_error *err);
+
+/* Wait up to timeout_s seconds for path to hold exactly n bytes written at
+ * `not_before` or later (an older file is a past run's: ignored), then read
+ * them. RS_E_IO with a reason on timeout. */
+rs_status rs_rendezvous_wait(const char *path, void *bytes, size_t n, time_t not_before,
+                             double timeout_s, rs_error *err);
+
+/* The wait a rank allows rank 0: REDSCOPE_RENDEZVOUS_TIMEOUT seconds, else
+ * 120 (a positive finite number; anything else gives 120). */
+double rs_rendezvous_timeout(void);
+
+#endif
