@@ -35,6 +35,11 @@ check(rc == 3 and "NCCL not found at /nonexistent/libnccl.so.2 (REDSCOPE_NCCL)" 
 if run("devices")[0] in (3, 4):  # this machine has no GPU: the command says so
     rc, out, err = run("allreduce", "--gpus", "2")
     check(rc in (3, 4) and "no usable CUDA device" in err, f"without a GPU: {rc} {err.strip()}")
+    with tempfile.TemporaryDirectory() as d:  # a rank 0 that fails takes its id back
+        rc, out, err = run("allreduce", "--rank", "0", "--ranks", "2", "--rendezvous",
+                           os.path.join(d, "id"))
+        check(rc in (3, 4) and not os.listdir(d),
+              f"rank 0 without a GPU leaves no rendezvous file: {rc} {os.listdir(d)}")
 
 # one process per GPU: the three options together, a rank in range, and a wait that ends
 for args, want in ((("--rank", "0", "--ranks", "2"), "--rank, --ranks and --rendezvous together"),

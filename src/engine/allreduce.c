@@ -248,8 +248,9 @@ rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_alg
         if (r)
             st = rs_fail(err, RS_E_CUDA, "NCCL could not join rank %d of %d: %s", rank, ranks,
                          a->error(r));
-        if (rank == 0) remove(path); /* every rank has joined: a later run must not read it */
     }
+    /* every rank has joined, or rank 0 failed: either way no rank may read it again */
+    if (rank == 0) remove(path);
     st = st == RS_OK ? setup_streams(a, err) : st;
     if (st != RS_OK) {
         rs_ar_close(a);
