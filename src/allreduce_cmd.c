@@ -188,7 +188,9 @@ static void print_crossovers(FILE *f, const ar_run *r)
 
 static void print_table(FILE *f, const ar_run *r)
 {
-    fprintf(f, "all-reduce over %d GPUs (%s), %s %s, out of place, %u reps after %u warm-up",
+    fprintf(f,
+            "all-reduce over %d GPUs (%s), %s %s, out of place, time the mean of %u reps after %u "
+            "warm-up",
             r->gpus, r->device, rs_dtype_name(r->type), rs_op_name(r->op), r->reps, r->warmup);
     if (r->nccl_version)
         fprintf(f, ", NCCL %d.%d.%d", r->nccl_version / 10000, r->nccl_version / 100 % 100,
