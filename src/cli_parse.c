@@ -210,19 +210,6 @@ static rs_status parse_count(const char *v, const char *opt, long lo, long hi, i
     return RS_OK;
 }
 
-static rs_status parse_gpus(const char *v, int *gpus, rs_error *err)
-{
-    char *end = NULL;
-    const long g = strtol(v, &end, 10);
-    if (!*v || *end || g < 0 || g > RS_AR_GPUS_MAX)
-        return rs_fail(err, RS_E_USAGE,
-                       "bad --gpus '%s': expected a count from 1 to %d, or 0 for "
-                       "every GPU",
-                       v, RS_AR_GPUS_MAX);
-    *gpus = (int)g;
-    return RS_OK;
-}
-
 static rs_status parse_algos(const char *v, unsigned *algos, rs_error *err)
 {
     char buf[128];
@@ -261,7 +248,7 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     case OPT_MEASURE: cli->measure = 1; break;
     case OPT_PLOT: cli->plot = v; break;
     case OPT_ARCH: return parse_arch(v, &cli->arch, err);
-    case OPT_GPUS: return parse_gpus(v, &cli->gpus, err);
+    case OPT_GPUS: return parse_count(v, "--gpus", 0, RS_AR_GPUS_MAX, &cli->gpus, err);
     case OPT_ALGO: return parse_algos(v, &cli->algos, err);
     case OPT_RANK: return parse_count(v, "--rank", 0, 1023, &cli->rank, err);
     case OPT_RANKS: return parse_count(v, "--ranks", 1, 1024, &cli->ranks, err);

@@ -430,6 +430,10 @@ rs_line_table *rs_line_table_load(const void *cubin, size_t size, const char *fu
         if (found == 1 && !read_files(&f.line, &h, t)) found = -1;
         u = h.end;
     }
+    if (found == 1) { /* exactly the rows read: nothing past them to wander into */
+        row *fit = realloc(t->rows, t->nrows * sizeof *t->rows);
+        if (fit) t->rows = fit;
+    }
     if (found == 1 && !resolve_names(&f, t)) found = -1;
     free(f.rels);
     if (found != 1) {
