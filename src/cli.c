@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/catalogue.h"
+#include "core/multi.h"
 #include "engine/engine.h"
 #include "core/preset.h"
 #include "core/record.h"
@@ -102,7 +103,7 @@ int rs_cmd_ladder(rs_cli *cli)
 {
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
-    enum { MAX_ROWS = RS_VARIANT_COUNT + RS_UKERNEL_MAX_FILES };
+    enum { MAX_ROWS = (1 + RS_CROSS_COUNT) * RS_VARIANT_COUNT + RS_UKERNEL_MAX_FILES };
     rs_variant vars[RS_VARIANT_COUNT];
     rs_request reqs[MAX_ROWS];
     rs_row *rows = calloc(MAX_ROWS, sizeof *rows);
@@ -110,12 +111,14 @@ int rs_cmd_ladder(rs_cli *cli)
         rs_cli_error("out of host memory");
         return RS_E_NOMEM;
     }
-    int nvars = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
-    int need_gpu = 0;
+    int nvars = cli->req.gpus != 1 ? 0 : rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
+    int need_gpu = cli->req.gpus != 1;
     for (int i = 0; i < nvars; i++) {
         need_gpu |= vars[i] != RS_V_CPU;
         rs_request_for_variant(&cli->req, vars[i], &reqs[i]);
     }
+    if (cli->req.gpus != 1) /* each variant on one GPU, then over several per finish */
+        nvars = rs_multi_ladder(&cli->req, cli->set[RS_F_cross], reqs, MAX_ROWS);
     /* every further --kernel file: a row of its own after the first's */
     for (int k = 1; k < cli->nkernels; k++) {
         rs_request_for_variant(&cli->req, RS_V_KERNEL, &reqs[nvars]);

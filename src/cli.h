@@ -49,7 +49,6 @@ enum {
     RS_X_PLOT = 1 << 8,
     RS_X_CHECK = 1 << 9,
     RS_X_ARCH = 1 << 10,
-    RS_X_GPUS = 1 << 11,
     RS_X_ALGO = 1 << 12,
     RS_X_RANKS = 1 << 13,
 };

@@ -25,7 +25,6 @@ enum {
     OPT_PLOT,
     OPT_CHECK,
     OPT_ARCH,
-    OPT_GPUS,
     OPT_ALGO,
     OPT_RANK,
     OPT_RANKS,
@@ -65,8 +64,6 @@ static const extra_opt extras[] = {
     {"check", required_argument, OPT_CHECK, "KIND",
      "run it under compute-sanitizer instead: race (racecheck) or memory (memcheck, initcheck)",
      RS_X_CHECK},
-    {"gpus", required_argument, OPT_GPUS, "N", "GPUs to use, from 1 to 16; 0: every one (default)",
-     RS_X_GPUS},
     {"algo", required_argument, OPT_ALGO, "LIST",
      "all-reduce algorithms, separated by commas: nccl (NCCL's choice), ring, tree (NCCL "
      "forced), peer_ring (by hand over peer copies), or all (default nccl)",
@@ -248,7 +245,6 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     case OPT_MEASURE: cli->measure = 1; break;
     case OPT_PLOT: cli->plot = v; break;
     case OPT_ARCH: return parse_arch(v, &cli->arch, err);
-    case OPT_GPUS: return parse_count(v, "--gpus", 0, RS_AR_GPUS_MAX, &cli->gpus, err);
     case OPT_ALGO: return parse_algos(v, &cli->algos, err);
     case OPT_RANK: return parse_count(v, "--rank", 0, 1023, &cli->rank, err);
     case OPT_RANKS: return parse_count(v, "--ranks", 1, 1024, &cli->ranks, err);
@@ -304,6 +300,7 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
             st = rs_field_set(&cli->req, f, v ? v : f->implied, err);
             cli->set[f->id] = 1;
             if (st == RS_OK && f->id == RS_F_kernel) st = add_kernel(cli, v, err);
+            if (st == RS_OK && f->id == RS_F_gpus) cli->gpus = (int)cli->req.gpus;
             continue;
         }
         for (int k = 0; k < N_EXTRAS; k++)
@@ -357,7 +354,9 @@ void rs_cli_usage(FILE *f, const char *command)
         char values[160];
         rs_field_values(fl, values, sizeof values);
         fprintf(f, "  %-26s %s%s%s", left, fl->help, values[0] ? ": " : "", values);
-        if (fl->def && *fl->def) fprintf(f, " [%s]", fl->def);
+        /* allreduce spans every GPU unless told */
+        const int own_default = fl->id == RS_F_gpus && strcmp(command, "allreduce") == 0;
+        if (fl->def && *fl->def && !own_default) fprintf(f, " [%s]", fl->def);
         fprintf(f, "\n");
     }
     for (int i = 0; i < N_EXTRAS; i++) {

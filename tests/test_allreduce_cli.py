@@ -22,12 +22,14 @@ rc, out, err = run("allreduce", "--help")
 check(rc == 0 and "--gpus N" in out and "--algo LIST" in out and "peer_ring" in out,
       f"allreduce --help: {out[:300]}")
 for args, want in ((("--algo", "bogus"), "bad --algo 'bogus'"), (("--algo", ","), "bad --algo"),
-                   (("--gpus", "99"), "bad --gpus '99'"), (("--gpus", "two"), "bad --gpus"),
-                   (("--gpus", "-1"), "bad --gpus")):
+                   (("--gpus", "99"), "bad value '99' for gpus: expected a whole number from 0 to 16"),
+                   (("--gpus", "two"), "bad value 'two' for gpus"),
+                   (("--gpus", "-1"), "bad value '-1' for gpus")):
     rc, out, err = run("allreduce", *args)
     check(rc == 2 and want in err, f"allreduce {' '.join(args)}: {rc} {err.strip()}")
-rc, out, err = run("run", "--gpus", "2")
-check(rc == 2 and "'run' takes no --gpus" in err, f"run --gpus: {rc} {err.strip()}")
+rc, out, err = run("allreduce", "--help")
+check("--gpus N" in out and "[1]" not in out.split("--gpus N")[1].split("\n")[0],
+      f"allreduce --help: --gpus shows no one-GPU default (it spans every GPU): {out[:400]}")
 
 rc, out, err = run("allreduce", "--gpus", "2", env={"REDSCOPE_NCCL": "/nonexistent/libnccl.so.2"})
 check(rc == 3 and "NCCL not found at /nonexistent/libnccl.so.2 (REDSCOPE_NCCL)" in err,

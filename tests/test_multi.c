@@ -3,8 +3,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
+#include "core/catalogue.h"
+#include "core/export.h"
 #include "core/multi.h"
 #include "engine/nccl_lib.h"
 
@@ -115,9 +118,111 @@ static void crossovers(void)
     }
 }
 
+/* The ladder over several GPUs: each variant once on one GPU, then once
+ * per cross-GPU finish (or only the one asked for); its rows' names. */
+static void ladder(void)
+{
+    rs_request base, rows[64];
+    char label[96];
+    rs_request_defaults(&base);
+    base.gpus = 2;
+    int n = rs_multi_ladder(&base, 0, rows, 64);
+    CHECK(n == 8); /* vectorized and cub, each 1 + 3 rows */
+    CHECK(rows[0].variant == RS_V_VECTORIZED && rows[0].gpus == 1 && rows[4].variant == RS_V_CUB);
+    for (int c = 0; c < RS_CROSS_COUNT; c++)
+        CHECK(rows[1 + c].gpus == 2 && rows[1 + c].cross == (rs_cross)c);
+    CHECK_STR_EQ(rs_request_label(&rows[0], label, sizeof label), "vectorized");
+    CHECK_STR_EQ(rs_request_label(&rows[2], label, sizeof label), "vectorized x2 p2p");
+    base.cross = RS_CROSS_NCCL;
+    base.variants = 1u << RS_V_SEQUENTIAL;
+    n = rs_multi_ladder(&base, 1, rows, 64);
+    CHECK(n == 2 && rows[0].gpus == 1 && rows[1].gpus == 2 && rows[1].cross == RS_CROSS_NCCL);
+    CHECK(rs_multi_ladder(&base, 0, rows, 3) == 3); /* never past max */
+    base.gpus = 0;
+    CHECK_STR_EQ(rs_request_label(&base, label, sizeof label), "sequential xall nccl");
+}
+
+/* What a run over several GPUs refuses, each with its reason. */
+static void refusals(void)
+{
+    const struct {
+        rs_variant v;
+        const char *set, *value, *want;
+    } cases[] = {
+        {RS_V_CPU, NULL, NULL, "cpu runs on the host"},
+        {RS_V_THRUST, NULL, NULL, "choose cub"},
+        {RS_V_SEQUENTIAL, "finish", "cpu", "choose another finish"},
+        {RS_V_SEQUENTIAL, "device", "1", "leave --device at 0"},
+        {RS_V_SEQUENTIAL, "stalls", "1", "drop --stalls or --gpus"},
+        {RS_V_SEQUENTIAL, "metrics", "default", "counters are read on one GPU"},
+        {RS_V_KERNEL, "kernel", "k.cu", "your own kernel runs on one GPU"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rs_request r;
+        rs_error err;
+        rs_request_defaults(&r);
+        r.variant = cases[i].v;
+        if (cases[i].set)
+            CHECK(rs_field_set(&r, rs_field_by_flag(cases[i].set), cases[i].value, &err) == RS_OK);
+        CHECK(rs_catalogue_check(&r, &err) == RS_OK); /* one GPU: fine */
+        r.gpus = 2;
+        CHECK(rs_catalogue_check(&r, &err) == RS_E_USAGE);
+        CHECK_MSG(strstr(err.msg, cases[i].want) != NULL, "case %zu: %s", i, err.msg);
+    }
+    rs_request r;
+    rs_error err;
+    rs_request_defaults(&r);
+    r.variant = RS_V_VECTORIZED;
+    r.gpus = 0; /* every GPU */
+    CHECK(rs_catalogue_check(&r, &err) == RS_OK);
+    r.gpus = RS_GPUS_MAX + 1;
+    CHECK(rs_catalogue_check(&r, &err) == RS_E_USAGE);
+    CHECK(rs_field_set(&r, rs_field_by_flag("gpus"), "17", &err) == RS_E_USAGE);
+    CHECK(rs_field_set(&r, rs_field_by_flag("cross"), "p2p", &err) == RS_OK);
+    CHECK(r.cross == RS_CROSS_P2P);
+}
+
+/* A run over several GPUs survives JSON (recordings, --format json). */
+static void json_round_trip(void)
+{
+    rs_result a, b;
+    rs_error err;
+    memset(&a, 0, sizeof a);
+    rs_request_defaults(&a.req);
+    a.req.variant = RS_V_VECTORIZED;
+    a.req.gpus = 3;
+    a.req.cross = RS_CROSS_NCCL;
+    a.multi.gpus = 3;
+    a.multi.cross = RS_CROSS_NCCL;
+    a.multi.shard_ms = 0.25;
+    a.multi.finish_ms = 0.0125;
+    for (int g = 0; g < 3; g++) {
+        a.multi.share[g].device = g;
+        snprintf(a.multi.share[g].name, sizeof a.multi.share[g].name, "GPU model %d", g);
+        rs_split(31, 3, g, &a.multi.share[g].offset, &a.multi.share[g].count);
+        a.multi.share[g].ms = 0.25 - 0.01 * g;
+    }
+    cJSON *j = rs_result_to_json(&a);
+    CHECK(rs_result_from_json(j, &b, &err) == RS_OK);
+    cJSON_Delete(j);
+    CHECK(b.req.gpus == 3 && b.req.cross == RS_CROSS_NCCL);
+    CHECK(b.multi.gpus == 3 && b.multi.cross == RS_CROSS_NCCL);
+    CHECK(b.multi.shard_ms == 0.25 && b.multi.finish_ms == 0.0125);
+    CHECK(b.multi.share[2].offset == 21 && b.multi.share[2].count == 10);
+    CHECK(b.multi.share[1].ms == 0.24);
+    CHECK_STR_EQ(b.multi.share[1].name, "GPU model 1");
+    a.multi.gpus = 0; /* one GPU: no "gpus" object */
+    j = rs_result_to_json(&a);
+    CHECK(cJSON_GetObjectItemCaseSensitive(j, "gpus") == NULL);
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     splits();
+    ladder();
+    refusals();
+    json_round_trip();
     bandwidths();
     nccl();
     crossovers();

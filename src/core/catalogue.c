@@ -1,7 +1,9 @@
 #include "catalogue.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "metric_table.h"
 #include "ukernel.h"
 
 #define TREE   (RS_VF_POW2_BLOCK | RS_VF_FINISH)
@@ -142,6 +144,51 @@ const char *rs_request_name(const rs_request *r)
     return rs_ukernel_basename(r->kernel);
 }
 
+/* What a run over several GPUs cannot do: each GPU's partial must stay on
+ * its GPU for the cross-GPU finish, and one GPU is profiled at a time. */
+static rs_status check_gpus(const rs_variant_info *vi, const rs_request *r, rs_error *err)
+{
+    if (r->gpus == 1) return RS_OK;
+    if (r->gpus > RS_GPUS_MAX)
+        return rs_fail(err, RS_E_USAGE, "--gpus %u: from 1 to %d (0: every GPU)", r->gpus,
+                       RS_GPUS_MAX);
+    if ((unsigned)r->cross >= RS_CROSS_COUNT)
+        return rs_fail(err, RS_E_USAGE, "unknown cross-GPU finish");
+    if (vi->id == RS_V_CPU)
+        return rs_fail(err, RS_E_USAGE, "cpu runs on the host: --gpus splits a GPU variant");
+    if (vi->id == RS_V_KERNEL)
+        return rs_fail(err, RS_E_USAGE, "your own kernel runs on one GPU: leave --gpus at 1");
+    if (vi->id == RS_V_THRUST || r->finish == RS_FINISH_CPU)
+        return rs_fail(err, RS_E_USAGE,
+                       "%s ends on the host, and a run over several GPUs combines partials "
+                       "left on each GPU: choose %s",
+                       vi->id == RS_V_THRUST ? "thrust::reduce" : "finish cpu",
+                       vi->id == RS_V_THRUST ? "cub" : "another finish");
+    if (r->device != 0)
+        return rs_fail(err, RS_E_USAGE, "--gpus N runs on GPUs 0 to N-1: leave --device at 0");
+    if (r->stalls)
+        return rs_fail(err, RS_E_USAGE, "PC sampling watches one GPU: drop --stalls or --gpus");
+    rs_metric_mask m = 0;
+    rs_metric_parse_set(r->metrics, &m, NULL);
+    if (m)
+        return rs_fail(err, RS_E_USAGE,
+                       "counters are read on one GPU: drop --metrics, or run one GPU's share "
+                       "(--n N/G) to see its counters");
+    return RS_OK;
+}
+
+const char *rs_request_label(const rs_request *r, char *buf, size_t len)
+{
+    if (r->gpus == 1) {
+        snprintf(buf, len, "%s", rs_request_name(r));
+        return buf;
+    }
+    char g[16];
+    snprintf(g, sizeof g, r->gpus ? "x%u" : "xall", r->gpus);
+    snprintf(buf, len, "%s %s %s", rs_request_name(r), g, rs_cross_name(r->cross));
+    return buf;
+}
+
 rs_status rs_catalogue_check(const rs_request *r, rs_error *err)
 {
     const rs_variant_info *vi = rs_catalogue_get(r->variant);
@@ -178,7 +225,7 @@ rs_status rs_catalogue_check(const rs_request *r, rs_error *err)
                        vi->id == RS_V_ATOMIC    ? "every thread already updates the one result"
                        : vi->flags & RS_VF_HOST ? "it runs on the CPU"
                                                 : "the library finishes the reduction itself");
-    return RS_OK;
+    return check_gpus(vi, r, err);
 }
 
 void rs_request_for_variant(const rs_request *base, rs_variant v, rs_request *out)

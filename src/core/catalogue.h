@@ -38,6 +38,9 @@ const char *rs_variant_name(rs_variant v);
 
 /* The name a result goes by: the variant's, or a user kernel's file name. */
 const char *rs_request_name(const rs_request *r);
+/* A row's name: the request's, with its GPUs and cross-GPU finish when it
+ * spans several ("vectorized x2 p2p"), written to buf and returned. */
+const char *rs_request_label(const rs_request *r, char *buf, size_t len);
 
 /* The finish a request really uses (its own, or the variant's default);
  * RS_FINISH_AUTO for variants that have no finish step. */

@@ -239,6 +239,51 @@ static void metrics_from(const cJSON *j, rs_metrics *m)
     }
 }
 
+/* A run over several GPUs: the count, the cross-GPU finish, each GPU's share. */
+static cJSON *multi_json(const rs_multi_result *m)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "count", m->gpus);
+    cJSON_AddStringToObject(j, "cross_finish", rs_cross_name(m->cross));
+    cJSON_AddNumberToObject(j, "slowest_gpu_ms", m->shard_ms);
+    cJSON_AddNumberToObject(j, "finish_ms", m->finish_ms);
+    cJSON *a = cJSON_AddArrayToObject(j, "shares");
+    for (int g = 0; g < m->gpus && g < RS_GPUS_MAX; g++) {
+        const rs_gpu_share *s = &m->share[g];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "device", s->device);
+        cJSON_AddStringToObject(o, "name", s->name);
+        cJSON_AddNumberToObject(o, "offset", (double)s->offset);
+        cJSON_AddNumberToObject(o, "count", (double)s->count);
+        cJSON_AddNumberToObject(o, "ms", s->ms);
+        cJSON_AddItemToArray(a, o);
+    }
+    return j;
+}
+
+static void multi_from(const cJSON *j, rs_multi_result *m)
+{
+    if (!cJSON_IsObject(j)) return;
+    const int g = inum(j, "count", 0);
+    m->gpus = g > 1 && g <= RS_GPUS_MAX ? g : 0;
+    const int c = rs_cross_from_name(str(j, "cross_finish"));
+    m->cross = c < 0 ? RS_CROSS_HOST : (rs_cross)c;
+    m->shard_ms = num(j, "slowest_gpu_ms", 0);
+    m->finish_ms = num(j, "finish_ms", 0);
+    int k = 0;
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(j, "shares"))
+    {
+        if (k >= m->gpus) break;
+        rs_gpu_share *s = &m->share[k++];
+        s->device = inum(o, "device", 0);
+        snprintf(s->name, sizeof s->name, "%s", str(o, "name") ? str(o, "name") : "");
+        s->offset = u64num(o, "offset");
+        s->count = u64num(o, "count");
+        s->ms = num(o, "ms", 0);
+    }
+}
+
 cJSON *rs_result_to_json(const rs_result *r)
 {
     cJSON *j = cJSON_CreateObject();
@@ -268,6 +313,7 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddNumberToObject(j, "tol", r->tol);
     cJSON_AddItemToObject(j, "metrics", metrics_json(&r->metrics));
     if (r->stalls.requested) cJSON_AddItemToObject(j, "stalls", rs_stalls_to_json(&r->stalls));
+    if (r->multi.gpus > 1) cJSON_AddItemToObject(j, "gpus", multi_json(&r->multi));
     if (r->req.variant == RS_V_KERNEL) {
         cJSON *k = cJSON_AddObjectToObject(j, "kernel_build");
         char hash[24];
@@ -337,6 +383,7 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     metrics_from(cJSON_GetObjectItemCaseSensitive(j, "metrics"), &r->metrics);
     rs_stalls_from_json(cJSON_GetObjectItemCaseSensitive(j, "stalls"), &r->stalls);
     ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &r->uk);
+    multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), &r->multi);
     return RS_OK;
 }
 

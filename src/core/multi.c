@@ -1,5 +1,7 @@
 #include "multi.h"
 
+#include "catalogue.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,4 +81,22 @@ int rs_ar_algo_parse(const char *s)
     for (int i = 0; s && i < RS_AR_ALGO_COUNT; i++)
         if (strcmp(s, algo_names[i]) == 0) return i;
     return -1;
+}
+
+int rs_multi_ladder(const rs_request *base, int cross_given, rs_request *out, int max)
+{
+    const uint32_t mask =
+        base->variants ? base->variants : (1u << RS_V_VECTORIZED) | (1u << RS_V_CUB);
+    int n = 0;
+    for (int v = 0; v < RS_VARIANT_COUNT; v++) {
+        if (!(mask & (1u << v))) continue;
+        for (int c = -1; c < RS_CROSS_COUNT && n < max; c++) {
+            if (c >= 0 && cross_given && c != (int)base->cross) continue;
+            rs_request_for_variant(base, (rs_variant)v, &out[n]);
+            out[n].gpus = c < 0 ? 1 : base->gpus;
+            out[n].cross = c < 0 ? base->cross : (rs_cross)c;
+            n++;
+        }
+    }
+    return n;
 }

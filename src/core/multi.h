@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "request.h"
+
 /* Shard i of n elements over g GPUs: an even split, the remainder one more
  * element each to the first n % g shards. 0 (and offset = count = 0) for
  * g < 1 or i outside 0..g-1. */
@@ -45,5 +47,11 @@ int rs_ar_crossover(const double *bytes, const double *us, const double *busbw, 
 
 /* 8 B, 64 KiB, 4 GiB: powers of two as people write them (binary units). */
 void rs_fmt_binary(double bytes, char *buf, size_t len);
+
+/* The ladder over several GPUs (base->gpus != 1): for each variant of
+ * base->variants (none given: vectorized and cub), a row on one GPU, then
+ * one over base->gpus GPUs per cross-GPU finish (only base->cross when
+ * cross_given). Returns the rows written to out (at most max). */
+int rs_multi_ladder(const rs_request *base, int cross_given, rs_request *out, int max);
 
 #endif

@@ -212,7 +212,8 @@ int rs_request_same_run(const rs_request *a, const rs_request *b)
            (x.block == y.block ||
             (rs_catalogue_get(x.variant)->flags & (RS_VF_LIBRARY | RS_VF_HOST))) &&
            rs_catalogue_finish(&x) == rs_catalogue_finish(&y) && x.grid == y.grid &&
-           x.ept == y.ept && x.dist == y.dist &&
+           x.ept == y.ept && x.dist == y.dist && x.gpus == y.gpus &&
+           (x.gpus == 1 || x.cross == y.cross) &&
            (x.variant != RS_V_KERNEL || strcmp(x.kernel, y.kernel) == 0);
 }
 

@@ -75,6 +75,10 @@ static const char *dist_at(int i)
 {
     return rs_dist_name((rs_dist)i);
 }
+static const char *cross_at(int i)
+{
+    return rs_cross_name((rs_cross)i);
+}
 
 void rs_field_values(const rs_field *f, char *buf, size_t len)
 {
@@ -83,6 +87,7 @@ void rs_field_values(const rs_field *f, char *buf, size_t len)
     case RS_FK_OP: join_names(op_at, RS_OP_COUNT, buf, len); break;
     case RS_FK_FINISH: join_names(finish_at, RS_FINISH_COUNT, buf, len); break;
     case RS_FK_DIST: join_names(dist_at, RS_DIST_COUNT, buf, len); break;
+    case RS_FK_CROSS: join_names(cross_at, RS_CROSS_COUNT, buf, len); break;
     default: buf[0] = '\0'; break;
     }
 }
@@ -191,6 +196,8 @@ rs_status rs_field_set(rs_request *r, const rs_field *f, const char *value, rs_e
     case RS_FK_FINISH:
         return set_enum(rs_finish_from_name(value), FIELD_PTR(r, f, int), f, value, err);
     case RS_FK_DIST: return set_enum(rs_dist_from_name(value), FIELD_PTR(r, f, int), f, value, err);
+    case RS_FK_CROSS:
+        return set_enum(rs_cross_from_name(value), FIELD_PTR(r, f, int), f, value, err);
     case RS_FK_SIZE:
     case RS_FK_U64:
         if ((st = parse_uint(f, value, &v, err)) != RS_OK) return st;
@@ -236,6 +243,7 @@ void rs_field_format(const rs_request *r, const rs_field *f, char *buf, size_t l
     case RS_FK_OP: snprintf(buf, len, "%s", rs_op_name(*FIELD_CPTR(r, f, int))); break;
     case RS_FK_FINISH: snprintf(buf, len, "%s", rs_finish_name(*FIELD_CPTR(r, f, int))); break;
     case RS_FK_DIST: snprintf(buf, len, "%s", rs_dist_name(*FIELD_CPTR(r, f, int))); break;
+    case RS_FK_CROSS: snprintf(buf, len, "%s", rs_cross_name(*FIELD_CPTR(r, f, int))); break;
     case RS_FK_SIZE: rs_format_size(*FIELD_CPTR(r, f, uint64_t), buf, len); break;
     case RS_FK_U64:
         snprintf(buf, len, "%llu", (unsigned long long)*FIELD_CPTR(r, f, uint64_t));

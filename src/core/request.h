@@ -19,6 +19,7 @@
 #define RS_SWEEP_MAX   128
 #define RS_NOTE_MAX    256
 #define RS_N_MAX       (UINT64_C(1) << 40)
+#define RS_GPUS_MAX    16 /* GPUs one request may span */
 /* Longest "key = value" line a preset may hold (inih reads 200 bytes with
  * the newline). */
 #define RS_INI_LINE_MAX 198
@@ -33,6 +34,7 @@ typedef enum {
     RS_FK_U64,
     RS_FK_FINISH,
     RS_FK_DIST,
+    RS_FK_CROSS,
     RS_FK_METRICS, /* none, default, full or a list of metric keys */
     RS_FK_SWEEP,   /* a range or list of sizes */
     RS_FK_TEXT,
@@ -67,6 +69,12 @@ typedef enum {
       "seed of the random input")                                                                  \
     X(device, RS_FK_UINT, "run", "device", "device", 'd', 0, 1023, "0", NULL, "I",                 \
       "CUDA device index")                                                                         \
+    X(gpus, RS_FK_UINT, "run", "gpus", "gpus", 0, 0, RS_GPUS_MAX, "1", NULL, "N",                  \
+      "GPUs the input is split over (GPUs 0 to N-1; 0: every one), each reducing its share; "      \
+      "allreduce: every GPU unless given")                                                         \
+    X(cross, RS_FK_CROSS, "run", "cross_finish", "cross", 0, 0, 0, "host", NULL, "F",              \
+      "how the GPUs' partials are combined: host (copied back, added there), p2p (peer copies, "   \
+      "adds on the GPUs) or nccl (ncclReduce)")                                                    \
     X(metrics, RS_FK_METRICS, "run", "metrics", "metrics", 'm', 0, 0, "none", "default", "SET",    \
       "hardware counters: none, default, full (redscope metrics says what each costs), or metric " \
       "keys separated by commas")                                                                  \
@@ -96,6 +104,8 @@ typedef struct rs_request {
     rs_dist dist;
     uint64_t seed;
     uint32_t device;
+    uint32_t gpus;  /* 1: one GPU; 0: every GPU; N: GPUs 0..N-1 */
+    rs_cross cross; /* how several GPUs' partials are combined */
     char metrics[RS_METRICS_MAX];
     uint32_t stalls; /* 1: PC sampling's stall view, in its own run */
     char sweep[RS_SWEEP_MAX];

@@ -57,6 +57,23 @@ typedef struct rs_ukernel_result {
     double compile_ms; /* NVRTC, the slowest of the run's modules (0: cached) */
 } rs_ukernel_result;
 
+/* One GPU's part of a run over several (req.gpus != 1). */
+typedef struct rs_gpu_share {
+    int device;
+    char name[64];
+    uint64_t offset, count; /* its elements of the input */
+    double ms;              /* median event time of its own reduction */
+} rs_gpu_share;
+
+/* A run over several GPUs: each GPU's share, and the cross-GPU finish. */
+typedef struct rs_multi_result {
+    int gpus; /* 0: a run on one GPU */
+    rs_cross cross;
+    double shard_ms;  /* median time of the slowest GPU's own reduction */
+    double finish_ms; /* median of (whole time - the slowest GPU's), the finish's cost */
+    rs_gpu_share share[RS_GPUS_MAX];
+} rs_multi_result;
+
 typedef struct rs_result {
     rs_request req;    /* the request answered */
     rs_finish finish;  /* resolved finish (AUTO: the variant has none) */
@@ -85,6 +102,7 @@ typedef struct rs_result {
     rs_metrics metrics;
     rs_ukernel_result uk;
     rs_stalls stalls; /* where warps waited, by source line (PC sampling) */
+    rs_multi_result multi;
 } rs_result;
 
 /* Helpers views share. */

@@ -29,6 +29,14 @@ typedef enum {
 
 typedef enum { RS_DIST_RANDOM, RS_DIST_SIGNED, RS_DIST_ONES, RS_DIST_IOTA, RS_DIST_COUNT } rs_dist;
 
+/* How the partials of a run over several GPUs are combined (--cross). */
+typedef enum {
+    RS_CROSS_HOST, /* each GPU's partial copied to the host, added there */
+    RS_CROSS_P2P,  /* peer copies (NVLink where present), a tree of adds on the GPUs */
+    RS_CROSS_NCCL, /* ncclReduce of the partials to the first GPU */
+    RS_CROSS_COUNT
+} rs_cross;
+
 /* Variant ids, in ladder order. Names are in the catalogue. */
 typedef enum {
     RS_V_ATOMIC,
@@ -60,11 +68,13 @@ const char *rs_dtype_name(rs_dtype t);
 const char *rs_op_name(rs_op op);
 const char *rs_finish_name(rs_finish f);
 const char *rs_dist_name(rs_dist d);
+const char *rs_cross_name(rs_cross c);
 
 /* Name lookups: return the value, or -1 when the name is unknown. */
 int rs_dtype_from_name(const char *s);
 int rs_op_from_name(const char *s);
 int rs_finish_from_name(const char *s);
 int rs_dist_from_name(const char *s);
+int rs_cross_from_name(const char *s);
 
 #endif

@@ -38,9 +38,10 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
     memset(out, 0, sizeof *out);
     out->req = *r;
     if (row) return rs_fail(err, row->status, "%s", row->error);
+    char label[96];
     return rs_fail(err, RS_E_USAGE,
                    "not in the recording: %s with this configuration was not recorded",
-                   rs_request_name(r));
+                   rs_request_label(r, label, sizeof label));
 }
 
 static void rec_close(rs_source *s)

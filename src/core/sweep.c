@@ -317,6 +317,12 @@ rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char 
 static void print_sweep_table(FILE *f, const rs_sweep *s)
 {
     const int ns = rs_sweep_series_count(s);
+    const rs_request *r0 = s->done > 0 ? &s->rows[0].result.req : NULL;
+    if (r0 && r0->gpus != 1)
+        fprintf(f,
+                r0->gpus ? "over %u GPUs, partials combined by %s: "
+                         : "over every GPU%.0u, partials combined by %s: ",
+                r0->gpus, rs_cross_name(r0->cross));
     fprintf(f,
             "time of one reduction (median); '-' not run, 'skip' does not fit, 'WRONG' failed\n");
     fprintf(f, "%12s", "n");
@@ -368,8 +374,9 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
         for (int i = 0; i < s->done; i++) {
             const rs_row *r = &s->rows[i];
             const rs_result *x = &r->result;
-            fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n, rs_request_name(&x->req),
-                    r->status);
+            char label[96];
+            fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n,
+                    rs_request_label(&x->req, label, sizeof label), r->status);
             if (r->status == RS_OK)
                 fprintf(f, "%.6g,%.2f,%.2f,%.2f,%.6g,%s,\n", x->t_median_ms, x->gbps, x->pct_peak,
                         x->pct_measured, x->cpu_ms, x->correct ? "yes" : "no");

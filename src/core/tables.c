@@ -83,6 +83,26 @@ static void describe_metrics(FILE *f, const rs_metrics *m)
     }
 }
 
+/* A run over several GPUs: each GPU's share and time, and the finish's. */
+static void describe_gpus(FILE *f, const rs_multi_result *m)
+{
+    if (m->gpus < 2) return;
+    const int utf8 = rs_notation_utf8();
+    char a[32], b[32];
+    rs_fmt_time(m->shard_ms, utf8, a, sizeof a);
+    rs_fmt_time(m->finish_ms, utf8, b, sizeof b);
+    fprintf(f, "gpus       %d, partials combined by %s: the slowest GPU %s, the finish %s\n",
+            m->gpus, rs_cross_name(m->cross), a, b);
+    for (int g = 0; g < m->gpus && g < RS_GPUS_MAX; g++) {
+        const rs_gpu_share *s = &m->share[g];
+        char n[48];
+        rs_format_size(s->count, n, sizeof n);
+        rs_fmt_time(s->ms, utf8, a, sizeof a);
+        fprintf(f, "  GPU %-3d  %s: elements %llu.. (%s), %s\n", s->device, s->name,
+                (unsigned long long)s->offset, n, s->count ? a : "none, the identity");
+    }
+}
+
 static void print_run_table(FILE *f, const rs_row *row)
 {
     const rs_result *r = &row->result;
@@ -93,7 +113,9 @@ static void print_run_table(FILE *f, const rs_row *row)
         return;
     }
     const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
-    fprintf(f, "variant    %s (step %d: %s)\n", rs_request_name(&r->req), vi->step, vi->idea);
+    char label[96];
+    fprintf(f, "variant    %s (step %d: %s)\n", rs_request_label(&r->req, label, sizeof label),
+            vi->step, vi->idea);
     if (r->req.variant == RS_V_KERNEL && r->uk.entry[0]) {
         char spills[96];
         rs_ukernel_spills(r->uk.spill_st, r->uk.spill_ld, r->uk.local, spills, sizeof spills);
@@ -104,9 +126,10 @@ static void print_run_table(FILE *f, const rs_row *row)
             rs_op_name(r->req.op), n, (unsigned long long)r->req.n, r->req.block);
     if (r->finish != RS_FINISH_AUTO) fprintf(f, ", finish %s", rs_finish_name(r->finish));
     fprintf(f, "\n");
-    if (r->device.index >= 0)
+    if (r->device.index >= 0 && r->multi.gpus < 2)
         fprintf(f, "device     %s, %d SMs, peak %.0f GB/s\n", r->device.name, r->device.sm_count,
                 r->device.peak_gbps);
+    describe_gpus(f, &r->multi);
     if (r->grid)
         fprintf(f, "launch     %u launch%s, first grid %u x %u, %.1f elements per thread\n",
                 r->launches, r->launches == 1 ? "" : "es", r->grid, rs_result_block(r), r->ept);
@@ -121,9 +144,11 @@ static void print_run_table(FILE *f, const rs_row *row)
     rs_fmt_time(r->t_max_ms, utf8, c, sizeof c);
     fprintf(f, "time       %s median (min %s, max %s, %u reps)\n", a, b, c, r->reps);
     fprintf(f, "bandwidth  %.1f GB/s", r->gbps);
-    if (r->pct_peak > 0) fprintf(f, ", %.1f%% of peak %.0f GB/s", r->pct_peak, r->device.peak_gbps);
+    const int g = r->multi.gpus > 1 ? r->multi.gpus : 1; /* % of all the GPUs' peaks */
+    if (r->pct_peak > 0)
+        fprintf(f, ", %.1f%% of peak %.0f GB/s", r->pct_peak, g * r->device.peak_gbps);
     if (r->pct_measured > 0)
-        fprintf(f, ", %.1f%% of measured %.0f GB/s", r->pct_measured, r->device.measured_gbps);
+        fprintf(f, ", %.1f%% of measured %.0f GB/s", r->pct_measured, g * r->device.measured_gbps);
     fprintf(f, "\n");
     rs_fmt_time(r->cpu_ms, utf8, a, sizeof a);
     rs_fmt_ratio(r->speedup_cpu, utf8, b, sizeof b);
@@ -151,7 +176,7 @@ static void csv_header(FILE *f, rs_metric_mask m)
     fprintf(f, "step,variant,type,op,n,block,finish,grid,elements_per_thread,launches,reps,"
                "time_median_ms,time_min_ms,time_max_ms,step_speedup,cumulative_speedup,gbps,"
                "pct_peak,pct_measured,cpu_ms,speedup_cpu,correct,result,expected,rel_err,tol,"
-               "status,error");
+               "gpus,cross_finish,finish_ms,status,error");
     for (int i = 0; i < RS_METRIC_COUNT; i++)
         if (m & RS_METRIC_BIT(i)) fprintf(f, ",%s", rs_metric_defs[i].key);
     if (m) fprintf(f, ",metric_passes,metric_note");
@@ -176,7 +201,8 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
             rs_dtype_name(r->req.type), rs_op_name(r->req.op), (unsigned long long)r->req.n,
             r->req.block, rs_finish_name(r->finish));
     if (rows[i].status != RS_OK) {
-        fprintf(f, ",,,,,,,,,,,,,,,,,,,%d,", rows[i].status);
+        fprintf(f, ",,,,,,,,,,,,,,,,,,,%u,%s,,%d,", r->req.gpus, rs_cross_name(r->req.cross),
+                rows[i].status);
         rs_csv_field(f, rows[i].error);
         for (int k = 0; k < RS_METRIC_COUNT; k++)
             if (m & RS_METRIC_BIT(k)) fprintf(f, ",");
@@ -188,11 +214,13 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
     rs_value_format(&r->got, got, sizeof got);
     rs_value_format(&r->expected, exp, sizeof exp);
     fprintf(f,
-            "%u,%.3f,%u,%u,%.6g,%.6g,%.6g,%.4g,%.4g,%.2f,%.2f,%.2f,%.6g,%.2f,%s,%s,%s,%.3g,%.3g,0,",
+            "%u,%.3f,%u,%u,%.6g,%.6g,%.6g,%.4g,%.4g,%.2f,%.2f,%.2f,%.6g,%.2f,%s,%s,%s,%.3g,%.3g,",
             r->grid, r->ept, r->launches, r->reps, r->t_median_ms, r->t_min_ms, r->t_max_ms,
             rs_ladder_step_speedup(rows, i), rs_ladder_cumulative_speedup(rows, i), r->gbps,
             r->pct_peak, r->pct_measured, r->cpu_ms, r->speedup_cpu, r->correct ? "yes" : "no", got,
             exp, r->rel_err, r->tol);
+    fprintf(f, "%d,%s,%.6g,0,", r->multi.gpus > 1 ? r->multi.gpus : 1,
+            r->multi.gpus > 1 ? rs_cross_name(r->multi.cross) : "", r->multi.finish_ms);
     for (int k = 0; k < RS_METRIC_COUNT; k++) {
         if (!(m & RS_METRIC_BIT(k))) continue;
         if (r->metrics.valid & RS_METRIC_BIT(k))
@@ -266,6 +294,54 @@ static void stall_row(FILE *f, const rs_stalls *s)
     fprintf(f, "     %-21s %s\n", "  waits:", words[0] ? words : s->why);
 }
 
+static int rows_gpus(const rs_row *rows, int count)
+{
+    int g = 1;
+    for (int i = 0; i < count; i++)
+        if (rows[i].status == RS_OK && rows[i].result.multi.gpus > g) g = rows[i].result.multi.gpus;
+    return g;
+}
+
+/* The variant column: as wide as its longest name ("vectorized x2 nccl"). */
+static int label_width(const rs_row *rows, int count)
+{
+    int w = 21;
+    for (int i = 0; i < count; i++) {
+        char label[96];
+        const int l = (int)strlen(rs_request_label(&rows[i].result.req, label, sizeof label));
+        if (l > w) w = l;
+    }
+    return w;
+}
+
+/* Under a ladder over several GPUs: each variant's best run over them
+ * against its one-GPU time divided by the GPUs, the ideal split. */
+static void gpus_footer(FILE *f, const rs_row *rows, int count)
+{
+    const int utf8 = rs_notation_utf8();
+    for (int i = 0; i < count; i++) {
+        const rs_result *one = &rows[i].result;
+        if (rows[i].status != RS_OK || one->multi.gpus > 1) continue;
+        const rs_result *best = NULL;
+        for (int k = i + 1; k < count && rows[k].result.req.variant == one->req.variant; k++)
+            if (rows[k].status == RS_OK && rows[k].result.multi.gpus > 1 &&
+                (!best || rows[k].result.t_median_ms < best->t_median_ms))
+                best = &rows[k].result;
+        if (!best || !(one->t_median_ms > 0.0)) continue;
+        const double ideal = one->t_median_ms / best->multi.gpus;
+        char a[32], b[32], c[32];
+        rs_fmt_time(one->t_median_ms, utf8, a, sizeof a);
+        rs_fmt_time(best->t_median_ms, utf8, b, sizeof b);
+        rs_fmt_time(ideal, utf8, c, sizeof c);
+        fprintf(f,
+                "%s: 1 GPU %s; over %d GPUs the best finish (%s) %s, %.2f x the ideal %s "
+                "(1 GPU / %d); its finish took %.1f%%\n",
+                rs_request_name(&one->req), a, best->multi.gpus, rs_cross_name(best->multi.cross),
+                b, best->t_median_ms / ideal, c, best->multi.gpus,
+                100.0 * best->multi.finish_ms / best->t_median_ms);
+    }
+}
+
 static void print_ladder_table(FILE *f, const rs_row *rows, int count)
 {
     const rs_metric_mask m = rows_metrics(rows, count);
@@ -275,20 +351,24 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
     if (first) {
         char n[48];
         rs_format_size(first->req.n, n, sizeof n);
-        fprintf(f, "%s %s, n %s, block %u on %s\n", rs_dtype_name(first->req.type),
+        const int g = rows_gpus(rows, count);
+        fprintf(f, "%s %s, n %s, block %u on %s", rs_dtype_name(first->req.type),
                 rs_op_name(first->req.op), n, first->req.block, first->device.name);
+        fprintf(f, g > 1 ? " (rows x%d: over %d GPUs)\n" : "\n", g, g);
     }
-    fprintf(f, "%3s  %-21s %10s %8s %8s %8s %7s %8s %7s", "#", "variant", "time", "step", "cumul.",
-            "GB/s", "% peak", "vs CPU", "correct");
+    const int w = label_width(rows, count);
+    fprintf(f, "%3s  %-*s %10s %8s %8s %8s %7s %8s %7s", "#", w, "variant", "time", "step",
+            "cumul.", "GB/s", "% peak", "vs CPU", "correct");
     for (int k = 0; k < RS_METRIC_COUNT; k++)
         if (m & RS_METRIC_BIT(k)) fprintf(f, " %10s", metric_column(k));
     fprintf(f, "\n");
     for (int i = 0; i < count; i++) {
         const rs_result *r = &rows[i].result;
         const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
+        char label[96];
+        rs_request_label(&r->req, label, sizeof label);
         if (rows[i].status != RS_OK) {
-            fprintf(f, "%3d  %-21s refused: %s\n", vi->step, rs_request_name(&r->req),
-                    rows[i].error);
+            fprintf(f, "%3d  %-*s refused: %s\n", vi->step, w, label, rows[i].error);
             continue;
         }
         char t[32], s[32], c[32], x[32], p[4][48];
@@ -297,7 +377,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         rs_fmt_ratio(rs_ladder_step_speedup(rows, i), utf8, s, sizeof s);
         rs_fmt_ratio(rs_ladder_cumulative_speedup(rows, i), utf8, c, sizeof c);
         rs_fmt_ratio(r->speedup_cpu, utf8, x, sizeof x);
-        fprintf(f, "%3d  %-21s %s %s %s %8.1f %6.1f%% %s %7s", vi->step, rs_request_name(&r->req),
+        fprintf(f, "%3d  %-*s %s %s %s %8.1f %6.1f%% %s %7s", vi->step, w, label,
                 rs_pad(t, 10, 1, p[0], sizeof p[0]), rs_pad(s, 8, 1, p[1], sizeof p[1]),
                 rs_pad(c, 8, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak,
                 rs_pad(x, 8, 1, p[3], sizeof p[3]), verdict(r));
@@ -318,6 +398,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         fprintf(f, "\n");
         stall_row(f, &r->stalls);
     }
+    if (rows_gpus(rows, count) > 1) gpus_footer(f, rows, count);
     for (int i = 0; i < count; i++) {
         const rs_metrics *mt = &rows[i].result.metrics;
         if (rows[i].status == RS_OK && mt->requested && !mt->valid &&

@@ -13,6 +13,7 @@ static const char *const op_names[RS_OP_COUNT] = {"sum", "min", "max", "product"
 static const char *const finish_names[RS_FINISH_COUNT] = {"auto", "relaunch", "cpu", "atomic",
                                                           "single_pass"};
 static const char *const dist_names[RS_DIST_COUNT] = {"random", "signed", "ones", "iota"};
+static const char *const cross_names[RS_CROSS_COUNT] = {"host", "p2p", "nccl"};
 
 size_t rs_dtype_size(rs_dtype t)
 {
@@ -57,6 +58,10 @@ const char *rs_dist_name(rs_dist d)
 {
     return name_at(dist_names, RS_DIST_COUNT, (int)d);
 }
+const char *rs_cross_name(rs_cross c)
+{
+    return name_at(cross_names, RS_CROSS_COUNT, (int)c);
+}
 
 int rs_dtype_from_name(const char *s)
 {
@@ -90,4 +95,9 @@ int rs_finish_from_name(const char *s)
 int rs_dist_from_name(const char *s)
 {
     return index_of(dist_names, RS_DIST_COUNT, s);
+}
+
+int rs_cross_from_name(const char *s)
+{
+    return index_of(cross_names, RS_CROSS_COUNT, s);
 }

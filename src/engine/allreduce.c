@@ -22,6 +22,7 @@ typedef struct nccl_uid {
 typedef int (*nccl_get_uid_fn)(nccl_uid *);
 typedef int (*nccl_init_rank_fn)(nccl_comm *, int, nccl_uid, int);
 typedef int (*nccl_all_reduce_fn)(const void *, void *, size_t, int, int, nccl_comm, cudaStream_t);
+typedef int (*nccl_reduce_fn)(const void *, void *, size_t, int, int, int, nccl_comm, cudaStream_t);
 typedef int (*nccl_void_fn)(void);
 typedef int (*nccl_destroy_fn)(nccl_comm);
 typedef const char *(*nccl_error_fn)(int);
@@ -35,6 +36,7 @@ struct rs_ar {
     nccl_get_uid_fn get_uid;
     nccl_init_rank_fn init_rank;
     nccl_all_reduce_fn all_reduce;
+    nccl_reduce_fn reduce; /* a run's cross-GPU finish (rs_ar_reduce) */
     nccl_void_fn group_start, group_end;
     nccl_destroy_fn destroy;
     nccl_error_fn error;
@@ -94,6 +96,7 @@ static rs_status nccl_symbols(rs_ar *a, rs_error *err)
     a->init_all = (nccl_init_all_fn)dlsym(a->lib, "ncclCommInitAll");
     a->get_uid = (nccl_get_uid_fn)dlsym(a->lib, "ncclGetUniqueId");
     a->init_rank = (nccl_init_rank_fn)dlsym(a->lib, "ncclCommInitRank");
+    a->reduce = (nccl_reduce_fn)dlsym(a->lib, "ncclReduce");
     if (!a->all_reduce || !a->group_start || !a->group_end || !a->destroy || !a->error ||
         !a->init_all)
         return rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclCommInitAll or ncclAllReduce");
@@ -129,23 +132,22 @@ static rs_status nccl_init(rs_ar *a, rs_error *err)
     return RS_OK;
 }
 
-/* Every pair of GPUs reaches the other's memory (the peer ring). */
-static rs_status enable_peers(rs_ar *a, rs_error *err)
+rs_status rs_peers_enable(const int *dev, int gpus, const char *who, rs_error *err)
 {
-    for (int i = 0; i < a->gpus; i++)
-        for (int j = 0; j < a->gpus; j++) {
+    for (int i = 0; i < gpus; i++)
+        for (int j = 0; j < gpus; j++) {
             int can = 0;
             if (i == j) continue;
-            cudaDeviceCanAccessPeer(&can, a->dev[i], a->dev[j]);
+            cudaDeviceCanAccessPeer(&can, dev[i], dev[j]);
             if (!can)
                 return rs_fail(err, RS_E_USAGE,
-                               "GPU %d cannot reach GPU %d's memory: the peer ring needs peer "
-                               "access (NVLink or PCIe P2P)",
-                               a->dev[i], a->dev[j]);
-            CU(cudaSetDevice(a->dev[i]), "selecting the GPU", a->dev[i]);
-            const cudaError_t e = cudaDeviceEnablePeerAccess(a->dev[j], 0);
+                               "GPU %d cannot reach GPU %d's memory: %s needs peer access "
+                               "(NVLink or PCIe P2P)",
+                               dev[i], dev[j], who);
+            CU(cudaSetDevice(dev[i]), "selecting the GPU", dev[i]);
+            const cudaError_t e = cudaDeviceEnablePeerAccess(dev[j], 0);
             if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
-                return cuda_fail(err, e, "enabling peer access", a->dev[i]);
+                return cuda_fail(err, e, "enabling peer access", dev[i]);
             cudaGetLastError(); /* already enabled is no error */
         }
     return RS_OK;
@@ -194,7 +196,9 @@ rs_status rs_ar_open(int gpus, rs_ar_algo algo, rs_ar **out, rs_error *err)
     if (st == RS_OK) st = count_gpus(&gpus, err);
     a->gpus = st == RS_OK ? gpus : 0;
     for (int g = 0; g < a->gpus; g++) a->dev[g] = g;
-    if (st == RS_OK) st = algo == RS_AR_PEER_RING ? enable_peers(a, err) : nccl_init(a, err);
+    if (st == RS_OK)
+        st = algo == RS_AR_PEER_RING ? rs_peers_enable(a->dev, a->gpus, "the peer ring", err)
+                                     : nccl_init(a, err);
     if (st == RS_OK) st = setup_streams(a, err);
     if (st != RS_OK) {
         rs_ar_close(a);
@@ -326,6 +330,20 @@ static rs_status nccl_once(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, rs_error 
     const int r2 = a->group_end();
     if (r == 0) r = r2;
     return r ? rs_fail(err, RS_E_CUDA, "ncclAllReduce: %s", a->error(r)) : RS_OK;
+}
+
+rs_status rs_ar_reduce(rs_ar *a, void *const *in, void *out0, size_t count, rs_dtype t, rs_op op,
+                       const cudaStream_t *streams, rs_error *err)
+{
+    if (!a->reduce || a->ranks || a->algo == RS_AR_PEER_RING)
+        return rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclReduce");
+    int r = a->group_start();
+    for (int g = 0; r == 0 && g < a->gpus; g++) /* recvbuff counts on the root alone */
+        r = a->reduce(in[g], g == 0 ? out0 : in[g], count, nccl_type(t), nccl_op(op), 0, a->comm[g],
+                      streams[g]);
+    const int r2 = a->group_end();
+    if (r == 0) r = r2;
+    return r ? rs_fail(err, RS_E_CUDA, "ncclReduce: %s", a->error(r)) : RS_OK;
 }
 
 /* Elements [first, first + len) of chunk k of n over g GPUs. */

@@ -7,6 +7,7 @@
 #ifndef RS_ALLREDUCE_H
 #define RS_ALLREDUCE_H
 
+#include <cuda_runtime_api.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -40,6 +41,16 @@ int rs_ar_nccl_version(const rs_ar *a); /* 22809: 2.28.9; 0 for the peer ring */
 /* One size: warm-up runs, then `reps` timed ones, then the check. */
 rs_status rs_ar_run(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, unsigned warmup, unsigned reps,
                     uint64_t seed, rs_ar_point *p, rs_error *err);
+
+/* A run's cross-GPU finish (an rs_ar of NCCL's choice, in one process):
+ * ncclReduce of `count` elements of type t, in[g] on GPU g, into out0 on the
+ * first GPU, issued on streams[g]. */
+rs_status rs_ar_reduce(rs_ar *a, void *const *in, void *out0, size_t count, rs_dtype t, rs_op op,
+                       const cudaStream_t *streams, rs_error *err);
+
+/* Peer access between every pair of dev[0..gpus): `who` needs it ("the
+ * peer ring"), and a reason where a pair has none. */
+rs_status rs_peers_enable(const int *dev, int gpus, const char *who, rs_error *err);
 
 void rs_ar_close(rs_ar *a);
 

@@ -182,6 +182,7 @@ void rs_engine_close(rs_engine *e)
     if (!e) return;
     rs_engine_prof_join(e);
     if (e->prof) rs_prof_shutdown(e->prof);
+    rs_split_free(e->split);
     if (e->gpu_status == RS_OK) {
         rs_engine_free_buffers(e);
         if (!e->broken) {
@@ -205,6 +206,8 @@ rs_status rs_engine_recover(rs_engine *e, rs_error *err)
         rs_prof_shutdown(e->prof);
         e->prof = NULL;
     }
+    rs_split_free(e->split); /* its other GPUs' engines start afresh too */
+    e->split = NULL;
     rs_engine_free_buffers(e);
     rs_uk_free(e->uk); /* its modules die with the context */
     e->uk = NULL;

@@ -15,6 +15,7 @@
 #include <pthread.h>
 
 typedef struct rs_ukernels rs_ukernels;
+typedef struct rs_shards rs_shards;
 
 typedef struct input_key {
     int valid;
@@ -58,7 +59,8 @@ struct rs_engine {
     pthread_t prof_thread; /* the profiler's start, while a run makes its input */
     int prof_starting;
     rs_prof *prof_next;
-    rs_ukernels *uk; /* user kernels: the file, its compiled modules */
+    rs_ukernels *uk;  /* user kernels: the file, its compiled modules */
+    rs_shards *split; /* runs over several GPUs: the other GPUs' engines (split.c) */
 };
 
 /* device.c: a CUDA error as a status (a sticky one marks the context for
@@ -92,6 +94,11 @@ typedef struct rs_exec {
     unsigned char host_bytes[16];
 } rs_exec;
 rs_status rs_engine_exec(void *exec, rs_error *err);
+/* The plan of r on this engine's GPU (its occupancy asked where needed). */
+rs_status rs_engine_plan(rs_engine *e, const rs_request *r, rs_plan *p, rs_error *err);
+/* One repetition's result v checked against ref into res (the worst kept). */
+void rs_engine_check(rs_result *res, const rs_reference *ref, const rs_value *v, const rs_plan *p,
+                     int first);
 rs_status rs_engine_flush_l2(rs_engine *e, rs_error *err);
 rs_status rs_engine_poison(rs_engine *e, const rs_plan *p, int pattern, rs_error *err);
 double rs_now_ms(void);
@@ -109,6 +116,14 @@ void rs_engine_prof_start(rs_engine *e, const rs_request *r);
 rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
                            const rs_hooks *hooks, rs_error *err);
 void rs_engine_prof_join(rs_engine *e);
+
+/* split.c: a run over several GPUs (r->gpus != 1): how many (0: every
+ * one; a reason when the machine has fewer), the run itself on GPUs
+ * 0..gpus-1 with e as the first, and the other GPUs' engines freed. */
+rs_status rs_split_gpus(const rs_request *r, int *gpus, rs_error *err);
+rs_status rs_engine_run_split(rs_engine *e, const rs_request *r, int gpus, const rs_hooks *hooks,
+                              rs_result *res, rs_error *err);
+void rs_split_free(rs_shards *s);
 
 /* ukernel.c: the user's file read and checked (its variant description in
  * *vi), the modules of the plan compiled (the build in res->uk), launches,

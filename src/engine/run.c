@@ -48,7 +48,7 @@ static rs_launch bind(const rs_engine *e, const rs_plan_step *s)
 
 /* The two facts the plan needs: SMs, and resident blocks of the first
  * pass's kernel (grid-stride variants fill one wave). */
-static rs_status plan_for(rs_engine *e, const rs_request *r, rs_plan *p, rs_error *err)
+rs_status rs_engine_plan(rs_engine *e, const rs_request *r, rs_plan *p, rs_error *err)
 {
     rs_plan_facts f = {e->info.sm_count, 1, NULL};
     rs_status st;
@@ -175,8 +175,8 @@ int rs_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void record_check(rs_result *res, const rs_reference *ref, const rs_value *v,
-                         const rs_plan *p, int first)
+void rs_engine_check(rs_result *res, const rs_reference *ref, const rs_value *v, const rs_plan *p,
+                     int first)
 {
     const rs_check c = rs_reference_check(ref, v, p->op, p->n, p->chain);
     if (!c.ok) res->bad_reps++;
@@ -234,7 +234,7 @@ static rs_status run_cpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
         const double dt = rs_now_ms() - t0;
         if (k >= r->warmup) {
             t[k - r->warmup] = dt;
-            record_check(res, &e->ref[r->op], &v, &p, k == r->warmup);
+            rs_engine_check(res, &e->ref[r->op], &v, &p, k == r->warmup);
         }
         progress(h, (k + 1.0) / total);
     }
@@ -253,7 +253,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
     rs_status st;
     /* an input that does not fit is a skipped size (RS_E_NOMEM), whatever
      * the shape would be; then the plan, then the buffers it names */
-    if ((st = rs_engine_input(e, r, 1, 0, err)) || (st = plan_for(e, r, p, err)) ||
+    if ((st = rs_engine_input(e, r, 1, 0, err)) || (st = rs_engine_plan(e, r, p, err)) ||
         (st = rs_engine_work(e, r, p, err)))
         return st;
     rs_trace("engine: input, CPU reference and buffers ready");
@@ -288,7 +288,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
         if ((st = read_result(&x, &v, err)) != RS_OK) break;
         if (k >= r->warmup) {
             t[k - r->warmup] = ms;
-            record_check(res, &e->ref[r->op], &v, p, k == r->warmup);
+            rs_engine_check(res, &e->ref[r->op], &v, p, k == r->warmup);
         }
         progress(h, (k + 1.0) / total);
     }
@@ -328,10 +328,13 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
             if (c != cudaSuccess) return rs_cuda_fail(e, err, c, "running the kernel");
         }
         res->device = e->info;
+        int gpus = 1;
+        if (req->gpus != 1 && (st = rs_split_gpus(req, &gpus, err)) != RS_OK) return st;
         rs_engine_prof_start(e, req);
         rs_plan p;
-        st = run_gpu_variant(e, req, hooks, res, &p, err);
-        if (st == RS_OK) {
+        st = gpus > 1 ? rs_engine_run_split(e, req, gpus, hooks, res, err)
+                      : run_gpu_variant(e, req, hooks, res, &p, err);
+        if (st == RS_OK && gpus == 1) {
             if (req->variant == RS_V_KERNEL)
                 res->finish = req->finish != RS_FINISH_AUTO ? req->finish : p.vi->default_finish;
             res->grid = p.grid1;
@@ -351,8 +354,10 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
     res->cpu_ms = e->cpu_ms[req->op];
     res->speedup_cpu = res->t_median_ms > 0.0 ? res->cpu_ms / res->t_median_ms : 0.0;
     res->gbps = rs_result_input_bytes(res) / (res->t_median_ms * 1e-3) / 1e9;
-    if (e->info.peak_gbps > 0.0) res->pct_peak = 100.0 * res->gbps / e->info.peak_gbps;
-    if (e->info.measured_gbps > 0.0) res->pct_measured = 100.0 * res->gbps / e->info.measured_gbps;
+    const double g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all the GPUs' peaks */
+    if (e->info.peak_gbps > 0.0) res->pct_peak = 100.0 * res->gbps / (g * e->info.peak_gbps);
+    if (e->info.measured_gbps > 0.0)
+        res->pct_measured = 100.0 * res->gbps / (g * e->info.measured_gbps);
     res->device = e->info;
     return RS_OK;
 }

@@ -1,0 +1,76 @@
+"""A reduction over several GPUs from the command line, without a GPU:
+--gpus and --cross on run, ladder and sweep and in presets, what such a
+run refuses, the ladder's rows (one GPU, then each cross-GPU finish), a
+recording without them, and the message on a machine with fewer GPUs."""
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import NO_DEVICE, NO_DRIVER, Checks, run  # noqa: E402
+
+check = Checks("test_gpus_cli")
+DEMO = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
+
+for cmd in ("run", "ladder", "sweep"):
+    rc, out, err = run(cmd, "--help")
+    check(rc == 0 and "--gpus N" in out and "--cross F" in out and "host p2p nccl" in out,
+          f"{cmd} --help names --gpus and --cross: {out[:200]}")
+
+for args, want in ((("--variant", "thrust"), "choose cub"),
+                   (("--variant", "cpu"), "cpu runs on the host"),
+                   (("--variant", "sequential", "--finish", "cpu"), "choose another finish"),
+                   (("--variant", "vectorized", "--metrics"), "counters are read on one GPU"),
+                   (("--variant", "vectorized", "--stalls"), "PC sampling watches one GPU"),
+                   (("--variant", "vectorized", "--device", "1"), "leave --device at 0"),
+                   (("--variant", "vectorized", "--cross", "mpi"), "expected one of host p2p nccl"),
+                   (("--variant", "vectorized", "--gpus", "17"), "from 0 to 16")):
+    rc, out, err = run("run", "--gpus", "2", *args)
+    check(rc == 2 and want in err and err.count("\n") == 1,
+          f"run --gpus 2 {' '.join(args)}: one line, exit 2: {rc} {err.strip()}")
+
+# the ladder over 2 GPUs: each variant on one GPU, then per finish; a
+# recording of one GPU answers the first and names what it lacks
+rc, out, err = run("ladder", "--gpus", "2", "--replay", DEMO)
+names = [line.split()[1:4] for line in out.splitlines()[2:] if line[:3].strip().isdigit()]
+check(rc == 0 and len(names) == 8 and names[0] == ["vectorized", "21.3", "µs"]
+      and "vectorized x2 host    refused: not in the recording: vectorized x2 host" in out
+      and "cub x2 nccl" in out, f"ladder --gpus 2: 8 rows, one GPU's from the recording:\n{out}")
+
+rc, out, err = run("ladder", "--gpus", "2", "--cross", "p2p", "--variants", "sequential",
+                   "--replay", DEMO, "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out)))
+check(rc == 0 and [(r["variant"], r["gpus"], r["cross_finish"], r["status"]) for r in rows]
+      == [("sequential", "1", "", "0"), ("sequential", "2", "p2p", "2")],
+      f"ladder --cross p2p: one GPU, then p2p only: {rows}")
+
+rc, out, err = run("sweep", "--gpus", "3", "--cross", "nccl", "--variants", "vectorized",
+                   "--range", "2^20,2^24", "--replay", DEMO)
+check(rc == 0 and out.startswith("over 3 GPUs, partials combined by nccl: time of one reduction"),
+      f"sweep --gpus 3 says so: {rc} {out[:200]} {err}")
+
+with tempfile.TemporaryDirectory() as tmp:  # a preset keeps both settings
+    env = {"XDG_CONFIG_HOME": tmp}
+    rc, _, err = run("ladder", "--gpus", "4", "--cross", "nccl", "--variants", "cub",
+                     "--save-preset", "four", "--replay", DEMO, env=env)
+    text = open(os.path.join(tmp, "redscope", "presets", "four.ini")).read() if rc == 0 else ""
+    check("gpus = 4" in text and "cross_finish = nccl" in text,
+          f"--save-preset writes gpus and cross_finish: {rc} {err} {text}")
+    rc, out, err = run("ladder", "--preset", "four", "--replay", DEMO, "--format", "json", env=env)
+    reqs = [r["request"] for r in json.loads(out)["rows"]] if rc == 0 else []
+    check([(r["gpus"], r["cross_finish"]) for r in reqs[1:]] == [(4, "host"), (4, "p2p"), (4, "nccl")],
+          f"--preset four: over 4 GPUs, every finish (only --cross picks one): {rc} {err} {reqs}")
+
+# a machine with fewer GPUs than asked: said in one line, exit 3 or 4
+rc, out, err = run("run", "--variant", "vectorized", "--gpus", "9", "--n", "2^20")
+devices = run("devices")[0]
+if devices in (NO_DRIVER, NO_DEVICE):
+    check(rc in (NO_DRIVER, NO_DEVICE) and err.count("\n") == 1, f"no GPU here: {rc} {err}")
+else:
+    check(rc == NO_DEVICE and "a run over 9 GPUs needs 9; this machine has" in err,
+          f"--gpus 9: {rc} {err}")
+
+check.finish()
