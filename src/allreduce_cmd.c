@@ -17,12 +17,13 @@
 #include "core/sweep_range.h"
 #include "engine/allreduce.h"
 #include "engine/engine.h"
+#include "engine/topology.h"
 
 #define MAX_POINTS (RS_SWEEP_MAX_SIZES * RS_AR_ALGO_COUNT)
 
 typedef struct ar_run {
     int gpus, nccl_version, npoints;
-    char device[128], date[32];
+    char device[128], date[32], links[160];
     rs_dtype type;
     rs_op op;
     unsigned warmup, reps;
@@ -73,6 +74,7 @@ static cJSON *to_json(const ar_run *r)
     cJSON_AddStringToObject(j, "date", r->date);
     cJSON_AddStringToObject(j, "device", r->device);
     cJSON_AddNumberToObject(j, "gpus", r->gpus);
+    cJSON_AddStringToObject(j, "links", r->links);
     cJSON_AddNumberToObject(j, "nccl_version", r->nccl_version);
     cJSON_AddStringToObject(j, "type", rs_dtype_name(r->type));
     cJSON_AddStringToObject(j, "op", rs_op_name(r->op));
@@ -126,6 +128,7 @@ static rs_status from_json(const char *path, const rs_cli *cli, const rs_sweep_s
     r->nccl_version = (int)num(j, "nccl_version");
     snprintf(r->device, sizeof r->device, "%s", text(j, "device"));
     snprintf(r->date, sizeof r->date, "%s", text(j, "date"));
+    snprintf(r->links, sizeof r->links, "%s", text(j, "links"));
     const int t = rs_dtype_from_name(text(j, "type")), op = rs_op_from_name(text(j, "op"));
     r->warmup = (unsigned)num(j, "warmup");
     r->reps = (unsigned)num(j, "reps");
@@ -195,6 +198,7 @@ static void print_table(FILE *f, const ar_run *r)
     if (r->nccl_version)
         fprintf(f, ", NCCL %d.%d.%d", r->nccl_version / 10000, r->nccl_version / 100 % 100,
                 r->nccl_version % 100);
+    if (r->links[0]) fprintf(f, "\nlinks: %s", r->links);
     fprintf(f, "\n%-10s %10s %12s %10s %11s %11s  %s\n", "algo", "size", "count", "time", "algbw",
             "busbw", "correct");
     for (int i = 0; i < r->npoints; i++) {
@@ -303,6 +307,7 @@ int rs_cmd_allreduce(rs_cli *cli)
         if (bad) return bad;
         describe(&run);
         st = measure(cli, &sz, algos, &run, &err);
+        if (st == RS_OK && !cli->ranks) rs_topology_describe(run.gpus, run.links, sizeof run.links);
     }
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);

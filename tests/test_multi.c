@@ -217,9 +217,33 @@ static void json_round_trip(void)
     cJSON_Delete(j);
 }
 
+/* The links in a line: one phrase when every pair is alike, else pair by
+ * pair, cut at a whole pair. */
+static void links(void)
+{
+    char buf[160];
+    rs_link nv[3] = {{0, 1, 18, 0, 1}, {0, 2, 18, 0, 1}, {1, 2, 18, 0, 1}};
+    rs_links_describe(nv, 3, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "NVLink between every pair (18 links per GPU)");
+    rs_link pcie[1] = {{0, 1, 0, 30, 1}};
+    rs_links_describe(pcie, 1, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "0-1 PCIe through the host bridge");
+    rs_link mixed[3] = {{0, 1, 4, 0, 1}, {0, 2, 0, 50, 0}, {1, 2, 0, -1, 1}};
+    rs_links_describe(mixed, 3, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "0-1 NVLink x4, 0-2 PCIe across CPU sockets, no peer access, 1-2 PCIe");
+    rs_links_describe(mixed, 3, buf, 30);
+    CHECK_STR_EQ(buf, "0-1 NVLink x4");
+    rs_links_describe(mixed, 0, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "");
+    rs_link two[2] = {{0, 1, 0, 10, 1}, {0, 2, 0, 10, 1}};
+    rs_links_describe(two, 2, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "PCIe through one switch between every pair");
+}
+
 int main(void)
 {
     splits();
+    links();
     ladder();
     refusals();
     json_round_trip();

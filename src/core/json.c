@@ -247,6 +247,7 @@ static cJSON *multi_json(const rs_multi_result *m)
     cJSON_AddStringToObject(j, "cross_finish", rs_cross_name(m->cross));
     cJSON_AddNumberToObject(j, "slowest_gpu_ms", m->shard_ms);
     cJSON_AddNumberToObject(j, "finish_ms", m->finish_ms);
+    cJSON_AddStringToObject(j, "links", m->links);
     cJSON *a = cJSON_AddArrayToObject(j, "shares");
     for (int g = 0; g < m->gpus && g < RS_GPUS_MAX; g++) {
         const rs_gpu_share *s = &m->share[g];
@@ -270,6 +271,7 @@ static void multi_from(const cJSON *j, rs_multi_result *m)
     m->cross = c < 0 ? RS_CROSS_HOST : (rs_cross)c;
     m->shard_ms = num(j, "slowest_gpu_ms", 0);
     m->finish_ms = num(j, "finish_ms", 0);
+    snprintf(m->links, sizeof m->links, "%s", str(j, "links") ? str(j, "links") : "");
     int k = 0;
     const cJSON *o;
     cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(j, "shares"))

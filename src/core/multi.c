@@ -100,3 +100,57 @@ int rs_multi_ladder(const rs_request *base, int cross_given, rs_request *out, in
     }
     return n;
 }
+
+/* NVML's topology levels: how far apart two GPUs sit on PCIe. */
+static const char *pcie_path(int level)
+{
+    switch (level) {
+    case 0: return "PCIe on one board";
+    case 10: return "PCIe through one switch";
+    case 20: return "PCIe through several switches";
+    case 30: return "PCIe through the host bridge";
+    case 40: return "PCIe across the NUMA node";
+    case 50: return "PCIe across CPU sockets";
+    default: return "PCIe";
+    }
+}
+
+static void link_words(const rs_link *l, char *buf, size_t len)
+{
+    if (l->nvlinks > 0)
+        snprintf(buf, len, "NVLink x%d", l->nvlinks);
+    else
+        snprintf(buf, len, "%s%s", pcie_path(l->level), l->peer ? "" : ", no peer access");
+}
+
+void rs_links_describe(const rs_link *pairs, int n, char *buf, size_t len)
+{
+    if (!len) return;
+    buf[0] = '\0';
+    if (n < 1 || !pairs) return;
+    char first[64], w[64];
+    link_words(&pairs[0], first, sizeof first);
+    int same = 1;
+    for (int i = 1; i < n && same; i++) {
+        link_words(&pairs[i], w, sizeof w);
+        same = strcmp(w, first) == 0;
+    }
+    if (same && n > 1) {
+        if (pairs[0].nvlinks > 0)
+            snprintf(buf, len, "NVLink between every pair (%d links per GPU)", pairs[0].nvlinks);
+        else
+            snprintf(buf, len, "%s between every pair", first);
+        return;
+    }
+    size_t used = 0;
+    for (int i = 0; i < n && used + 1 < len; i++) {
+        link_words(&pairs[i], w, sizeof w);
+        const int k = snprintf(buf + used, len - used, "%s%d-%d %s", i ? ", " : "", pairs[i].a,
+                               pairs[i].b, w);
+        if (k < 0 || (size_t)k >= len - used) {
+            buf[used] = '\0'; /* whole pairs only */
+            break;
+        }
+        used += (size_t)k;
+    }
+}

@@ -48,6 +48,19 @@ int rs_ar_crossover(const double *bytes, const double *us, const double *busbw, 
 /* 8 B, 64 KiB, 4 GiB: powers of two as people write them (binary units). */
 void rs_fmt_binary(double bytes, char *buf, size_t len);
 
+/* How two GPUs are linked (engine/topology.c reads it from NVML). */
+typedef struct rs_link {
+    int a, b;
+    int nvlinks; /* NVLink between them: a's active links; 0: none */
+    int level;   /* otherwise the PCIe path, NVML's topology level (0..50); -1 unknown */
+    int peer;    /* CUDA gives peer access between them */
+} rs_link;
+
+/* The links in a line: "NVLink between every pair (18 links per GPU)", or
+ * pair by pair ("0-1 NVLink x18, 0-2 PCIe through the host bridge"), cut
+ * to len. "" for no pairs. */
+void rs_links_describe(const rs_link *pairs, int n, char *buf, size_t len);
+
 /* The ladder over several GPUs (base->gpus != 1): for each variant of
  * base->variants (none given: vectorized and cub), a row on one GPU, then
  * one over base->gpus GPUs per cross-GPU finish (only base->cross when

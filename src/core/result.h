@@ -71,6 +71,7 @@ typedef struct rs_multi_result {
     rs_cross cross;
     double shard_ms;  /* median time of the slowest GPU's own reduction */
     double finish_ms; /* median of (whole time - the slowest GPU's), the finish's cost */
+    char links[160];  /* how the GPUs are linked (rs_links_describe) */
     rs_gpu_share share[RS_GPUS_MAX];
 } rs_multi_result;
 

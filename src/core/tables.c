@@ -93,6 +93,7 @@ static void describe_gpus(FILE *f, const rs_multi_result *m)
     rs_fmt_time(m->finish_ms, utf8, b, sizeof b);
     fprintf(f, "gpus       %d, partials combined by %s: the slowest GPU %s, the finish %s\n",
             m->gpus, rs_cross_name(m->cross), a, b);
+    if (m->links[0]) fprintf(f, "links      %s\n", m->links);
     for (int g = 0; g < m->gpus && g < RS_GPUS_MAX; g++) {
         const rs_gpu_share *s = &m->share[g];
         char n[48];

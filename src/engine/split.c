@@ -20,6 +20,7 @@
 #include "allreduce.h"
 #include "core/multi.h"
 #include "internal.h"
+#include "topology.h"
 
 struct rs_shards {
     int gpus;
@@ -33,6 +34,7 @@ struct rs_shards {
     cudaEvent_t t0, t1;             /* on the first GPU: the whole reduction */
     unsigned char *h_part;          /* pinned: the partials, or the result */
     input_key key;                  /* the input the shares hold */
+    char links[160];                /* how the GPUs are linked */
     uint64_t off[RS_GPUS_MAX], count[RS_GPUS_MAX];
     rs_plan plan[RS_GPUS_MAX];
 };
@@ -93,6 +95,7 @@ static rs_status split_setup(rs_shards *s, rs_error *err)
     CUDA_TRY(s->eng[0], err, cudaEventCreate(&s->t1), "creating events");
     CUDA_TRY(s->eng[0], err, cudaMallocHost((void **)&s->h_part, 16 * RS_GPUS_MAX),
              "allocating pinned memory");
+    rs_topology_describe(s->gpus, s->links, sizeof s->links);
     return RS_OK;
 }
 
@@ -446,5 +449,6 @@ rs_status rs_engine_run_split(rs_engine *e, const rs_request *r, int gpus, const
     res->launches = (unsigned)p->nsteps + (unsigned)p->init_first;
     res->multi.gpus = gpus;
     res->multi.cross = r->cross;
+    snprintf(res->multi.links, sizeof res->multi.links, "%s", s->links);
     return RS_OK;
 }

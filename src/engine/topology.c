@@ -1,0 +1,106 @@
+/* How this machine's GPUs are linked: NVLink (and how many links) or PCIe
+ * (and how far the path goes), from NVML, the driver's management library
+ * (libnvidia-ml.so.1, loaded at run time); without it, CUDA's peer access
+ * alone. For the header of a run over several GPUs and its record. */
+#include "topology.h"
+
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <stdio.h>
+
+typedef void *nvml_dev;
+typedef int (*nvml_void_fn)(void);
+typedef int (*nvml_by_bus_fn)(const char *, nvml_dev *);
+typedef int (*nvml_p2p_fn)(nvml_dev, nvml_dev, int, int *);
+typedef int (*nvml_link_fn)(nvml_dev, unsigned, int *);
+typedef int (*nvml_level_fn)(nvml_dev, nvml_dev, int *);
+
+#define NVML_P2P_CAPS_INDEX_NVLINK 2
+#define NVML_P2P_STATUS_OK         0
+#define NVML_NVLINK_MAX_LINKS      18
+
+typedef struct nvml {
+    void *lib;
+    nvml_void_fn shutdown;
+    nvml_by_bus_fn by_bus;
+    nvml_p2p_fn p2p;
+    nvml_link_fn link_state;
+    nvml_level_fn level;
+} nvml;
+
+static int nvml_open(nvml *n)
+{
+    n->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!n->lib) return 0;
+    nvml_void_fn init = (nvml_void_fn)dlsym(n->lib, "nvmlInit_v2");
+    n->shutdown = (nvml_void_fn)dlsym(n->lib, "nvmlShutdown");
+    n->by_bus = (nvml_by_bus_fn)dlsym(n->lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    n->p2p = (nvml_p2p_fn)dlsym(n->lib, "nvmlDeviceGetP2PStatus");
+    n->link_state = (nvml_link_fn)dlsym(n->lib, "nvmlDeviceGetNvLinkState");
+    n->level = (nvml_level_fn)dlsym(n->lib, "nvmlDeviceGetTopologyCommonAncestor");
+    if (init && n->shutdown && n->by_bus && n->p2p && n->level && init() == 0) return 1;
+    dlclose(n->lib);
+    n->lib = NULL;
+    return 0;
+}
+
+/* NVML's handle of CUDA device d (matched by PCI bus id, not by index). */
+static int nvml_device(const nvml *n, int d, nvml_dev *out)
+{
+    char bus[32];
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, d) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n->by_bus(bus, out) == 0;
+}
+
+static int active_links(const nvml *n, nvml_dev d)
+{
+    int count = 0;
+    for (unsigned l = 0; n->link_state && l < NVML_NVLINK_MAX_LINKS; l++) {
+        int on = 0;
+        if (n->link_state(d, l, &on) == 0 && on) count++;
+    }
+    return count;
+}
+
+static void pair_nvml(const nvml *n, rs_link *l)
+{
+    nvml_dev a, b;
+    if (!n->lib || !nvml_device(n, l->a, &a) || !nvml_device(n, l->b, &b)) return;
+    int status = -1, level = -1;
+    if (n->p2p(a, b, NVML_P2P_CAPS_INDEX_NVLINK, &status) == 0 && status == NVML_P2P_STATUS_OK) {
+        const int links = active_links(n, a);
+        l->nvlinks = links > 0 ? links : 1;
+    }
+    if (n->level(a, b, &level) == 0) l->level = level;
+}
+
+int rs_topology(int gpus, rs_link *pairs, int max)
+{
+    nvml n = {0};
+    nvml_open(&n);
+    int count = 0;
+    for (int a = 0; a < gpus; a++)
+        for (int b = a + 1; b < gpus && count < max; b++) {
+            rs_link *l = &pairs[count++];
+            *l = (rs_link){a, b, 0, -1, 0};
+            if (cudaDeviceCanAccessPeer(&l->peer, a, b) != cudaSuccess) {
+                cudaGetLastError();
+                l->peer = 0;
+            }
+            pair_nvml(&n, l);
+        }
+    if (n.lib) {
+        n.shutdown();
+        dlclose(n.lib);
+    }
+    return count;
+}
+
+void rs_topology_describe(int gpus, char *buf, size_t len)
+{
+    rs_link pairs[RS_LINKS_MAX];
+    rs_links_describe(pairs, rs_topology(gpus, pairs, RS_LINKS_MAX), buf, len);
+}
