@@ -6,7 +6,8 @@ tolerance) at n = 1, 31, 2^20+7 and 2^28; each GPU's share contiguous and
 summing to n (n = 1: the second GPU has none and gives the identity); the
 finish a part of the whole time; CUB and an atomic finish on each GPU;
 --gpus 0 spans every GPU; a recording of the ladder replays the same
-table. Prints the ladder at 2^28 int32 (the issue's benchmark runs
+table; the explorer's header names the GPUs and their links, and a run's
+result its slowest GPU and its finish. Prints the ladder at 2^28 int32 (the issue's benchmark runs
 scripts/bench-gpus.sh). Skips (77) without a CUDA device, and with one GPU
 (after checking the message that says so)."""
 import json
@@ -15,7 +16,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from clitest import Checks, run, skip_without_gpu  # noqa: E402
+from clitest import EXE, Checks, run, skip_without_gpu  # noqa: E402
+from tuitest import Tmux  # noqa: E402
 
 skip_without_gpu()
 check = Checks("test_gpu_split")
@@ -83,5 +85,26 @@ with tempfile.TemporaryDirectory() as d:  # the benchmark's ladder, recorded and
     check(rc == 0 and "x the ideal" in live, f"ladder at 2^28: {rc} {err}")
     rc, again, err = run(*args, "--replay", rec)
     check(rc == 0 and again == live, f"its recording replays the same table: {rc} {err}\n{again}")
+
+# the explorer over the GPUs: the header names them, their finish and their
+# links; a run's result says how long the slowest GPU and the finish took
+t = Tmux(f"{EXE} --gpus {G} --cross p2p", cols=160, rows=40,
+         env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"})
+try:
+    s = t.wait_for(f"{G} GPUs, p2p", 60) or t.screen()
+    check(f"{G} GPUs, p2p" in s.splitlines()[0], "the explorer's header names the GPUs", s)
+    for _ in range(8):  # sequential to vectorized
+        t.keys("j")
+    t.keys("Enter")
+    s = t.wait_for("slowest GPU", 120) or t.screen()
+    check(f"{G} GPUs, p2p" in s and "slowest GPU" in s and "finish" in s,
+          "a run over the GPUs: the slowest GPU and the finish", s)
+    check("NVLink" in s.splitlines()[0] or "PCIe" in s.splitlines()[0],
+          "after a run the header says how the GPUs are linked", s)
+    print(s)
+    t.keys("q")
+    check(t.exit_code() == 0 and t.terminal_restored(), "q quits, the terminal restored")
+finally:
+    t.close()
 
 check.finish()

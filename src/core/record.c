@@ -325,3 +325,15 @@ int rs_recording_find_sweep(const rs_rec_config *configs, int count, const rs_re
     }
     return -1;
 }
+
+void rs_recording_gpus(const rs_recording *rec, int *count, char *links, size_t len)
+{
+    *count = 1;
+    if (len) links[0] = '\0';
+    for (int i = 0; i < rec->count; i++) {
+        const rs_result *r = &rec->rows[i].result;
+        if (rec->rows[i].status != RS_OK || r->multi.gpus < 2) continue;
+        if (r->multi.gpus > *count) *count = r->multi.gpus;
+        if (len && !links[0]) snprintf(links, len, "%s", r->multi.links);
+    }
+}

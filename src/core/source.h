@@ -56,6 +56,8 @@ typedef struct rs_gpu_facts {
     int passes_default, passes_full; /* what each counter set costs */
     rs_status peak_status;
     double peak_gbps; /* measured streaming-read bandwidth */
+    int gpu_count;    /* CUDA devices this process sees */
+    char links[160];  /* how they are linked (several only) */
 } rs_gpu_facts;
 /* Those facts of an in-process GPU source (zeros for any other). */
 void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out);

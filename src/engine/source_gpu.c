@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda_runtime_api.h>
+
 #include "engine/engine.h"
+#include "engine/topology.h"
 #include "core/catalogue.h"
 #include "core/source.h"
 
@@ -88,4 +91,11 @@ void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out)
     rs_engine_metric_passes(e, rs_metric_set_default(), &out->passes_default, NULL, &err);
     rs_engine_metric_passes(e, rs_metric_set_full(), &out->passes_full, NULL, &err);
     out->peak_status = rs_engine_measure_peak(e, &out->peak_gbps, &err);
+    if (cudaGetDeviceCount(&out->gpu_count) != cudaSuccess) {
+        cudaGetLastError();
+        out->gpu_count = 0;
+    }
+    if (out->gpu_count > 1)
+        rs_topology_describe(out->gpu_count < RS_GPUS_MAX ? out->gpu_count : RS_GPUS_MAX,
+                             out->links, sizeof out->links);
 }

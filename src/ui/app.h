@@ -106,6 +106,9 @@ typedef struct ui_app {
     int counters_ok;
     char counters_why[240];
     int passes_default, passes_full;
+    int gpu_count;                        /* GPUs the source has (a recording: its runs' most) */
+    char links[160];                      /* how they are linked, as last heard */
+    char metrics_one_gpu[RS_METRICS_MAX]; /* the counter set before G left one GPU */
 
     /* replay */
     int replay;
@@ -137,6 +140,14 @@ void ui_request_for(const ui_app *a, rs_variant v, rs_request *out);
 const rs_result *ui_result_for(const ui_app *a, rs_variant v);
 /* The previous ladder step with a result, or -1. */
 int ui_previous_step(const ui_app *a, rs_variant v);
+
+/* Several GPUs (gpus.c): G and c step the GPU count and the cross-GPU
+ * finish; a row's links noted; the header's item; a result's line. */
+void ui_step_gpus(ui_app *a, int d);
+void ui_step_cross(ui_app *a, int d);
+void ui_gpus_take(ui_app *a, const rs_row *row);
+void ui_gpus_header(const ui_app *a, char *buf, size_t len);
+void ui_draw_gpus_line(const ui_app *a, int y, int x, int w, const rs_result *res);
 
 /* Screens, one file each: draw from the state (changing nothing) and take
  * the screen's own keys (1 when the action was the screen's). */

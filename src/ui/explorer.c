@@ -38,35 +38,40 @@ static void header_text(const ui_app *a, int width, char *text, size_t len)
 {
     const rs_device_info *d = &a->dev;
     const char *sep = ui_glyph(G_SEP);
-    char items[6][96];
+    char items[7][192];
     int n = 0;
-    snprintf(items[n++], 96, "%s%.80s", a->replay ? " REPLAY " : "", d->name);
-    counters_state(a, items[n++], 96);
+    snprintf(items[n++], 192, "%s%.80s", a->replay ? " REPLAY " : "", d->name);
+    counters_state(a, items[n++], 192);
     /* a device without a GPU (a CPU recording) has no peak, SMs or memory */
-    snprintf(items[n], 96, d->peak_gbps > 0 ? "peak %.0f GB/s" : "", d->peak_gbps);
+    snprintf(items[n], 192, d->peak_gbps > 0 ? "peak %.0f GB/s" : "", d->peak_gbps);
     if (d->measured_gbps > 0)
-        snprintf(items[n] + strlen(items[n]), 96 - strlen(items[n]), " (meas. %.0f)",
+        snprintf(items[n] + strlen(items[n]), 192 - strlen(items[n]), " (meas. %.0f)",
                  d->measured_gbps);
     n++;
-    snprintf(items[n++], 96, d->sm_count > 0 ? "%d SMs" : "", d->sm_count);
-    snprintf(items[n++], 96, d->total_mem > 0 ? "%.0f GB" : "", d->total_mem / 1e9);
+    snprintf(items[n++], 192, d->sm_count > 0 ? "%d SMs" : "", d->sm_count);
+    snprintf(items[n++], 192, d->total_mem > 0 ? "%.0f GB" : "", d->total_mem / 1e9);
     if (d->driver_version > 0)
-        snprintf(items[n++], 96, "driver %d.%d CUDA %d.%d", d->driver_version / 1000,
+        snprintf(items[n++], 192, "driver %d.%d CUDA %d.%d", d->driver_version / 1000,
                  d->driver_version % 1000 / 10, d->runtime_version / 1000,
                  d->runtime_version % 1000 / 10);
     else
         items[n++][0] = '\0';
-    /* shown in screen order: name, SMs, memory, peak, driver, counters */
-    static const int order[6] = {0, 3, 4, 2, 5, 1};
-    int keep[6] = {0};
+    ui_gpus_header(a, items[n++], 192); /* several GPUs: how many, and their links */
+    /* shown in screen order: name, GPUs, SMs, memory, peak, driver, counters */
+    static const int order[7] = {0, 6, 3, 4, 2, 5, 1};
+    int keep[7] = {0};
     int used = ui_width(" redscope ") + ui_width(items[0]) + ui_width(items[1]) + 6;
     keep[0] = keep[1] = 1;
-    for (int i = 2; i < n; i++) {
+    if (items[6][0]) { /* before the other facts: it changes what a run is */
+        keep[6] = 1;
+        used += ui_width(items[6]) + 3;
+    }
+    for (int i = 2; i < n - 1; i++) {
         const int w = ui_width(items[i]) + 3;
         if (items[i][0] && used + w <= width) keep[i] = 1, used += w;
     }
     size_t off = (size_t)snprintf(text, len, " redscope ");
-    for (int k = 0; k < 6 && off < len; k++) {
+    for (int k = 0; k < 7 && off < len; k++) {
         const int i = order[k];
         if (!keep[i]) continue;
         if (i) off += (size_t)snprintf(text + off, len - off, " %s ", sep);
@@ -101,6 +106,9 @@ void ui_settings_title(const rs_request *r, const char *lead, int width, char *b
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s ept %u", sep, r->ept);
     if (r->grid)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s grid %u", sep, r->grid);
+    if (r->gpus != 1)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
+                 r->gpus ? " %s x%u %s" : " %s xall%.0u %s", sep, r->gpus, rs_cross_name(r->cross));
     if (r->dist != RS_DIST_RANDOM)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s input %s", sep,
                  rs_dist_name(r->dist));
@@ -256,7 +264,8 @@ static void draw_bandwidth_line(ui_rect r, const rs_result *res)
         return;
     }
     char pct[48];
-    snprintf(pct, sizeof pct, " %.1f%% of %.0f", res->pct_peak, res->device.peak_gbps);
+    const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all the GPUs' peaks */
+    snprintf(pct, sizeof pct, " %.1f%% of %.0f", res->pct_peak, g * res->device.peak_gbps);
     const int barw = w - label - ui_width(pct);
     if (barw > 3) ui_bar(r.y + 2, x + label, barw, res->pct_peak / 100.0, R_BAR);
     ui_put(r.y + 2, x + label + (barw > 3 ? barw : 0), w - label, R_NORMAL, pct);
@@ -318,7 +327,9 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
     draw_bandwidth_line(r, res);
     draw_speedup_line(a, r, res);
     const char *sep = ui_glyph(G_SEP);
-    if (res->grid)
+    if (res->multi.gpus > 1)
+        ui_draw_gpus_line(a, r.y + 4, x, w, res);
+    else if (res->grid)
         ui_putf(r.y + 4, x, w, R_DIM, "%s %s %u launch%s %s %u%s%u %s %.1f/thread",
                 rs_finish_name(res->finish), sep, res->launches, res->launches == 1 ? "" : "es",
                 sep, res->grid, ui_glyph(G_TIMES), rs_result_block(res), sep, res->ept);

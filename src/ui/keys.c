@@ -71,6 +71,12 @@ const ui_binding ui_bindings[] = {
     {'i', 0, "i", "input", "next input distribution (I: previous)", UI_ACT_INPUT, EXP | LAD | SWP,
      17},
     {'I', 0, "I", "", "previous input distribution", UI_ACT_INPUT_BACK, EXP | LAD | SWP, 0},
+    {'G', 0, "G", "gpus",
+     "next GPU count: a run splits n over GPUs 0..N-1 and combines their partials (c picks "
+     "how); counters are read on one GPU, so they turn off",
+     UI_ACT_GPUS, EXP | LAD | SWP, 17},
+    {'c', 0, "c", "", "next cross-GPU finish: host, p2p (peer copies), nccl (ncclReduce)",
+     UI_ACT_CROSS, EXP | LAD | SWP, 0},
     {KEY_PPAGE, '[', "PgUp/[", "", "scroll the explanation up", UI_ACT_SCROLL_UP, EXP, 0},
     {KEY_NPAGE, ']', "PgDn/]", "", "scroll the explanation down", UI_ACT_SCROLL_DOWN, EXP, 0},
     {'a', 0, "a", "left", "compare: next variant on the left", UI_ACT_PICK_A, CMP, 6},

@@ -79,6 +79,7 @@ int ui_previous_step(const ui_app *a, rs_variant v)
 static void take_row(ui_app *a, const ui_event *ev)
 {
     const rs_row *row = &ev->row;
+    ui_gpus_take(a, row);
     const rs_variant v = row->result.req.variant;
     if (ev->job == UI_JOB_SWEEP) {
         if (!a->sweep_ready) return;
@@ -143,9 +144,11 @@ static void take_event(ui_app *a, const ui_event *ev)
         a->passes_default = ev->passes_default;
         a->passes_full = ev->passes_full;
         snprintf(a->counters_why, sizeof a->counters_why, "%s", ev->counters_why);
+        a->gpu_count = ev->gpu_count;
+        snprintf(a->links, sizeof a->links, "%s", ev->links);
         /* The explorer is for counters beside times: on unless asked off. */
         if (!a->replay && ev->counters_ok && !a->opt.metrics_given && !a->has_preset &&
-            strcmp(a->cfg.metrics, "none") == 0)
+            a->cfg.gpus == 1 && strcmp(a->cfg.metrics, "none") == 0)
             snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "default");
         if (ev->status != RS_OK && !a->replay)
             ui_status(a, R_WARN,
@@ -264,6 +267,8 @@ static void action(ui_app *a, ui_action act)
     case UI_ACT_FINISH_BACK: ui_step_setting(a, UI_ACT_FINISH, -1); break;
     case UI_ACT_METRICS_BACK: ui_step_setting(a, UI_ACT_METRICS, -1); break;
     case UI_ACT_INPUT_BACK: ui_step_setting(a, UI_ACT_INPUT, -1); break;
+    case UI_ACT_GPUS: ui_step_gpus(a, +1); break;
+    case UI_ACT_CROSS: ui_step_cross(a, +1); break;
     case UI_ACT_PRESETS:
         ui_presets_load(a);
         a->screen = UI_SCREEN_PRESETS;

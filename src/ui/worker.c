@@ -124,6 +124,7 @@ static void open_backend(ui_worker *w, ui_event *ev)
     if (w->rec) {
         ev->status = rs_source_recording_borrow(w->rec, &w->src, &err);
         ev->dev = w->rec->device;
+        rs_recording_gpus(w->rec, &ev->gpu_count, ev->links, sizeof ev->links);
         ev->counters_ok = 1;
         snprintf(ev->counters_why, sizeof ev->counters_why, "recorded");
         if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
@@ -140,6 +141,8 @@ static void open_backend(ui_worker *w, ui_event *ev)
         snprintf(ev->counters_why, sizeof ev->counters_why, "%s", f->counters_why);
         ev->passes_default = f->passes_default;
         ev->passes_full = f->passes_full;
+        ev->gpu_count = f->gpu_count;
+        snprintf(ev->links, sizeof ev->links, "%s", f->links);
     }
     post(w, ev);
     if (ev->status != RS_OK || !f) return;

@@ -31,6 +31,8 @@ typedef struct ui_event {
     char counters_why[240];
     int passes_default, passes_full; /* what each counter set costs (host API) */
     double gbps;
+    int gpu_count;   /* GPUs the source has (a recording: the most its rows span) */
+    char links[160]; /* how they are linked */
     rs_check_report check;
 } ui_event;
 
