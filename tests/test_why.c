@@ -59,6 +59,33 @@ static void stall_sentence(const char *path)
     rs_recording_free(&rec);
 }
 
+/* A run over several GPUs (a recorded one-GPU result given two GPUs'
+ * parts): the panel says which part dominates, and that counters are read
+ * on one GPU instead of asking for m. */
+static void gpus_sentences(const rs_result *one)
+{
+    rs_result r = *one;
+    char lines[16][256];
+    r.metrics.valid = r.metrics.requested = 0;
+    r.multi.gpus = 2;
+    r.multi.cross = RS_CROSS_P2P;
+    snprintf(r.multi.links, sizeof r.multi.links, "NVLink between every pair");
+    r.multi.shard_ms = 0.95 * r.t_median_ms;
+    r.multi.finish_ms = 0.05 * r.t_median_ms;
+    int n = ui_why_measured(&r, NULL, NULL, lines, 16);
+    CHECK(said(lines, n, "Over 2 GPUs: the slowest GPU reduced its share in"));
+    CHECK(said(lines, n, "(p2p) took") && said(lines, n, ", 5% of the whole."));
+    CHECK(said(lines, n, "only 2 values cross NVLink between every pair"));
+    CHECK(said(lines, n, "Counters are read on one GPU") && !said(lines, n, "press m"));
+    r.multi.shard_ms = 0.3 * r.t_median_ms;
+    r.multi.finish_ms = 0.7 * r.t_median_ms;
+    n = ui_why_measured(&r, NULL, NULL, lines, 16);
+    CHECK(said(lines, n, "The finish dominates") && !said(lines, n, "values cross"));
+    r.multi.gpus = 0; /* one GPU: none of it */
+    n = ui_why_measured(&r, NULL, NULL, lines, 16);
+    CHECK(!said(lines, n, "GPUs") && said(lines, n, "press m"));
+}
+
 int main(int argc, char **argv)
 {
     rs_recording rec;
@@ -72,6 +99,7 @@ int main(int argc, char **argv)
     const rs_result *fa = find(&rec, RS_V_FIRST_ADD, RS_INT32, 1u << 24, 256);
     CHECK(strided && seq && inter && fa);
     if (check_failures) return check_report("test_why");
+    gpus_sentences(seq);
     CHECK(seq->metrics.valid & RS_METRIC_BIT(RS_M_SHLD_CONFLICTS));
 
     int n = ui_why_measured(seq, strided, "interleaved_strided", lines, 16);

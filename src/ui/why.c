@@ -248,6 +248,32 @@ static void say_stalls(sentences *s, const rs_result *cur)
         say(s, "No stall view: %s.", cur->stalls.why);
 }
 
+/* A run over several GPUs: which part of the time dominates, the GPUs'
+ * own reductions or combining their partials. */
+static void say_gpus(sentences *s, const rs_result *cur)
+{
+    const rs_multi_result *m = &cur->multi;
+    if (m->gpus < 2 || !(cur->t_median_ms > 0.0)) return;
+    char g[32], f[32];
+    const int utf8 = rs_notation_utf8();
+    rs_fmt_time(m->shard_ms, utf8, g, sizeof g);
+    rs_fmt_time(m->finish_ms, utf8, f, sizeof f);
+    const double share = 100.0 * m->finish_ms / cur->t_median_ms;
+    say(s,
+        "Over %d GPUs: the slowest GPU reduced its share in %s; combining the %d partials "
+        "(%s) took %s, %.0f%% of the whole.",
+        m->gpus, g, m->gpus, rs_cross_name(m->cross), f, share);
+    if (share >= 50.0)
+        say(s, "The finish dominates: each GPU's work is short at this n, and the copies, the "
+               "waits between GPUs and the launches cost more. A larger n pays them off.");
+    else if (share <= 10.0)
+        say(s,
+            "Each GPU's own reduction dominates: only %d values cross %s, so the time is the "
+            "slowest GPU reading its share from memory.",
+            m->gpus, m->links[0] ? m->links : "the links");
+    say(s, "Counters are read on one GPU: this run has none (G back to 1 GPU, then m).");
+}
+
 int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
                     char (*out)[256], int max)
 {
@@ -257,7 +283,8 @@ int ui_why_measured(const rs_result *cur, const rs_result *base, const char *bas
     say_special(&s, cur, base);
     for (size_t i = 0; base && i < sizeof stories / sizeof stories[0]; i++)
         if (stories[i].v == cur->req.variant) tell_story(&s, &stories[i], cur, base);
-    if (!cur->metrics.valid && cur->req.variant != RS_V_CPU)
+    say_gpus(&s, cur);
+    if (!cur->metrics.valid && cur->req.variant != RS_V_CPU && cur->multi.gpus < 2)
         say(&s,
             "Counters were not collected (%s): the story above is the textbook's; the "
             "times are measured.",
