@@ -225,6 +225,59 @@ static void print_csv(FILE *f, const ar_run *r)
     }
 }
 
+/* The chart's data: bytes per GPU, then each algorithm's busbw (empty
+ * where it has no point at that size). */
+static int write_chart_csv(const ar_run *r, const char *csv, int *columns)
+{
+    FILE *f = fopen(csv, "w");
+    if (!f) return 0;
+    unsigned algos = 0;
+    for (int i = 0; i < r->npoints; i++) algos |= 1u << r->p[i].algo;
+    fprintf(f, "bytes");
+    *columns = 0;
+    for (int a = 0; a < RS_AR_ALGO_COUNT; a++)
+        if (algos & (1u << a)) fprintf(f, ",%s", rs_ar_algo_name((rs_ar_algo)a)), ++*columns;
+    fprintf(f, "\n");
+    uint64_t last = 0;
+    for (;;) { /* each size once, ascending */
+        uint64_t next = UINT64_MAX;
+        for (int i = 0; i < r->npoints; i++)
+            if (r->p[i].bytes > last && r->p[i].bytes < next) next = r->p[i].bytes;
+        if (next == UINT64_MAX) break;
+        fprintf(f, "%llu", (unsigned long long)next);
+        for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
+            if (!(algos & (1u << a))) continue;
+            fprintf(f, ",");
+            for (int i = 0; i < r->npoints; i++)
+                if (r->p[i].algo == (rs_ar_algo)a && r->p[i].bytes == next)
+                    fprintf(f, "%.6g", r->p[i].busbw);
+        }
+        fprintf(f, "\n");
+        last = next;
+    }
+    return fclose(f) == 0;
+}
+
+/* --plot: each algorithm's bus bandwidth against the size, by gnuplot. */
+static int plot(const ar_run *r, const char *file)
+{
+    const char *dot = strrchr(file, '.');
+    char csv[4096], script[8192];
+    int columns = 0;
+    snprintf(csv, sizeof csv, "%.*s.csv", (int)(dot - file), file);
+    if (!write_chart_csv(r, csv, &columns)) {
+        rs_cli_error("cannot write %s", csv);
+        return RS_E_IO;
+    }
+    snprintf(script, sizeof script,
+             "set logscale x 2\nset format x '%%.0b %%BB'\nset grid\nset key top left\n"
+             "set title 'redscope allreduce over %d GPUs (%s), %s %s: bus bandwidth as "
+             "nccl-tests reports it'\nset xlabel 'bytes per GPU'\nset ylabel 'busbw (GB/s)'\n"
+             "plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i) noenhanced\n",
+             r->gpus, r->device, rs_dtype_name(r->type), rs_op_name(r->op), columns + 1, csv);
+    return rs_cli_gnuplot(file, csv, script);
+}
+
 static void print_run(FILE *f, const ar_run *r, rs_format fmt)
 {
     if (fmt == RS_FMT_CSV) {
@@ -299,12 +352,12 @@ int rs_cmd_allreduce(rs_cli *cli)
     const unsigned algos = cli->algos ? cli->algos : 1u << RS_AR_NCCL;
     rs_sweep_sizes sz;
     rs_error err;
+    const int bad = rs_cli_check_outputs(cli);
+    if (bad) return bad;
     rs_status st = sizes_of(cli, &sz, &err);
     if (st == RS_OK && cli->replay)
         st = from_json(cli->replay, cli, &sz, algos, &run, &err);
     else if (st == RS_OK) {
-        const int bad = rs_cli_check_outputs(cli);
-        if (bad) return bad;
         describe(&run);
         st = measure(cli, &sz, algos, &run, &err);
         if (st == RS_OK && !cli->ranks) rs_topology_describe(run.gpus, run.links, sizeof run.links);
@@ -323,7 +376,8 @@ int rs_cmd_allreduce(rs_cli *cli)
         return RS_E_IO;
     }
     print_run(stdout, &run, cli->format);
+    const int prc = cli->plot && run.npoints ? plot(&run, cli->plot) : 0;
     for (int i = 0; i < run.npoints; i++)
         if (run.p[i].wrong) return RS_E_MISMATCH;
-    return 0;
+    return prc;
 }

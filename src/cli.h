@@ -93,6 +93,9 @@ int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *comman
 
 /* An executable of that name is on PATH. */
 int rs_on_path(const char *name);
+/* Draw FILE (.svg or .png) with gnuplot from a script that reads csv
+ * (terminal, output and separator set here); 0, or an error said. */
+int rs_cli_gnuplot(const char *file, const char *csv, const char *script);
 
 /* Batch commands; each returns the process exit status. */
 int rs_cmd_run(rs_cli *cli);

@@ -74,3 +74,29 @@ int rs_cli_check_outputs(const rs_cli *cli)
     }
     return 0;
 }
+
+int rs_cli_gnuplot(const char *file, const char *csv, const char *script)
+{
+    if (!rs_on_path("gnuplot")) {
+        rs_cli_error("gnuplot is not installed (apt-get install gnuplot-nox): no %s; the data "
+                     "is in %s",
+                     file, csv);
+        return RS_E_IO;
+    }
+    FILE *g = popen("gnuplot", "w");
+    if (!g) {
+        rs_cli_error("cannot start gnuplot: %s", strerror(errno));
+        return RS_E_IO;
+    }
+    const int svg = strcmp(strrchr(file, '.') ? strrchr(file, '.') : "", ".svg") == 0;
+    fprintf(g, "set terminal %s size 1000,620\nset output '%s'\nset datafile separator ','\n%s",
+            svg ? "svg dynamic" : "pngcairo", file, script);
+    const int rc = pclose(g);
+    struct stat st;
+    if (rc != 0 || stat(file, &st) != 0 || st.st_size == 0) {
+        rs_cli_error("gnuplot failed to draw %s (the data is in %s)", file, csv);
+        return RS_E_IO;
+    }
+    fprintf(stderr, "redscope: chart in %s, data in %s\n", file, csv);
+    return 0;
+}

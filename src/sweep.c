@@ -29,36 +29,19 @@ static int plot(const rs_sweep *s, const char *file, const rs_request *req)
         rs_cli_error("%s", err.msg);
         return RS_E_IO;
     }
-    if (!rs_on_path("gnuplot")) {
-        rs_cli_error("gnuplot is not installed (apt-get install gnuplot-nox): no %s; the data "
-                     "is in %s",
-                     file, csv);
-        return RS_E_IO;
-    }
-    FILE *g = popen("gnuplot", "w");
-    if (!g) {
-        rs_cli_error("cannot start gnuplot: %s", strerror(errno));
-        return RS_E_IO;
-    }
-    char n[32];
-    rs_format_size(req->n, n, sizeof n);
-    fprintf(g,
-            "set terminal %s size 1000,620\nset output '%s'\n"
-            "set datafile separator ','\nset logscale xy 2\nset format x '2^{%%L}'\n"
-            "set logscale y 10\nset format y '10^{%%L}'\nset grid\nset key outside right\n"
-            "set title 'redscope sweep: %s %s, block %u'\nset xlabel 'n (elements)'\n"
-            "set ylabel 'time of one reduction (ms)'\n"
-            "plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i)\n",
-            svg ? "svg dynamic" : "pngcairo", file, rs_dtype_name(req->type), rs_op_name(req->op),
-            req->block, rs_sweep_series_count(s) + 1, csv);
-    const int rc = pclose(g);
-    struct stat st;
-    if (rc != 0 || stat(file, &st) != 0 || st.st_size == 0) {
-        rs_cli_error("gnuplot failed to draw %s (the data is in %s)", file, csv);
-        return RS_E_IO;
-    }
-    fprintf(stderr, "redscope: chart in %s, data in %s\n", file, csv);
-    return 0;
+    char script[8192], gpus[48] = "";
+    if (req->gpus != 1)
+        snprintf(gpus, sizeof gpus, req->gpus ? ", %u GPUs (%s)" : ", every GPU%.0u (%s)",
+                 req->gpus, rs_cross_name(req->cross));
+    snprintf(script, sizeof script,
+             "set logscale xy 2\nset format x '2^{%%L}'\n"
+             "set logscale y 10\nset format y '10^{%%L}'\nset grid\nset key outside right\n"
+             "set title 'redscope sweep: %s %s, block %u%s'\nset xlabel 'n (elements)'\n"
+             "set ylabel 'time of one reduction (ms)'\n"
+             "plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i) noenhanced\n",
+             rs_dtype_name(req->type), rs_op_name(req->op), req->block, gpus,
+             rs_sweep_series_count(s) + 1, csv);
+    return rs_cli_gnuplot(file, csv, script);
 }
 
 /* Every variant at every size, size by size: the sweep's row order. */

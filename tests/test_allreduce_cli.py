@@ -113,6 +113,19 @@ for bad in ("{", "[]", '{"redscope_allreduce": 2}'):
     rc, out, err = run("allreduce", "--replay", f.name)
     check(rc == 7 and "is not a recording of redscope allreduce" in err, f"{bad!r}: {rc} {err}")
 os.unlink(f.name)
+with tempfile.TemporaryDirectory() as d:  # the bandwidth-vs-size chart, from the recording
+    svg = os.path.join(d, "busbw.svg")
+    rc, out, err = run("allreduce", "--replay", REC, "--algo", "all", "--plot", svg)
+    check(rc == 0 and os.path.getsize(svg) > 1000 and "<svg" in open(svg).read()
+          and "peer_ring" in open(svg).read(), f"--plot draws busbw against size: {rc} {err}")
+    data = list(csv.DictReader(open(os.path.join(d, "busbw.csv")))) if rc == 0 else []
+    check(len(data) == 30 and list(data[0]) == ["bytes", "nccl", "ring", "tree", "peer_ring"]
+          and data[0]["bytes"] == "8" and data[-1]["bytes"] == str(4 << 30)
+          and 250 < float(data[-1]["peer_ring"]) < float(data[-1]["tree"]),
+          f"the chart's data: 30 sizes from 8 B to 4 GiB, busbw per algorithm: {data[-1:]}")
+    rc, out, err = run("allreduce", "--replay", REC, "--plot", os.path.join(d, "x.txt"))
+    check(rc == 2 and "--plot needs a file ending in .svg or .png" in err and not out,
+          f"--plot x.txt is refused before anything runs: {rc} {err}")
 rc, out, err = run("allreduce", "--replay", "/nonexistent.json")
 check(rc == 7 and "cannot read /nonexistent.json" in err, f"no such file: {rc} {err.strip()}")
 check.finish()
