@@ -330,6 +330,7 @@ void rs_cli_usage(FILE *f, const char *command)
                    "  redscope compile conf/kernels/template.cu --type float32\n"
                    "  redscope ladder --kernel conf/kernels/fast.cu --n 2^24\n"
                    "  redscope --replay conf/recordings/h200-demo.jsonl\n"
+                   "  redscope ladder --gpus 2 --n 2^28\n"
                    "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
                    "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
                    "configuration,\n  3 no NVIDIA driver, 4 no CUDA device, 5 out of memory, "

@@ -115,7 +115,7 @@ def batch(cmd, cwd):
     elif "--plot" in args and not shutil.which("gnuplot"):
         # elsewhere gnuplot is a dependency the set-up installs: its absence fails
         check(False, f"{cmd}: gnuplot is not installed (build.sh test installs gnuplot-nox)")
-    elif args[0] == "allreduce" and needs_gpu(args) and have_gpu and \
+    elif args[0] in ("allreduce", "run", "ladder", "sweep") and needs_gpu(args) and have_gpu and \
             int(option(args, "--gpus") or 0) > gpu_count:
         # an example for more GPUs than this machine has: it says how many it needs
         check(p.returncode == 4 and "this machine has" in p.stderr,

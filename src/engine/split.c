@@ -93,8 +93,9 @@ static rs_status split_setup(rs_shards *s, rs_error *err)
     SET_DEV(s, 0, err);
     CUDA_TRY(s->eng[0], err, cudaEventCreate(&s->t0), "creating events");
     CUDA_TRY(s->eng[0], err, cudaEventCreate(&s->t1), "creating events");
-    CUDA_TRY(s->eng[0], err, cudaMallocHost((void **)&s->h_part, 16 * RS_GPUS_MAX),
-             "allocating pinned memory");
+    CUDA_TRY(s->eng[0], err,
+             cudaHostAlloc((void **)&s->h_part, 16 * RS_GPUS_MAX, cudaHostAllocPortable),
+             "allocating pinned memory"); /* every GPU copies its partial into it */
     rs_topology_describe(s->gpus, s->links, sizeof s->links);
     return RS_OK;
 }
