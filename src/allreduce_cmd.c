@@ -52,6 +52,7 @@ static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned a
                  : rs_ar_open(cli->gpus < 0 ? 0 : cli->gpus, (rs_ar_algo)a, &ar, err);
         if (st != RS_OK) break;
         run->gpus = rs_ar_gpus(ar);
+        const int first = run->npoints;
         if (rs_ar_nccl_version(ar)) run->nccl_version = rs_ar_nccl_version(ar);
         for (int i = 0; i < sz->count && st == RS_OK; i++) {
             if (tty)
@@ -63,6 +64,13 @@ static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned a
         }
         if (tty) fprintf(stderr, "\r%40s\r", "");
         rs_ar_close(ar);
+        if (st == RS_OK && cli->nccl_tests && a != RS_AR_PEER_RING) { /* NCCL_ALGO as set */
+            const rs_nt_args nt = {cli->nccl_tests, run->gpus,   run->type,
+                                   run->op,         run->warmup, run->reps};
+            if (tty) fprintf(stderr, "\rnccl-tests: %s ", rs_ar_algo_name((rs_ar_algo)a));
+            st = rs_nt_beside(&nt, &run->p[first], run->npoints - first, err);
+            if (tty) fprintf(stderr, "\r%40s\r", "");
+        }
     }
     return st;
 }
@@ -91,6 +99,7 @@ static cJSON *to_json(const ar_run *r)
         cJSON_AddNumberToObject(o, "algbw_gbps", p->algbw);
         cJSON_AddNumberToObject(o, "busbw_gbps", p->busbw);
         cJSON_AddNumberToObject(o, "wrong", (double)p->wrong);
+        if (p->nt_busbw > 0) cJSON_AddNumberToObject(o, "nccl_tests_busbw_gbps", p->nt_busbw);
         cJSON_AddItemToArray(pts, o);
     }
     return j;
@@ -156,7 +165,8 @@ static rs_status from_json(const char *path, const rs_cli *cli, const rs_sweep_s
                                            num(p, "time_us"),
                                            num(p, "algbw_gbps"),
                                            num(p, "busbw_gbps"),
-                                           (uint64_t)num(p, "wrong")};
+                                           (uint64_t)num(p, "wrong"),
+                                           num(p, "nccl_tests_busbw_gbps")};
     }
     cJSON_Delete(j);
     if (st == RS_OK && !r->npoints)
@@ -199,16 +209,20 @@ static void print_table(FILE *f, const ar_run *r)
         fprintf(f, ", NCCL %d.%d.%d", r->nccl_version / 10000, r->nccl_version / 100 % 100,
                 r->nccl_version % 100);
     if (r->links[0]) fprintf(f, "\nlinks: %s", r->links);
-    fprintf(f, "\n%-10s %10s %12s %10s %11s %11s  %s\n", "algo", "size", "count", "time", "algbw",
-            "busbw", "correct");
+    int nt = 0; /* nccl-tests beside: its column */
+    for (int i = 0; i < r->npoints; i++) nt |= r->p[i].nt_busbw > 0;
+    fprintf(f, "\n%-10s %10s %12s %10s %11s %11s  %-7s%s\n", "algo", "size", "count", "time",
+            "algbw", "busbw", "correct", nt ? "  nccl-tests busbw" : "");
     for (int i = 0; i < r->npoints; i++) {
         const rs_ar_point *p = &r->p[i];
         char size[32], count[32], t[32];
         rs_fmt_binary((double)p->bytes, size, sizeof size);
         rs_fmt_count((double)p->n, count, sizeof count);
         rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
-        fprintf(f, "%-10s %10s %12s %10s %6.2f GB/s %6.2f GB/s  %s\n", rs_ar_algo_name(p->algo),
+        fprintf(f, "%-10s %10s %12s %10s %6.2f GB/s %6.2f GB/s  %-7s", rs_ar_algo_name(p->algo),
                 size, count, t, p->algbw, p->busbw, p->wrong ? "NO" : "yes");
+        if (p->nt_busbw > 0) fprintf(f, "  %6.2f GB/s", p->nt_busbw);
+        fprintf(f, nt && !(p->nt_busbw > 0) && p->algo != RS_AR_PEER_RING ? "  -\n" : "\n");
         if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
     }
     print_crossovers(f, r);
@@ -216,12 +230,15 @@ static void print_table(FILE *f, const ar_run *r)
 
 static void print_csv(FILE *f, const ar_run *r)
 {
-    fprintf(f, "gpus,type,op,algo,bytes,count,time_us,algbw_gbps,busbw_gbps,wrong\n");
+    fprintf(f, "gpus,type,op,algo,bytes,count,time_us,algbw_gbps,busbw_gbps,wrong,"
+               "nccl_tests_busbw_gbps\n");
     for (int i = 0; i < r->npoints; i++) {
         const rs_ar_point *p = &r->p[i];
-        fprintf(f, "%d,%s,%s,%s,%llu,%llu,%.3f,%.3f,%.3f,%llu\n", r->gpus, rs_dtype_name(r->type),
+        fprintf(f, "%d,%s,%s,%s,%llu,%llu,%.3f,%.3f,%.3f,%llu,", r->gpus, rs_dtype_name(r->type),
                 rs_op_name(r->op), rs_ar_algo_name(p->algo), (unsigned long long)p->bytes,
                 (unsigned long long)p->n, p->us, p->algbw, p->busbw, (unsigned long long)p->wrong);
+        if (p->nt_busbw > 0) fprintf(f, "%.3f", p->nt_busbw);
+        fprintf(f, "\n");
     }
 }
 
@@ -321,10 +338,21 @@ static void describe(ar_run *r)
     strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* --rank, --ranks and --rendezvous go together, without --gpus. */
+/* --rank, --ranks and --rendezvous go together, without --gpus or --nccl-tests;
+ * --replay takes none of them. */
 static int ranks_ok(const rs_cli *cli)
 {
     const int given = (cli->rank >= 0) + (cli->ranks > 0) + (cli->rendezvous != NULL);
+    if (cli->nccl_tests && cli->replay) {
+        rs_cli_error("--replay prints a recording (with nccl-tests' figures, if it has them): "
+                     "leave out --nccl-tests");
+        return 0;
+    }
+    if (cli->nccl_tests && given) {
+        rs_cli_error("--nccl-tests runs in one process: start all_reduce_perf with your "
+                     "launcher beside the ranks");
+        return 0;
+    }
     if (given == 0) return 1;
     if (given != 3)
         rs_cli_error("one process per GPU needs --rank, --ranks and --rendezvous together");
@@ -355,6 +383,7 @@ int rs_cmd_allreduce(rs_cli *cli)
     const int bad = rs_cli_check_outputs(cli);
     if (bad) return bad;
     rs_status st = sizes_of(cli, &sz, &err);
+    if (st == RS_OK && cli->nccl_tests) st = rs_nt_find(cli->nccl_tests, &err);
     if (st == RS_OK && cli->replay)
         st = from_json(cli->replay, cli, &sz, algos, &run, &err);
     else if (st == RS_OK) {

@@ -31,6 +31,7 @@ typedef struct rs_cli {
     unsigned algos;         /* allreduce --algo: one bit per rs_ar_algo; 0: not given */
     int rank, ranks;        /* allreduce --rank R --ranks N (ranks 0: one process) */
     const char *rendezvous; /* allreduce --rendezvous FILE */
+    const char *nccl_tests; /* allreduce --nccl-tests PATH */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
@@ -51,6 +52,7 @@ enum {
     RS_X_ARCH = 1 << 10,
     RS_X_ALGO = 1 << 12,
     RS_X_RANKS = 1 << 13,
+    RS_X_NCCL_TESTS = 1 << 14,
 };
 
 /* A command: its name, usage, one-line summary, the request fields (bit per
@@ -93,6 +95,21 @@ int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *comman
 
 /* An executable of that name is on PATH. */
 int rs_on_path(const char *name);
+
+/* allreduce --nccl-tests PATH (allreduce_nt.c): whether PATH holds
+ * all_reduce_perf; then that program run over the sizes of pts (one
+ * algorithm's, as NCCL_ALGO stands), its out-of-place busbw put in each
+ * point's nt_busbw. */
+typedef struct rs_nt_args {
+    const char *path; /* all_reduce_perf, or its folder */
+    int gpus;
+    rs_dtype type;
+    rs_op op;
+    unsigned warmup, reps;
+} rs_nt_args;
+struct rs_ar_point;
+rs_status rs_nt_find(const char *path, rs_error *err);
+rs_status rs_nt_beside(const rs_nt_args *a, struct rs_ar_point *pts, int count, rs_error *err);
 /* Draw FILE (.svg or .png) with gnuplot from a script that reads csv
  * (terminal, output and separator set here); 0, or an error said. */
 int rs_cli_gnuplot(const char *file, const char *csv, const char *script);

@@ -29,6 +29,7 @@ enum {
     OPT_RANK,
     OPT_RANKS,
     OPT_RENDEZVOUS,
+    OPT_NCCL_TESTS,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -77,6 +78,10 @@ static const extra_opt extras[] = {
      "one process per GPU: a path every rank sees (shared storage); rank 0 writes NCCL's id "
      "to FILE.ALGO",
      RS_X_RANKS},
+    {"nccl-tests", required_argument, OPT_NCCL_TESTS, "PATH",
+     "also run nccl-tests' all_reduce_perf (PATH: it, or its folder) over the same sizes, its "
+     "busbw beside each",
+     RS_X_NCCL_TESTS},
     {"arch", required_argument, OPT_ARCH, "sm_XX",
      "the GPU architecture to compile for (default sm_90)", RS_X_ARCH},
     {"help", no_argument, OPT_HELP, NULL, "this help", 0},
@@ -249,6 +254,7 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     case OPT_RANK: return parse_count(v, "--rank", 0, 1023, &cli->rank, err);
     case OPT_RANKS: return parse_count(v, "--ranks", 1, 1024, &cli->ranks, err);
     case OPT_RENDEZVOUS: cli->rendezvous = v; break;
+    case OPT_NCCL_TESTS: cli->nccl_tests = v; break;
     case OPT_CHECK:
         cli->check = rs_check_from_name(v);
         if (cli->check < 0)

@@ -126,6 +126,15 @@ with tempfile.TemporaryDirectory() as d:  # the bandwidth-vs-size chart, from th
     rc, out, err = run("allreduce", "--replay", REC, "--plot", os.path.join(d, "x.txt"))
     check(rc == 2 and "--plot needs a file ending in .svg or .png" in err and not out,
           f"--plot x.txt is refused before anything runs: {rc} {err}")
+for args, want in ((("--replay", REC), "leave out --nccl-tests"),
+                   (("--rank", "0", "--ranks", "2", "--rendezvous", "/tmp/x"),
+                    "--nccl-tests runs in one process"),
+                   (("--gpus", "2"), "no all_reduce_perf there")):
+    rc, out, err = run("allreduce", *args, "--nccl-tests", "/nonexistent/nccl-tests")
+    check(rc == 2 and want in err and err.count("\n") == 1,
+          f"--nccl-tests {' '.join(args)}: {rc} {err.strip()}")
+rc, out, err = run("allreduce", "--help")
+check("--nccl-tests PATH" in out, f"allreduce --help names --nccl-tests: {out[-600:]}")
 rc, out, err = run("allreduce", "--replay", "/nonexistent.json")
 check(rc == 7 and "cannot read /nonexistent.json" in err, f"no such file: {rc} {err.strip()}")
 check.finish()

@@ -70,9 +70,26 @@ rc, out, err = run("allreduce", "--gpus", str(gpus + 1))
 check(rc == 4 and f"needs {gpus + 1}; this machine has {gpus}" in err,
       f"more GPUs than there are: {rc} {err.strip()}")
 
-# the benchmark: float32 from 8 B to 4 GiB, every algorithm
+# the benchmark: float32 from 8 B to 4 GiB, every algorithm, nccl-tests beside
+# where it is built (scripts/build-nccl-tests.sh puts it in .nccl-tests/)
+NT = os.environ.get("RS_NCCL_TESTS") or os.path.join(os.environ["REDSCOPE_SOURCE"], ".nccl-tests")
+beside = ["--nccl-tests", NT] if os.path.exists(os.path.join(NT, "all_reduce_perf")) or \
+    os.path.isfile(NT) else []
+if not beside:
+    print(f"nccl-tests not built ({NT}): its column is left out")
 rc, out, err = run("allreduce", "--gpus", str(gpus), "--type", "float32", "--algo", "all",
-                   "--range", "2..2^30", "--reps", "20")
+                   "--range", "2..2^30", "--reps", "20", *beside, "--format", "json")
+pts = json.loads(out)["points"] if rc == 0 else []
+if beside:
+    big = [p for p in pts if p["algo"] == "nccl" and p["bytes"] == 4 << 30]
+    check(all(p.get("nccl_tests_busbw_gbps", 0) > 0 for p in pts if p["algo"] != "peer_ring")
+          and big and abs(big[0]["busbw_gbps"] / big[0]["nccl_tests_busbw_gbps"] - 1) < 0.10,
+          f"nccl-tests beside every NCCL point; at 4 GiB within 10% of ours: {big}")
+with tempfile.TemporaryDirectory() as d:  # its table, from the record just made
+    rec = os.path.join(d, "ar.json")
+    with open(rec, "w") as f:
+        f.write(out)
+    rc2, out, err2 = run("allreduce", "--replay", rec, "--algo", "all")
 print(out)
 check(rc == 0 and "bandwidth-bound from" in out, f"the sweep and its crossovers: {err[-300:]}")
 check.finish()

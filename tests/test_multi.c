@@ -9,6 +9,7 @@
 #include "core/catalogue.h"
 #include "core/export.h"
 #include "core/multi.h"
+#include "core/nccl_tests.h"
 #include "engine/nccl_lib.h"
 
 static void splits(void)
@@ -240,9 +241,44 @@ static void links(void)
     CHECK_STR_EQ(buf, "PCIe through one switch between every pair");
 }
 
+/* nccl-tests' JSON (all_reduce_perf -J, as its src/util.cu writes it): the
+ * out-of-place figures of each size; hostile documents read as nothing. */
+static void nccl_tests_json(void)
+{
+    rs_nt_point p[4];
+    char why[128];
+    const char *doc =
+        "{\"version\": 1, \"args\": [\"all_reduce_perf\"], \"env\": [\"A=1\"],"
+        " \"nccl_version\": 22803, \"results\": ["
+        "{\"size\": 8, \"count\": 2, \"type\": \"float\", \"redop\": \"sum\","
+        " \"root\": \"    -1\", \"out_of_place\": {\"time\": 20.5, \"alg_bw\": 0.0,"
+        " \"bus_bw\": 0.0, \"nwrong\": null}, \"in_place\": {\"time\": 19.0,"
+        " \"alg_bw\": 0.0, \"bus_bw\": 0.0, \"nwrong\": null}},"
+        "{\"size\": 4294967296, \"count\": 1073741824, \"out_of_place\": {\"time\": 12300.1,"
+        " \"alg_bw\": 349.19, \"bus_bw\": 349.19}, \"in_place\": {\"time\": 1, "
+        "\"alg_bw\": 9, \"bus_bw\": 9}},"
+        "{\"size\": 16, \"out_of_place\": null},"
+        "{\"size\": -4, \"out_of_place\": {\"time\": 1, \"alg_bw\": 1, \"bus_bw\": 1}},"
+        "{\"size\": 32, \"out_of_place\": {\"time\": 1, \"alg_bw\": 1, \"bus_bw\": 1e300}}"
+        "]}";
+    CHECK(rs_nt_parse(doc, p, 4, why, sizeof why) == 2);
+    CHECK(p[0].bytes == 8 && p[0].us == 20.5 && p[0].busbw == 0.0);
+    CHECK(p[1].bytes == 4294967296ull && p[1].busbw == 349.19 && p[1].us == 12300.1);
+    CHECK(rs_nt_parse(doc, p, 1, why, sizeof why) == 1); /* never past max */
+    CHECK(rs_nt_parse("{", p, 4, why, sizeof why) == -1);
+    CHECK_STR_EQ(why, "not JSON");
+    CHECK(rs_nt_parse("{\"results\": 3}", p, 4, why, sizeof why) == -1);
+    CHECK(rs_nt_parse(NULL, p, 4, why, sizeof why) == -1);
+    CHECK(rs_nt_parse("{\"results\": []}", p, 4, why, sizeof why) == 0);
+    CHECK_STR_EQ(rs_nt_type(RS_FLOAT32), "float");
+    CHECK_STR_EQ(rs_nt_type(RS_FLOAT16), "half");
+    CHECK_STR_EQ(rs_nt_op(RS_PROD), "prod");
+}
+
 int main(void)
 {
     splits();
+    nccl_tests_json();
     links();
     ladder();
     refusals();
