@@ -6,7 +6,7 @@ tolerance) at n = 1, 31, 2^20+7 and 2^28; each GPU's share contiguous and
 summing to n (n = 1: the second GPU has none and gives the identity); the
 finish a part of the whole time; CUB and an atomic finish on each GPU;
 --gpus 0 spans every GPU; a recording of the ladder replays the same
-table; the explorer's header names the GPUs and their links, and a run's
+table; each GPU's counters read its own share; the explorer's header names the GPUs and their links, and a run's
 result its slowest GPU and its finish. Prints the ladder at 2^28 int32 (the issue's benchmark runs
 scripts/bench-gpus.sh). Skips (77) without a CUDA device, and with one GPU
 (after checking the message that says so)."""
@@ -73,6 +73,13 @@ for args in (("--variants", "cub"), ("--variants", "sequential", "--finish", "at
     check(rc == 0, f"{' '.join(args)}: exit {rc} {err[-300:]}")
     check_rows(rows, (1 << 20) + 7, " ".join(args))
 
+# counters per GPU: each reads about its own share from DRAM
+rc, out, err = run("run", "--variant", "vectorized", "--gpus", G, "--n", "2^26", "--metrics",
+                   "--format", "json")
+shares = json.loads(out)["gpus"]["shares"] if rc == 0 else []
+rd = [s.get("metrics", {}).get("dram_read", 0) / (s["count"] * 4) for s in shares]
+check(len(rd) == gpus and all(0.9 < x < 1.2 for x in rd),
+      f"every GPU's counters: DRAM read about its share's bytes: {rd} {err[-300:]}")
 rc, out, err = run("run", "--variant", "vectorized", "--gpus", "0", "--cross", "p2p", "--n", "2^24",
                    "--format", "json")
 check(rc == 0 and json.loads(out)["gpus"]["count"] == gpus, f"--gpus 0 spans every GPU: {rc} {err}")

@@ -23,7 +23,6 @@ for cmd in ("run", "ladder", "sweep"):
 for args, want in ((("--variant", "thrust"), "choose cub"),
                    (("--variant", "cpu"), "cpu runs on the host"),
                    (("--variant", "sequential", "--finish", "cpu"), "choose another finish"),
-                   (("--variant", "vectorized", "--metrics"), "counters are read on one GPU"),
                    (("--variant", "vectorized", "--stalls"), "PC sampling watches one GPU"),
                    (("--variant", "vectorized", "--device", "1"), "leave --device at 0"),
                    (("--variant", "vectorized", "--cross", "mpi"), "expected one of host p2p nccl"),

@@ -155,7 +155,6 @@ static void refusals(void)
         {RS_V_SEQUENTIAL, "finish", "cpu", "choose another finish"},
         {RS_V_SEQUENTIAL, "device", "1", "leave --device at 0"},
         {RS_V_SEQUENTIAL, "stalls", "1", "drop --stalls or --gpus"},
-        {RS_V_SEQUENTIAL, "metrics", "default", "counters are read on one GPU"},
         {RS_V_KERNEL, "kernel", "k.cu", "your own kernel runs on one GPU"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -175,6 +174,8 @@ static void refusals(void)
     rs_request_defaults(&r);
     r.variant = RS_V_VECTORIZED;
     r.gpus = 0; /* every GPU */
+    CHECK(rs_catalogue_check(&r, &err) == RS_OK);
+    snprintf(r.metrics, sizeof r.metrics, "full"); /* counters: each GPU's */
     CHECK(rs_catalogue_check(&r, &err) == RS_OK);
     r.gpus = RS_GPUS_MAX + 1;
     CHECK(rs_catalogue_check(&r, &err) == RS_E_USAGE);
@@ -203,6 +204,8 @@ static void json_round_trip(void)
         rs_split(31, 3, g, &a.multi.share[g].offset, &a.multi.share[g].count);
         a.multi.share[g].ms = 0.25 - 0.01 * g;
     }
+    a.multi.share[1].valid = RS_METRIC_BIT(RS_M_DRAM_READ);
+    a.multi.share[1].value[RS_M_DRAM_READ] = 40.0;
     cJSON *j = rs_result_to_json(&a);
     CHECK(rs_result_from_json(j, &b, &err) == RS_OK);
     cJSON_Delete(j);
@@ -212,6 +215,8 @@ static void json_round_trip(void)
     CHECK(b.multi.share[2].offset == 21 && b.multi.share[2].count == 10);
     CHECK(b.multi.share[1].ms == 0.24);
     CHECK_STR_EQ(b.multi.share[1].name, "GPU model 1");
+    CHECK(b.multi.share[1].valid == RS_METRIC_BIT(RS_M_DRAM_READ) && !b.multi.share[0].valid);
+    CHECK(b.multi.share[1].value[RS_M_DRAM_READ] == 40.0);
     a.multi.gpus = 0; /* one GPU: no "gpus" object */
     j = rs_result_to_json(&a);
     CHECK(cJSON_GetObjectItemCaseSensitive(j, "gpus") == NULL);

@@ -60,8 +60,8 @@ static void stall_sentence(const char *path)
 }
 
 /* A run over several GPUs (a recorded one-GPU result given two GPUs'
- * parts): the panel says which part dominates, and that counters are read
- * on one GPU instead of asking for m. */
+ * parts): the panel says which part dominates, and whose counters it
+ * shows. */
 static void gpus_sentences(const rs_result *one)
 {
     rs_result r = *one;
@@ -76,7 +76,11 @@ static void gpus_sentences(const rs_result *one)
     CHECK(said(lines, n, "Over 2 GPUs: the slowest GPU reduced its share in"));
     CHECK(said(lines, n, "(p2p) took") && said(lines, n, ", 5% of the whole."));
     CHECK(said(lines, n, "only 2 values cross NVLink between every pair"));
-    CHECK(said(lines, n, "Counters are read on one GPU") && !said(lines, n, "press m"));
+    CHECK(said(lines, n, "press m") && !said(lines, n, "GPU 0's, for its share"));
+    r.metrics.valid = one->metrics.valid; /* counters read: GPU 0's, said so */
+    n = ui_why_measured(&r, NULL, NULL, lines, 16);
+    CHECK(said(lines, n, "The counters below are GPU 0's, for its share"));
+    r.metrics.valid = 0;
     r.multi.shard_ms = 0.3 * r.t_median_ms;
     r.multi.finish_ms = 0.7 * r.t_median_ms;
     n = ui_why_measured(&r, NULL, NULL, lines, 16);

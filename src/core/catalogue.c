@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metric_table.h"
 #include "ukernel.h"
 
 #define TREE   (RS_VF_POW2_BLOCK | RS_VF_FINISH)
@@ -145,7 +144,7 @@ const char *rs_request_name(const rs_request *r)
 }
 
 /* What a run over several GPUs cannot do: each GPU's partial must stay on
- * its GPU for the cross-GPU finish, and one GPU is profiled at a time. */
+ * its GPU for the cross-GPU finish, and PC sampling watches one GPU. */
 static rs_status check_gpus(const rs_variant_info *vi, const rs_request *r, rs_error *err)
 {
     if (r->gpus == 1) return RS_OK;
@@ -168,12 +167,6 @@ static rs_status check_gpus(const rs_variant_info *vi, const rs_request *r, rs_e
         return rs_fail(err, RS_E_USAGE, "--gpus N runs on GPUs 0 to N-1: leave --device at 0");
     if (r->stalls)
         return rs_fail(err, RS_E_USAGE, "PC sampling watches one GPU: drop --stalls or --gpus");
-    rs_metric_mask m = 0;
-    rs_metric_parse_set(r->metrics, &m, NULL);
-    if (m)
-        return rs_fail(err, RS_E_USAGE,
-                       "counters are read on one GPU: drop --metrics, or run one GPU's share "
-                       "(--n N/G) to see its counters");
     return RS_OK;
 }
 

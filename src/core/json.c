@@ -257,6 +257,12 @@ static cJSON *multi_json(const rs_multi_result *m)
         cJSON_AddNumberToObject(o, "offset", (double)s->offset);
         cJSON_AddNumberToObject(o, "count", (double)s->count);
         cJSON_AddNumberToObject(o, "ms", s->ms);
+        if (s->valid) {
+            cJSON *mj = cJSON_AddObjectToObject(o, "metrics");
+            for (int i = 0; i < RS_METRIC_COUNT; i++)
+                if (s->valid & RS_METRIC_BIT(i))
+                    cJSON_AddNumberToObject(mj, rs_metric_defs[i].key, s->value[i]);
+        }
         cJSON_AddItemToArray(a, o);
     }
     return j;
@@ -283,6 +289,14 @@ static void multi_from(const cJSON *j, rs_multi_result *m)
         s->offset = u64num(o, "offset");
         s->count = u64num(o, "count");
         s->ms = num(o, "ms", 0);
+        const cJSON *v;
+        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(o, "metrics"))
+        {
+            const rs_metric_def *d = v->string ? rs_metric_by_key(v->string) : NULL;
+            if (!d || !cJSON_IsNumber(v)) continue;
+            s->value[d->id] = v->valuedouble;
+            s->valid |= RS_METRIC_BIT(d->id);
+        }
     }
 }
 

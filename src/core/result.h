@@ -63,6 +63,8 @@ typedef struct rs_gpu_share {
     char name[64];
     uint64_t offset, count; /* its elements of the input */
     double ms;              /* median event time of its own reduction */
+    rs_metric_mask valid;   /* its counters read (--metrics), summed over its launches */
+    double value[RS_METRIC_COUNT];
 } rs_gpu_share;
 
 /* A run over several GPUs: each GPU's share, and the cross-GPU finish. */

@@ -83,6 +83,19 @@ static void describe_metrics(FILE *f, const rs_metrics *m)
     }
 }
 
+/* A GPU's own counters, where read: its DRAM traffic and kernel time. */
+static void share_counters(FILE *f, const rs_gpu_share *s)
+{
+    static const rs_metric_id shown[] = {RS_M_DURATION, RS_M_DRAM_READ, RS_M_DRAM_PCT};
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
+        const rs_metric_def *d = &rs_metric_defs[shown[k]];
+        if (!(s->valid & RS_METRIC_BIT(shown[k]))) continue;
+        char v[32];
+        rs_fmt_metric(s->value[shown[k]], d->unit, 0, v, sizeof v);
+        fprintf(f, ", %s %s", d->label, v);
+    }
+}
+
 /* A run over several GPUs: each GPU's share and time, and the finish's. */
 static void describe_gpus(FILE *f, const rs_multi_result *m)
 {
@@ -99,8 +112,10 @@ static void describe_gpus(FILE *f, const rs_multi_result *m)
         char n[48];
         rs_format_size(s->count, n, sizeof n);
         rs_fmt_time(s->ms, utf8, a, sizeof a);
-        fprintf(f, "  GPU %-3d  %s: elements %llu.. (%s), %s\n", s->device, s->name,
+        fprintf(f, "  GPU %-3d  %s: elements %llu.. (%s), %s", s->device, s->name,
                 (unsigned long long)s->offset, n, s->count ? a : "none, the identity");
+        share_counters(f, s);
+        fprintf(f, "\n");
     }
 }
 

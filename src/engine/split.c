@@ -425,6 +425,43 @@ static rs_status split_time(rs_shards *s, const rs_request *r, const rs_hooks *h
     return st;
 }
 
+/* Each GPU's counters for its own share, read as on one GPU; the first
+ * GPU's are the row's (its launches named), every GPU's totals its share's. */
+static rs_status split_counters(rs_shards *s, const rs_request *r, const rs_hooks *h,
+                                rs_result *res, rs_error *err)
+{
+    rs_metric_mask m = 0;
+    rs_metric_parse_set(r->metrics, &m, NULL);
+    if (!m) return RS_OK;
+    rs_result *one = calloc(1, sizeof *one);
+    if (!one) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    rs_status st = RS_OK;
+    for (int g = 0; g < s->gpus && st == RS_OK; g++) {
+        if (!s->count[g]) continue;
+        SET_DEV(s, g, err);
+        rs_engine *eg = s->eng[g];
+        rs_request rg = *r;
+        rg.n = s->count[g];
+        rg.gpus = 1;
+        rg.device = (uint32_t)g;
+        memset(&one->metrics, 0, sizeof one->metrics);
+        void *own = eg->d_in;
+        eg->d_in = s->d_share[g]; /* its share, as the timed runs read */
+        st = rs_engine_counters(eg, &rg, &s->plan[g], one, h, err);
+        eg->d_in = own;
+        if (g == 0) {
+            res->metrics = one->metrics;
+            if (!res->metrics.reason[0])
+                snprintf(res->metrics.reason, sizeof res->metrics.reason,
+                         "GPU 0's share; every GPU's beside its share");
+        }
+        res->multi.share[g].valid = one->metrics.valid;
+        memcpy(res->multi.share[g].value, one->metrics.value, sizeof one->metrics.value);
+    }
+    free(one);
+    return st;
+}
+
 rs_status rs_engine_run_split(rs_engine *e, const rs_request *r, int gpus, const rs_hooks *hooks,
                               rs_result *res, rs_error *err)
 {
@@ -434,6 +471,7 @@ rs_status rs_engine_run_split(rs_engine *e, const rs_request *r, int gpus, const
     if (st == RS_OK) st = split_input(s, r, err);
     if (st == RS_OK) st = split_plans(s, r, err);
     if (st == RS_OK) st = split_time(s, r, hooks, res, err);
+    if (st == RS_OK) st = split_counters(s, r, hooks, res, err);
     if (s) {
         int broken = 0;
         for (int g = 1; g < s->gpus; g++) broken |= s->eng[g] && s->eng[g]->broken;

@@ -106,9 +106,8 @@ typedef struct ui_app {
     int counters_ok;
     char counters_why[240];
     int passes_default, passes_full;
-    int gpu_count;                        /* GPUs the source has (a recording: its runs' most) */
-    char links[160];                      /* how they are linked, as last heard */
-    char metrics_one_gpu[RS_METRICS_MAX]; /* the counter set before G left one GPU */
+    int gpu_count;   /* GPUs the source has (a recording: its runs' most) */
+    char links[160]; /* how they are linked, as last heard */
 
     /* replay */
     int replay;

@@ -23,20 +23,13 @@ void ui_step_gpus(ui_app *a, int d)
     int next = now + d;
     if (next > most) next = 1;
     if (next < 1) next = most;
-    const int was_one = c->gpus == 1;
     c->gpus = (uint32_t)next;
-    if (was_one && next > 1) { /* counters are read on one GPU */
-        snprintf(a->metrics_one_gpu, sizeof a->metrics_one_gpu, "%s", c->metrics);
-        snprintf(c->metrics, sizeof c->metrics, "none");
-    } else if (!was_one && next == 1 && a->metrics_one_gpu[0]) {
-        snprintf(c->metrics, sizeof c->metrics, "%s", a->metrics_one_gpu);
-    }
     if (next == 1)
         ui_status(a, R_GOOD, "one GPU");
     else
         ui_status(a, R_GOOD,
                   "%d GPUs: n split evenly, partials combined by %s (c: host, p2p, nccl); "
-                  "counters off (read on one GPU)",
+                  "counters per GPU",
                   next, rs_cross_name(c->cross));
 }
 

@@ -73,7 +73,7 @@ const ui_binding ui_bindings[] = {
     {'I', 0, "I", "", "previous input distribution", UI_ACT_INPUT_BACK, EXP | LAD | SWP, 0},
     {'G', 0, "G", "gpus",
      "next GPU count: a run splits n over GPUs 0..N-1 and combines their partials (c picks "
-     "how); counters are read on one GPU, so they turn off",
+     "how); the counters shown are GPU 0's",
      UI_ACT_GPUS, EXP | LAD | SWP, 17},
     {'c', 0, "c", "", "next cross-GPU finish: host, p2p (peer copies), nccl (ncclReduce)",
      UI_ACT_CROSS, EXP | LAD | SWP, 0},

@@ -148,7 +148,7 @@ static void take_event(ui_app *a, const ui_event *ev)
         snprintf(a->links, sizeof a->links, "%s", ev->links);
         /* The explorer is for counters beside times: on unless asked off. */
         if (!a->replay && ev->counters_ok && !a->opt.metrics_given && !a->has_preset &&
-            a->cfg.gpus == 1 && strcmp(a->cfg.metrics, "none") == 0)
+            strcmp(a->cfg.metrics, "none") == 0)
             snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "default");
         if (ev->status != RS_OK && !a->replay)
             ui_status(a, R_WARN,

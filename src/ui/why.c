@@ -271,7 +271,9 @@ static void say_gpus(sentences *s, const rs_result *cur)
             "Each GPU's own reduction dominates: only %d values cross %s, so the time is the "
             "slowest GPU reading its share from memory.",
             m->gpus, m->links[0] ? m->links : "the links");
-    say(s, "Counters are read on one GPU: this run has none (G back to 1 GPU, then m).");
+    if (cur->metrics.valid)
+        say(s, "The counters below are GPU 0's, for its share; each GPU's are in the run "
+               "table and the JSON.");
 }
 
 int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
@@ -284,7 +286,7 @@ int ui_why_measured(const rs_result *cur, const rs_result *base, const char *bas
     for (size_t i = 0; base && i < sizeof stories / sizeof stories[0]; i++)
         if (stories[i].v == cur->req.variant) tell_story(&s, &stories[i], cur, base);
     say_gpus(&s, cur);
-    if (!cur->metrics.valid && cur->req.variant != RS_V_CPU && cur->multi.gpus < 2)
+    if (!cur->metrics.valid && cur->req.variant != RS_V_CPU)
         say(&s,
             "Counters were not collected (%s): the story above is the textbook's; the "
             "times are measured.",
