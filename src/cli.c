@@ -117,11 +117,14 @@ int rs_cmd_ladder(rs_cli *cli)
         need_gpu |= vars[i] != RS_V_CPU;
         rs_request_for_variant(&cli->req, vars[i], &reqs[i]);
     }
-    if (cli->req.gpus != 1) /* each variant on one GPU, then over several per finish */
+    /* over several GPUs: each variant on one GPU, then per finish; every
+     * --kernel file a row on one GPU. Else every further file a row of its
+     * own after the first's. */
+    if (cli->req.gpus != 1)
         nvars = rs_multi_ladder(&cli->req, cli->set[RS_F_cross], reqs, MAX_ROWS);
-    /* every further --kernel file: a row of its own after the first's */
-    for (int k = 1; k < cli->nkernels; k++) {
+    for (int k = cli->req.gpus != 1 ? 0 : 1; k < cli->nkernels; k++) {
         rs_request_for_variant(&cli->req, RS_V_KERNEL, &reqs[nvars]);
+        reqs[nvars].gpus = 1;
         snprintf(reqs[nvars++].kernel, sizeof reqs[0].kernel, "%s", cli->kernels[k]);
     }
     rs_source *src = NULL;

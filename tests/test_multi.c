@@ -139,6 +139,12 @@ static void ladder(void)
     n = rs_multi_ladder(&base, 1, rows, 64);
     CHECK(n == 2 && rows[0].gpus == 1 && rows[1].gpus == 2 && rows[1].cross == RS_CROSS_NCCL);
     CHECK(rs_multi_ladder(&base, 0, rows, 3) == 3); /* never past max */
+    /* what ends on the host, and your kernels, stay on one GPU */
+    base.variants = (1u << RS_V_THRUST) | (1u << RS_V_CPU) | (1u << RS_V_KERNEL);
+    n = rs_multi_ladder(&base, 0, rows, 64);
+    CHECK(n == 2 && rows[0].variant == RS_V_THRUST && rows[0].gpus == 1 &&
+          rows[1].variant == RS_V_CPU && rows[1].gpus == 1);
+    base.variants = 1u << RS_V_SEQUENTIAL;
     base.gpus = 0;
     CHECK_STR_EQ(rs_request_label(&base, label, sizeof label), "sequential xall nccl");
 }
@@ -228,20 +234,24 @@ static void json_round_trip(void)
 static void links(void)
 {
     char buf[160];
-    rs_link nv[3] = {{0, 1, 18, 0, 1}, {0, 2, 18, 0, 1}, {1, 2, 18, 0, 1}};
+    rs_link nv[3] = {{0, 1, 18, 1, 0, 1}, {0, 2, 18, 1, 0, 1}, {1, 2, 18, 1, 0, 1}};
     rs_links_describe(nv, 3, buf, sizeof buf);
-    CHECK_STR_EQ(buf, "NVLink between every pair (18 links per GPU)");
-    rs_link pcie[1] = {{0, 1, 0, 30, 1}};
+    CHECK_STR_EQ(buf, "NVLink through NVSwitch between every pair (18 links per GPU)");
+    nv[0].switched = nv[1].switched = nv[2].switched = 0;
+    nv[0].nvlinks = nv[1].nvlinks = nv[2].nvlinks = 4;
+    rs_links_describe(nv, 3, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "NVLink between every pair (x4 each)");
+    rs_link pcie[1] = {{0, 1, 0, 0, 30, 1}};
     rs_links_describe(pcie, 1, buf, sizeof buf);
     CHECK_STR_EQ(buf, "0-1 PCIe through the host bridge");
-    rs_link mixed[3] = {{0, 1, 4, 0, 1}, {0, 2, 0, 50, 0}, {1, 2, 0, -1, 1}};
+    rs_link mixed[3] = {{0, 1, 4, 0, 0, 1}, {0, 2, 0, 0, 50, 0}, {1, 2, 0, 0, -1, 1}};
     rs_links_describe(mixed, 3, buf, sizeof buf);
     CHECK_STR_EQ(buf, "0-1 NVLink x4, 0-2 PCIe across CPU sockets, no peer access, 1-2 PCIe");
     rs_links_describe(mixed, 3, buf, 30);
     CHECK_STR_EQ(buf, "0-1 NVLink x4");
     rs_links_describe(mixed, 0, buf, sizeof buf);
     CHECK_STR_EQ(buf, "");
-    rs_link two[2] = {{0, 1, 0, 10, 1}, {0, 2, 0, 10, 1}};
+    rs_link two[2] = {{0, 1, 0, 0, 10, 1}, {0, 2, 0, 0, 10, 1}};
     rs_links_describe(two, 2, buf, sizeof buf);
     CHECK_STR_EQ(buf, "PCIe through one switch between every pair");
 }

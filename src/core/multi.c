@@ -89,8 +89,10 @@ int rs_multi_ladder(const rs_request *base, int cross_given, rs_request *out, in
         base->variants ? base->variants : (1u << RS_V_VECTORIZED) | (1u << RS_V_CUB);
     int n = 0;
     for (int v = 0; v < RS_VARIANT_COUNT; v++) {
-        if (!(mask & (1u << v))) continue;
-        for (int c = -1; c < RS_CROSS_COUNT && n < max; c++) {
+        if (!(mask & (1u << v)) || v == RS_V_KERNEL) continue; /* your kernels: one GPU */
+        /* what ends on the host runs on one GPU only */
+        const int spans = v != RS_V_CPU && v != RS_V_THRUST;
+        for (int c = -1; c < (spans ? RS_CROSS_COUNT : 0) && n < max; c++) {
             if (c >= 0 && cross_given && c != (int)base->cross) continue;
             rs_request_for_variant(base, (rs_variant)v, &out[n]);
             out[n].gpus = c < 0 ? 1 : base->gpus;
@@ -117,7 +119,9 @@ static const char *pcie_path(int level)
 
 static void link_words(const rs_link *l, char *buf, size_t len)
 {
-    if (l->nvlinks > 0)
+    if (l->nvlinks > 0 && l->switched)
+        snprintf(buf, len, "NVLink through NVSwitch (x%d)", l->nvlinks);
+    else if (l->nvlinks > 0)
         snprintf(buf, len, "NVLink x%d", l->nvlinks);
     else
         snprintf(buf, len, "%s%s", pcie_path(l->level), l->peer ? "" : ", no peer access");
@@ -136,8 +140,11 @@ void rs_links_describe(const rs_link *pairs, int n, char *buf, size_t len)
         same = strcmp(w, first) == 0;
     }
     if (same && n > 1) {
-        if (pairs[0].nvlinks > 0)
-            snprintf(buf, len, "NVLink between every pair (%d links per GPU)", pairs[0].nvlinks);
+        if (pairs[0].nvlinks > 0 && pairs[0].switched)
+            snprintf(buf, len, "NVLink through NVSwitch between every pair (%d links per GPU)",
+                     pairs[0].nvlinks);
+        else if (pairs[0].nvlinks > 0)
+            snprintf(buf, len, "NVLink between every pair (x%d each)", pairs[0].nvlinks);
         else
             snprintf(buf, len, "%s between every pair", first);
         return;

@@ -51,20 +51,23 @@ void rs_fmt_binary(double bytes, char *buf, size_t len);
 /* How two GPUs are linked (engine/topology.c reads it from NVML). */
 typedef struct rs_link {
     int a, b;
-    int nvlinks; /* NVLink between them: a's active links; 0: none */
-    int level;   /* otherwise the PCIe path, NVML's topology level (0..50); -1 unknown */
-    int peer;    /* CUDA gives peer access between them */
+    int nvlinks;  /* NVLink between them: the links from a to b (switched: a's); 0: none */
+    int switched; /* through an NVSwitch: the links end at the switch */
+    int level;    /* otherwise the PCIe path, NVML's topology level (0..50); -1 unknown */
+    int peer;     /* CUDA gives peer access between them */
 } rs_link;
 
-/* The links in a line: "NVLink between every pair (18 links per GPU)", or
- * pair by pair ("0-1 NVLink x18, 0-2 PCIe through the host bridge"), cut
- * to len. "" for no pairs. */
+/* The links in a line: "NVLink through NVSwitch between every pair (18
+ * links per GPU)", or pair by pair ("0-1 NVLink x4, 0-2 PCIe through the
+ * host bridge"), cut to len. "" for no pairs. */
 void rs_links_describe(const rs_link *pairs, int n, char *buf, size_t len);
 
 /* The ladder over several GPUs (base->gpus != 1): for each variant of
  * base->variants (none given: vectorized and cub), a row on one GPU, then
  * one over base->gpus GPUs per cross-GPU finish (only base->cross when
- * cross_given). Returns the rows written to out (at most max). */
+ * cross_given); cpu and thrust (they end on the host) the one-GPU row
+ * alone, user kernels none (the caller adds them, on one GPU). Returns the
+ * rows written to out (at most max). */
 int rs_multi_ladder(const rs_request *base, int cross_given, rs_request *out, int max);
 
 #endif

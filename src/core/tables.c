@@ -217,8 +217,8 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
             rs_dtype_name(r->req.type), rs_op_name(r->req.op), (unsigned long long)r->req.n,
             r->req.block, rs_finish_name(r->finish));
     if (rows[i].status != RS_OK) {
-        fprintf(f, ",,,,,,,,,,,,,,,,,,,%u,%s,,%d,", r->req.gpus, rs_cross_name(r->req.cross),
-                rows[i].status);
+        fprintf(f, ",,,,,,,,,,,,,,,,,,,%u,%s,,%d,", r->req.gpus,
+                r->req.gpus == 1 ? "" : rs_cross_name(r->req.cross), rows[i].status);
         rs_csv_field(f, rows[i].error);
         for (int k = 0; k < RS_METRIC_COUNT; k++)
             if (m & RS_METRIC_BIT(k)) fprintf(f, ",");

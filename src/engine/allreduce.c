@@ -24,7 +24,7 @@ typedef int (*nccl_init_rank_fn)(nccl_comm *, int, nccl_uid, int);
 typedef int (*nccl_all_reduce_fn)(const void *, void *, size_t, int, int, nccl_comm, cudaStream_t);
 typedef int (*nccl_reduce_fn)(const void *, void *, size_t, int, int, int, nccl_comm, cudaStream_t);
 typedef int (*nccl_void_fn)(void);
-typedef int (*nccl_destroy_fn)(nccl_comm);
+typedef int (*nccl_destroy_fn)(nccl_comm); /* ncclCommDestroy, ncclCommAbort */
 typedef const char *(*nccl_error_fn)(int);
 
 struct rs_ar {
@@ -38,7 +38,7 @@ struct rs_ar {
     nccl_all_reduce_fn all_reduce;
     nccl_reduce_fn reduce; /* a run's cross-GPU finish (rs_ar_reduce) */
     nccl_void_fn group_start, group_end;
-    nccl_destroy_fn destroy;
+    nccl_destroy_fn destroy, abort; /* abort: a GPU faulted (destroy would wait on it) */
     nccl_error_fn error;
     nccl_comm comm[RS_AR_GPUS_MAX];
     cudaStream_t stream[RS_AR_GPUS_MAX];
@@ -97,6 +97,7 @@ static rs_status nccl_symbols(rs_ar *a, rs_error *err)
     a->get_uid = (nccl_get_uid_fn)dlsym(a->lib, "ncclGetUniqueId");
     a->init_rank = (nccl_init_rank_fn)dlsym(a->lib, "ncclCommInitRank");
     a->reduce = (nccl_reduce_fn)dlsym(a->lib, "ncclReduce");
+    a->abort = (nccl_destroy_fn)dlsym(a->lib, "ncclCommAbort");
     if (!a->all_reduce || !a->group_start || !a->group_end || !a->destroy || !a->error ||
         !a->init_all)
         return rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclCommInitAll or ncclAllReduce");
@@ -104,23 +105,30 @@ static rs_status nccl_symbols(rs_ar *a, rs_error *err)
 }
 
 /* NCCL reads these when a communicator is made. Multicast stays off. */
+/* setenv only where the value changes: the explorer's worker thread gets
+ * here while its other threads may read the environment. */
+static void set_env(const char *key, const char *value)
+{
+    const char *now = getenv(key);
+    if (value && (!now || strcmp(now, value) != 0))
+        setenv(key, value, 1);
+    else if (!value && now)
+        unsetenv(key);
+}
+
 static void nccl_env(const rs_ar *a)
 {
-    setenv("NCCL_NVLS_ENABLE", "0", 1);
+    set_env("NCCL_NVLS_ENABLE", "0");
     static char user_algo[64] = "", saved = 0;
     if (!saved) {
         const char *u = getenv("NCCL_ALGO");
         snprintf(user_algo, sizeof user_algo, "%s", u ? u : "");
         saved = 1;
     }
-    if (a->algo == RS_AR_RING)
-        setenv("NCCL_ALGO", "Ring", 1);
-    else if (a->algo == RS_AR_TREE)
-        setenv("NCCL_ALGO", "Tree", 1);
-    else if (user_algo[0])
-        setenv("NCCL_ALGO", user_algo, 1);
-    else
-        unsetenv("NCCL_ALGO");
+    set_env("NCCL_ALGO", a->algo == RS_AR_RING   ? "Ring"
+                         : a->algo == RS_AR_TREE ? "Tree"
+                         : user_algo[0]          ? user_algo
+                                                 : NULL);
 }
 
 static rs_status nccl_init(rs_ar *a, rs_error *err)
@@ -132,23 +140,29 @@ static rs_status nccl_init(rs_ar *a, rs_error *err)
     return RS_OK;
 }
 
+rs_status rs_peer_enable(int dev, int peer, const char *who, rs_error *err)
+{
+    int can = 0;
+    cudaDeviceCanAccessPeer(&can, dev, peer);
+    if (!can)
+        return rs_fail(err, RS_E_USAGE,
+                       "GPU %d cannot reach GPU %d's memory: %s needs peer access (NVLink or "
+                       "PCIe P2P)",
+                       dev, peer, who);
+    CU(cudaSetDevice(dev), "selecting the GPU", dev);
+    const cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
+    if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+        return cuda_fail(err, e, "enabling peer access", dev);
+    cudaGetLastError(); /* already enabled is no error */
+    return RS_OK;
+}
+
 rs_status rs_peers_enable(const int *dev, int gpus, const char *who, rs_error *err)
 {
     for (int i = 0; i < gpus; i++)
         for (int j = 0; j < gpus; j++) {
-            int can = 0;
-            if (i == j) continue;
-            cudaDeviceCanAccessPeer(&can, dev[i], dev[j]);
-            if (!can)
-                return rs_fail(err, RS_E_USAGE,
-                               "GPU %d cannot reach GPU %d's memory: %s needs peer access "
-                               "(NVLink or PCIe P2P)",
-                               dev[i], dev[j], who);
-            CU(cudaSetDevice(dev[i]), "selecting the GPU", dev[i]);
-            const cudaError_t e = cudaDeviceEnablePeerAccess(dev[j], 0);
-            if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
-                return cuda_fail(err, e, "enabling peer access", dev[i]);
-            cudaGetLastError(); /* already enabled is no error */
+            const rs_status st = i == j ? RS_OK : rs_peer_enable(dev[i], dev[j], who, err);
+            if (st != RS_OK) return st;
         }
     return RS_OK;
 }
@@ -279,6 +293,20 @@ static void free_buffers(rs_ar *a)
         a->send[g] = a->recv[g] = a->tmp[g] = NULL;
     }
     a->room = 0;
+}
+
+void rs_ar_abort(rs_ar *a)
+{
+    if (!a) return;
+    for (int g = 0; g < a->gpus; g++) {
+        if (a->comm[g] && a->abort) a->abort(a->comm[g]);
+        a->comm[g] = NULL; /* neither destroyed nor freed again: the contexts are reset */
+        a->stream[g] = NULL;
+        a->sent[g] = a->done[g] = NULL;
+        a->send[g] = a->recv[g] = a->tmp[g] = NULL;
+        a->wrong[g] = NULL;
+    }
+    free(a);
 }
 
 void rs_ar_close(rs_ar *a)

@@ -49,10 +49,15 @@ rs_status rs_ar_run(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, unsigned warmup,
 rs_status rs_ar_reduce(rs_ar *a, void *const *in, void *out0, size_t count, rs_dtype t, rs_op op,
                        const cudaStream_t *streams, rs_error *err);
 
-/* Peer access between every pair of dev[0..gpus): `who` needs it ("the
- * peer ring"), and a reason where a pair has none. */
+/* Peer access from GPU dev to peer's memory, or between every pair of
+ * dev[0..gpus): `who` needs it ("the peer ring"); a reason where a pair has
+ * none. */
+rs_status rs_peer_enable(int dev, int peer, const char *who, rs_error *err);
 rs_status rs_peers_enable(const int *dev, int gpus, const char *who, rs_error *err);
 
 void rs_ar_close(rs_ar *a);
+/* After a GPU faulted: NCCL's communicators aborted, nothing else touched
+ * (the caller resets the devices). */
+void rs_ar_abort(rs_ar *a);
 
 #endif

@@ -14,6 +14,7 @@
  * reduction is timed on its own events, so the finish's cost is the whole
  * minus the slowest GPU. */
 #include <math.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,8 @@ struct rs_shards {
     unsigned char *h_part;          /* pinned: the partials, or the result */
     input_key key;                  /* the input the shares hold */
     char links[160];                /* how the GPUs are linked */
+    sem_t gate;                     /* holds the first GPU until all is queued */
+    int gate_made;
     uint64_t off[RS_GPUS_MAX], count[RS_GPUS_MAX];
     rs_plan plan[RS_GPUS_MAX];
 };
@@ -44,20 +47,29 @@ struct rs_shards {
 void rs_split_free(rs_shards *s)
 {
     if (!s) return;
+    int broken = 0;
+    for (int g = 0; g < s->gpus; g++) broken |= s->eng[g] && s->eng[g]->broken;
+    if (broken) /* a dead GPU would keep ncclCommDestroy waiting */
+        rs_ar_abort(s->nccl);
+    else
+        rs_ar_close(s->nccl);
     for (int g = 0; g < s->gpus; g++) {
         if (cudaSetDevice(g) == cudaSuccess && s->eng[g] && !s->eng[g]->broken) {
             cudaFree(s->d_share[g]);
             cudaFree(s->d_recv[g]);
             if (s->ready[g]) cudaEventDestroy(s->ready[g]);
         }
-        if (g > 0) rs_engine_close(s->eng[g]);
+        if (g == 0) continue; /* the caller's: rs_engine_recover rebuilds it */
+        const int dead = s->eng[g] && s->eng[g]->broken;
+        rs_engine_close(s->eng[g]);
+        if (dead && cudaSetDevice(g) == cudaSuccess) cudaDeviceReset(); /* a fresh context */
     }
     if (cudaSetDevice(0) == cudaSuccess && !s->eng[0]->broken) {
         if (s->t0) cudaEventDestroy(s->t0);
         if (s->t1) cudaEventDestroy(s->t1);
         cudaFreeHost(s->h_part);
     }
-    rs_ar_close(s->nccl);
+    if (s->gate_made) sem_destroy(&s->gate);
     free(s);
 }
 
@@ -97,6 +109,8 @@ static rs_status split_setup(rs_shards *s, rs_error *err)
              cudaHostAlloc((void **)&s->h_part, 16 * RS_GPUS_MAX, cudaHostAllocPortable),
              "allocating pinned memory"); /* every GPU copies its partial into it */
     rs_topology_describe(s->gpus, s->links, sizeof s->links);
+    if (sem_init(&s->gate, 0, 0) != 0) return rs_fail(err, RS_E_NOMEM, "cannot make a semaphore");
+    s->gate_made = 1;
     return RS_OK;
 }
 
@@ -121,6 +135,30 @@ static rs_status split_open(rs_engine *e, int gpus, rs_shards **out, rs_error *e
     return RS_OK;
 }
 
+/* Room for GPU g's share: the first GPU gives up a whole input a run on one
+ * GPU left there; too little is a size that does not fit (RS_E_NOMEM). */
+static rs_status share_fits(rs_shards *s, int g, size_t bytes, rs_error *err)
+{
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        cudaGetLastError();
+        return RS_OK; /* cudaMalloc will say */
+    }
+    const size_t have = free_b + s->share_cap[g], margin = (size_t)256 << 20;
+    rs_engine *e0 = s->eng[0];
+    if (g == 0 && e0->d_in && have < bytes + margin) {
+        cudaFree(e0->d_in); /* made again when a run on one GPU needs it */
+        e0->d_in = NULL;
+        e0->d_in_bytes = 0;
+        return share_fits(s, g, bytes, err);
+    }
+    if (have >= bytes + margin) return RS_OK;
+    return rs_fail(err, RS_E_NOMEM,
+                   "out of device memory on GPU %d: its share of the input needs %.1f GiB, "
+                   "%.1f GiB of %.1f GiB are free",
+                   g, bytes / 1073741824.0, have / 1073741824.0, total_b / 1073741824.0);
+}
+
 /* The whole input and its reference on the host (the first engine's), and
  * each GPU's share copied to it; kept while the input stays the same. */
 static rs_status split_input(rs_shards *s, const rs_request *r, rs_error *err)
@@ -138,6 +176,7 @@ static rs_status split_input(rs_shards *s, const rs_request *r, rs_error *err)
         if (!s->count[g]) continue;
         SET_DEV(s, g, err);
         const size_t bytes = (size_t)s->count[g] * esz;
+        if ((st = share_fits(s, g, bytes, err)) != RS_OK) return st;
         st = rs_engine_buffer(s->eng[g], &s->d_share[g], &s->share_cap[g], bytes,
                               "allocating a GPU's share of the input", err);
         if (st != RS_OK) return st;
@@ -213,6 +252,8 @@ static rs_status split_launch(rs_shards *s, const rs_request *r, const volatile 
             const rs_status st = rs_engine_exec(&x, err);
             eg->d_in = own;
             if (st != RS_OK) return st;
+            if (x.host_value) /* check_gpus refuses what ends on the host */
+                return rs_fail(err, RS_E_USAGE, "internal: a GPU's partial ended on the host");
         } else {
             CUDA_TRY(eg, err,
                      rs_kernel_init_result(rs_dtype_acc(r->type), r->op, eg->d_out, eg->stream),
@@ -278,7 +319,7 @@ static rs_status finish_p2p(rs_shards *s, rs_dtype acc, rs_op op, rs_error *err)
             CUDA_TRY(ei, err, cudaStreamWaitEvent(ei->stream, s->ready[j], 0), "ordering");
             CUDA_TRY(ei, err, cudaMemcpyPeerAsync(s->d_recv[i], i, ej->d_out, j, asz, ei->stream),
                      "copying a partial between GPUs");
-            CUDA_TRY(ei, err, rs_multi_combine(acc, op, ei->d_out, s->d_recv[i], 1, ei->stream),
+            CUDA_TRY(ei, err, rs_partial_combine(acc, op, ei->d_out, s->d_recv[i], ei->stream),
                      "combining two partials");
         }
     return read_first(s, s->eng[0]->d_out, asz, err);
@@ -302,14 +343,20 @@ static rs_status finish_nccl(rs_shards *s, rs_dtype acc, rs_op op, rs_error *err
 static rs_status finish_ready(rs_shards *s, rs_cross cross, rs_error *err)
 {
     if (cross == RS_CROSS_NCCL && !s->nccl) return rs_ar_open(s->gpus, RS_AR_NCCL, &s->nccl, err);
-    if (cross == RS_CROSS_P2P && !s->peers) {
-        int dev[RS_GPUS_MAX];
-        for (int g = 0; g < s->gpus; g++) dev[g] = g;
-        const rs_status st = rs_peers_enable(dev, s->gpus, "the p2p finish", err);
-        s->peers = st == RS_OK;
-        return st;
+    if (cross == RS_CROSS_P2P && !s->peers) { /* only the tree's pairs: at most 8 peers a GPU */
+        for (int step = 1; step < s->gpus; step *= 2)
+            for (int i = 0; i + step < s->gpus; i += 2 * step) {
+                const rs_status st = rs_peer_enable(i, i + step, "the p2p finish", err);
+                if (st != RS_OK) return st;
+            }
+        s->peers = 1;
     }
     return RS_OK;
+}
+
+static void CUDART_CB gate_wait(void *gate)
+{
+    while (sem_wait(gate) != 0) continue; /* EINTR */
 }
 
 /* One whole reduction: reset, launch, finish, result in *v; its time and
@@ -319,13 +366,20 @@ static rs_status split_once(rs_shards *s, const rs_request *r, const volatile in
 {
     const rs_dtype acc = rs_dtype_acc(r->type);
     const size_t asz = rs_dtype_size(acc);
-    rs_status st;
-    if ((st = split_reset(s, pattern, err)) != RS_OK ||
-        (st = split_launch(s, r, cancel, err)) != RS_OK)
-        return st;
-    st = r->cross == RS_CROSS_NCCL  ? finish_nccl(s, acc, r->op, err)
-         : r->cross == RS_CROSS_P2P ? finish_p2p(s, acc, r->op, err)
-                                    : finish_host(s, asz, err);
+    rs_status st = split_reset(s, pattern, err);
+    if (st != RS_OK) return st;
+    /* The first GPU waits on the host until every launch and the finish are
+     * queued, so the GPUs start together and one thread's issuing of G
+     * GPUs' launches is not timed as the finish. */
+    SET_DEV(s, 0, err);
+    CUDA_TRY(s->eng[0], err, cudaLaunchHostFunc(s->eng[0]->stream, gate_wait, &s->gate),
+             "holding the first GPU");
+    st = split_launch(s, r, cancel, err);
+    if (st == RS_OK)
+        st = r->cross == RS_CROSS_NCCL  ? finish_nccl(s, acc, r->op, err)
+             : r->cross == RS_CROSS_P2P ? finish_p2p(s, acc, r->op, err)
+                                        : finish_host(s, asz, err);
+    sem_post(&s->gate); /* on every path: a held stream never ends */
     if (st != RS_OK) return st;
     float f = 0.0f;
     CUDA_TRY(s->eng[0], err, cudaStreamSynchronize(s->eng[0]->stream), "running the reduction");
@@ -474,12 +528,15 @@ rs_status rs_engine_run_split(rs_engine *e, const rs_request *r, int gpus, const
     if (st == RS_OK) st = split_counters(s, r, hooks, res, err);
     if (s) {
         int broken = 0;
-        for (int g = 1; g < s->gpus; g++) broken |= s->eng[g] && s->eng[g]->broken;
-        if (broken) { /* a fault spoiled another GPU's context: start afresh next time */
+        for (int g = 0; g < s->gpus; g++) broken |= s->eng[g] && s->eng[g]->broken;
+        if (broken) { /* which GPU faulted is not always the one that said so: */
+            for (int g = 0; g < s->gpus; g++) /* every one starts afresh */
+                if (s->eng[g]) s->eng[g]->broken = 1;
             rs_split_free(s);
             e->split = NULL;
         }
     }
+    cudaSetDevice(e->device);
     if (st != RS_OK) return st;
     const rs_plan *p = &s->plan[0];
     res->grid = p->grid1;

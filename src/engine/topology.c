@@ -14,6 +14,13 @@ typedef int (*nvml_by_bus_fn)(const char *, nvml_dev *);
 typedef int (*nvml_p2p_fn)(nvml_dev, nvml_dev, int, int *);
 typedef int (*nvml_link_fn)(nvml_dev, unsigned, int *);
 typedef int (*nvml_level_fn)(nvml_dev, nvml_dev, int *);
+typedef struct nvml_pci { /* nvmlPciInfo_t */
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+} nvml_pci;
+typedef int (*nvml_pci_fn)(nvml_dev, nvml_pci *);
+typedef int (*nvml_remote_fn)(nvml_dev, unsigned, nvml_pci *);
 
 #define NVML_P2P_CAPS_INDEX_NVLINK 2
 #define NVML_P2P_STATUS_OK         0
@@ -26,6 +33,8 @@ typedef struct nvml {
     nvml_p2p_fn p2p;
     nvml_link_fn link_state;
     nvml_level_fn level;
+    nvml_pci_fn pci;       /* a GPU's own PCI address */
+    nvml_remote_fn remote; /* what a link's other end is */
 } nvml;
 
 static int nvml_open(nvml *n)
@@ -38,6 +47,8 @@ static int nvml_open(nvml *n)
     n->p2p = (nvml_p2p_fn)dlsym(n->lib, "nvmlDeviceGetP2PStatus");
     n->link_state = (nvml_link_fn)dlsym(n->lib, "nvmlDeviceGetNvLinkState");
     n->level = (nvml_level_fn)dlsym(n->lib, "nvmlDeviceGetTopologyCommonAncestor");
+    n->pci = (nvml_pci_fn)dlsym(n->lib, "nvmlDeviceGetPciInfo_v3");
+    n->remote = (nvml_remote_fn)dlsym(n->lib, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
     if (init && n->shutdown && n->by_bus && n->p2p && n->level && init() == 0) return 1;
     dlclose(n->lib);
     n->lib = NULL;
@@ -55,14 +66,22 @@ static int nvml_device(const nvml *n, int d, nvml_dev *out)
     return n->by_bus(bus, out) == 0;
 }
 
-static int active_links(const nvml *n, nvml_dev d)
+/* GPU a's active NVLinks: all of them, and those whose other end is GPU b
+ * itself (none where they go through an NVSwitch). */
+static void count_links(const nvml *n, nvml_dev a, nvml_dev b, int *all, int *to_b)
 {
-    int count = 0;
+    nvml_pci pb;
+    const int know_b = n->pci && n->remote && n->pci(b, &pb) == 0;
+    *all = *to_b = 0;
     for (unsigned l = 0; n->link_state && l < NVML_NVLINK_MAX_LINKS; l++) {
         int on = 0;
-        if (n->link_state(d, l, &on) == 0 && on) count++;
+        if (n->link_state(a, l, &on) != 0 || !on) continue;
+        ++*all;
+        nvml_pci far;
+        if (know_b && n->remote(a, l, &far) == 0 && far.domain == pb.domain && far.bus == pb.bus &&
+            far.device == pb.device)
+            ++*to_b;
     }
-    return count;
 }
 
 static void pair_nvml(const nvml *n, rs_link *l)
@@ -71,8 +90,10 @@ static void pair_nvml(const nvml *n, rs_link *l)
     if (!n->lib || !nvml_device(n, l->a, &a) || !nvml_device(n, l->b, &b)) return;
     int status = -1, level = -1;
     if (n->p2p(a, b, NVML_P2P_CAPS_INDEX_NVLINK, &status) == 0 && status == NVML_P2P_STATUS_OK) {
-        const int links = active_links(n, a);
-        l->nvlinks = links > 0 ? links : 1;
+        int all = 0, direct = 0;
+        count_links(n, a, b, &all, &direct);
+        l->nvlinks = direct ? direct : all > 0 ? all : 1;
+        l->switched = !direct && all > 0; /* its links end at a switch, not at b */
     }
     if (n->level(a, b, &level) == 0) l->level = level;
 }
@@ -85,7 +106,7 @@ int rs_topology(int gpus, rs_link *pairs, int max)
     for (int a = 0; a < gpus; a++)
         for (int b = a + 1; b < gpus && count < max; b++) {
             rs_link *l = &pairs[count++];
-            *l = (rs_link){a, b, 0, -1, 0};
+            *l = (rs_link){a, b, 0, 0, -1, 0};
             if (cudaDeviceCanAccessPeer(&l->peer, a, b) != cudaSuccess) {
                 cudaGetLastError();
                 l->peer = 0;

@@ -8,6 +8,7 @@
 
 #include <type_traits>
 
+#include "common.cuh"
 #include "rs_kernels.h"
 
 namespace
@@ -143,4 +144,40 @@ extern "C" cudaError_t rs_multi_combine(rs_dtype t, rs_op op, void *dst, const v
         k_combine<T><<<grid_for(n), 256, 0, s>>>((T *)dst, (const T *)src, n, (int)op);
         return cudaGetLastError();
     });
+}
+
+namespace
+{
+/* One partial into another, in the accumulator type itself: sums and
+ * products wrap as the reductions do, floats keep every bit. */
+template <class A, class Op> __global__ void k_partial(A *dst, const A *src)
+{
+    dst[0] = Op()(dst[0], src[0]);
+}
+
+template <class A> cudaError_t partial(rs_op op, void *dst, const void *src, cudaStream_t s)
+{
+    A *d = static_cast<A *>(dst);
+    const A *v = static_cast<const A *>(src);
+    switch (op) {
+    case RS_SUM: k_partial<A, rs::SumOp<A>><<<1, 1, 0, s>>>(d, v); break;
+    case RS_MIN: k_partial<A, rs::MinOp<A>><<<1, 1, 0, s>>>(d, v); break;
+    case RS_MAX: k_partial<A, rs::MaxOp<A>><<<1, 1, 0, s>>>(d, v); break;
+    case RS_PROD: k_partial<A, rs::ProdOp<A>><<<1, 1, 0, s>>>(d, v); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+} // namespace
+
+extern "C" cudaError_t rs_partial_combine(rs_dtype acc, rs_op op, void *dst, const void *src,
+                                          cudaStream_t s)
+{
+    switch (acc) {
+    case RS_INT32: return partial<int>(op, dst, src, s);
+    case RS_INT64: return partial<long long>(op, dst, src, s);
+    case RS_FLOAT32: return partial<float>(op, dst, src, s);
+    case RS_FLOAT64: return partial<double>(op, dst, src, s);
+    default: return cudaErrorInvalidValue; /* partials are in an accumulator type */
+    }
 }

@@ -63,6 +63,9 @@ cudaError_t rs_multi_check(rs_dtype t, rs_op op, const void *buf, unsigned long 
                            cudaStream_t s);
 cudaError_t rs_multi_combine(rs_dtype t, rs_op op, void *dst, const void *src, unsigned long long n,
                              cudaStream_t s);
+/* A run over several GPUs: dst[0] = op(dst[0], src[0]), one partial into
+ * another in accumulator type acc (int32, int64, float32, float64). */
+cudaError_t rs_partial_combine(rs_dtype acc, rs_op op, void *dst, const void *src, cudaStream_t s);
 
 /* CUB: temporary storage size, then the reduction into out (accumulator type). */
 cudaError_t rs_cub_temp_bytes(rs_dtype t, rs_op op, unsigned long long n, size_t *bytes);

@@ -24,13 +24,16 @@ void ui_step_gpus(ui_app *a, int d)
     if (next > most) next = 1;
     if (next < 1) next = most;
     c->gpus = (uint32_t)next;
+    const int sampling = c->stalls && next > 1; /* PC sampling watches one GPU */
+    if (sampling) c->stalls = 0;
     if (next == 1)
         ui_status(a, R_GOOD, "one GPU");
     else
         ui_status(a, R_GOOD,
                   "%d GPUs: n split evenly, partials combined by %s (c: host, p2p, nccl); "
-                  "counters per GPU",
-                  next, rs_cross_name(c->cross));
+                  "counters per GPU%s",
+                  next, rs_cross_name(c->cross),
+                  sampling ? "; PC sampling off (it watches one GPU)" : "");
 }
 
 void ui_step_cross(ui_app *a, int d)
