@@ -73,6 +73,17 @@ for args in (("--variants", "cub"), ("--variants", "sequential", "--finish", "at
     check(rc == 0, f"{' '.join(args)}: exit {rc} {err[-300:]}")
     check_rows(rows, (1 << 20) + 7, " ".join(args))
 
+# a fault on GPU 1 in the first run over the GPUs (the host finish): that row
+# says so, and the next rows, on fresh GPU contexts, are right
+rc, out, err = run("ladder", "--gpus", G, "--variants", "vectorized", "--n", "2^20", "--format",
+                   "json", env={"REDSCOPE_TEST_FAULT": "2@1"}, timeout=180)
+rows = json.loads(out)["rows"] if out.strip().startswith("{") else []
+print("fault on GPU 1:", [(r["request"]["gpus"], r["request"]["cross_finish"], r.get("error", "")[:80],
+                           r.get("correct")) for r in rows])
+check(len(rows) == 4 and rows[0].get("correct") and "error" in rows[1]
+      and rows[2].get("correct") and rows[3].get("correct"),
+      f"a fault on GPU 1: its row says so, the next ones are right: {rc} {err[-300:]}")
+
 # counters per GPU: each reads about its own share from DRAM
 rc, out, err = run("run", "--variant", "vectorized", "--gpus", G, "--n", "2^26", "--metrics",
                    "--format", "json")

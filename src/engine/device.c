@@ -152,7 +152,10 @@ rs_status rs_engine_open(rs_engine **out, int device, rs_error *err)
     if (!e) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     e->device = device;
     const char *fault = getenv("REDSCOPE_TEST_FAULT"); /* test-only: docs/architecture.md */
-    e->fault_at = fault ? (unsigned)strtoul(fault, NULL, 10) : 0;
+    char *at = NULL;
+    e->fault_at = fault ? (unsigned)strtoul(fault, &at, 10) : 0;
+    e->fault_gpu = at && *at == '@' ? (int)strtol(at + 1, NULL, 10) : 0; /* "N@G": on GPU G */
+    if (device != 0) e->fault_at = 0; /* the first GPU's engine counts the runs */
     e->info.index = -1;
     snprintf(e->info.name, sizeof e->info.name, "no CUDA device");
     rs_error gerr;

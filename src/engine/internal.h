@@ -33,6 +33,8 @@ struct rs_engine {
     int broken;        /* a sticky CUDA error: the context must be rebuilt */
     unsigned gpu_runs; /* GPU runs so far, for the test-only fault */
     unsigned fault_at; /* REDSCOPE_TEST_FAULT: that GPU run faults; 0: none */
+    int fault_gpu;     /* "N@G": on GPU G of a run over several (split.c) */
+    int fault_pending; /* 1 + the GPU the current split run faults on; 0: none */
     cudaStream_t stream;
     cudaEvent_t ev_start, ev_stop;
 

@@ -322,7 +322,10 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
         if ((st = rs_engine_gpu(e, err)) != RS_OK) return st;
         if ((st = rs_engine_recover(e, err)) != RS_OK) return st;
         CUDA_TRY(e, err, cudaSetDevice(e->device), "selecting the device");
-        if (++e->gpu_runs == e->fault_at) { /* test-only: a kernel fault in this run */
+        const int on_peer = e->fault_gpu > 0 && req->gpus != 1;
+        if (++e->gpu_runs == e->fault_at && on_peer) /* test-only: on another GPU */
+            e->fault_pending = 1 + e->fault_gpu;
+        else if (e->gpu_runs == e->fault_at) { /* test-only: a kernel fault in this run */
             cudaError_t c = rs_kernel_fault(e->stream);
             if (c == cudaSuccess) c = cudaStreamSynchronize(e->stream);
             if (c != cudaSuccess) return rs_cuda_fail(e, err, c, "running the kernel");

@@ -245,6 +245,10 @@ static rs_status split_launch(rs_shards *s, const rs_request *r, const volatile 
         if (g > 0)
             CUDA_TRY(eg, err, cudaStreamWaitEvent(eg->stream, s->t0, 0), "ordering the GPUs");
         CUDA_TRY(eg, err, cudaEventRecord(eg->ev_start, eg->stream), "timing a GPU");
+        if (s->eng[0]->fault_pending == 1 + g) { /* test-only (REDSCOPE_TEST_FAULT=N@G) */
+            s->eng[0]->fault_pending = 0;
+            CUDA_TRY(eg, err, rs_kernel_fault(eg->stream), "running the kernel");
+        }
         if (s->count[g]) {
             rs_exec x = {eg, &s->plan[g], cancel, 0, {0}};
             void *own = eg->d_in;
@@ -382,7 +386,10 @@ static rs_status split_once(rs_shards *s, const rs_request *r, const volatile in
     sem_post(&s->gate); /* on every path: a held stream never ends */
     if (st != RS_OK) return st;
     float f = 0.0f;
-    CUDA_TRY(s->eng[0], err, cudaStreamSynchronize(s->eng[0]->stream), "running the reduction");
+    /* the last GPUs first: a fault is charged to the GPU that had it, before
+     * the first GPU's stream waits on its events */
+    for (int g = s->gpus - 1; g >= 0; g--)
+        CUDA_TRY(s->eng[g], err, cudaStreamSynchronize(s->eng[g]->stream), "running the reduction");
     CUDA_TRY(s->eng[0], err, cudaEventElapsedTime(&f, s->t0, s->t1), "timing the reduction");
     ms[0] = f;
     if (r->cross == RS_CROSS_HOST) { /* the host's adds count too */
