@@ -346,7 +346,21 @@ static rs_status finish_nccl(rs_shards *s, rs_dtype acc, rs_op op, rs_error *err
  * access between every pair. */
 static rs_status finish_ready(rs_shards *s, rs_cross cross, rs_error *err)
 {
-    if (cross == RS_CROSS_NCCL && !s->nccl) return rs_ar_open(s->gpus, RS_AR_NCCL, &s->nccl, err);
+    if (cross == RS_CROSS_NCCL && !s->nccl) {
+        rs_status st = rs_ar_open(s->gpus, RS_AR_NCCL, &s->nccl, err);
+        /* one reduce outside the gate (split_once): NCCL sets up its
+         * connections on the first, and may wait on a GPU while doing so */
+        void *in[RS_GPUS_MAX];
+        cudaStream_t str[RS_GPUS_MAX];
+        for (int g = 0; g < s->gpus; g++) in[g] = s->d_recv[g], str[g] = s->eng[g]->stream;
+        if (st == RS_OK)
+            st = rs_ar_reduce(s->nccl, in, s->d_recv[0], 1, RS_INT32, RS_SUM, str, err);
+        for (int g = 0; st == RS_OK && g < s->gpus; g++) {
+            SET_DEV(s, g, err);
+            CUDA_TRY(s->eng[g], err, cudaStreamSynchronize(s->eng[g]->stream), "setting up NCCL");
+        }
+        return st;
+    }
     if (cross == RS_CROSS_P2P && !s->peers) { /* only the tree's pairs: at most 8 peers a GPU */
         for (int step = 1; step < s->gpus; step *= 2)
             for (int i = 0; i + step < s->gpus; i += 2 * step) {
