@@ -68,7 +68,10 @@ static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned a
             const rs_nt_args nt = {cli->nccl_tests, run->gpus,   run->type,
                                    run->op,         run->warmup, run->reps};
             if (tty) fprintf(stderr, "\rnccl-tests: %s ", rs_ar_algo_name((rs_ar_algo)a));
-            st = rs_nt_beside(&nt, &run->p[first], run->npoints - first, err);
+            rs_error nerr;
+            if (rs_nt_beside(&nt, &run->p[first], run->npoints - first, &nerr) != RS_OK)
+                rs_cli_error("nccl-tests beside %s: %s; its column is left out",
+                             rs_ar_algo_name((rs_ar_algo)a), nerr.msg); /* ours stand */
             if (tty) fprintf(stderr, "\r%40s\r", "");
         }
     }

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -31,22 +32,62 @@ static int program(const char *path, char *exe, size_t len)
     return stat(exe, &st) == 0 && S_ISREG(st.st_mode) && access(exe, X_OK) == 0;
 }
 
-/* Run it with its output in dir/out.txt and its JSON in dir/out.json. */
-static int spawn_wait(char *const argv[], const char *dir, int *status)
+/* Its environment: ours, with REDSCOPE_NCCL's folder first on the library
+ * path, so it runs the NCCL redscope loads (NULL: ours as it is). */
+static char **nccl_env(char *buf, size_t len)
 {
-    char out[PATH_MAX + 16];
+    const char *set = getenv("REDSCOPE_NCCL");
+    if (!set || !*set) return NULL;
+    struct stat st;
+    char folder[PATH_MAX];
+    const char *slash = strrchr(set, '/');
+    if (stat(set, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(folder, sizeof folder, "%s", set);
+    else if (slash)
+        snprintf(folder, sizeof folder, "%.*s", (int)(slash - set), set);
+    else
+        return NULL; /* a bare name: the loader's search, as redscope's own */
+    const char *old = getenv("LD_LIBRARY_PATH");
+    snprintf(buf, len, "LD_LIBRARY_PATH=%s%s%s", folder, old && *old ? ":" : "", old ? old : "");
+    size_t n = 0;
+    while (environ[n]) n++;
+    char **env = malloc(sizeof *env * (n + 2));
+    if (!env) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "LD_LIBRARY_PATH=", 16) != 0) env[k++] = environ[i];
+    env[k++] = buf;
+    env[k] = NULL;
+    return env;
+}
+
+/* Run it with its output in dir/out.txt (its JSON goes to dir/out.json),
+ * for up to `limit` seconds: 0, or an errno value (ETIMEDOUT: killed). */
+static int spawn_wait(char *const argv[], const char *dir, int limit, int *status)
+{
+    char out[PATH_MAX + 16], path_var[PATH_MAX + 4096];
     snprintf(out, sizeof out, "%s/out.txt", dir);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    char **env = nccl_env(path_var, sizeof path_var);
     pid_t pid;
-    const int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    const int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, env ? env : environ);
     posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) return 0;
-    while (waitpid(pid, status, 0) < 0)
-        if (errno != EINTR) return 0;
-    return 1;
+    free(env);
+    if (rc != 0) return rc;
+    for (long waited_ms = 0;; waited_ms += 50) {
+        const pid_t w = waitpid(pid, status, WNOHANG);
+        if (w == pid) return 0;
+        if (w < 0 && errno != EINTR) return errno;
+        if (waited_ms >= 1000L * limit) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, status, 0) < 0 && errno == EINTR) continue;
+            return ETIMEDOUT;
+        }
+        usleep(50000);
+    }
 }
 
 /* A file's text (up to 64 MiB), or NULL. */
@@ -127,8 +168,9 @@ static rs_status measure_beside(const char *exe, const char *dir, const rs_nt_ar
                     json,
                     NULL};
     int status = 0;
-    if (!spawn_wait(argv, dir, &status))
-        return rs_fail(err, RS_E_IO, "cannot run %s: %s", exe, strerror(errno));
+    const int rc = spawn_wait(argv, dir, 900, &status);
+    if (rc == ETIMEDOUT) return rs_fail(err, RS_E_IO, "%s ran past 900 s and was stopped", exe);
+    if (rc) return rs_fail(err, RS_E_IO, "cannot run %s: %s", exe, strerror(rc));
     char why[512];
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         last_line(dir, why, sizeof why);

@@ -186,6 +186,7 @@ void rs_engine_close(rs_engine *e)
     rs_engine_prof_join(e);
     if (e->prof) rs_prof_shutdown(e->prof);
     rs_split_free(e->split);
+    for (int g = 0; g < RS_GPUS_MAX; g++) rs_engine_close(e->peer[g]);
     if (e->gpu_status == RS_OK) {
         rs_engine_free_buffers(e);
         if (!e->broken) {
@@ -209,8 +210,13 @@ rs_status rs_engine_recover(rs_engine *e, rs_error *err)
         rs_prof_shutdown(e->prof);
         e->prof = NULL;
     }
-    rs_split_free(e->split); /* its other GPUs' engines start afresh too */
+    rs_split_free(e->split); /* its GPUs' contexts were reset: their engines start afresh */
     e->split = NULL;
+    for (int g = 0; g < RS_GPUS_MAX; g++)
+        if (e->peer[g] && e->peer[g]->broken) {
+            rs_engine_close(e->peer[g]);
+            e->peer[g] = NULL;
+        }
     rs_engine_free_buffers(e);
     rs_uk_free(e->uk); /* its modules die with the context */
     e->uk = NULL;

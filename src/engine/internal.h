@@ -62,7 +62,10 @@ struct rs_engine {
     int prof_starting;
     rs_prof *prof_next;
     rs_ukernels *uk;  /* user kernels: the file, its compiled modules */
-    rs_shards *split; /* runs over several GPUs: the other GPUs' engines (split.c) */
+    rs_shards *split; /* runs over several GPUs (split.c) */
+    /* the other GPUs' engines, opened by a run over several and kept while
+     * this one lives (their profilers too: CUPTI's is one per process) */
+    rs_engine *peer[RS_GPUS_MAX];
 };
 
 /* device.c: a CUDA error as a status (a sticky one marks the context for

@@ -49,22 +49,21 @@ void rs_split_free(rs_shards *s)
     if (!s) return;
     int broken = 0;
     for (int g = 0; g < s->gpus; g++) broken |= s->eng[g] && s->eng[g]->broken;
-    if (broken) /* a dead GPU would keep ncclCommDestroy waiting */
-        rs_ar_abort(s->nccl);
-    else
-        rs_ar_close(s->nccl);
-    for (int g = 0; g < s->gpus; g++) {
-        if (cudaSetDevice(g) == cudaSuccess && s->eng[g] && !s->eng[g]->broken) {
-            cudaFree(s->d_share[g]);
-            cudaFree(s->d_recv[g]);
-            if (s->ready[g]) cudaEventDestroy(s->ready[g]);
-        }
-        if (g == 0) continue; /* the caller's: rs_engine_recover rebuilds it */
-        const int dead = s->eng[g] && s->eng[g]->broken;
-        rs_engine_close(s->eng[g]);
-        if (dead && cudaSetDevice(g) == cudaSuccess) cudaDeviceReset(); /* a fresh context */
+    if (broken) { /* NCCL's and CUDA's objects die with the contexts: reset them */
+        for (int g = 1; g < s->gpus; g++)
+            if (cudaSetDevice(g) == cudaSuccess) cudaDeviceReset();
+        if (s->gate_made) sem_destroy(&s->gate);
+        free(s);
+        return;
     }
-    if (cudaSetDevice(0) == cudaSuccess && !s->eng[0]->broken) {
+    rs_ar_close(s->nccl);
+    for (int g = 0; g < s->gpus; g++) {
+        if (cudaSetDevice(g) != cudaSuccess) continue;
+        cudaFree(s->d_share[g]);
+        cudaFree(s->d_recv[g]);
+        if (s->ready[g]) cudaEventDestroy(s->ready[g]);
+    }
+    if (cudaSetDevice(0) == cudaSuccess) {
         if (s->t0) cudaEventDestroy(s->t0);
         if (s->t1) cudaEventDestroy(s->t1);
         cudaFreeHost(s->h_part);
@@ -91,10 +90,12 @@ rs_status rs_split_gpus(const rs_request *r, int *gpus, rs_error *err)
  * and the first GPU's timing events and pinned host memory. */
 static rs_status split_setup(rs_shards *s, rs_error *err)
 {
-    for (int g = 1; g < s->gpus; g++) {
-        rs_status st = rs_engine_open(&s->eng[g], g, err);
-        if (st == RS_OK) st = rs_engine_gpu(s->eng[g], err);
+    for (int g = 1; g < s->gpus; g++) { /* the peers' engines outlive this split */
+        rs_engine *e0 = s->eng[0];
+        rs_status st = e0->peer[g] ? RS_OK : rs_engine_open(&e0->peer[g], g, err);
+        if (st == RS_OK) st = rs_engine_gpu(e0->peer[g], err);
         if (st != RS_OK) return st;
+        s->eng[g] = e0->peer[g];
     }
     for (int g = 0; g < s->gpus; g++) {
         SET_DEV(s, g, err);
@@ -245,10 +246,6 @@ static rs_status split_launch(rs_shards *s, const rs_request *r, const volatile 
         if (g > 0)
             CUDA_TRY(eg, err, cudaStreamWaitEvent(eg->stream, s->t0, 0), "ordering the GPUs");
         CUDA_TRY(eg, err, cudaEventRecord(eg->ev_start, eg->stream), "timing a GPU");
-        if (s->eng[0]->fault_pending == 1 + g) { /* test-only (REDSCOPE_TEST_FAULT=N@G) */
-            s->eng[0]->fault_pending = 0;
-            CUDA_TRY(eg, err, rs_kernel_fault(eg->stream), "running the kernel");
-        }
         if (s->count[g]) {
             rs_exec x = {eg, &s->plan[g], cancel, 0, {0}};
             void *own = eg->d_in;
@@ -346,21 +343,7 @@ static rs_status finish_nccl(rs_shards *s, rs_dtype acc, rs_op op, rs_error *err
  * access between every pair. */
 static rs_status finish_ready(rs_shards *s, rs_cross cross, rs_error *err)
 {
-    if (cross == RS_CROSS_NCCL && !s->nccl) {
-        rs_status st = rs_ar_open(s->gpus, RS_AR_NCCL, &s->nccl, err);
-        /* one reduce outside the gate (split_once): NCCL sets up its
-         * connections on the first, and may wait on a GPU while doing so */
-        void *in[RS_GPUS_MAX];
-        cudaStream_t str[RS_GPUS_MAX];
-        for (int g = 0; g < s->gpus; g++) in[g] = s->d_recv[g], str[g] = s->eng[g]->stream;
-        if (st == RS_OK)
-            st = rs_ar_reduce(s->nccl, in, s->d_recv[0], 1, RS_INT32, RS_SUM, str, err);
-        for (int g = 0; st == RS_OK && g < s->gpus; g++) {
-            SET_DEV(s, g, err);
-            CUDA_TRY(s->eng[g], err, cudaStreamSynchronize(s->eng[g]->stream), "setting up NCCL");
-        }
-        return st;
-    }
+    if (cross == RS_CROSS_NCCL && !s->nccl) return rs_ar_open(s->gpus, RS_AR_NCCL, &s->nccl, err);
     if (cross == RS_CROSS_P2P && !s->peers) { /* only the tree's pairs: at most 8 peers a GPU */
         for (int step = 1; step < s->gpus; step *= 2)
             for (int i = 0; i + step < s->gpus; i += 2 * step) {
@@ -372,6 +355,23 @@ static rs_status finish_ready(rs_shards *s, rs_cross cross, rs_error *err)
     return RS_OK;
 }
 
+static rs_status finish_of(rs_shards *s, const rs_request *r, rs_error *err)
+{
+    const rs_dtype acc = rs_dtype_acc(r->type);
+    return r->cross == RS_CROSS_NCCL  ? finish_nccl(s, acc, r->op, err)
+           : r->cross == RS_CROSS_P2P ? finish_p2p(s, acc, r->op, err)
+                                      : finish_host(s, rs_dtype_size(acc), err);
+}
+
+/* The last GPUs first: a fault is charged to the GPU that had it, before
+ * the first GPU's stream waits on its events. */
+static rs_status split_wait(rs_shards *s, rs_error *err)
+{
+    for (int g = s->gpus - 1; g >= 0; g--)
+        CUDA_TRY(s->eng[g], err, cudaStreamSynchronize(s->eng[g]->stream), "running the reduction");
+    return RS_OK;
+}
+
 static void CUDART_CB gate_wait(void *gate)
 {
     while (sem_wait(gate) != 0) continue; /* EINTR */
@@ -380,12 +380,23 @@ static void CUDART_CB gate_wait(void *gate)
 /* One whole reduction: reset, launch, finish, result in *v; its time and
  * each GPU's own in ms[0..gpus] (ms[0]: the whole). */
 static rs_status split_once(rs_shards *s, const rs_request *r, const volatile int *cancel,
-                            int pattern, rs_value *v, double *ms, rs_error *err)
+                            int pattern, int gated, rs_value *v, double *ms, rs_error *err)
 {
     const rs_dtype acc = rs_dtype_acc(r->type);
-    const size_t asz = rs_dtype_size(acc);
     rs_status st = split_reset(s, pattern, err);
     if (st != RS_OK) return st;
+    const int faulty = s->eng[0]->fault_pending - 1; /* test-only (REDSCOPE_TEST_FAULT=N@G) */
+    if (faulty > 0 && faulty < s->gpus) {
+        s->eng[0]->fault_pending = 0;
+        SET_DEV(s, faulty, err);
+        CUDA_TRY(s->eng[faulty], err, rs_kernel_fault(s->eng[faulty]->stream),
+                 "running the kernel");
+    }
+    if (!gated) { /* a pass that loads every kernel it launches: loading waits on the GPU */
+        st = split_launch(s, r, cancel, err);
+        if (st == RS_OK) st = finish_of(s, r, err);
+        return st == RS_OK ? split_wait(s, err) : st;
+    }
     /* The first GPU waits on the host until every launch and the finish are
      * queued, so the GPUs start together and one thread's issuing of G
      * GPUs' launches is not timed as the finish. */
@@ -393,17 +404,11 @@ static rs_status split_once(rs_shards *s, const rs_request *r, const volatile in
     CUDA_TRY(s->eng[0], err, cudaLaunchHostFunc(s->eng[0]->stream, gate_wait, &s->gate),
              "holding the first GPU");
     st = split_launch(s, r, cancel, err);
-    if (st == RS_OK)
-        st = r->cross == RS_CROSS_NCCL  ? finish_nccl(s, acc, r->op, err)
-             : r->cross == RS_CROSS_P2P ? finish_p2p(s, acc, r->op, err)
-                                        : finish_host(s, asz, err);
+    if (st == RS_OK) st = finish_of(s, r, err);
     sem_post(&s->gate); /* on every path: a held stream never ends */
+    if (st == RS_OK) st = split_wait(s, err);
     if (st != RS_OK) return st;
     float f = 0.0f;
-    /* the last GPUs first: a fault is charged to the GPU that had it, before
-     * the first GPU's stream waits on its events */
-    for (int g = s->gpus - 1; g >= 0; g--)
-        CUDA_TRY(s->eng[g], err, cudaStreamSynchronize(s->eng[g]->stream), "running the reduction");
     CUDA_TRY(s->eng[0], err, cudaEventElapsedTime(&f, s->t0, s->t1), "timing the reduction");
     ms[0] = f;
     if (r->cross == RS_CROSS_HOST) { /* the host's adds count too */
@@ -475,7 +480,10 @@ static void check_plan(const rs_shards *s, const rs_request *r, rs_plan *p)
 static rs_status split_time(rs_shards *s, const rs_request *r, const rs_hooks *h, rs_result *res,
                             rs_error *err)
 {
-    const unsigned total = r->warmup + r->reps, cols = 1 + (unsigned)s->gpus;
+    /* the warm-up runs ungated, at least one: the first launch of a kernel
+     * loads it, and loading waits on a GPU the gate would hold */
+    const unsigned warm = r->warmup ? r->warmup : 1;
+    const unsigned total = warm + r->reps, cols = 1 + (unsigned)s->gpus;
     double *t = malloc(sizeof(double) * r->reps * (cols + 2));
     if (!t) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     rs_plan chk;
@@ -489,10 +497,10 @@ static rs_status split_time(rs_shards *s, const rs_request *r, const rs_hooks *h
             st = rs_fail(err, RS_E_CANCELLED, "cancelled");
             break;
         }
-        st = split_once(s, r, h ? h->cancel : NULL, (k & 1) ? 0xa5 : 0xff, &v, ms, err);
-        if (st != RS_OK || k < r->warmup) continue;
-        memcpy(t + (size_t)(k - r->warmup) * cols, ms, sizeof(double) * cols);
-        rs_engine_check(res, &s->eng[0]->ref[r->op], &v, &chk, k == r->warmup);
+        st = split_once(s, r, h ? h->cancel : NULL, (k & 1) ? 0xa5 : 0xff, k >= warm, &v, ms, err);
+        if (st != RS_OK || k < warm) continue;
+        memcpy(t + (size_t)(k - warm) * cols, ms, sizeof(double) * cols);
+        rs_engine_check(res, &s->eng[0]->ref[r->op], &v, &chk, k == warm);
         if (h && h->progress) h->progress(h->ctx, (k + 1.0) / total);
     }
     if (st == RS_OK) split_times(s, t, r->reps, res);
@@ -541,21 +549,21 @@ rs_status rs_engine_run_split(rs_engine *e, const rs_request *r, int gpus, const
                               rs_result *res, rs_error *err)
 {
     rs_shards *s = NULL;
+    rs_engine_prof_join(e); /* CUPTI starts on no other thread while the GPUs are gated */
     rs_status st = split_open(e, gpus, &s, err);
     if (st == RS_OK) st = finish_ready(s, r->cross, err);
     if (st == RS_OK) st = split_input(s, r, err);
     if (st == RS_OK) st = split_plans(s, r, err);
     if (st == RS_OK) st = split_time(s, r, hooks, res, err);
     if (st == RS_OK) st = split_counters(s, r, hooks, res, err);
-    if (s) {
-        int broken = 0;
-        for (int g = 0; g < s->gpus; g++) broken |= s->eng[g] && s->eng[g]->broken;
-        if (broken) { /* which GPU faulted is not always the one that said so: */
-            for (int g = 0; g < s->gpus; g++) /* every one starts afresh */
-                if (s->eng[g]) s->eng[g]->broken = 1;
-            rs_split_free(s);
-            e->split = NULL;
-        }
+    e->fault_pending = 0; /* test-only: one fault, in this run or none */
+    int broken = 0;
+    for (int g = 0; s && g < s->gpus; g++) broken |= s->eng[g] && s->eng[g]->broken;
+    if (broken) { /* which GPU faulted is not always the one that said so: every one
+                   * starts afresh (rs_engine_recover; the GPU process ends first) */
+        for (int g = 0; g < s->gpus; g++)
+            if (s->eng[g]) s->eng[g]->broken = 1;
+        if (st == RS_OK) st = rs_fail(err, RS_E_CUDA, "a GPU of the run failed");
     }
     cudaSetDevice(e->device);
     if (st != RS_OK) return st;

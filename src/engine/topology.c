@@ -66,21 +66,22 @@ static int nvml_device(const nvml *n, int d, nvml_dev *out)
     return n->by_bus(bus, out) == 0;
 }
 
-/* GPU a's active NVLinks: all of them, and those whose other end is GPU b
- * itself (none where they go through an NVSwitch). */
-static void count_links(const nvml *n, nvml_dev a, nvml_dev b, int *all, int *to_b)
+/* GPU a's active NVLinks: all of them, those whose other end is GPU b
+ * itself, and those whose other end NVML named (each of them, and none to
+ * b: they go through an NVSwitch). */
+static void count_links(const nvml *n, nvml_dev a, nvml_dev b, int *all, int *to_b, int *named)
 {
     nvml_pci pb;
     const int know_b = n->pci && n->remote && n->pci(b, &pb) == 0;
-    *all = *to_b = 0;
+    *all = *to_b = *named = 0;
     for (unsigned l = 0; n->link_state && l < NVML_NVLINK_MAX_LINKS; l++) {
         int on = 0;
         if (n->link_state(a, l, &on) != 0 || !on) continue;
         ++*all;
         nvml_pci far;
-        if (know_b && n->remote(a, l, &far) == 0 && far.domain == pb.domain && far.bus == pb.bus &&
-            far.device == pb.device)
-            ++*to_b;
+        if (!know_b || n->remote(a, l, &far) != 0) continue;
+        ++*named;
+        *to_b += far.domain == pb.domain && far.bus == pb.bus && far.device == pb.device;
     }
 }
 
@@ -90,10 +91,10 @@ static void pair_nvml(const nvml *n, rs_link *l)
     if (!n->lib || !nvml_device(n, l->a, &a) || !nvml_device(n, l->b, &b)) return;
     int status = -1, level = -1;
     if (n->p2p(a, b, NVML_P2P_CAPS_INDEX_NVLINK, &status) == 0 && status == NVML_P2P_STATUS_OK) {
-        int all = 0, direct = 0;
-        count_links(n, a, b, &all, &direct);
+        int all = 0, direct = 0, named = 0;
+        count_links(n, a, b, &all, &direct, &named);
         l->nvlinks = direct ? direct : all > 0 ? all : 1;
-        l->switched = !direct && all > 0; /* its links end at a switch, not at b */
+        l->switched = !direct && all > 0 && named == all; /* they end at a switch */
     }
     if (n->level(a, b, &level) == 0) l->level = level;
 }
