@@ -8,10 +8,14 @@
  *         combined on the receiving GPU, the result on the first GPU;
  * - nccl: ncclReduce of the partials to the first GPU.
  *
- * Timed like a one-GPU run, with cudaEvents on the first GPU: from before
- * the first launch (every other GPU waits for that event) to the result's
- * arrival in host memory, each GPU's L2 flushed before. Each GPU's own
- * reduction is timed on its own events, so the finish's cost is the whole
+ * Timed like a one-GPU run, with cudaEvents on the first GPU, each GPU's L2
+ * flushed before: from before the first launch (every other GPU waits for
+ * that event) until the result is whole on the first GPU (host: in host
+ * memory, added there). The first GPU is held (a host function on its
+ * stream) until every launch and the finish are queued, so one thread's
+ * issuing is not timed; the warm-up runs ungated, since a kernel's first
+ * launch loads it and loading waits on the held GPU. Each GPU's own
+ * reduction is timed on its own events: the finish's cost is the whole
  * minus the slowest GPU. */
 #include <math.h>
 #include <semaphore.h>
@@ -25,7 +29,7 @@
 
 struct rs_shards {
     int gpus;
-    rs_engine *eng[RS_GPUS_MAX]; /* eng[0]: the caller's engine, not owned */
+    rs_engine *eng[RS_GPUS_MAX]; /* eng[0]: the caller's; the others its peers (not owned) */
     rs_ar *nccl;                 /* NCCL's communicators, made on first use */
     int peers;                   /* peer access enabled */
     void *d_share[RS_GPUS_MAX];  /* each GPU's share of the input */
