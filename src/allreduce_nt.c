@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "core/nccl_tests.h"
 #include "engine/allreduce.h"
+#include "engine/nccl_lib.h"
 
 extern char **environ;
 
@@ -25,10 +26,7 @@ extern char **environ;
 static int program(const char *path, char *exe, size_t len)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(exe, len, "%s/all_reduce_perf", path);
-    else
-        snprintf(exe, len, "%s", path);
+    rs_file_in(path, "all_reduce_perf", exe, len);
     return stat(exe, &st) == 0 && S_ISREG(st.st_mode) && access(exe, X_OK) == 0;
 }
 

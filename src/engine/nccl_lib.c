@@ -10,12 +10,11 @@
 #define RS_CUDA_LIB_DIR "/usr/local/cuda/lib64"
 #endif
 
-/* The library a setting names: itself, or libnccl.so.2 in its folder. */
-static void from_setting(const char *set, char *path, size_t len)
+void rs_file_in(const char *set, const char *name, char *path, size_t len)
 {
     struct stat st;
     if (stat(set, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(path, len, "%s/libnccl.so.2", set);
+        snprintf(path, len, "%s/%s", set, name);
     else
         snprintf(path, len, "%s", set);
 }
@@ -28,7 +27,7 @@ void *rs_nccl_lib(int *version, char *why, size_t len)
     char path[4096];
     void *h = NULL;
     if (set && *set) {
-        from_setting(set, path, sizeof path);
+        rs_file_in(set, "libnccl.so.2", path, sizeof path);
         if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
             snprintf(why, len, "NCCL not found at %s (REDSCOPE_NCCL): %s", path, dlerror());
             return NULL;
