@@ -128,14 +128,9 @@ static void clean(const char *dir)
 
 /* nccl-tests over the sizes of pts[0..count) (one algorithm's), beside
  * each: 0, or an error said. */
-static rs_status measure_beside(const char *exe, const char *dir, const rs_nt_args *a,
-                                rs_ar_point *pts, int count, rs_error *err)
+static rs_status measure_range(const char *exe, const char *dir, const rs_nt_args *a, uint64_t lo,
+                               uint64_t hi, rs_ar_point *pts, int count, rs_error *err)
 {
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (int i = 0; i < count; i++) {
-        lo = pts[i].bytes < lo ? pts[i].bytes : lo;
-        hi = pts[i].bytes > hi ? pts[i].bytes : hi;
-    }
     char b[32], e[32], g[16], n[16], w[16], json[PATH_MAX + 16];
     snprintf(b, sizeof b, "%llu", (unsigned long long)lo);
     snprintf(e, sizeof e, "%llu", (unsigned long long)hi);
@@ -166,6 +161,7 @@ static rs_status measure_beside(const char *exe, const char *dir, const rs_nt_ar
                     json,
                     NULL};
     int status = 0;
+    remove(json); /* it opens its file exclusively: another name if this one is there */
     const int rc = spawn_wait(argv, dir, 900, &status);
     if (rc == ETIMEDOUT) return rs_fail(err, RS_E_IO, "%s ran past 900 s and was stopped", exe);
     if (rc) return rs_fail(err, RS_E_IO, "cannot run %s: %s", exe, strerror(rc));
@@ -187,6 +183,31 @@ static rs_status measure_beside(const char *exe, const char *dir, const rs_nt_ar
         for (int k = 0; k < got; k++)
             if (nt[k].bytes == pts[i].bytes) pts[i].nt_busbw = nt[k].busbw;
     free(nt);
+    return RS_OK;
+}
+
+/* all_reduce_perf steps its sizes by doubling: one run from the smallest
+ * to the largest where every size is the smallest times a power of two,
+ * else one run per size. */
+static rs_status measure_beside(const char *exe, const char *dir, const rs_nt_args *a,
+                                rs_ar_point *pts, int count, rs_error *err)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int i = 0; i < count; i++) {
+        lo = pts[i].bytes < lo ? pts[i].bytes : lo;
+        hi = pts[i].bytes > hi ? pts[i].bytes : hi;
+    }
+    int doubling = 1;
+    for (int i = 0; i < count && doubling; i++) {
+        const uint64_t q = pts[i].bytes / lo;
+        doubling = pts[i].bytes % lo == 0 && (q & (q - 1)) == 0;
+    }
+    if (doubling) return measure_range(exe, dir, a, lo, hi, pts, count, err);
+    for (int i = 0; i < count; i++) {
+        const rs_status st =
+            measure_range(exe, dir, a, pts[i].bytes, pts[i].bytes, &pts[i], 1, err);
+        if (st != RS_OK) return st;
+    }
     return RS_OK;
 }
 
