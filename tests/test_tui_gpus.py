@@ -9,19 +9,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+from clitest import Checks  # noqa: E402
 from tuitest import Tmux, status_line  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
-failures = []
-
-
-def check(cond, what, screen=""):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}\n{screen}")
-
+check = Checks("test_tui_gpus")
 
 t = Tmux(f"{EXE} --replay {REC}", cols=140, rows=36, env=UTF8)
 try:
@@ -50,5 +44,4 @@ try:
 finally:
     t.close()
 
-print(f"test_tui_gpus: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+check.finish()
