@@ -102,7 +102,10 @@ static cJSON *to_json(const ar_run *r)
         cJSON_AddNumberToObject(o, "algbw_gbps", p->algbw);
         cJSON_AddNumberToObject(o, "busbw_gbps", p->busbw);
         cJSON_AddNumberToObject(o, "wrong", (double)p->wrong);
-        if (p->nt_busbw > 0) cJSON_AddNumberToObject(o, "nccl_tests_busbw_gbps", p->nt_busbw);
+        if (p->nt_us > 0) {
+            cJSON_AddNumberToObject(o, "nccl_tests_time_us", p->nt_us);
+            cJSON_AddNumberToObject(o, "nccl_tests_busbw_gbps", p->nt_busbw);
+        }
         cJSON_AddItemToArray(pts, o);
     }
     return j;
@@ -169,6 +172,7 @@ static rs_status from_json(const char *path, const rs_cli *cli, const rs_sweep_s
                                            num(p, "algbw_gbps"),
                                            num(p, "busbw_gbps"),
                                            (uint64_t)num(p, "wrong"),
+                                           num(p, "nccl_tests_time_us"),
                                            num(p, "nccl_tests_busbw_gbps")};
     }
     cJSON_Delete(j);
@@ -205,17 +209,18 @@ static void print_crossovers(FILE *f, const ar_run *r)
 static void print_table(FILE *f, const ar_run *r)
 {
     fprintf(f,
-            "all-reduce over %d GPUs (%s), %s %s, out of place, time the mean of %u reps after %u "
+            "all-reduce over %d GPU%s (%s), %s %s, out of place, time the mean of %u reps after %u "
             "warm-up",
-            r->gpus, r->device, rs_dtype_name(r->type), rs_op_name(r->op), r->reps, r->warmup);
+            r->gpus, r->gpus == 1 ? "" : "s", r->device, rs_dtype_name(r->type), rs_op_name(r->op),
+            r->reps, r->warmup);
     if (r->nccl_version)
         fprintf(f, ", NCCL %d.%d.%d", r->nccl_version / 10000, r->nccl_version / 100 % 100,
                 r->nccl_version % 100);
     if (r->links[0]) fprintf(f, "\nlinks: %s", r->links);
     int nt = 0; /* nccl-tests beside: its column */
-    for (int i = 0; i < r->npoints; i++) nt |= r->p[i].nt_busbw > 0;
+    for (int i = 0; i < r->npoints; i++) nt |= r->p[i].nt_us > 0;
     fprintf(f, "\n%-10s %10s %12s %10s %11s %11s  %-7s%s\n", "algo", "size", "count", "time",
-            "algbw", "busbw", "correct", nt ? "  nccl-tests busbw" : "");
+            "algbw", "busbw", "correct", nt ? "  nccl-tests: time      busbw" : "");
     for (int i = 0; i < r->npoints; i++) {
         const rs_ar_point *p = &r->p[i];
         char size[32], count[32], t[32];
@@ -224,8 +229,11 @@ static void print_table(FILE *f, const ar_run *r)
         rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
         fprintf(f, "%-10s %10s %12s %10s %6.2f GB/s %6.2f GB/s  %-7s", rs_ar_algo_name(p->algo),
                 size, count, t, p->algbw, p->busbw, p->wrong ? "NO" : "yes");
-        if (p->nt_busbw > 0) fprintf(f, "  %6.2f GB/s", p->nt_busbw);
-        fprintf(f, nt && !(p->nt_busbw > 0) && p->algo != RS_AR_PEER_RING ? "  -\n" : "\n");
+        if (p->nt_us > 0) {
+            rs_fmt_time(p->nt_us / 1000.0, rs_notation_utf8(), t, sizeof t);
+            fprintf(f, "  %16s %6.2f GB/s", t, p->nt_busbw);
+        }
+        fprintf(f, nt && !(p->nt_us > 0) && p->algo != RS_AR_PEER_RING ? "  -\n" : "\n");
         if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
     }
     print_crossovers(f, r);
@@ -234,13 +242,16 @@ static void print_table(FILE *f, const ar_run *r)
 static void print_csv(FILE *f, const ar_run *r)
 {
     fprintf(f, "gpus,type,op,algo,bytes,count,time_us,algbw_gbps,busbw_gbps,wrong,"
-               "nccl_tests_busbw_gbps\n");
+               "nccl_tests_time_us,nccl_tests_busbw_gbps\n");
     for (int i = 0; i < r->npoints; i++) {
         const rs_ar_point *p = &r->p[i];
         fprintf(f, "%d,%s,%s,%s,%llu,%llu,%.3f,%.3f,%.3f,%llu,", r->gpus, rs_dtype_name(r->type),
                 rs_op_name(r->op), rs_ar_algo_name(p->algo), (unsigned long long)p->bytes,
                 (unsigned long long)p->n, p->us, p->algbw, p->busbw, (unsigned long long)p->wrong);
-        if (p->nt_busbw > 0) fprintf(f, "%.3f", p->nt_busbw);
+        if (p->nt_us > 0)
+            fprintf(f, "%.3f,%.3f", p->nt_us, p->nt_busbw);
+        else
+            fprintf(f, ",");
         fprintf(f, "\n");
     }
 }

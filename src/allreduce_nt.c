@@ -181,7 +181,10 @@ static rs_status measure_range(const char *exe, const char *dir, const rs_nt_arg
     }
     for (int i = 0; i < count; i++)
         for (int k = 0; k < got; k++)
-            if (nt[k].bytes == pts[i].bytes) pts[i].nt_busbw = nt[k].busbw;
+            if (nt[k].bytes == pts[i].bytes && nt[k].us > 0) {
+                pts[i].nt_us = nt[k].us;
+                pts[i].nt_busbw = nt[k].busbw;
+            }
     free(nt);
     return RS_OK;
 }

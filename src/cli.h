@@ -98,8 +98,8 @@ int rs_on_path(const char *name);
 
 /* allreduce --nccl-tests PATH (allreduce_nt.c): whether PATH holds
  * all_reduce_perf; then that program run over the sizes of pts (one
- * algorithm's, as NCCL_ALGO stands), its out-of-place busbw put in each
- * point's nt_busbw. */
+ * algorithm's, as NCCL_ALGO stands), its out-of-place time and busbw put
+ * in each point's nt_us and nt_busbw. */
 typedef struct rs_nt_args {
     const char *path; /* all_reduce_perf, or its folder */
     int gpus;

@@ -4,7 +4,11 @@
 H200s (conf/recordings/h200x2-allreduce.json: `redscope allreduce --gpus 2
 --type float32 --algo all --range 2..2^30 --record`, 2026-11-23) replayed
 as table, CSV and JSON: every point exact, busbw = algbw x 2(G-1)/G, the
-latency/bandwidth crossover of each algorithm named, sizes filtered."""
+latency/bandwidth crossover of each algorithm named, sizes filtered; and a
+recording of one H100 with nccl-tests beside (h100-allreduce-1gpu.json:
+`redscope allreduce --gpus 1 --algo all --range 8..2^28:8 --nccl-tests
+.nccl-tests --record`, 2026-11-23): its time and busbw beside each NCCL
+point in the table, CSV and JSON, none beside the ring by hand."""
 import csv
 import io
 import json
@@ -135,6 +139,26 @@ for args, want in ((("--replay", REC), "leave out --nccl-tests"),
           f"--nccl-tests {' '.join(args)}: {rc} {err.strip()}")
 rc, out, err = run("allreduce", "--help")
 check("--nccl-tests PATH" in out, f"allreduce --help names --nccl-tests: {out[-600:]}")
+NT = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-allreduce-1gpu.json")
+rc, out, err = run("allreduce", "--replay", NT, "--algo", "nccl,peer_ring", "--range", "2^24,2^27")
+lines = out.splitlines()
+check(rc == 0 and lines[0].startswith("all-reduce over 1 GPU (NVIDIA H100")
+      and "nccl-tests: time      busbw" in lines[1]
+      and lines[3].startswith("nccl ") and lines[3].endswith("359 µs   0.00 GB/s")
+      and lines[4].startswith("peer_ring") and lines[4].rstrip().endswith("yes"),
+      f"nccl-tests' time and busbw beside each NCCL point, none beside peer_ring: {out} {err}")
+rc, out, err = run("allreduce", "--replay", NT, "--algo", "nccl,peer_ring", "--range", "2^27",
+                   "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out)))
+check(rc == 0 and len(rows) == 2 and rows[0]["nccl_tests_time_us"] == "359.079"
+      and rows[1]["nccl_tests_time_us"] == "" and rows[1]["nccl_tests_busbw_gbps"] == "",
+      f"CSV: nccl-tests' columns, empty for peer_ring: {out}")
+rc, out, err = run("allreduce", "--replay", NT, "--algo", "nccl", "--format", "json")
+pts = json.loads(out)["points"] if rc == 0 else []
+check(len(pts) == 9 and all(p["nccl_tests_time_us"] > 0 and "nccl_tests_busbw_gbps" in p
+                            for p in pts), f"JSON keeps nccl-tests' figures: {pts[:2]}")
+rc, out, err = run("allreduce", "--replay", REC, "--algo", "nccl", "--range", "2^20")
+check(rc == 0 and "nccl-tests" not in out, f"no nccl-tests column where it did not run: {out}")
 rc, out, err = run("allreduce", "--replay", "/nonexistent.json")
 check(rc == 7 and "cannot read /nonexistent.json" in err, f"no such file: {rc} {err.strip()}")
 check.finish()

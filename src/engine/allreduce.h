@@ -20,7 +20,8 @@ typedef struct rs_ar_point {
     double us;           /* one all-reduce: the mean over the timed repetitions */
     double algbw, busbw; /* GB/s, as nccl-tests defines them */
     uint64_t wrong;      /* elements that differ from the exact result, over every GPU */
-    double nt_busbw;     /* nccl-tests' busbw at this size (--nccl-tests); 0: not run */
+    double nt_us;        /* nccl-tests' time at this size (--nccl-tests); 0: not run */
+    double nt_busbw;     /* and its busbw (0 on one GPU, as for us) */
 } rs_ar_point;
 
 typedef struct rs_ar rs_ar;
