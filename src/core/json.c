@@ -272,7 +272,7 @@ static void multi_from(const cJSON *j, rs_multi_result *m)
 {
     if (!cJSON_IsObject(j)) return;
     const int g = inum(j, "count", 0);
-    m->gpus = g > 1 && g <= RS_GPUS_MAX ? g : 0;
+    m->gpus = g >= 1 && g <= RS_GPUS_MAX ? g : 0;
     const int c = rs_cross_from_name(str(j, "cross_finish"));
     m->cross = c < 0 ? RS_CROSS_HOST : (rs_cross)c;
     m->shard_ms = num(j, "slowest_gpu_ms", 0);
@@ -329,7 +329,7 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddNumberToObject(j, "tol", r->tol);
     cJSON_AddItemToObject(j, "metrics", metrics_json(&r->metrics));
     if (r->stalls.requested) cJSON_AddItemToObject(j, "stalls", rs_stalls_to_json(&r->stalls));
-    if (r->multi.gpus > 1) cJSON_AddItemToObject(j, "gpus", multi_json(&r->multi));
+    if (r->multi.gpus > 0) cJSON_AddItemToObject(j, "gpus", multi_json(&r->multi));
     if (r->req.variant == RS_V_KERNEL) {
         cJSON *k = cJSON_AddObjectToObject(j, "kernel_build");
         char hash[24];

@@ -302,6 +302,18 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
     free(t);
     return st;
 }
+/* Test-only (REDSCOPE_TEST_SPLIT): a one-GPU request that a split accepts
+ * goes through split.c over one GPU, so that its gate, timing, finishes,
+ * counters and faults run on a machine with one GPU (tests/test_gpu_split.py). */
+static int split_one(const rs_engine *e, const rs_request *req)
+{
+    if (!e->split_one || req->gpus != 1) return 0;
+    rs_request two = *req;
+    two.gpus = 2;
+    rs_error ignored;
+    return rs_catalogue_check(&two, &ignored) == RS_OK;
+}
+
 rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hooks, rs_result *res,
                         rs_error *err)
 {
@@ -333,11 +345,12 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
         res->device = e->info;
         int gpus = 1;
         if (req->gpus != 1 && (st = rs_split_gpus(req, &gpus, err)) != RS_OK) return st;
+        const int split = gpus > 1 || split_one(e, req);
         rs_engine_prof_start(e, req);
         rs_plan p;
-        st = gpus > 1 ? rs_engine_run_split(e, req, gpus, hooks, res, err)
-                      : run_gpu_variant(e, req, hooks, res, &p, err);
-        if (st == RS_OK && gpus == 1) {
+        st = split ? rs_engine_run_split(e, req, gpus, hooks, res, err)
+                   : run_gpu_variant(e, req, hooks, res, &p, err);
+        if (st == RS_OK && !split) {
             if (req->variant == RS_V_KERNEL)
                 res->finish = req->finish != RS_FINISH_AUTO ? req->finish : p.vi->default_finish;
             res->grid = p.grid1;
