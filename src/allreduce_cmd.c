@@ -102,6 +102,10 @@ static cJSON *to_json(const ar_run *r)
         cJSON_AddNumberToObject(o, "algbw_gbps", p->algbw);
         cJSON_AddNumberToObject(o, "busbw_gbps", p->busbw);
         cJSON_AddNumberToObject(o, "wrong", (double)p->wrong);
+        if (p->nvl_valid) {
+            cJSON_AddNumberToObject(o, "nvlink_tx_bytes", p->nvl_tx);
+            cJSON_AddNumberToObject(o, "nvlink_rx_bytes", p->nvl_rx);
+        }
         if (p->nt_us > 0) {
             cJSON_AddNumberToObject(o, "nccl_tests_time_us", p->nt_us);
             cJSON_AddNumberToObject(o, "nccl_tests_busbw_gbps", p->nt_busbw);
@@ -165,15 +169,19 @@ static rs_status from_json(const char *path, const rs_cli *cli, const rs_sweep_s
         for (int i = 0; i < sz->count && !want; i++) want = sz->n[i] == pn;
         if (st != RS_OK || a < 0 || !(algos & (1u << a)) || !want || r->npoints == MAX_POINTS)
             continue;
-        r->p[r->npoints++] = (rs_ar_point){pn,
-                                           (uint64_t)num(p, "bytes"),
-                                           (rs_ar_algo)a,
-                                           num(p, "time_us"),
-                                           num(p, "algbw_gbps"),
-                                           num(p, "busbw_gbps"),
-                                           (uint64_t)num(p, "wrong"),
-                                           num(p, "nccl_tests_time_us"),
-                                           num(p, "nccl_tests_busbw_gbps")};
+        r->p[r->npoints++] =
+            (rs_ar_point){pn,
+                          (uint64_t)num(p, "bytes"),
+                          (rs_ar_algo)a,
+                          num(p, "time_us"),
+                          num(p, "algbw_gbps"),
+                          num(p, "busbw_gbps"),
+                          (uint64_t)num(p, "wrong"),
+                          num(p, "nccl_tests_time_us"),
+                          num(p, "nccl_tests_busbw_gbps"),
+                          cJSON_IsNumber(cJSON_GetObjectItem(p, "nvlink_tx_bytes")),
+                          num(p, "nvlink_tx_bytes"),
+                          num(p, "nvlink_rx_bytes")};
     }
     cJSON_Delete(j);
     if (st == RS_OK && !r->npoints)
@@ -206,6 +214,27 @@ static void print_crossovers(FILE *f, const ar_run *r)
     }
 }
 
+/* One point's row: NVLink's column where nvl, nccl-tests' where nt. */
+static void print_point(FILE *f, const rs_ar_point *p, int nvl, int nt)
+{
+    char size[32], count[32], t[32];
+    rs_fmt_binary((double)p->bytes, size, sizeof size);
+    rs_fmt_count((double)p->n, count, sizeof count);
+    rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
+    fprintf(f, "%-10s %10s %12s %10s %6.2f GB/s %6.2f GB/s  %-7s", rs_ar_algo_name(p->algo), size,
+            count, t, p->algbw, p->busbw, p->wrong ? "NO" : "yes");
+    if (nvl) {
+        rs_fmt_binary(p->nvl_tx, size, sizeof size);
+        fprintf(f, "  %10s", p->nvl_valid ? size : "-");
+    }
+    if (p->nt_us > 0) {
+        rs_fmt_time(p->nt_us / 1000.0, rs_notation_utf8(), t, sizeof t);
+        fprintf(f, "  %16s %6.2f GB/s", t, p->nt_busbw);
+    }
+    fprintf(f, nt && !(p->nt_us > 0) && p->algo != RS_AR_PEER_RING ? "  -\n" : "\n");
+    if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
+}
+
 static void print_table(FILE *f, const ar_run *r)
 {
     fprintf(f,
@@ -217,42 +246,38 @@ static void print_table(FILE *f, const ar_run *r)
         fprintf(f, ", NCCL %d.%d.%d", r->nccl_version / 10000, r->nccl_version / 100 % 100,
                 r->nccl_version % 100);
     if (r->links[0]) fprintf(f, "\nlinks: %s", r->links);
-    int nt = 0; /* nccl-tests beside: its column */
-    for (int i = 0; i < r->npoints; i++) nt |= r->p[i].nt_us > 0;
-    fprintf(f, "\n%-10s %10s %12s %10s %11s %11s  %-7s%s\n", "algo", "size", "count", "time",
-            "algbw", "busbw", "correct", nt ? "  nccl-tests: time      busbw" : "");
+    int nt = 0, nvl = 0; /* nccl-tests beside, NVLink's bytes: their columns */
     for (int i = 0; i < r->npoints; i++) {
-        const rs_ar_point *p = &r->p[i];
-        char size[32], count[32], t[32];
-        rs_fmt_binary((double)p->bytes, size, sizeof size);
-        rs_fmt_count((double)p->n, count, sizeof count);
-        rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
-        fprintf(f, "%-10s %10s %12s %10s %6.2f GB/s %6.2f GB/s  %-7s", rs_ar_algo_name(p->algo),
-                size, count, t, p->algbw, p->busbw, p->wrong ? "NO" : "yes");
-        if (p->nt_us > 0) {
-            rs_fmt_time(p->nt_us / 1000.0, rs_notation_utf8(), t, sizeof t);
-            fprintf(f, "  %16s %6.2f GB/s", t, p->nt_busbw);
-        }
-        fprintf(f, nt && !(p->nt_us > 0) && p->algo != RS_AR_PEER_RING ? "  -\n" : "\n");
-        if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
+        nt |= r->p[i].nt_us > 0;
+        nvl |= r->p[i].nvl_valid;
     }
+    fprintf(f, "\n%-10s %10s %12s %10s %11s %11s  %-7s%s%s\n", "algo", "size", "count", "time",
+            "algbw", "busbw", "correct", nvl ? "  NVLink out" : "",
+            nt ? "  nccl-tests: time      busbw" : "");
+    for (int i = 0; i < r->npoints; i++) print_point(f, &r->p[i], nvl, nt);
+    if (nvl)
+        fprintf(f, "NVLink out: the bytes each GPU sent over its NVLinks per all-reduce (NVML's "
+                   "counters; a ring sends 2(G-1)/G of the size)\n");
     print_crossovers(f, r);
 }
 
 static void print_csv(FILE *f, const ar_run *r)
 {
     fprintf(f, "gpus,type,op,algo,bytes,count,time_us,algbw_gbps,busbw_gbps,wrong,"
-               "nccl_tests_time_us,nccl_tests_busbw_gbps\n");
+               "nccl_tests_time_us,nccl_tests_busbw_gbps,nvlink_tx_bytes,nvlink_rx_bytes\n");
     for (int i = 0; i < r->npoints; i++) {
         const rs_ar_point *p = &r->p[i];
         fprintf(f, "%d,%s,%s,%s,%llu,%llu,%.3f,%.3f,%.3f,%llu,", r->gpus, rs_dtype_name(r->type),
                 rs_op_name(r->op), rs_ar_algo_name(p->algo), (unsigned long long)p->bytes,
                 (unsigned long long)p->n, p->us, p->algbw, p->busbw, (unsigned long long)p->wrong);
         if (p->nt_us > 0)
-            fprintf(f, "%.3f,%.3f", p->nt_us, p->nt_busbw);
+            fprintf(f, "%.3f,%.3f,", p->nt_us, p->nt_busbw);
         else
-            fprintf(f, ",");
-        fprintf(f, "\n");
+            fprintf(f, ",,");
+        if (p->nvl_valid)
+            fprintf(f, "%.0f,%.0f\n", p->nvl_tx, p->nvl_rx);
+        else
+            fprintf(f, ",\n");
     }
 }
 

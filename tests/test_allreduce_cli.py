@@ -158,7 +158,8 @@ pts = json.loads(out)["points"] if rc == 0 else []
 check(len(pts) == 9 and all(p["nccl_tests_time_us"] > 0 and "nccl_tests_busbw_gbps" in p
                             for p in pts), f"JSON keeps nccl-tests' figures: {pts[:2]}")
 rc, out, err = run("allreduce", "--replay", REC, "--algo", "nccl", "--range", "2^20")
-check(rc == 0 and "nccl-tests" not in out, f"no nccl-tests column where it did not run: {out}")
+check(rc == 0 and "nccl-tests" not in out and "NVLink out" not in out,
+      f"no nccl-tests or NVLink column where neither was read: {out}")
 rc, out, err = run("allreduce", "--replay", "/nonexistent.json")
 check(rc == 7 and "cannot read /nonexistent.json" in err, f"no such file: {rc} {err.strip()}")
 check.finish()

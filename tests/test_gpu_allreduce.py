@@ -80,6 +80,14 @@ if not beside:
 rc, out, err = run("allreduce", "--gpus", str(gpus), "--type", "float32", "--algo", "all",
                    "--range", "2..2^30", "--reps", "20", *beside, "--format", "json")
 pts = json.loads(out)["points"] if rc == 0 else []
+links = json.loads(out).get("links", "") if rc == 0 else ""
+if "NVLink" in links:  # NVML's counters: a ring sends 2(G-1)/G of the size from each GPU
+    ring = [p for p in pts if p["algo"] == "ring" and p["bytes"] == 4 << 30]
+    want = 2 * (gpus - 1) / gpus * (4 << 30)
+    got = ring[0].get("nvlink_tx_bytes", 0) / want if ring else 0
+    print(f"NVLink bytes sent per GPU by the 4 GiB ring: {got:.3f} x 2(G-1)/G x the size")
+    check(all("nvlink_tx_bytes" in p and "nvlink_rx_bytes" in p for p in pts)
+          and 0.95 < got < 1.15, f"NVLink's counters: the ring's bytes per GPU: {got} {ring}")
 if beside:
     big = [p for p in pts if p["algo"] == "nccl" and p["bytes"] == 4 << 30]
     check(all(p.get("nccl_tests_time_us", 0) > 0 for p in pts if p["algo"] != "peer_ring")

@@ -90,6 +90,8 @@ with tempfile.TemporaryDirectory() as d:  # recorded and replayed alike
 SIZES = ("--range", "1,31,2^20+7,2^28", "--reps", "3", "--warmup", "1", "--format", "json")
 rc, out, err = run("allreduce", "--gpus", "1", "--algo", "all", *SIZES)
 pts = json.loads(out)["points"] if rc == 0 else []
+check(all(p.get("nvlink_tx_bytes", 0) < 0.01 * p["bytes"] + 4096 for p in pts),
+      f"one GPU: nothing crosses NVLink, if it has any: {[p.get('nvlink_tx_bytes') for p in pts]}")
 check(len(pts) == 16 and not any(p["wrong"] for p in pts)
       and all(p["busbw_gbps"] == 0 and p["algbw_gbps"] > 0 for p in pts),
       f"all-reduce over one GPU: 4 algorithms x 4 sizes exact, busbw 0: {rc} {err[-300:]}")

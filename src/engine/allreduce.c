@@ -12,6 +12,7 @@
 #include "core/rendezvous.h"
 #include "kernels/rs_kernels.h"
 #include "nccl_lib.h"
+#include "topology.h"
 
 /* NCCL's ABI, as nccl.h defines it (the header is not needed to build). */
 typedef void *nccl_comm;
@@ -46,6 +47,8 @@ struct rs_ar {
     unsigned long long *wrong[RS_AR_GPUS_MAX];
     cudaEvent_t sent[RS_AR_GPUS_MAX], done[RS_AR_GPUS_MAX]; /* the peer ring's order */
     size_t room;                                            /* bytes of each send and recv buffer */
+    rs_nvlink *nvl;                                         /* NVLink's counters, once opened */
+    int nvl_tried;
 };
 
 int rs_ar_gpus(const rs_ar *a)
@@ -306,6 +309,7 @@ void rs_ar_abort(rs_ar *a)
         a->send[g] = a->recv[g] = a->tmp[g] = NULL;
         a->wrong[g] = NULL;
     }
+    rs_nvlink_close(a->nvl);
     free(a);
 }
 
@@ -321,6 +325,7 @@ void rs_ar_close(rs_ar *a)
         if (a->done[g]) cudaEventDestroy(a->done[g]);
         cudaFree(a->wrong[g]);
     }
+    rs_nvlink_close(a->nvl);
     free(a);
 }
 
@@ -471,6 +476,35 @@ static rs_status once(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, rs_error *err)
     return a->algo == RS_AR_PEER_RING ? ring_once(a, t, op, n, err) : nccl_once(a, t, op, n, err);
 }
 
+/* Every GPU's NVLink bytes sent and received so far: 1 where each has them. */
+static int nvlink_mark(rs_ar *a, uint64_t *tx, uint64_t *rx)
+{
+    if (!a->nvl_tried) {
+        a->nvl_tried = 1;
+        a->nvl = rs_nvlink_open();
+    }
+    int ok = a->nvl != NULL;
+    for (int g = 0; ok && g < a->gpus; g++) ok = rs_nvlink_read(a->nvl, a->dev[g], &tx[g], &rx[g]);
+    return ok;
+}
+
+/* What the GPUs sent and received over NVLink since the mark, per GPU and
+ * all-reduce (the mean over the GPUs of this process). */
+static void nvlink_since(rs_ar *a, const uint64_t *tx0, const uint64_t *rx0, unsigned reps,
+                         rs_ar_point *p)
+{
+    uint64_t tx[RS_AR_GPUS_MAX], rx[RS_AR_GPUS_MAX];
+    if (!nvlink_mark(a, tx, rx)) return;
+    double t = 0.0, r = 0.0;
+    for (int g = 0; g < a->gpus; g++) {
+        t += tx[g] >= tx0[g] ? (double)(tx[g] - tx0[g]) : 0.0; /* a reset counter: 0 */
+        r += rx[g] >= rx0[g] ? (double)(rx[g] - rx0[g]) : 0.0;
+    }
+    p->nvl_valid = 1;
+    p->nvl_tx = t / a->gpus / reps;
+    p->nvl_rx = r / a->gpus / reps;
+}
+
 /* The elements of every GPU's output that differ from the exact result. */
 static rs_status count_wrong(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, uint64_t seed,
                              uint64_t *wrong, rs_error *err)
@@ -510,11 +544,14 @@ rs_status rs_ar_run(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, unsigned warmup,
     }
     for (unsigned i = 0; st == RS_OK && i < warmup; i++) st = once(a, t, op, n, err);
     if (st == RS_OK) st = sync_all(a, err);
+    uint64_t tx0[RS_AR_GPUS_MAX], rx0[RS_AR_GPUS_MAX];
+    const int nvl = st == RS_OK && nvlink_mark(a, tx0, rx0);
     const double t0 = now_s();
     for (unsigned i = 0; st == RS_OK && i < reps; i++) st = once(a, t, op, n, err);
     if (st == RS_OK) st = sync_all(a, err);
     const double s = (now_s() - t0) / reps;
     if (st != RS_OK) return st;
+    if (nvl) nvlink_since(a, tx0, rx0, reps, p);
     p->us = s * 1e6;
     p->algbw = rs_algbw((double)p->bytes, s) / 1e9;
     p->busbw = rs_busbw_allreduce((double)p->bytes, s, rs_ar_gpus(a)) / 1e9;

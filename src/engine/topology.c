@@ -6,7 +6,10 @@
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef void *nvml_dev;
 typedef int (*nvml_void_fn)(void);
@@ -21,6 +24,20 @@ typedef struct nvml_pci { /* nvmlPciInfo_t */
 } nvml_pci;
 typedef int (*nvml_pci_fn)(nvml_dev, nvml_pci *);
 typedef int (*nvml_remote_fn)(nvml_dev, unsigned, nvml_pci *);
+typedef struct nvml_field { /* nvmlFieldValue_t */
+    unsigned field, scope;  /* scope: a link, or UINT_MAX for all of them summed */
+    long long timestamp, latency_us;
+    int type, ret; /* nvmlValueType_t, nvmlReturn_t */
+    union {
+        double d;
+        unsigned u;
+        unsigned long ul;
+        unsigned long long ull;
+        long long sll;
+    } value;
+} nvml_field;
+_Static_assert(offsetof(nvml_field, value) == 32 && sizeof(nvml_field) == 40, "nvmlFieldValue_t");
+typedef int (*nvml_fields_fn)(nvml_dev, int, nvml_field *);
 
 #define NVML_P2P_CAPS_INDEX_NVLINK 2
 #define NVML_P2P_STATUS_OK         0
@@ -35,6 +52,7 @@ typedef struct nvml {
     nvml_level_fn level;
     nvml_pci_fn pci;       /* a GPU's own PCI address */
     nvml_remote_fn remote; /* what a link's other end is */
+    nvml_fields_fn fields; /* NVLink's counters */
 } nvml;
 
 static int nvml_open(nvml *n)
@@ -49,6 +67,7 @@ static int nvml_open(nvml *n)
     n->level = (nvml_level_fn)dlsym(n->lib, "nvmlDeviceGetTopologyCommonAncestor");
     n->pci = (nvml_pci_fn)dlsym(n->lib, "nvmlDeviceGetPciInfo_v3");
     n->remote = (nvml_remote_fn)dlsym(n->lib, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    n->fields = (nvml_fields_fn)dlsym(n->lib, "nvmlDeviceGetFieldValues");
     if (init && n->shutdown && n->by_bus && n->p2p && n->level && init() == 0) return 1;
     dlclose(n->lib);
     n->lib = NULL;
@@ -125,4 +144,66 @@ void rs_topology_describe(int gpus, char *buf, size_t len)
 {
     rs_link pairs[RS_LINKS_MAX];
     rs_links_describe(pairs, rs_topology(gpus, pairs, RS_LINKS_MAX), buf, len);
+}
+
+struct rs_nvlink {
+    nvml n;
+};
+
+rs_nvlink *rs_nvlink_open(void)
+{
+    rs_nvlink *l = calloc(1, sizeof *l);
+    if (l && nvml_open(&l->n) && l->n.fields && l->n.link_state) return l;
+    rs_nvlink_close(l);
+    return NULL;
+}
+
+void rs_nvlink_close(rs_nvlink *l)
+{
+    if (!l) return;
+    if (l->n.lib) {
+        l->n.shutdown();
+        dlclose(l->n.lib);
+    }
+    free(l);
+}
+
+static int field_u64(const nvml_field *f, uint64_t *v)
+{
+    if (f->ret != 0) return 0;
+    switch (f->type) {
+    case 1: *v = f->value.u; return 1;
+    case 2: *v = f->value.ul; return 1;
+    case 3: *v = f->value.ull; return 1;
+    case 4: *v = f->value.sll > 0 ? (uint64_t)f->value.sll : 0; return 1;
+    default: return 0;
+    }
+}
+
+/* NVML's fields: the throughput counters in KiB (138, 139: NVLink up to 4),
+ * else the byte counts (202, 204: NVLink 5), every link summed. */
+static int link_counters(const nvml *n, nvml_dev d, uint64_t *tx, uint64_t *rx)
+{
+    static const unsigned id[2][2] = {{138, 139}, {202, 204}};
+    static const uint64_t unit[2] = {1024, 1};
+    for (int k = 0; k < 2; k++) {
+        nvml_field f[2] = {{.field = id[k][0], .scope = UINT_MAX},
+                           {.field = id[k][1], .scope = UINT_MAX}};
+        uint64_t t, r;
+        if (n->fields(d, 2, f) != 0 || !field_u64(&f[0], &t) || !field_u64(&f[1], &r)) continue;
+        *tx = t * unit[k];
+        *rx = r * unit[k];
+        return 1;
+    }
+    return 0;
+}
+
+int rs_nvlink_read(rs_nvlink *l, int dev, uint64_t *tx, uint64_t *rx)
+{
+    nvml_dev d;
+    if (!l || !nvml_device(&l->n, dev, &d)) return 0;
+    int active = 0;
+    for (unsigned k = 0; k < NVML_NVLINK_MAX_LINKS && !active; k++)
+        if (l->n.link_state(d, k, &active) != 0) active = 0;
+    return active && link_counters(&l->n, d, tx, rx);
 }

@@ -3,6 +3,7 @@
 #define RS_TOPOLOGY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/multi.h"
 
@@ -15,5 +16,16 @@ int rs_topology(int gpus, rs_link *pairs, int max);
 
 /* The same in a line (rs_links_describe). */
 void rs_topology_describe(int gpus, char *buf, size_t len);
+
+/* NVLink's data counters from NVML: the payload a GPU's links have sent
+ * and received since the driver loaded, all its links summed (NVML's
+ * throughput fields, in KiB, or NVLink 5's byte counts). Device-wide:
+ * other processes' traffic on that GPU counts too. */
+typedef struct rs_nvlink rs_nvlink;
+rs_nvlink *rs_nvlink_open(void); /* NULL without NVML */
+/* CUDA device dev's bytes sent and received so far: 1, or 0 where it has
+ * no active NVLink or no counters. */
+int rs_nvlink_read(rs_nvlink *n, int dev, uint64_t *tx, uint64_t *rx);
+void rs_nvlink_close(rs_nvlink *n);
 
 #endif
