@@ -6,7 +6,7 @@
 # finish at 2^30 within 10% of 1 GPU / G plus that latency); and the
 # all-reduce size sweep from 8 B to 4 GiB, every algorithm, nccl-tests
 # beside where .nccl-tests/all_reduce_perf is built.
-#   scripts/bench-gpus.sh [REDSCOPE] [GPUS] [DIR]
+#   scripts/bench-gpus.sh [REDSCOPE] [GPUS] [DIR]     (from the repository's root)
 #     REDSCOPE  default build/redscope; GPUS default 0 (every GPU)
 #     DIR       also keep each ladder's recording and the sweep's JSON there
 # NVLink multicast stays off (NCCL_NVLS_ENABLE=0), as the machines set it.

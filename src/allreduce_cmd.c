@@ -217,19 +217,19 @@ static void print_crossovers(FILE *f, const ar_run *r)
 /* One point's row: NVLink's column where nvl, nccl-tests' where nt. */
 static void print_point(FILE *f, const rs_ar_point *p, int nvl, int nt)
 {
-    char size[32], count[32], t[32];
+    char size[32], count[32], t[32], pad[48]; /* times padded by columns: "µs" is two bytes */
     rs_fmt_binary((double)p->bytes, size, sizeof size);
     rs_fmt_count((double)p->n, count, sizeof count);
     rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
-    fprintf(f, "%-10s %10s %12s %10s %6.2f GB/s %6.2f GB/s  %-7s", rs_ar_algo_name(p->algo), size,
-            count, t, p->algbw, p->busbw, p->wrong ? "NO" : "yes");
+    fprintf(f, "%-10s %10s %12s %s %7.2f GB/s %7.2f GB/s  %-7s", rs_ar_algo_name(p->algo), size,
+            count, rs_pad(t, 10, 1, pad, sizeof pad), p->algbw, p->busbw, p->wrong ? "NO" : "yes");
     if (nvl) {
         rs_fmt_binary(p->nvl_tx, size, sizeof size);
         fprintf(f, "  %10s", p->nvl_valid ? size : "-");
     }
     if (p->nt_us > 0) {
         rs_fmt_time(p->nt_us / 1000.0, rs_notation_utf8(), t, sizeof t);
-        fprintf(f, "  %16s %6.2f GB/s", t, p->nt_busbw);
+        fprintf(f, "  %s %7.2f GB/s", rs_pad(t, 16, 1, pad, sizeof pad), p->nt_busbw);
     }
     fprintf(f, nt && !(p->nt_us > 0) && p->algo != RS_AR_PEER_RING ? "  -\n" : "\n");
     if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
@@ -251,9 +251,9 @@ static void print_table(FILE *f, const ar_run *r)
         nt |= r->p[i].nt_us > 0;
         nvl |= r->p[i].nvl_valid;
     }
-    fprintf(f, "\n%-10s %10s %12s %10s %11s %11s  %-7s%s%s\n", "algo", "size", "count", "time",
+    fprintf(f, "\n%-10s %10s %12s %10s %12s %12s  %-7s%s%s\n", "algo", "size", "count", "time",
             "algbw", "busbw", "correct", nvl ? "  NVLink out" : "",
-            nt ? "  nccl-tests: time      busbw" : "");
+            nt ? "  nccl-tests: time        busbw" : "");
     for (int i = 0; i < r->npoints; i++) print_point(f, &r->p[i], nvl, nt);
     if (nvl)
         fprintf(f, "NVLink out: the bytes each GPU sent over its NVLinks per all-reduce (NVML's "

@@ -143,8 +143,9 @@ NT = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-all
 rc, out, err = run("allreduce", "--replay", NT, "--algo", "nccl,peer_ring", "--range", "2^24,2^27")
 lines = out.splitlines()
 check(rc == 0 and lines[0].startswith("all-reduce over 1 GPU (NVIDIA H100")
-      and "nccl-tests: time      busbw" in lines[1]
-      and lines[3].startswith("nccl ") and lines[3].endswith("359 µs   0.00 GB/s")
+      and "nccl-tests: time        busbw" in lines[1]
+      and len(lines[1]) == len(lines[2]) == len(lines[3])  # aligned: "µ" is one column
+      and lines[3].startswith("nccl ") and lines[3].endswith("359 µs    0.00 GB/s")
       and lines[4].startswith("peer_ring") and lines[4].rstrip().endswith("yes"),
       f"nccl-tests' time and busbw beside each NCCL point, none beside peer_ring: {out} {err}")
 rc, out, err = run("allreduce", "--replay", NT, "--algo", "nccl,peer_ring", "--range", "2^27",

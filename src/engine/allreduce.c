@@ -47,8 +47,7 @@ struct rs_ar {
     unsigned long long *wrong[RS_AR_GPUS_MAX];
     cudaEvent_t sent[RS_AR_GPUS_MAX], done[RS_AR_GPUS_MAX]; /* the peer ring's order */
     size_t room;                                            /* bytes of each send and recv buffer */
-    rs_nvlink *nvl;                                         /* NVLink's counters, once opened */
-    int nvl_tried;
+    rs_nvlink *nvl; /* NVLink's counters; NULL where a GPU has none */
 };
 
 int rs_ar_gpus(const rs_ar *a)
@@ -189,7 +188,9 @@ static rs_status count_gpus(int *gpus, rs_error *err)
     return RS_OK;
 }
 
-/* Each GPU's stream, error counter and the ring's events. */
+/* Each GPU's stream, error counter and the ring's events; NVLink's
+ * counters where every GPU has them (opened here, before anything is
+ * timed: NVML's start takes a while). */
 static rs_status setup_streams(rs_ar *a, rs_error *err)
 {
     for (int g = 0; g < a->gpus; g++) {
@@ -200,6 +201,7 @@ static rs_status setup_streams(rs_ar *a, rs_error *err)
         if (c == cudaSuccess) c = cudaEventCreateWithFlags(&a->done[g], cudaEventDisableTiming);
         if (c != cudaSuccess) return cuda_fail(err, c, "setting up", a->dev[g]);
     }
+    a->nvl = rs_nvlink_open(a->dev, a->gpus);
     return RS_OK;
 }
 
@@ -476,25 +478,13 @@ static rs_status once(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, rs_error *err)
     return a->algo == RS_AR_PEER_RING ? ring_once(a, t, op, n, err) : nccl_once(a, t, op, n, err);
 }
 
-/* Every GPU's NVLink bytes sent and received so far: 1 where each has them. */
-static int nvlink_mark(rs_ar *a, uint64_t *tx, uint64_t *rx)
-{
-    if (!a->nvl_tried) {
-        a->nvl_tried = 1;
-        a->nvl = rs_nvlink_open();
-    }
-    int ok = a->nvl != NULL;
-    for (int g = 0; ok && g < a->gpus; g++) ok = rs_nvlink_read(a->nvl, a->dev[g], &tx[g], &rx[g]);
-    return ok;
-}
-
-/* What the GPUs sent and received over NVLink since the mark, per GPU and
- * all-reduce (the mean over the GPUs of this process). */
+/* What the GPUs sent and received over NVLink since tx0 and rx0, per GPU
+ * and all-reduce (the mean over the GPUs of this process) of `reps`. */
 static void nvlink_since(rs_ar *a, const uint64_t *tx0, const uint64_t *rx0, unsigned reps,
                          rs_ar_point *p)
 {
     uint64_t tx[RS_AR_GPUS_MAX], rx[RS_AR_GPUS_MAX];
-    if (!nvlink_mark(a, tx, rx)) return;
+    if (!rs_nvlink_read(a->nvl, tx, rx)) return;
     double t = 0.0, r = 0.0;
     for (int g = 0; g < a->gpus; g++) {
         t += tx[g] >= tx0[g] ? (double)(tx[g] - tx0[g]) : 0.0; /* a reset counter: 0 */
@@ -542,16 +532,20 @@ rs_status rs_ar_run(rs_ar *a, rs_dtype t, rs_op op, uint64_t n, unsigned warmup,
         CU(rs_multi_fill(t, op, a->send[g], n, seed, a->ranks ? a->rank : g, a->stream[g]),
            "making the input", a->dev[g]);
     }
-    for (unsigned i = 0; st == RS_OK && i < warmup; i++) st = once(a, t, op, n, err);
+    /* NVLink's counters from before the warm-up (the same all-reduces): no
+     * NVML call lies between the warm-up, which waits for every rank, and
+     * the timed runs */
     if (st == RS_OK) st = sync_all(a, err);
     uint64_t tx0[RS_AR_GPUS_MAX], rx0[RS_AR_GPUS_MAX];
-    const int nvl = st == RS_OK && nvlink_mark(a, tx0, rx0);
+    const int nvl = st == RS_OK && rs_nvlink_read(a->nvl, tx0, rx0);
+    for (unsigned i = 0; st == RS_OK && i < warmup; i++) st = once(a, t, op, n, err);
+    if (st == RS_OK) st = sync_all(a, err);
     const double t0 = now_s();
     for (unsigned i = 0; st == RS_OK && i < reps; i++) st = once(a, t, op, n, err);
     if (st == RS_OK) st = sync_all(a, err);
     const double s = (now_s() - t0) / reps;
     if (st != RS_OK) return st;
-    if (nvl) nvlink_since(a, tx0, rx0, reps, p);
+    if (nvl) nvlink_since(a, tx0, rx0, warmup + reps, p);
     p->us = s * 1e6;
     p->algbw = rs_algbw((double)p->bytes, s) / 1e9;
     p->busbw = rs_busbw_allreduce((double)p->bytes, s, rs_ar_gpus(a)) / 1e9;

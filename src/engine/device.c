@@ -154,9 +154,10 @@ rs_status rs_engine_open(rs_engine **out, int device, rs_error *err)
     const char *fault = getenv("REDSCOPE_TEST_FAULT"); /* test-only: docs/architecture.md */
     char *at = NULL;
     e->fault_at = fault ? (unsigned)strtoul(fault, &at, 10) : 0;
-    e->fault_gpu = at && *at == '@' ? (int)strtol(at + 1, NULL, 10) : 0; /* "N@G": on GPU G */
-    if (device != 0) e->fault_at = 0; /* the first GPU's engine counts the runs */
-    e->split_one = getenv("REDSCOPE_TEST_SPLIT") != NULL; /* test-only: the split on one GPU */
+    e->fault_gpu = at && *at == '@' ? (int)strtol(at + 1, NULL, 10) : -1; /* "N@G": on GPU G */
+    if (device != 0) e->fault_at = 0;                /* the first GPU's engine counts the runs */
+    const char *one = getenv("REDSCOPE_TEST_SPLIT"); /* test-only: the split on one GPU */
+    e->split_one = one && *one && strcmp(one, "0") != 0;
     e->info.index = -1;
     snprintf(e->info.name, sizeof e->info.name, "no CUDA device");
     rs_error gerr;

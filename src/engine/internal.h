@@ -33,7 +33,7 @@ struct rs_engine {
     int broken;        /* a sticky CUDA error: the context must be rebuilt */
     unsigned gpu_runs; /* GPU runs so far, for the test-only fault */
     unsigned fault_at; /* REDSCOPE_TEST_FAULT: that GPU run faults; 0: none */
-    int fault_gpu;     /* "N@G": on GPU G of a run over several (split.c) */
+    int fault_gpu;     /* "N@G": on GPU G of a split run (split.c); -1: "N" */
     int fault_pending; /* 1 + the GPU the current split run faults on; 0: none */
     int split_one;     /* REDSCOPE_TEST_SPLIT: a one-GPU run goes through split.c */
     cudaStream_t stream;

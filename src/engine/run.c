@@ -304,7 +304,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
 }
 /* Test-only (REDSCOPE_TEST_SPLIT): a one-GPU request that a split accepts
  * goes through split.c over one GPU, so that its gate, timing, finishes,
- * counters and faults run on a machine with one GPU (tests/test_gpu_split.py). */
+ * counters and faults run on a machine with one GPU (tests/test_gpu_multi_one.py). */
 static int split_one(const rs_engine *e, const rs_request *req)
 {
     if (!e->split_one || req->gpus != 1) return 0;
@@ -334,18 +334,18 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
         if ((st = rs_engine_gpu(e, err)) != RS_OK) return st;
         if ((st = rs_engine_recover(e, err)) != RS_OK) return st;
         CUDA_TRY(e, err, cudaSetDevice(e->device), "selecting the device");
-        const int on_peer = e->fault_gpu > 0 && req->gpus != 1;
-        if (++e->gpu_runs == e->fault_at && on_peer) /* test-only: on another GPU */
-            e->fault_pending = 1 + e->fault_gpu;
-        else if (e->gpu_runs == e->fault_at) { /* test-only: a kernel fault in this run */
+        int gpus = 1;
+        const rs_status gst = req->gpus != 1 ? rs_split_gpus(req, &gpus, err) : RS_OK;
+        const int split = gst == RS_OK && (gpus > 1 || split_one(e, req));
+        if (++e->gpu_runs == e->fault_at && split && e->fault_gpu >= 0)
+            e->fault_pending = 1 + e->fault_gpu; /* test-only, "N@G": in the split, on GPU G */
+        else if (e->gpu_runs == e->fault_at) {   /* test-only: a kernel fault in this run */
             cudaError_t c = rs_kernel_fault(e->stream);
             if (c == cudaSuccess) c = cudaStreamSynchronize(e->stream);
             if (c != cudaSuccess) return rs_cuda_fail(e, err, c, "running the kernel");
         }
         res->device = e->info;
-        int gpus = 1;
-        if (req->gpus != 1 && (st = rs_split_gpus(req, &gpus, err)) != RS_OK) return st;
-        const int split = gpus > 1 || split_one(e, req);
+        if (gst != RS_OK) return gst;
         rs_engine_prof_start(e, req);
         rs_plan p;
         st = split ? rs_engine_run_split(e, req, gpus, hooks, res, err)

@@ -390,7 +390,7 @@ static rs_status split_once(rs_shards *s, const rs_request *r, const volatile in
     rs_status st = split_reset(s, pattern, err);
     if (st != RS_OK) return st;
     const int faulty = s->eng[0]->fault_pending - 1; /* test-only (REDSCOPE_TEST_FAULT=N@G) */
-    if (faulty > 0 && faulty < s->gpus) {
+    if (faulty >= 0 && faulty < s->gpus) {
         s->eng[0]->fault_pending = 0;
         SET_DEV(s, faulty, err);
         CUDA_TRY(s->eng[faulty], err, rs_kernel_fault(s->eng[faulty]->stream),

@@ -148,15 +148,9 @@ void rs_topology_describe(int gpus, char *buf, size_t len)
 
 struct rs_nvlink {
     nvml n;
+    int gpus;
+    nvml_dev dev[RS_GPUS_MAX];
 };
-
-rs_nvlink *rs_nvlink_open(void)
-{
-    rs_nvlink *l = calloc(1, sizeof *l);
-    if (l && nvml_open(&l->n) && l->n.fields && l->n.link_state) return l;
-    rs_nvlink_close(l);
-    return NULL;
-}
 
 void rs_nvlink_close(rs_nvlink *l)
 {
@@ -198,12 +192,36 @@ static int link_counters(const nvml *n, nvml_dev d, uint64_t *tx, uint64_t *rx)
     return 0;
 }
 
-int rs_nvlink_read(rs_nvlink *l, int dev, uint64_t *tx, uint64_t *rx)
+/* GPU d has an active NVLink and NVML reads its counters. */
+static int has_counters(const nvml *n, nvml_dev d)
 {
-    nvml_dev d;
-    if (!l || !nvml_device(&l->n, dev, &d)) return 0;
     int active = 0;
     for (unsigned k = 0; k < NVML_NVLINK_MAX_LINKS && !active; k++)
-        if (l->n.link_state(d, k, &active) != 0) active = 0;
-    return active && link_counters(&l->n, d, tx, rx);
+        if (n->link_state(d, k, &active) != 0) active = 0;
+    uint64_t t, r;
+    return active && link_counters(n, d, &t, &r);
+}
+
+rs_nvlink *rs_nvlink_open(const int *dev, int gpus)
+{
+    rs_nvlink *l = calloc(1, sizeof *l);
+    if (!l || gpus < 1 || gpus > RS_GPUS_MAX || !nvml_open(&l->n) || !l->n.fields ||
+        !l->n.link_state) {
+        rs_nvlink_close(l);
+        return NULL;
+    }
+    l->gpus = gpus;
+    for (int g = 0; g < gpus; g++)
+        if (!nvml_device(&l->n, dev[g], &l->dev[g]) || !has_counters(&l->n, l->dev[g])) {
+            rs_nvlink_close(l);
+            return NULL;
+        }
+    return l;
+}
+
+int rs_nvlink_read(const rs_nvlink *l, uint64_t *tx, uint64_t *rx)
+{
+    for (int g = 0; l && g < l->gpus; g++)
+        if (!link_counters(&l->n, l->dev[g], &tx[g], &rx[g])) return 0;
+    return l != NULL;
 }

@@ -22,10 +22,12 @@ void rs_topology_describe(int gpus, char *buf, size_t len);
  * throughput fields, in KiB, or NVLink 5's byte counts). Device-wide:
  * other processes' traffic on that GPU counts too. */
 typedef struct rs_nvlink rs_nvlink;
-rs_nvlink *rs_nvlink_open(void); /* NULL without NVML */
-/* CUDA device dev's bytes sent and received so far: 1, or 0 where it has
- * no active NVLink or no counters. */
-int rs_nvlink_read(rs_nvlink *n, int dev, uint64_t *tx, uint64_t *rx);
+/* The counters of CUDA devices dev[0..gpus): NULL without NVML, or where
+ * one of them has no active NVLink or no counters. */
+rs_nvlink *rs_nvlink_open(const int *dev, int gpus);
+/* Every GPU's bytes sent and received so far, in tx[0..gpus) and rx: 1, or
+ * 0 where a counter could not be read. */
+int rs_nvlink_read(const rs_nvlink *n, uint64_t *tx, uint64_t *rx);
 void rs_nvlink_close(rs_nvlink *n);
 
 #endif
