@@ -302,6 +302,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
     free(t);
     return st;
 }
+
 /* Test-only (REDSCOPE_TEST_SPLIT): a one-GPU request that a split accepts
  * goes through split.c over one GPU, so that its gate, timing, finishes,
  * counters and faults run on a machine with one GPU (tests/test_gpu_multi_one.py). */
