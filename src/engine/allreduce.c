@@ -135,6 +135,11 @@ static void nccl_env(const rs_ar *a)
 
 static rs_status nccl_init(rs_ar *a, rs_error *err)
 {
+    if (rs_gpus_virtual() && a->gpus > 1)
+        return rs_fail(err, RS_E_USAGE,
+                       "NCCL needs %d distinct GPUs; the test-only REDSCOPE_TEST_GPUS puts every "
+                       "one on CUDA device 0",
+                       a->gpus);
     nccl_env(a);
     const int r = a->init_all(a->comm, a->gpus, a->dev);
     if (r != 0)
@@ -144,6 +149,7 @@ static rs_status nccl_init(rs_ar *a, rs_error *err)
 
 rs_status rs_peer_enable(int dev, int peer, const char *who, rs_error *err)
 {
+    if (dev == peer) return RS_OK; /* one GPU's own memory (REDSCOPE_TEST_GPUS) */
     int can = 0;
     cudaDeviceCanAccessPeer(&can, dev, peer);
     if (!can)
@@ -173,7 +179,7 @@ rs_status rs_peers_enable(const int *dev, int gpus, const char *who, rs_error *e
 static rs_status count_gpus(int *gpus, rs_error *err)
 {
     int count = 0;
-    const cudaError_t e = cudaGetDeviceCount(&count);
+    const cudaError_t e = (cudaError_t)rs_gpu_count(&count);
     if (e != cudaSuccess)
         return rs_fail(err, e == cudaErrorInsufficientDriver ? RS_E_NODRIVER : RS_E_NODEVICE,
                        "no usable CUDA device: %s", cudaGetErrorString(e));
@@ -214,7 +220,7 @@ rs_status rs_ar_open(int gpus, rs_ar_algo algo, rs_ar **out, rs_error *err)
     rs_status st = algo == RS_AR_PEER_RING ? RS_OK : nccl_symbols(a, err);
     if (st == RS_OK) st = count_gpus(&gpus, err);
     a->gpus = st == RS_OK ? gpus : 0;
-    for (int g = 0; g < a->gpus; g++) a->dev[g] = g;
+    for (int g = 0; g < a->gpus; g++) a->dev[g] = rs_gpu_dev(g);
     if (st == RS_OK)
         st = algo == RS_AR_PEER_RING ? rs_peers_enable(a->dev, a->gpus, "the peer ring", err)
                                      : nccl_init(a, err);

@@ -91,10 +91,7 @@ void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out)
     rs_engine_metric_passes(e, rs_metric_set_default(), &out->passes_default, NULL, &err);
     rs_engine_metric_passes(e, rs_metric_set_full(), &out->passes_full, NULL, &err);
     out->peak_status = rs_engine_measure_peak(e, &out->peak_gbps, &err);
-    if (cudaGetDeviceCount(&out->gpu_count) != cudaSuccess) {
-        cudaGetLastError();
-        out->gpu_count = 0;
-    }
+    rs_gpu_count(&out->gpu_count);
     if (out->gpu_count > 1)
         rs_topology_describe(out->gpu_count < RS_GPUS_MAX ? out->gpu_count : RS_GPUS_MAX,
                              out->links, sizeof out->links);

@@ -46,7 +46,8 @@ struct rs_shards {
     rs_plan plan[RS_GPUS_MAX];
 };
 
-#define SET_DEV(s, g, err) CUDA_TRY((s)->eng[g], err, cudaSetDevice(g), "selecting the GPU")
+#define SET_DEV(s, g, err)                                                                         \
+    CUDA_TRY((s)->eng[g], err, cudaSetDevice(rs_gpu_dev(g)), "selecting the GPU")
 
 void rs_split_free(rs_shards *s)
 {
@@ -55,19 +56,20 @@ void rs_split_free(rs_shards *s)
     for (int g = 0; g < s->gpus; g++) broken |= s->eng[g] && s->eng[g]->broken;
     if (broken) { /* NCCL's and CUDA's objects die with the contexts: reset them */
         for (int g = 1; g < s->gpus; g++)
-            if (cudaSetDevice(g) == cudaSuccess) cudaDeviceReset();
+            if (rs_gpu_dev(g) != s->eng[0]->device && cudaSetDevice(rs_gpu_dev(g)) == cudaSuccess)
+                cudaDeviceReset();
         if (s->gate_made) sem_destroy(&s->gate);
         free(s);
         return;
     }
     rs_ar_close(s->nccl);
     for (int g = 0; g < s->gpus; g++) {
-        if (cudaSetDevice(g) != cudaSuccess) continue;
+        if (cudaSetDevice(rs_gpu_dev(g)) != cudaSuccess) continue;
         cudaFree(s->d_share[g]);
         cudaFree(s->d_recv[g]);
         if (s->ready[g]) cudaEventDestroy(s->ready[g]);
     }
-    if (cudaSetDevice(0) == cudaSuccess) {
+    if (cudaSetDevice(rs_gpu_dev(0)) == cudaSuccess) {
         if (s->t0) cudaEventDestroy(s->t0);
         if (s->t1) cudaEventDestroy(s->t1);
         cudaFreeHost(s->h_part);
@@ -79,10 +81,7 @@ void rs_split_free(rs_shards *s)
 rs_status rs_split_gpus(const rs_request *r, int *gpus, rs_error *err)
 {
     int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
-        cudaGetLastError();
-        count = 0;
-    }
+    rs_gpu_count(&count);
     *gpus = r->gpus ? (int)r->gpus : (count < RS_GPUS_MAX ? count : RS_GPUS_MAX);
     if (*gpus > count)
         return rs_fail(err, RS_E_NODEVICE, "a run over %d GPUs needs %d; this machine has %d",
@@ -96,7 +95,7 @@ static rs_status split_setup(rs_shards *s, rs_error *err)
 {
     for (int g = 1; g < s->gpus; g++) { /* the peers' engines outlive this split */
         rs_engine *e0 = s->eng[0];
-        rs_status st = e0->peer[g] ? RS_OK : rs_engine_open(&e0->peer[g], g, err);
+        rs_status st = e0->peer[g] ? RS_OK : rs_engine_open(&e0->peer[g], rs_gpu_dev(g), err);
         if (st == RS_OK) st = rs_engine_gpu(e0->peer[g], err);
         if (st != RS_OK) return st;
         s->eng[g] = e0->peer[g];
@@ -322,7 +321,9 @@ static rs_status finish_p2p(rs_shards *s, rs_dtype acc, rs_op op, rs_error *err)
             CUDA_TRY(ej, err, cudaEventRecord(s->ready[j], ej->stream), "ordering the GPUs");
             SET_DEV(s, i, err);
             CUDA_TRY(ei, err, cudaStreamWaitEvent(ei->stream, s->ready[j], 0), "ordering");
-            CUDA_TRY(ei, err, cudaMemcpyPeerAsync(s->d_recv[i], i, ej->d_out, j, asz, ei->stream),
+            CUDA_TRY(ei, err,
+                     cudaMemcpyPeerAsync(s->d_recv[i], rs_gpu_dev(i), ej->d_out, rs_gpu_dev(j), asz,
+                                         ei->stream),
                      "copying a partial between GPUs");
             CUDA_TRY(ei, err, rs_partial_combine(acc, op, ei->d_out, s->d_recv[i], ei->stream),
                      "combining two partials");
@@ -351,7 +352,8 @@ static rs_status finish_ready(rs_shards *s, rs_cross cross, rs_error *err)
     if (cross == RS_CROSS_P2P && !s->peers) { /* only the tree's pairs: at most 8 peers a GPU */
         for (int step = 1; step < s->gpus; step *= 2)
             for (int i = 0; i + step < s->gpus; i += 2 * step) {
-                const rs_status st = rs_peer_enable(i, i + step, "the p2p finish", err);
+                const rs_status st =
+                    rs_peer_enable(rs_gpu_dev(i), rs_gpu_dev(i + step), "the p2p finish", err);
                 if (st != RS_OK) return st;
             }
         s->peers = 1;

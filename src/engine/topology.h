@@ -9,6 +9,15 @@
 
 #define RS_LINKS_MAX (RS_GPUS_MAX * (RS_GPUS_MAX - 1) / 2)
 
+/* The GPUs a run over several can use: CUDA's device count (its error, if
+ * any, returned, the count 0). Test-only, REDSCOPE_TEST_GPUS=K (2 to
+ * RS_GPUS_MAX) where CUDA sees a device: K GPUs, every one CUDA device 0,
+ * so the paths over several GPUs run on a machine with one
+ * (tests/test_gpu_multi_virtual.py; NCCL refuses them). */
+int rs_gpus_virtual(void); /* K, or 0 when not set */
+int rs_gpu_count(int *count);
+int rs_gpu_dev(int g); /* the CUDA device of a run's GPU g */
+
 /* The pairs among GPUs 0..gpus-1 (at most max), each with its link: NVLink
  * where NVML says so, else the PCIe path; CUDA's peer access either way.
  * Without NVML: peer access alone, the path unknown. Returns the pairs. */
