@@ -56,7 +56,7 @@ typedef struct rs_gpu_facts {
     int passes_default, passes_full; /* what each counter set costs */
     rs_status peak_status;
     double peak_gbps; /* measured streaming-read bandwidth */
-    int gpu_count;    /* CUDA devices this process sees */
+    int gpu_count;    /* GPUs a run may span (rs_gpu_count) */
     char links[160];  /* how they are linked (several only) */
 } rs_gpu_facts;
 /* Those facts of an in-process GPU source (zeros for any other). */

@@ -135,11 +135,6 @@ static void nccl_env(const rs_ar *a)
 
 static rs_status nccl_init(rs_ar *a, rs_error *err)
 {
-    if (rs_gpus_virtual() && a->gpus > 1)
-        return rs_fail(err, RS_E_USAGE,
-                       "NCCL needs %d distinct GPUs; the test-only REDSCOPE_TEST_GPUS puts every "
-                       "one on CUDA device 0",
-                       a->gpus);
     nccl_env(a);
     const int r = a->init_all(a->comm, a->gpus, a->dev);
     if (r != 0)
@@ -207,7 +202,7 @@ static rs_status setup_streams(rs_ar *a, rs_error *err)
         if (c == cudaSuccess) c = cudaEventCreateWithFlags(&a->done[g], cudaEventDisableTiming);
         if (c != cudaSuccess) return cuda_fail(err, c, "setting up", a->dev[g]);
     }
-    a->nvl = rs_nvlink_open(a->dev, a->gpus);
+    a->nvl = rs_gpus_virtual() ? NULL : rs_nvlink_open(a->dev, a->gpus); /* no link crossed */
     return RS_OK;
 }
 
@@ -217,7 +212,14 @@ rs_status rs_ar_open(int gpus, rs_ar_algo algo, rs_ar **out, rs_error *err)
     rs_ar *a = calloc(1, sizeof *a);
     if (!a) return rs_fail(err, RS_E_NOMEM, "out of memory");
     a->algo = algo;
-    rs_status st = algo == RS_AR_PEER_RING ? RS_OK : nccl_symbols(a, err);
+    rs_status st = RS_OK;
+    if (algo != RS_AR_PEER_RING && rs_gpus_virtual() && gpus != 1) /* test-only */
+        st = rs_fail(err, RS_E_USAGE,
+                     "NCCL needs %d distinct GPUs; the test-only REDSCOPE_TEST_GPUS puts every "
+                     "one on CUDA device 0",
+                     gpus ? gpus : rs_gpus_virtual());
+    else if (algo != RS_AR_PEER_RING)
+        st = nccl_symbols(a, err);
     if (st == RS_OK) st = count_gpus(&gpus, err);
     a->gpus = st == RS_OK ? gpus : 0;
     for (int g = 0; g < a->gpus; g++) a->dev[g] = rs_gpu_dev(g);
