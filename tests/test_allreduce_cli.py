@@ -38,9 +38,11 @@ check("--gpus N" in out and "[1]" not in out.split("--gpus N")[1].split("\n")[0]
 rc, out, err = run("allreduce", "--gpus", "2", env={"REDSCOPE_NCCL": "/nonexistent/libnccl.so.2"})
 check(rc == 3 and "NCCL not found at /nonexistent/libnccl.so.2 (REDSCOPE_NCCL)" in err,
       f"without NCCL: {rc} {err.strip()}")
-if run("devices")[0] in (3, 4):  # this machine has no GPU: the command says so
+drc, _, derr = run("devices")
+if drc in (3, 4):  # this machine has no GPU: the command says why, as `devices` does
     rc, out, err = run("allreduce", "--gpus", "2")
-    check(rc in (3, 4) and "no usable CUDA device" in err, f"without a GPU: {rc} {err.strip()}")
+    check(rc == drc and (err == derr or "no usable CUDA device" in err),
+          f"without a GPU: {rc} {err.strip()} (devices: {derr.strip()})")
     with tempfile.TemporaryDirectory() as d:  # a rank 0 that fails takes its id back
         rc, out, err = run("allreduce", "--rank", "0", "--ranks", "2", "--rendezvous",
                            os.path.join(d, "id"))

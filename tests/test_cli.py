@@ -65,7 +65,8 @@ if not have_gpu:
 # No driver at all is not "your driver is too old": every GPU command says
 # which it is, exit 3. The loader is asked as redscope asks it (dlopen).
 GPU_COMMANDS = (("run", "--variant", "sequential", "--n", "1000"), ("ladder", "--n", "1000"),
-                ("sweep", "--variants", "sequential", "--range", "2^10..2^12"), ("devices",))
+                ("sweep", "--variants", "sequential", "--range", "2^10..2^12"), ("devices",),
+                ("allreduce", "--gpus", "2", "--algo", "peer_ring", "--n", "1000"))
 try:
     ctypes.CDLL("libcuda.so.1")
     have_libcuda = True

@@ -10,6 +10,7 @@
 
 #include "core/multi.h"
 #include "core/rendezvous.h"
+#include "internal.h"
 #include "kernels/rs_kernels.h"
 #include "nccl_lib.h"
 #include "topology.h"
@@ -170,14 +171,25 @@ rs_status rs_peers_enable(const int *dev, int gpus, const char *who, rs_error *e
     return RS_OK;
 }
 
+/* The GPUs here (`same`: REDSCOPE_TEST_GPUS's count), or why there are
+ * none, in the words a run on one GPU uses (no driver, one too old). */
+static rs_status gpus_here(int same, int *count, rs_error *err)
+{
+    *count = 0;
+    const cudaError_t e = same ? (cudaError_t)rs_gpu_count(count) : cudaGetDeviceCount(count);
+    if (e != cudaSuccess) {
+        *count = 0;
+        return rs_cuda_fail(NULL, err, e, "counting the GPUs");
+    }
+    return *count > 0 ? RS_OK : rs_fail(err, RS_E_NODEVICE, "no usable CUDA device");
+}
+
 /* How many GPUs: `gpus`, or every one for 0; a reason when there are fewer. */
 static rs_status count_gpus(int *gpus, rs_error *err)
 {
     int count = 0;
-    const cudaError_t e = (cudaError_t)rs_gpu_count(&count);
-    if (e != cudaSuccess)
-        return rs_fail(err, e == cudaErrorInsufficientDriver ? RS_E_NODRIVER : RS_E_NODEVICE,
-                       "no usable CUDA device: %s", cudaGetErrorString(e));
+    const rs_status st = gpus_here(1, &count, err);
+    if (st != RS_OK) return st;
     if (*gpus == 0) *gpus = count < RS_AR_GPUS_MAX ? count : RS_AR_GPUS_MAX;
     if (*gpus < 1 || *gpus > RS_AR_GPUS_MAX)
         return rs_fail(err, RS_E_USAGE, "--gpus %d: from 1 to %d (0: every GPU)", *gpus,
@@ -267,9 +279,8 @@ rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_alg
     } else if (st == RS_OK) {
         st = rs_rendezvous_wait(path, &id, sizeof id, start - 30, rs_rendezvous_timeout(), err);
     }
-    int count = 0;
-    if (st == RS_OK && cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
-    if (st == RS_OK && count < 1) st = rs_fail(err, RS_E_NODEVICE, "no usable CUDA device");
+    int count = 0; /* this node's GPUs: the ranks here share them */
+    if (st == RS_OK) st = gpus_here(0, &count, err);
     if (st == RS_OK) {
         a->gpus = 1;
         a->dev[0] = rank % count;
