@@ -6,7 +6,7 @@ So what differs from one GPU runs where one is lent: uneven shares (K = 3),
 the host finish adding K partials, the p2p finish's tree of copies and
 adds over K, each GPU's counters on its own share, a fault on the last
 GPU and the run after it, the ladder over GPUs recorded and replayed, the
-explorer's GPU count and header, and the all-reduce's hand-made ring over
+explorer's GPU count (G up to K) and header, and the all-reduce's ring over
 K (chunks with remainders). Right for int32 sums and maxima (exact) and
 float32 and float64 sums (within tolerance) at n = 1, 31, 2^20+7 and 2^28.
 NCCL refuses GPUs that are one device, and says so. Not a measurement:
@@ -19,7 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import EXE, Checks, run, skip_without_gpu  # noqa: E402
-from tuitest import Tmux  # noqa: E402
+from tuitest import Tmux, run_row, status_line  # noqa: E402
 
 skip_without_gpu()
 check = Checks("test_gpu_multi_virtual")
@@ -134,16 +134,21 @@ rc, out, err = run("allreduce", "--gpus", str(K), "--algo", "nccl", "--n", "2^20
 check(rc != 0 and f"NCCL needs {K} distinct GPUs" in err,
       f"NCCL's all-reduce refuses GPUs that are one device: {rc} {err.strip()}")
 
-# the explorer: the GPU count a setting up to K, the header naming them
-t = Tmux(f"{EXE} --gpus {K} --cross p2p", cols=160, rows=40,
+# the explorer: G steps the GPU count up to the K counted, then back to one;
+# the header names them; a run over them says its slowest GPU and finish
+t = Tmux(f"{EXE} --cross p2p", cols=160, rows=40,
          env={**VIRT, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"})
 try:
-    s = t.wait_for(f"{K} GPUs, p2p", 60) or t.screen()
-    check(f"{K} GPUs, p2p" in (s.splitlines() or [""])[0], "the explorer's header names them", s)
-    for _ in range(8):  # sequential to vectorized
-        t.keys("j")
-    t.keys("Enter")
-    s = t.wait_for("slowest GPU", 120) or t.screen()
+    check(t.wait_for(" SMs ", 60) is not None, "the explorer starts, the GPU's facts read")
+    seen = []
+    for want in [f"{g} GPUs: n split evenly" for g in range(2, K + 1)] + ["one GPU"]:
+        t.keys("G")
+        seen.append(t.wait_for(want, 10) is not None and want in status_line(t.screen()))
+    check(all(seen), f"G: 2 to {K} GPUs, then one again: {seen}", t.screen())
+    t.keys(*["G"] * (K - 1))
+    s = t.screen()
+    check(f"{K} GPUs, p2p" in (s.splitlines() or [""])[0], "the header names the GPUs", s)
+    s = run_row(t, 8, "slowest GPU")  # sequential, 8 rows down: vectorized
     check("slowest GPU" in s and "finish" in s and "CUDA device 0" in (s.splitlines() or [""])[0],
           "a run over the GPUs: the slowest GPU, the finish, and what the GPUs are", s)
     print(s)

@@ -17,7 +17,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import EXE, Checks, run, skip_without_gpu  # noqa: E402
-from tuitest import Tmux  # noqa: E402
+from tuitest import Tmux, run_row  # noqa: E402
 
 skip_without_gpu()
 check = Checks("test_gpu_split")
@@ -110,14 +110,13 @@ t = Tmux(f"{EXE} --gpus {G} --cross p2p", cols=160, rows=40,
          env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"})
 try:
     s = t.wait_for(f"{G} GPUs, p2p", 60) or t.screen()
-    check(f"{G} GPUs, p2p" in s.splitlines()[0], "the explorer's header names the GPUs", s)
-    for _ in range(8):  # sequential to vectorized
-        t.keys("j")
-    t.keys("Enter")
-    s = t.wait_for("slowest GPU", 120) or t.screen()
+    head = (s.splitlines() or [""])[0]
+    check(f"{G} GPUs, p2p" in head, "the explorer's header names the GPUs", s)
+    s = run_row(t, 8, "slowest GPU")  # sequential, 8 rows down: vectorized
     check(f"{G} GPUs, p2p" in s and "slowest GPU" in s and "finish" in s,
           "a run over the GPUs: the slowest GPU and the finish", s)
-    check("NVLink" in s.splitlines()[0] or "PCIe" in s.splitlines()[0],
+    head = (s.splitlines() or [""])[0]
+    check("NVLink" in head or "PCIe" in head,
           "after a run the header says how the GPUs are linked", s)
     print(s)
     t.keys("q")

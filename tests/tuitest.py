@@ -78,3 +78,12 @@ class Tmux:
 def status_line(s):
     """The explorer's status line: the screen's last line but one."""
     return s.splitlines()[-2] if s else ""
+
+
+def run_row(t, down, until, timeout=120.0):
+    """Move the ladder's cursor `down` rows, run that variant (Enter), and
+    return the screen once `until` shows (or as it is at the timeout)."""
+    for _ in range(down):
+        t.keys("j")
+    t.keys("Enter")
+    return t.wait_for(until, timeout) or t.screen()
