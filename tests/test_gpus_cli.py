@@ -1,7 +1,8 @@
 """A reduction over several GPUs from the command line, without a GPU:
 --gpus and --cross on run, ladder and sweep and in presets, what such a
 run refuses, the ladder's rows (one GPU, then each cross-GPU finish), a
-recording without them, and the message on a machine with fewer GPUs."""
+recording without them, one of `--gpus 0` replayed under --gpus 0 and 2,
+and the message on a machine with fewer GPUs."""
 import csv
 import io
 import json
@@ -62,6 +63,36 @@ with tempfile.TemporaryDirectory() as tmp:  # a preset keeps both settings
     reqs = [r["request"] for r in json.loads(out)["rows"]] if rc == 0 else []
     check([(r["gpus"], r["cross_finish"]) for r in reqs[1:]] == [(4, "host"), (4, "p2p"), (4, "nccl")],
           f"--preset four: over 4 GPUs, every finish (only --cross picks one): {rc} {err} {reqs}")
+
+# A recording of `ladder --gpus 0` made on one H100 under the test-only
+# REDSCOPE_TEST_GPUS=2 (docs/architecture.md: two engines on one GPU, so
+# the split's code ran, not two GPUs; its times are no measurement of two).
+# Every GPU (--gpus 0) and the count it came to (--gpus 2) replay the same
+# rows, refusals as recorded; a count it lacks is named.
+VG = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings",
+                  "h100-test-gpus2-ladder.jsonl")
+LADDER = ("ladder", "--variants", "vectorized,cub", "--n", "2^24", "--reps", "10", "--metrics",
+          "--replay", VG, "--format", "json")
+
+
+def replayed(gpus):
+    rc, out, err = run(*LADDER, "--gpus", gpus)
+    rows = json.loads(out)["rows"] if rc == 0 else []
+    return rc, [(r["request"]["variant"], r.get("time_ms", {}).get("median"), r.get("result"),
+                 r.get("error", "")[:40]) for r in rows], err
+
+
+rc0, every, err0 = replayed("0")
+rc2, two, err2 = replayed("2")
+ok = [r for r in two if r[1]]
+check(rc0 == 0 and rc2 == 0 and every == two and len(two) == 8 and len(ok) == 6
+      and all(r[3].startswith("NCCL needs 2 distinct GPUs") for r in two if not r[1]),
+      f"--gpus 0 and --gpus 2 replay the same 8 rows, NCCL's refused as recorded: "
+      f"{every} {two} {err0} {err2}")
+rc3, three, err3 = replayed("3")
+check(rc3 == 0 and len(three) == 8 and sum(1 for r in three if r[1]) == 2
+      and all(r[3].startswith("not in the recording") for r in three if not r[1]),
+      f"--gpus 3: only the one-GPU rows; the others not in the recording: {three} {err3}")
 
 # a machine with fewer GPUs than asked: said in one line, exit 3 or 4
 rc, out, err = run("run", "--variant", "vectorized", "--gpus", "9", "--n", "2^20")

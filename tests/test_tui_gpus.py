@@ -2,18 +2,23 @@
 """Several GPUs in the explorer, in a real terminal (tmux), from a recording
 of one H200 (conf/recordings/h200-demo.jsonl): c steps the cross-GPU finish
 and says what it does; G says a recording of one GPU has nothing to spread
-over; the help lists G and c; q quits with the terminal restored. The header and a run
-over several GPUs are tested live where there are two (test_gpu_split.py):
-a recording of one GPU cannot hold them."""
+over; the help lists G and c; q quits with the terminal restored. Then a
+recording of `ladder --gpus 0` over two "GPUs" (the test-only
+REDSCOPE_TEST_GPUS=2 on one H100, conf/recordings/h100-test-gpus2-ladder.jsonl):
+G steps to its two, the header names them, and the host and p2p finishes'
+runs replay with their slowest GPU and finish. Live over real GPUs:
+test_gpu_split.py."""
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import Checks  # noqa: E402
-from tuitest import Tmux, status_line  # noqa: E402
+from tuitest import Tmux, run_row, status_line  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
+VG = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings",
+                  "h100-test-gpus2-ladder.jsonl")
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 check = Checks("test_tui_gpus")
 
@@ -39,6 +44,28 @@ try:
         t.keys("j")
         s = t.screen()
     check("next GPU count" in s and "next cross-GPU finish" in s, "the help lists G and c", s)
+    t.keys("q")
+    check(t.exit_code() == 0 and t.terminal_restored(), "q quits, the terminal restored")
+finally:
+    t.close()
+
+# A recording of `ladder --gpus 0` over two "GPUs" (the test-only
+# REDSCOPE_TEST_GPUS=2 on one H100): G steps to the two it spans, the
+# header names them and what they are, Enter shows the host finish's
+# recorded run with its slowest GPU and finish, c then Enter the p2p one's.
+t = Tmux(f"{EXE} --replay {VG}", cols=160, rows=40, env=UTF8)
+try:
+    check(t.wait_for("Ladder", 20) is not None, "the explorer starts on the recording")
+    t.keys("G")
+    s = t.screen()
+    check("2 GPUs: n split evenly" in status_line(s) and "2 GPUs, host: every GPU CUDA device 0"
+          in (s.splitlines() or [""])[0], "G: the recording's two GPUs, named in the header", s)
+    s = run_row(t, 0, "slowest GPU", 10)
+    check("x2 host" in s and "39.5 µs" in s and "slowest GPU 26.0 µs" in s,
+          "Enter: the host finish's recorded run, its slowest GPU and finish", s)
+    t.keys("c")
+    s = run_row(t, 0, "x2 p2p", 10)
+    check("34.9 µs" in s and "2 GPUs, p2p" in s, "c, Enter: the p2p finish's recorded run", s)
     t.keys("q")
     check(t.exit_code() == 0 and t.terminal_restored(), "q quits, the terminal restored")
 finally:

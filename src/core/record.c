@@ -217,11 +217,30 @@ int rs_request_same_run(const rs_request *a, const rs_request *b)
            (x.variant != RS_V_KERNEL || strcmp(x.kernel, y.kernel) == 0);
 }
 
+/* A run over every GPU (--gpus 0) is the same run as one over the count it
+ * came to, where that count is the most the recording's runs span: a
+ * recording of `--gpus 0` replays under G's counts, and one of `--gpus 2`
+ * under --gpus 0 where 2 was every GPU. */
+static int same_run_gpus(const rs_row *row, const rs_request *req, int most)
+{
+    const rs_request *r = &row->result.req;
+    if (rs_request_same_run(r, req)) return 1;
+    /* a row that failed has no count of its own: every GPU was the most */
+    const int own = (int)row->result.multi.gpus, g = own ? own : r->gpus ? 0 : most;
+    if (g < 2 || g != most || (r->gpus && (int)r->gpus != g) || (req->gpus && (int)req->gpus != g))
+        return 0;
+    rs_request a = *r, b = *req;
+    a.gpus = b.gpus = (uint32_t)g;
+    return rs_request_same_run(&a, &b);
+}
+
 const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req, const char *command)
 {
+    int most = 1;
+    if (req->gpus != 1) rs_recording_gpus(rec, &most, NULL, 0);
     for (int i = rec->count - 1; i >= 0; i--) {
         if (command && strcmp(rec->command[i], command) != 0) continue;
-        if (rs_request_same_run(&rec->rows[i].result.req, req)) return &rec->rows[i];
+        if (same_run_gpus(&rec->rows[i], req, most)) return &rec->rows[i];
     }
     return NULL;
 }

@@ -33,6 +33,7 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
     if (hooks && hooks->progress) hooks->progress(hooks->ctx, 1.0);
     if (row && row->status == RS_OK) {
         *out = row->result;
+        out->req.gpus = r->gpus; /* every GPU, or the count it came to: as asked */
         return RS_OK;
     }
     memset(out, 0, sizeof *out);

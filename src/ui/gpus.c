@@ -13,6 +13,10 @@ void ui_step_gpus(ui_app *a, int d)
 {
     rs_request *c = &a->cfg;
     const int most = a->gpu_count > 1 ? a->gpu_count : 1;
+    if (!a->dev_ready) {
+        ui_status(a, R_WARN, "CUDA is still starting: the GPUs are not counted yet");
+        return;
+    }
     if (most < 2 && c->gpus == 1) {
         ui_status(a, R_WARN, "%s: a run over several GPUs needs two",
                   a->replay ? "this recording has runs on one GPU only"
