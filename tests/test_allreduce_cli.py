@@ -15,6 +15,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import Checks, run  # noqa: E402
@@ -59,18 +60,33 @@ for args, want in ((("--rank", "0", "--ranks", "2"), "--rank, --ranks and --rend
                     "the peer ring runs in one process")):
     rc, out, err = run("allreduce", *args)
     check(rc == 2 and want in err, f"allreduce {' '.join(args)}: {rc} {err.strip()}")
+for v in ("0", "-1", "abc", "nan", ""):  # the wait's setting, checked before any wait
+    rc, out, err = run("allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", "/tmp/x",
+                       env={"REDSCOPE_RENDEZVOUS_TIMEOUT": v}, timeout=20)
+    check(rc == 2 and f"REDSCOPE_RENDEZVOUS_TIMEOUT='{v}': seconds" in err,
+          f"REDSCOPE_RENDEZVOUS_TIMEOUT='{v}': {rc} {err.strip()}")
+rc, out, err = run("allreduce", "--rank", "0", "--ranks", "2", "--rendezvous", "")
+check(rc == 2 and "--rendezvous FILE: a path every rank can see" in err, f"--rendezvous '': {err}")
 with tempfile.TemporaryDirectory() as d:
     rv = os.path.join(d, "id")
-    rc, out, err = run("allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
-                       env={"REDSCOPE_RENDEZVOUS_TIMEOUT": "1"})
-    check(rc == 7 and f"no rendezvous in {rv}.nccl after 1 s" in err,
-          f"rank 1 alone: {rc} {err.strip()}")
-    with open(rv + ".nccl", "wb") as f:
-        f.write(b"x" * 128)
-    os.utime(rv + ".nccl", (0, 0))  # a past run's file (1970): not taken for this one
-    rc, out, err = run("allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
-                       env={"REDSCOPE_RENDEZVOUS_TIMEOUT": "1"})
-    check(rc == 7 and "no rendezvous" in err, f"a stale rendezvous file is ignored: {rc} {err.strip()}")
+    if drc in (3, 4):  # no GPU here: every rank says so at once, none waits for rank 0
+        t0 = time.time()
+        rc, out, err = run("allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
+                           timeout=60)
+        check(rc == drc and time.time() - t0 < 20 and (err == derr or "CUDA device" in err),
+              f"rank 1 without a GPU fails at once, as devices does: {rc} {err.strip()}")
+    else:  # a GPU: rank 1 alone waits, then says what it found
+        rc, out, err = run("allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
+                           env={"REDSCOPE_RENDEZVOUS_TIMEOUT": "1"})
+        check(rc == 7 and f"no rendezvous in {rv}.nccl after 1 s" in err,
+              f"rank 1 alone: {rc} {err.strip()}")
+        with open(rv + ".nccl", "wb") as f:
+            f.write(b"x" * 128)
+        os.utime(rv + ".nccl", (0, 0))  # a past run's file (1970): not taken for this one
+        rc, out, err = run("allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
+                           env={"REDSCOPE_RENDEZVOUS_TIMEOUT": "1"})
+        check(rc == 7 and "is older than this rank" in err,
+              f"a stale rendezvous file is ignored: {rc} {err.strip()}")
 
 rc, out, err = run("allreduce", "--replay", REC, "--algo", "all")
 rows = [l.split() for l in out.splitlines() if l.split()[:1] and l.split()[0] in

@@ -32,6 +32,32 @@ static int ready(const char *path, size_t n, time_t not_before)
            st.st_mtime >= not_before;
 }
 
+/* Why the file at path is no rendezvous, after a wait that found none. */
+static rs_status not_found(const char *path, size_t n, time_t not_before, double timeout_s,
+                           rs_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return rs_fail(err, RS_E_IO,
+                       "no rendezvous in %s after %g s: is rank 0 running, and does every rank "
+                       "see this path?",
+                       path, timeout_s);
+    if (!S_ISREG(st.st_mode))
+        return rs_fail(err, RS_E_IO,
+                       "%s is no file (a folder?): --rendezvous names a file rank 0 "
+                       "writes",
+                       path);
+    if (st.st_mtime < not_before)
+        return rs_fail(err, RS_E_IO,
+                       "%s is older than this rank (a past job's): waited %g s for rank 0 to "
+                       "write it anew; remove it, or is rank 0 running?",
+                       path, timeout_s);
+    return rs_fail(err, RS_E_IO,
+                   "%s holds %lld bytes, not the %zu of NCCL's id that rank 0 writes: another "
+                   "program's file? (waited %g s)",
+                   path, (long long)st.st_size, n, timeout_s);
+}
+
 rs_status rs_rendezvous_wait(const char *path, void *bytes, size_t n, time_t not_before,
                              double timeout_s, rs_error *err)
 {
@@ -47,16 +73,21 @@ rs_status rs_rendezvous_wait(const char *path, void *bytes, size_t n, time_t not
         }
         nanosleep(&nap, NULL);
     }
-    return rs_fail(err, RS_E_IO,
-                   "no rendezvous in %s after %.0f s: is rank 0 running, and does every rank see "
-                   "this path?",
-                   path, timeout_s);
+    return not_found(path, n, not_before, timeout_s, err);
 }
 
-double rs_rendezvous_timeout(void)
+rs_status rs_rendezvous_timeout(double *seconds, rs_error *err)
 {
+    *seconds = 120.0;
     const char *s = getenv("REDSCOPE_RENDEZVOUS_TIMEOUT");
+    if (!s) return RS_OK;
     char *end = NULL;
-    const double v = s ? strtod(s, &end) : 0.0;
-    return s && end != s && !*end && isfinite(v) && v > 0.0 && v < 86400.0 ? v : 120.0;
+    const double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || v <= 0.0 || v > 86400.0)
+        return rs_fail(err, RS_E_USAGE,
+                       "REDSCOPE_RENDEZVOUS_TIMEOUT='%.40s': seconds a rank waits for rank 0, "
+                       "more than 0 and at most 86400 (unset: 120)",
+                       s);
+    *seconds = v;
+    return RS_OK;
 }

@@ -15,12 +15,14 @@ rs_status rs_rendezvous_publish(const char *path, const void *bytes, size_t n, r
 
 /* Wait up to timeout_s seconds for path to hold exactly n bytes written at
  * `not_before` or later (an older file is a past run's: ignored), then read
- * them. RS_E_IO with a reason on timeout. */
+ * them. RS_E_IO on timeout, with what is at path if anything (a folder, a
+ * past job's file, a file of another size). */
 rs_status rs_rendezvous_wait(const char *path, void *bytes, size_t n, time_t not_before,
                              double timeout_s, rs_error *err);
 
-/* The wait a rank allows rank 0: REDSCOPE_RENDEZVOUS_TIMEOUT seconds, else
- * 120 (a positive finite number; anything else gives 120). */
-double rs_rendezvous_timeout(void);
+/* The wait a rank allows rank 0: REDSCOPE_RENDEZVOUS_TIMEOUT seconds (more
+ * than 0, at most a day), 120 where it is unset; RS_E_USAGE for any other
+ * value. */
+rs_status rs_rendezvous_timeout(double *seconds, rs_error *err);
 
 #endif

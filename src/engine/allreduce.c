@@ -260,6 +260,11 @@ rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_alg
     if (ranks < 1 || rank < 0 || rank >= ranks)
         return rs_fail(err, RS_E_USAGE, "--rank %d of --ranks %d: a rank from 0 to ranks-1", rank,
                        ranks);
+    if (!rendezvous || !*rendezvous)
+        return rs_fail(err, RS_E_USAGE, "--rendezvous FILE: a path every rank can see");
+    double wait_s = 0;
+    rs_status st = rs_rendezvous_timeout(&wait_s, err);
+    if (st != RS_OK) return st;
     rs_ar *a = calloc(1, sizeof *a);
     if (!a) return rs_fail(err, RS_E_NOMEM, "out of memory");
     a->algo = algo;
@@ -267,20 +272,20 @@ rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_alg
     a->ranks = ranks;
     nccl_uid id;
     memset(&id, 0, sizeof id);
-    rs_status st = nccl_symbols(a, err);
+    st = nccl_symbols(a, err);
     if (st == RS_OK && (!a->get_uid || !a->init_rank))
         st = rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclGetUniqueId or ncclCommInitRank");
+    int count = 0; /* this node's GPUs, the ranks here sharing them: asked before any wait */
+    if (st == RS_OK) st = gpus_here(0, &count, err);
     char path[4096]; /* one file per algorithm: each has its own communicator */
-    snprintf(path, sizeof path, "%s.%s", rendezvous ? rendezvous : "", rs_ar_algo_name(algo));
+    snprintf(path, sizeof path, "%s.%s", rendezvous, rs_ar_algo_name(algo));
     if (st == RS_OK && rank == 0) {
         const int r = a->get_uid(&id);
         st = r ? rs_fail(err, RS_E_CUDA, "ncclGetUniqueId: %s", a->error(r))
                : rs_rendezvous_publish(path, &id, sizeof id, err);
     } else if (st == RS_OK) {
-        st = rs_rendezvous_wait(path, &id, sizeof id, start - 30, rs_rendezvous_timeout(), err);
+        st = rs_rendezvous_wait(path, &id, sizeof id, start - 30, wait_s, err);
     }
-    int count = 0; /* this node's GPUs: the ranks here share them */
-    if (st == RS_OK) st = gpus_here(0, &count, err);
     if (st == RS_OK) {
         a->gpus = 1;
         a->dev[0] = rank % count;
