@@ -4,6 +4,7 @@
  * the sweep turns from latency- to bandwidth-bound. --record writes the
  * run as JSON, --replay prints one without a GPU. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +134,7 @@ static rs_status from_json(const char *path, const rs_cli *cli, const rs_sweep_s
                            unsigned algos, ar_run *r, rs_error *err)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return rs_fail(err, RS_E_IO, "cannot read %s", path);
+    if (!f) return rs_fail(err, RS_E_IO, "cannot read %s: %s", path, strerror(errno));
     static char buf[1 << 20];
     const size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
@@ -158,6 +159,9 @@ static rs_status from_json(const char *path, const rs_cli *cli, const rs_sweep_s
              (cli->set[RS_F_op] && op != (int)cli->req.op))
         st = rs_fail(err, RS_E_USAGE, "%s holds %s %s, not the type and operation asked", path,
                      text(j, "type"), text(j, "op"));
+    else if (cli->gpus > 0 && cli->gpus != r->gpus) /* --gpus 0: every GPU it ran on */
+        st = rs_fail(err, RS_E_USAGE, "%s holds an all-reduce over %d GPUs, not %d", path, r->gpus,
+                     cli->gpus);
     r->type = t < 0 ? RS_INT32 : (rs_dtype)t;
     r->op = op < 0 ? RS_SUM : (rs_op)op;
     const cJSON *p;
@@ -202,15 +206,28 @@ static void print_crossovers(FILE *f, const ar_run *r)
         for (int i = 0; i < r->npoints; i++)
             if (r->p[i].algo == (rs_ar_algo)a)
                 b[n] = (double)r->p[i].bytes, us[n] = r->p[i].us, bw[n++] = r->p[i].busbw;
-        if (!rs_ar_crossover(b, us, bw, n, &lat, &band)) continue;
+        const int kind = rs_ar_crossover(b, us, bw, n, &lat, &band);
+        if (!kind) continue;
         char l[32], h[32], t0[32];
         rs_fmt_binary(lat, l, sizeof l);
         rs_fmt_binary(band, h, sizeof h);
         rs_fmt_time(us[0] / 1000.0, rs_notation_utf8(), t0, sizeof t0);
-        fprintf(f,
-                "%s: latency-bound up to %s (within 2x of the smallest size's %s), "
-                "bandwidth-bound from %s (busbw at half its best or more)\n",
-                rs_ar_algo_name((rs_ar_algo)a), l, t0, h);
+        const char *name = rs_ar_algo_name((rs_ar_algo)a);
+        if (kind == RS_AR_ALL_LATENCY)
+            fprintf(f,
+                    "%s: latency-bound over the whole range (every time within 2x of the "
+                    "smallest size's %s): larger sizes find where the links take over\n",
+                    name, t0);
+        else if (kind == RS_AR_ALL_BANDWIDTH)
+            fprintf(f,
+                    "%s: bandwidth-bound over the whole range (busbw at half its best or more "
+                    "from %s, the smallest size): smaller sizes find the latency-bound ones\n",
+                    name, h);
+        else
+            fprintf(f,
+                    "%s: latency-bound up to %s (within 2x of the smallest size's %s), "
+                    "bandwidth-bound from %s (busbw at half its best or more)\n",
+                    name, l, t0, h);
     }
 }
 
@@ -221,7 +238,7 @@ static void print_point(FILE *f, const rs_ar_point *p, int nvl, int nt)
     rs_fmt_binary((double)p->bytes, size, sizeof size);
     rs_fmt_count((double)p->n, count, sizeof count);
     rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
-    fprintf(f, "%-10s %10s %12s %s %7.2f GB/s %7.2f GB/s  %-7s", rs_ar_algo_name(p->algo), size,
+    fprintf(f, "%-10s %10s %13s %s %7.2f GB/s %7.2f GB/s  %-7s", rs_ar_algo_name(p->algo), size,
             count, rs_pad(t, 10, 1, pad, sizeof pad), p->algbw, p->busbw, p->wrong ? "NO" : "yes");
     if (nvl) {
         rs_fmt_binary(p->nvl_tx, size, sizeof size);
@@ -251,7 +268,7 @@ static void print_table(FILE *f, const ar_run *r)
         nt |= r->p[i].nt_us > 0;
         nvl |= r->p[i].nvl_valid;
     }
-    fprintf(f, "\n%-10s %10s %12s %10s %12s %12s  %-7s%s%s\n", "algo", "size", "count", "time",
+    fprintf(f, "\n%-10s %10s %13s %10s %12s %12s  %-7s%s%s\n", "algo", "size", "count", "time",
             "algbw", "busbw", "correct", nvl ? "  NVLink out" : "",
             nt ? "  nccl-tests: time        busbw" : "");
     for (int i = 0; i < r->npoints; i++) print_point(f, &r->p[i], nvl, nt);
@@ -356,8 +373,8 @@ static int write_record(const char *path, const ar_run *r)
     FILE *f = fopen(path, "w");
     cJSON *j = to_json(r);
     char *s = cJSON_PrintUnformatted(j);
-    const int ok = f && s && fprintf(f, "%s\n", s) > 0;
-    if (f && fclose(f) != 0) return 0;
+    int ok = f && s && fprintf(f, "%s\n", s) > 0;
+    if (f && fclose(f) != 0) ok = 0;
     cJSON_free(s);
     cJSON_Delete(j);
     return ok;
@@ -439,7 +456,7 @@ int rs_cmd_allreduce(rs_cli *cli)
             if (run.p[i].wrong) return RS_E_MISMATCH;
         return 0;
     }
-    if (cli->record && !cli->replay && !write_record(cli->record, &run)) {
+    if (cli->record && !write_record(cli->record, &run)) { /* a replay's: the points shown */
         rs_cli_error("cannot write %s", cli->record);
         return RS_E_IO;
     }

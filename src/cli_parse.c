@@ -95,6 +95,20 @@ static int command_takes_field(const char *command, rs_field_id id)
     return c && (c->fields >> id) & 1;
 }
 
+/* A field's help line; the all-reduce reads three fields its own way. */
+static const char *field_help(const char *command, const rs_field *fl)
+{
+    if (strcmp(command, "allreduce") != 0) return fl->help;
+    switch (fl->id) {
+    case RS_F_gpus:
+        return "GPUs 0 to N-1, each holding the vector and ending with the reduction of all "
+               "(0 or left out: every GPU)";
+    case RS_F_n: return "elements of the vector each GPU holds";
+    case RS_F_reps: return "timed repetitions (the mean is reported, as nccl-tests does)";
+    default: return fl->help;
+    }
+}
+
 static int command_takes_extra(const char *command, const extra_opt *x)
 {
     const rs_command *c = rs_command_find(command);
@@ -297,10 +311,13 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
         if (c >= OPT_FIELD && c < OPT_FIELD + RS_FIELD_COUNT) {
             const rs_field *f = &rs_fields[c - OPT_FIELD];
             if (!command_takes_field(command, f->id)) {
-                st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s%s", command, f->flag,
-                             f->id == RS_F_variants  ? " (use --variant)"
-                             : f->id == RS_F_variant ? " (use --variants)"
-                                                     : "");
+                const int other = f->id == RS_F_variants  ? RS_F_variant
+                                  : f->id == RS_F_variant ? RS_F_variants
+                                                          : -1;
+                char hint[48] = ""; /* the other one, where this command takes it */
+                if (other >= 0 && command_takes_field(command, (rs_field_id)other))
+                    snprintf(hint, sizeof hint, " (use --%s)", rs_fields[other].flag);
+                st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s%s", command, f->flag, hint);
                 break;
             }
             st = rs_field_set(&cli->req, f, v ? v : f->implied, err);
@@ -360,7 +377,7 @@ void rs_cli_usage(FILE *f, const char *command)
                      fl->argname, fl->implied ? "]" : "");
         char values[160];
         rs_field_values(fl, values, sizeof values);
-        fprintf(f, "  %-26s %s%s%s", left, fl->help, values[0] ? ": " : "", values);
+        fprintf(f, "  %-26s %s%s%s", left, field_help(command, fl), values[0] ? ": " : "", values);
         /* allreduce spans every GPU unless told */
         const int own_default = fl->id == RS_F_gpus && strcmp(command, "allreduce") == 0;
         if (fl->def && *fl->def && !own_default) fprintf(f, " [%s]", fl->def);

@@ -33,8 +33,10 @@ for args, want in ((("--algo", "bogus"), "bad --algo 'bogus'"), (("--algo", ",")
     rc, out, err = run("allreduce", *args)
     check(rc == 2 and want in err, f"allreduce {' '.join(args)}: {rc} {err.strip()}")
 rc, out, err = run("allreduce", "--help")
-check("--gpus N" in out and "[1]" not in out.split("--gpus N")[1].split("\n")[0],
-      f"allreduce --help: --gpus shows no one-GPU default (it spans every GPU): {out[:400]}")
+gl = out.split("  --gpus N")[1].split("\n")[0] if "  --gpus N" in out else ""
+check("[1]" not in gl and "each holding the vector" in gl and "split" not in gl
+      and "the mean is reported" in out,
+      f"allreduce --help: --gpus as the all-reduce reads it, no one-GPU default: {out[:900]}")
 
 rc, out, err = run("allreduce", "--gpus", "2", env={"REDSCOPE_NCCL": "/nonexistent/libnccl.so.2"})
 check(rc == 3 and "NCCL not found at /nonexistent/libnccl.so.2 (REDSCOPE_NCCL)" in err,
@@ -97,8 +99,32 @@ check(out.startswith("all-reduce over 2 GPUs (NVIDIA H200), float32 sum") and "N
       f"replay: the header: {out[:200]}")
 cross = [l for l in out.splitlines() if "latency-bound up to" in l]
 check(len(cross) == 4 and any(l.startswith("nccl: latency-bound up to 4 MiB") and
-                              "bandwidth-bound from 8 MiB" in l for l in cross),
-      f"replay: each algorithm's crossover: {cross}")
+                              "bandwidth-bound from 8 MiB" in l for l in cross)
+      and any(l.startswith("peer_ring: latency-bound up to 8 MiB") and
+              "bandwidth-bound from 16 MiB" in l for l in cross),
+      f"replay: each algorithm's crossover, latency-bound below bandwidth-bound: {cross}")
+for rng, want in (("2^20..2^22", "nccl: bandwidth-bound over the whole range (busbw at half its "
+                   "best or more from 4 MiB, the smallest size)"),
+                  ("2..2^10", "nccl: latency-bound over the whole range (every time within 2x")):
+    rc, out, err = run("allreduce", "--replay", REC, "--range", rng)
+    check(rc == 0 and want in out and "latency-bound up to" not in out,
+          f"a range on one side of the turn says so: {rng}: {out[-300:]} {err}")
+with tempfile.TemporaryDirectory() as d:  # a replay's points, recorded again: what was shown
+    again = os.path.join(d, "again.json")
+    rc, out, err = run("allreduce", "--replay", REC, "--range", "2^20..2^22", "--record", again)
+    rc2, out2, err2 = run("allreduce", "--replay", again) if rc == 0 else (rc, "", err)
+    check(rc2 == 0 and out2 == out and len([l for l in out.splitlines() if "GB/s" in l]) == 3,
+          f"--record on a replay writes the points shown: {rc} {rc2} {err2}")
+rc, out, err = run("allreduce", "--replay", REC, "--gpus", "4")
+check(rc == 2 and "holds an all-reduce over 2 GPUs, not 4" in err, f"--gpus 4: {rc} {err}")
+rc, out, err = run("allreduce", "--replay", REC, "--gpus", "0")
+check(rc == 0 and "over 2 GPUs" in out, f"--gpus 0, every GPU it ran on: {rc} {err}")
+rc, out, err = run("allreduce", "--replay", "/nonexistent.json")
+check(rc == 7 and "cannot read /nonexistent.json: No such file" in err, f"missing: {err}")
+for flag in ("--variant", "--variants"):
+    rc, out, err = run("allreduce", flag, "vectorized")
+    check(rc == 2 and err.strip() == f"redscope: 'allreduce' takes no {flag}",
+          f"allreduce {flag}: no hint at an option it refuses too: {err.strip()}")
 
 rc, out, err = run("allreduce", "--replay", REC, "--algo", "all", "--format", "csv")
 pts = list(csv.DictReader(io.StringIO(out)))

@@ -95,9 +95,22 @@ static void crossovers(void)
     const double us[] = {10, 10.5, 12, 25, 40, 120, 1500};
     const double bw[] = {0.001, 0.006, 0.08, 3.4, 26, 140, 179};
     double lat, band;
-    CHECK(rs_ar_crossover(bytes, us, bw, 7, &lat, &band) == 1);
+    CHECK(rs_ar_crossover(bytes, us, bw, 7, &lat, &band) == RS_AR_CROSSES);
     CHECK_MSG(lat == 1024 && band == 16777216, "latency up to %.0f, bandwidth from %.0f", lat,
               band);
+    /* a sharp turn: time within 2x up to the size that reaches half the
+     * best busbw: latency-bound stops below it, never at or past it */
+    const double sharp_us[] = {40, 41, 42, 43, 60, 70, 3700};
+    const double sharp_bw[] = {0.001, 0.01, 1.5, 25, 100, 240, 290};
+    CHECK(rs_ar_crossover(bytes, sharp_us, sharp_bw, 7, &lat, &band) == RS_AR_CROSSES);
+    CHECK_MSG(lat == 1048576 && band == 16777216, "sharp: up to %.0f, from %.0f", lat, band);
+    /* a range above the turn, and one below it */
+    const double big_us[] = {33.7, 47.3, 78}, big_bw[] = {124.5, 177.2, 215};
+    CHECK(rs_ar_crossover(bytes + 4, big_us, big_bw, 3, &lat, &band) == RS_AR_ALL_BANDWIDTH);
+    CHECK(lat == 0 && band == 1048576);
+    const double small_us[] = {20, 20.5, 21, 22}, small_bw[] = {0.001, 0.006, 0.09, 5};
+    CHECK(rs_ar_crossover(bytes, small_us, small_bw, 4, &lat, &band) == RS_AR_ALL_LATENCY);
+    CHECK(lat == 0 && band == 0);
     CHECK(rs_ar_crossover(bytes, us, bw, 2, &lat, &band) == 0 && lat == 0 && band == 0);
     const double nan = 0.0 / 0.0, inf = 1.0 / 0.0;
     const double bad_us[] = {10, nan, 12}, bad_bw[] = {1, inf, 2}, zero_us[] = {0, 1, 2};

@@ -50,10 +50,12 @@ int rs_ar_crossover(const double *bytes, const double *us, const double *busbw, 
         if (i && bytes[i] <= bytes[i - 1]) return 0;
         if (busbw[i] > best) best = busbw[i];
     }
-    for (int i = 0; i < n && us[i] <= 2.0 * us[0]; i++) *latency = bytes[i];
-    for (int i = 0; i < n && *bandwidth == 0.0; i++)
-        if (busbw[i] >= 0.5 * best) *bandwidth = bytes[i];
-    return 1;
+    if (us[n - 1] <= 2.0 * us[0]) return RS_AR_ALL_LATENCY;
+    int band = 0;
+    while (busbw[band] < 0.5 * best) band++; /* the best reaches it: band < n */
+    *bandwidth = bytes[band];
+    for (int i = 0; i < band && us[i] <= 2.0 * us[0]; i++) *latency = bytes[i];
+    return band ? RS_AR_CROSSES : RS_AR_ALL_BANDWIDTH;
 }
 
 void rs_fmt_binary(double bytes, char *buf, size_t len)

@@ -37,11 +37,16 @@ typedef enum {
 const char *rs_ar_algo_name(rs_ar_algo a);
 int rs_ar_algo_parse(const char *s);
 
-/* Where an all-reduce size sweep turns from latency- to bandwidth-bound:
- * *latency the largest size whose time is within 2x of the smallest size's
- * time, *bandwidth the smallest size whose busbw reaches half the best.
- * sizes ascending; returns 0 (and both 0) with fewer than 3 points or a
- * time or busbw that is not a positive finite number. */
+/* Where an all-reduce size sweep turns from latency- to bandwidth-bound.
+ * Bandwidth-bound: from the smallest size whose busbw reaches half the
+ * best (*bandwidth); latency-bound: the sizes below it whose time is
+ * within 2x of the smallest size's (*latency, the largest). Sizes
+ * ascending. Returns RS_AR_CROSSES (both found, *latency < *bandwidth),
+ * RS_AR_ALL_BANDWIDTH (the smallest size already at half the best busbw:
+ * *latency 0), RS_AR_ALL_LATENCY (no time past 2x the smallest's:
+ * *bandwidth 0), or 0 (both 0) with fewer than 3 points or a size, time
+ * or busbw that is not a positive finite number. */
+enum { RS_AR_CROSSES = 1, RS_AR_ALL_BANDWIDTH, RS_AR_ALL_LATENCY };
 int rs_ar_crossover(const double *bytes, const double *us, const double *busbw, int n,
                     double *latency, double *bandwidth);
 

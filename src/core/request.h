@@ -70,8 +70,7 @@ typedef enum {
     X(device, RS_FK_UINT, "run", "device", "device", 'd', 0, 1023, "0", NULL, "I",                 \
       "CUDA device index")                                                                         \
     X(gpus, RS_FK_UINT, "run", "gpus", "gpus", 0, 0, RS_GPUS_MAX, "1", NULL, "N",                  \
-      "GPUs the input is split over (GPUs 0 to N-1; 0: every one), each reducing its share; "      \
-      "allreduce: every GPU unless given")                                                         \
+      "GPUs the input is split over (GPUs 0 to N-1; 0: every one), each reducing its share")       \
     X(cross, RS_FK_CROSS, "run", "cross_finish", "cross", 0, 0, 0, "host", NULL, "F",              \
       "how the GPUs' partials are combined: host (copied back, added there), p2p (peer copies, "   \
       "adds on the GPUs) or nccl (ncclReduce)")                                                    \
