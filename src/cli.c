@@ -103,6 +103,10 @@ int rs_cmd_ladder(rs_cli *cli)
 {
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
+    if (cli->req.gpus != 1 && cli->req.stalls) { /* as run says it, live or replayed */
+        rs_cli_error("PC sampling watches one GPU: drop --stalls or --gpus");
+        return RS_E_USAGE;
+    }
     enum { MAX_ROWS = (1 + RS_CROSS_COUNT) * RS_VARIANT_COUNT + RS_UKERNEL_MAX_FILES };
     rs_variant vars[RS_VARIANT_COUNT];
     rs_request reqs[MAX_ROWS];

@@ -356,9 +356,9 @@ void rs_cli_usage(FILE *f, const char *command)
                    "  redscope ladder --gpus 2 --n 2^28\n"
                    "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
                    "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
-                   "configuration,\n  3 no NVIDIA driver, 4 no CUDA device, 5 out of memory, "
-                   "6 CUDA error, 7 file error,\n  8 your kernel faulted or ran past --timeout, "
-                   "130 interrupted\n");
+                   "configuration,\n  3 no NVIDIA driver (or no NCCL, for what needs it), "
+                   "4 no CUDA device, 5 out of memory,\n  6 CUDA error, 7 file error, 8 your "
+                   "kernel faulted or ran past --timeout, 130 interrupted\n");
         return;
     }
     const rs_command *c = rs_command_find(command);

@@ -32,6 +32,11 @@ for args, want in ((("--variant", "thrust"), "choose cub"),
     check(rc == 2 and want in err and err.count("\n") == 1,
           f"run --gpus 2 {' '.join(args)}: one line, exit 2: {rc} {err.strip()}")
 
+for src in ((), ("--replay", DEMO)):  # the ladder refuses --stalls over GPUs as run does
+    rc, out, err = run("ladder", "--gpus", "2", "--stalls", *src)
+    check(rc == 2 and "PC sampling watches one GPU: drop --stalls or --gpus" in err and not out,
+          f"ladder --gpus 2 --stalls {' '.join(src)}: {rc} {err.strip()}")
+
 # the ladder over 2 GPUs: each variant on one GPU, then per finish; a
 # recording of one GPU answers the first and names what it lacks
 rc, out, err = run("ladder", "--gpus", "2", "--replay", DEMO)
@@ -89,6 +94,19 @@ check(rc0 == 0 and rc2 == 0 and every == two and len(two) == 8 and len(ok) == 6
       and all(r[3].startswith("NCCL needs 2 distinct GPUs") for r in two if not r[1]),
       f"--gpus 0 and --gpus 2 replay the same 8 rows, NCCL's refused as recorded: "
       f"{every} {two} {err0} {err2}")
+# a row over the GPUs steps from its variant on one GPU, a row on one GPU
+# from the one-GPU row before it; the header says what the GPUs were
+rc, out, err = run(*LADDER, "--gpus", "2")
+rows = json.loads(out)["rows"] if rc == 0 else []
+t = [r.get("time_ms", {}).get("median", 0) for r in rows]
+# rows: vectorized on 1 GPU, x2 host, x2 p2p, x2 nccl (refused); then cub the same
+want = {1: (0, 1), 2: (0, 2), 4: (0, 4), 5: (4, 5), 6: (4, 6)}
+got = {i: rows[i].get("step_speedup") for i in want} if len(rows) == 8 else {}
+check(got and all(abs(got[i] - t[a] / t[b]) < 1e-9 for i, (a, b) in want.items()),
+      f"steps: a finish against its variant on one GPU, cub against vectorized on one: {got}")
+rc, out, err = run(*LADDER[:-2], "--gpus", "2")
+check(rc == 0 and "(rows x2: over 2 GPUs: every GPU CUDA device 0 (test-only "
+      "REDSCOPE_TEST_GPUS=2))" in out.splitlines()[0], f"the header says what the GPUs were: {out}")
 rc3, three, err3 = replayed("3")
 check(rc3 == 0 and len(three) == 8 and sum(1 for r in three if r[1]) == 2
       and all(r[3].startswith("not in the recording") for r in three if not r[1]),

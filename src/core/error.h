@@ -7,7 +7,7 @@ typedef enum {
     RS_OK = 0,
     RS_E_MISMATCH = 1,    /* a run finished but its result is wrong */
     RS_E_USAGE = 2,       /* bad argument, bad preset, refused configuration */
-    RS_E_NODRIVER = 3,    /* no usable NVIDIA driver */
+    RS_E_NODRIVER = 3,    /* no usable NVIDIA driver (or NCCL library) */
     RS_E_NODEVICE = 4,    /* no CUDA device, or no device with that index */
     RS_E_NOMEM = 5,       /* out of device or host memory */
     RS_E_CUDA = 6,        /* a CUDA call failed (kernel fault, ...) */

@@ -11,20 +11,27 @@
 #include "stalls_io.h"
 #include "ukernel.h"
 
+/* A row on one GPU steps from the one-GPU row before it; a row over
+ * several GPUs from its variant's row on one GPU (what the split gave). */
 double rs_ladder_step_speedup(const rs_row *rows, int i)
 {
-    if (rows[i].status != RS_OK) return 0.0;
-    for (int k = i - 1; k >= 0; k--)
-        if (rows[k].status == RS_OK && rows[i].result.t_median_ms > 0.0)
-            return rows[k].result.t_median_ms / rows[i].result.t_median_ms;
+    if (rows[i].status != RS_OK || !(rows[i].result.t_median_ms > 0.0)) return 0.0;
+    const rs_request *r = &rows[i].result.req;
+    for (int k = i - 1; k >= 0; k--) {
+        const rs_request *q = &rows[k].result.req;
+        if (rows[k].status != RS_OK || q->gpus != 1) continue;
+        if (r->gpus != 1 && q->variant != r->variant) return 0.0;
+        return rows[k].result.t_median_ms / rows[i].result.t_median_ms;
+    }
     return 0.0;
 }
 
 double rs_ladder_cumulative_speedup(const rs_row *rows, int i)
 {
     if (rows[i].status != RS_OK) return 0.0;
-    for (int k = 0; k <= i; k++)
-        if (rows[k].status == RS_OK && rows[i].result.t_median_ms > 0.0)
+    for (int k = 0; k <= i; k++) /* from the first row on one GPU */
+        if (rows[k].status == RS_OK && rows[k].result.req.gpus == 1 &&
+            rows[i].result.t_median_ms > 0.0)
             return rows[k].result.t_median_ms / rows[i].result.t_median_ms;
     return 0.0;
 }
@@ -370,7 +377,11 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         const int g = rows_gpus(rows, count);
         fprintf(f, "%s %s, n %s, block %u on %s", rs_dtype_name(first->req.type),
                 rs_op_name(first->req.op), n, first->req.block, first->device.name);
-        fprintf(f, g > 1 ? " (rows x%d: over %d GPUs)\n" : "\n", g, g);
+        const char *links = ""; /* how the GPUs are joined, as the run found them */
+        for (int i = 0; i < count && !*links; i++)
+            if (rows[i].status == RS_OK) links = rows[i].result.multi.links;
+        if (g > 1) fprintf(f, " (rows x%d: over %d GPUs%s%s)", g, g, *links ? ": " : "", links);
+        fprintf(f, "\n");
     }
     const int w = label_width(rows, count);
     fprintf(f, "%3s  %-*s %10s %8s %8s %8s %7s %8s %7s", "#", w, "variant", "time", "step",
