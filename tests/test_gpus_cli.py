@@ -104,6 +104,13 @@ want = {1: (0, 1), 2: (0, 2), 4: (0, 4), 5: (4, 5), 6: (4, 6)}
 got = {i: rows[i].get("step_speedup") for i in want} if len(rows) == 8 else {}
 check(got and all(abs(got[i] - t[a] / t[b]) < 1e-9 for i, (a, b) in want.items()),
       f"steps: a finish against its variant on one GPU, cub against vectorized on one: {got}")
+rc, out, err = run(*LADDER[:-2], "--gpus", "2", "--format", "csv")
+crow = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+jrow = {k: v["value"] for k, v in rows[2]["metrics"]["values"].items()} if len(rows) == 8 else {}
+check(len(crow) == 8 and crow[0]["step_speedup"] == "" and crow[0]["cumulative_speedup"] == "1"
+      and jrow.get("dram_read") and crow[2]["dram_read"] == str(int(jrow["dram_read"]))
+      and crow[2]["warp_inst"] == str(int(jrow["warp_inst"])),
+      f"CSV: no step for the first row; counters exact, as in the JSON: {crow[:3]} {jrow}")
 rc, out, err = run(*LADDER[:-2], "--gpus", "2")
 check(rc == 0 and "(rows x2: over 2 GPUs: every GPU CUDA device 0 (test-only "
       "REDSCOPE_TEST_GPUS=2))" in out.splitlines()[0], f"the header says what the GPUs were: {out}")

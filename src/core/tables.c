@@ -236,18 +236,20 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
     char got[64], exp[64];
     rs_value_format(&r->got, got, sizeof got);
     rs_value_format(&r->expected, exp, sizeof exp);
-    fprintf(f,
-            "%u,%.3f,%u,%u,%.6g,%.6g,%.6g,%.4g,%.4g,%.2f,%.2f,%.2f,%.6g,%.2f,%s,%s,%s,%.3g,%.3g,",
-            r->grid, r->ept, r->launches, r->reps, r->t_median_ms, r->t_min_ms, r->t_max_ms,
-            rs_ladder_step_speedup(rows, i), rs_ladder_cumulative_speedup(rows, i), r->gbps,
-            r->pct_peak, r->pct_measured, r->cpu_ms, r->speedup_cpu, r->correct ? "yes" : "no", got,
-            exp, r->rel_err, r->tol);
+    char step[32] = "", cumul[32] = ""; /* empty where there is nothing to step from */
+    const double sp = rs_ladder_step_speedup(rows, i), cu = rs_ladder_cumulative_speedup(rows, i);
+    if (sp > 0.0) snprintf(step, sizeof step, "%.4g", sp);
+    if (cu > 0.0) snprintf(cumul, sizeof cumul, "%.4g", cu);
+    fprintf(f, "%u,%.3f,%u,%u,%.6g,%.6g,%.6g,%s,%s,%.2f,%.2f,%.2f,%.6g,%.2f,%s,%s,%s,%.3g,%.3g,",
+            r->grid, r->ept, r->launches, r->reps, r->t_median_ms, r->t_min_ms, r->t_max_ms, step,
+            cumul, r->gbps, r->pct_peak, r->pct_measured, r->cpu_ms, r->speedup_cpu,
+            r->correct ? "yes" : "no", got, exp, r->rel_err, r->tol);
     fprintf(f, "%d,%s,%.6g,0,", r->multi.gpus > 1 ? r->multi.gpus : 1,
             r->multi.gpus > 1 ? rs_cross_name(r->multi.cross) : "", r->multi.finish_ms);
     for (int k = 0; k < RS_METRIC_COUNT; k++) {
         if (!(m & RS_METRIC_BIT(k))) continue;
         if (r->metrics.valid & RS_METRIC_BIT(k))
-            fprintf(f, ",%.6g", r->metrics.value[k]);
+            fprintf(f, ",%.15g", r->metrics.value[k]); /* counts exact, as in the JSON */
         else
             fprintf(f, ",");
     }
