@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -114,6 +115,15 @@ check(len(crow) == 8 and crow[0]["step_speedup"] == "" and crow[0]["cumulative_s
 rc, out, err = run(*LADDER[:-2], "--gpus", "2")
 check(rc == 0 and "(rows x2: over 2 GPUs: every GPU CUDA device 0 (test-only "
       "REDSCOPE_TEST_GPUS=2))" in out.splitlines()[0], f"the header says what the GPUs were: {out}")
+# a run's table in one notation: µs everywhere in UTF-8, us everywhere in ASCII
+RUN = ("run", "--variant", "vectorized", "--gpus", "2", "--cross", "p2p", "--n", "2^24", "--reps",
+       "10", "--metrics", "--replay", VG)
+rc, out, err = run(*RUN, env={"LC_ALL": "C.UTF-8"})
+check(rc == 0 and "kernel time 16.1 \u00b5s" in out and not re.search(r"\d us\b", out)
+      and "elements 0 to 8388607 (2^23)" in out and "elements 8388608 to 16777215" in out,
+      f"UTF-8: µs in every line, each GPU's elements first to last: {out}")
+rc, out, err = run(*RUN, env={"LC_ALL": "C"})
+check(rc == 0 and "kernel time 16.1 us" in out and "\u00b5" not in out, f"ASCII: us: {out}")
 rc3, three, err3 = replayed("3")
 check(rc3 == 0 and len(three) == 8 and sum(1 for r in three if r[1]) == 2
       and all(r[3].startswith("not in the recording") for r in three if not r[1]),

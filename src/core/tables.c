@@ -68,24 +68,26 @@ static void describe_metrics(FILE *f, const rs_metrics *m)
     rs_fmt_time(m->wall_ms, rs_notation_utf8(), a, sizeof a);
     fprintf(f, "counters   %d replay pass%s, profiling took %s%s%s\n", m->passes,
             m->passes == 1 ? "" : "es", a, m->reason[0] ? "; " : "", m->reason);
+    const int utf8 = rs_notation_utf8();
+    char p[80]; /* padded by columns: "µs" is two bytes */
     for (int i = 0; i < RS_METRIC_COUNT; i++) {
         const rs_metric_def *d = &rs_metric_defs[i];
         if (!(m->requested & RS_METRIC_BIT(i))) continue;
         if (m->valid & RS_METRIC_BIT(i))
-            rs_fmt_metric(m->value[i], d->unit, 0, a, sizeof a);
+            rs_fmt_metric(m->value[i], d->unit, utf8, a, sizeof a);
         else
             snprintf(a, sizeof a, "n/a");
-        fprintf(f, "  %-26s %14s   %s\n", d->label, a, d->meaning);
+        fprintf(f, "  %-26s %s   %s\n", d->label, rs_pad(a, 14, 1, p, sizeof p), d->meaning);
     }
     if (m->nlaunch > 1) {
         fprintf(f, "  per launch:\n");
         for (int k = 0; k < m->nlaunch; k++) {
             char t[32], b[32], w[32];
-            rs_fmt_metric(m->launch[k].value[RS_M_DURATION], "ns", 0, t, sizeof t);
+            rs_fmt_metric(m->launch[k].value[RS_M_DURATION], "ns", utf8, t, sizeof t);
             rs_fmt_metric(m->launch[k].value[RS_M_DRAM_READ], "bytes", 0, b, sizeof b);
             rs_fmt_si(m->launch[k].value[RS_M_WARP_INST], w, sizeof w);
-            fprintf(f, "    %-30s %10s  DRAM read %10s  warp inst %8s\n", m->launch[k].name, t, b,
-                    w);
+            fprintf(f, "    %-30s %s  DRAM read %10s  warp inst %8s\n", m->launch[k].name,
+                    rs_pad(t, 10, 1, p, sizeof p), b, w);
         }
     }
 }
@@ -98,7 +100,7 @@ static void share_counters(FILE *f, const rs_gpu_share *s)
         const rs_metric_def *d = &rs_metric_defs[shown[k]];
         if (!(s->valid & RS_METRIC_BIT(shown[k]))) continue;
         char v[32];
-        rs_fmt_metric(s->value[shown[k]], d->unit, 0, v, sizeof v);
+        rs_fmt_metric(s->value[shown[k]], d->unit, rs_notation_utf8(), v, sizeof v);
         fprintf(f, ", %s %s", d->label, v);
     }
 }
@@ -119,8 +121,12 @@ static void describe_gpus(FILE *f, const rs_multi_result *m)
         char n[48];
         rs_format_size(s->count, n, sizeof n);
         rs_fmt_time(s->ms, utf8, a, sizeof a);
-        fprintf(f, "  GPU %-3d  %s: elements %llu.. (%s), %s", s->device, s->name,
-                (unsigned long long)s->offset, n, s->count ? a : "none, the identity");
+        if (s->count)
+            fprintf(f, "  GPU %-3d  %s: elements %llu to %llu (%s), %s", s->device, s->name,
+                    (unsigned long long)s->offset, (unsigned long long)(s->offset + s->count - 1),
+                    n, a);
+        else
+            fprintf(f, "  GPU %-3d  %s: no elements (n < GPUs), the identity", s->device, s->name);
         share_counters(f, s);
         fprintf(f, "\n");
     }
