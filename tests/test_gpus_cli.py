@@ -115,6 +115,33 @@ check(len(crow) == 8 and crow[0]["step_speedup"] == "" and crow[0]["cumulative_s
 rc, out, err = run(*LADDER[:-2], "--gpus", "2")
 check(rc == 0 and "(rows x2: over 2 GPUs: every GPU CUDA device 0 (test-only "
       "REDSCOPE_TEST_GPUS=2))" in out.splitlines()[0], f"the header says what the GPUs were: {out}")
+# a recording whose GPUs' shares do not add up is refused, its line named
+
+
+def corrupt(edit):
+    """VG with its first row over the GPUs edited; the line that row is on."""
+    lines, at = open(VG).read().splitlines(), 0
+    for i, line in enumerate(lines):
+        j = json.loads(line)
+        if not at and isinstance(j.get("gpus"), dict):
+            edit(j["gpus"])
+            lines[i], at = json.dumps(j), i + 1
+    return "\n".join(lines) + "\n", at
+
+
+for what, edit in (("one share of two", lambda g: g.update(shares=g["shares"][:1])),
+                   ("16 GPUs, shares repeated", lambda g: g.update(count=16,
+                                                                  shares=g["shares"] * 8)),
+                   ("a count of 1", lambda g: g.update(count=1)),
+                   ("shares out of order", lambda g: g.update(shares=g["shares"][::-1]))):
+    text, at = corrupt(edit)
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        f.write(text)
+    rc, out, err = run(*LADDER[:-4], "--gpus", "2", "--replay", f.name)
+    os.unlink(f.name)
+    check(rc == 7 and f"{f.name}:{at}: gpus: " in err and not out,
+          f"a recording with {what}: refused at its line {at}: {rc} {err.strip()}")
+
 # a run's table in one notation: µs everywhere in UTF-8, us everywhere in ASCII
 RUN = ("run", "--variant", "vectorized", "--gpus", "2", "--cross", "p2p", "--n", "2^24", "--reps",
        "10", "--metrics", "--replay", VG)

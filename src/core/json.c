@@ -268,36 +268,54 @@ static cJSON *multi_json(const rs_multi_result *m)
     return j;
 }
 
-static void multi_from(const cJSON *j, rs_multi_result *m)
+/* One GPU's share of a run over several. */
+static void share_from(const cJSON *o, rs_gpu_share *s)
 {
-    if (!cJSON_IsObject(j)) return;
+    s->device = inum(o, "device", 0);
+    snprintf(s->name, sizeof s->name, "%s", str(o, "name") ? str(o, "name") : "");
+    s->offset = u64num(o, "offset");
+    s->count = u64num(o, "count");
+    s->ms = num(o, "ms", 0);
+    const cJSON *v;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(o, "metrics"))
+    {
+        const rs_metric_def *d = v->string ? rs_metric_by_key(v->string) : NULL;
+        if (!d || !cJSON_IsNumber(v)) continue;
+        s->value[d->id] = v->valuedouble;
+        s->valid |= RS_METRIC_BIT(d->id);
+    }
+}
+
+/* A run over several GPUs: its count, finish and shares, which must be
+ * one per GPU and cover the n elements in order, each once. */
+static rs_status multi_from(const cJSON *j, uint64_t n, rs_multi_result *m, rs_error *err)
+{
+    if (!j) return RS_OK;
     const int g = inum(j, "count", 0);
-    m->gpus = g >= 1 && g <= RS_GPUS_MAX ? g : 0;
+    if (!cJSON_IsObject(j) || g < 2 || g > RS_GPUS_MAX)
+        return rs_fail(err, RS_E_USAGE, "gpus: a count from 2 to %d", RS_GPUS_MAX);
+    m->gpus = g;
     const int c = rs_cross_from_name(str(j, "cross_finish"));
     m->cross = c < 0 ? RS_CROSS_HOST : (rs_cross)c;
     m->shard_ms = num(j, "slowest_gpu_ms", 0);
     m->finish_ms = num(j, "finish_ms", 0);
     snprintf(m->links, sizeof m->links, "%s", str(j, "links") ? str(j, "links") : "");
     int k = 0;
+    uint64_t next = 0; /* where the next share must start */
     const cJSON *o;
     cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(j, "shares"))
     {
-        if (k >= m->gpus) break;
+        if (k == g) return rs_fail(err, RS_E_USAGE, "gpus: more shares than its %d GPUs", g);
         rs_gpu_share *s = &m->share[k++];
-        s->device = inum(o, "device", 0);
-        snprintf(s->name, sizeof s->name, "%s", str(o, "name") ? str(o, "name") : "");
-        s->offset = u64num(o, "offset");
-        s->count = u64num(o, "count");
-        s->ms = num(o, "ms", 0);
-        const cJSON *v;
-        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(o, "metrics"))
-        {
-            const rs_metric_def *d = v->string ? rs_metric_by_key(v->string) : NULL;
-            if (!d || !cJSON_IsNumber(v)) continue;
-            s->value[d->id] = v->valuedouble;
-            s->valid |= RS_METRIC_BIT(d->id);
-        }
+        share_from(o, s);
+        if (s->offset != next || s->count > n - next)
+            return rs_fail(err, RS_E_USAGE, "gpus: share %d does not follow the one before", k - 1);
+        next += s->count;
     }
+    if (k != g || next != n)
+        return rs_fail(err, RS_E_USAGE, "gpus: %d shares of %llu elements for %d GPUs and n %llu",
+                       k, (unsigned long long)next, g, (unsigned long long)n);
+    return RS_OK;
 }
 
 cJSON *rs_result_to_json(const rs_result *r)
@@ -399,8 +417,7 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     metrics_from(cJSON_GetObjectItemCaseSensitive(j, "metrics"), &r->metrics);
     rs_stalls_from_json(cJSON_GetObjectItemCaseSensitive(j, "stalls"), &r->stalls);
     ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &r->uk);
-    multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), &r->multi);
-    return RS_OK;
+    return multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), r->req.n, &r->multi, err);
 }
 
 cJSON *rs_row_to_json(const rs_row *row)
