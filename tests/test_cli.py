@@ -39,8 +39,17 @@ rc, out, _ = run("help", "ladder")
 check(rc == 0 and "--variants" in out and "--format FMT" in out, "help ladder")
 
 # Bad input: one clear line, exit 2.
-one_line_error(*run("run", "--variant", "cpu", "--n", "abc")[0:3:2], 2, "bad value 'abc' for n", "bad n")
+one_line_error(*run("run", "--variant", "cpu", "--n", "abc")[0:3:2], 2, "bad value 'abc' for --n", "bad n")
 one_line_error(*run("run", "--bogus")[0:3:2], 2, "unknown option '--bogus'", "unknown option")
+for flag, v in (("--cross", "bogus"), ("--reps", "abc"), ("--ept", "-1")):  # the flag, not its key
+    one_line_error(*run("run", flag, v)[0:3:2], 2, f"bad value '{v}' for {flag}: expected",
+                   f"{flag} {v} names the flag")
+with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+    f.write("[run]\ncross = p2p\n")
+one_line_error(*run("run", "--preset", f.name)[0:3:2], 2,
+               "unknown key 'cross' in [run] (the key for --cross is 'cross_finish', in [run])",
+               "a preset key written as the flag: the key named")
+os.unlink(f.name)
 one_line_error(*run("run", "--variant")[0:3:2], 2, "needs a value", "missing value")
 one_line_error(*run("frobnicate")[0:3:2], 2, "unknown command 'frobnicate'", "unknown command")
 one_line_error(*run("run", "--variant", "sequential", "--block", "96")[0:3:2], 2,

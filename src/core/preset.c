@@ -183,6 +183,13 @@ static int edit_distance(const char *a, const char *b)
 
 static void suggest(const char *section, const char *key, char *buf, size_t len)
 {
+    for (int i = 0; i < RS_FIELD_COUNT; i++) /* a flag's name: its key differs */
+        if (rs_fields[i].flag && strcmp(rs_fields[i].flag, key) == 0 &&
+            strcmp(rs_fields[i].key, key) != 0) {
+            snprintf(buf, len, " (the key for --%s is '%s', in [%s])", key, rs_fields[i].key,
+                     rs_fields[i].section);
+            return;
+        }
     const rs_field *best = NULL;
     int best_d = 3;
     for (int i = 0; i < RS_FIELD_COUNT; i++) {
