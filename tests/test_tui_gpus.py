@@ -6,9 +6,10 @@ over; the help lists G and c; q quits with the terminal restored. Then a
 recording of `ladder --gpus 0` over two "GPUs" (the test-only
 REDSCOPE_TEST_GPUS=2 on one H100, conf/recordings/h100-test-gpus2-ladder.jsonl):
 G steps to its two, the header names them, and the host and p2p finishes'
-runs replay with their slowest GPU and finish. Live over real GPUs:
-test_gpu_split.py."""
+runs replay with their slowest GPU and finish. Live without a driver, G
+says why there is no GPU. Live over real GPUs: test_gpu_split.py."""
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -70,5 +71,24 @@ try:
     check(t.exit_code() == 0 and t.terminal_restored(), "q quits, the terminal restored")
 finally:
     t.close()
+
+# Live on a machine without a driver (or a GPU): G says that, not "one GPU"
+drc = subprocess.run([EXE, "devices"], capture_output=True, text=True)
+if drc.returncode in (3, 4):
+    why = drc.stderr.strip().removeprefix("redscope: ")[:40]
+    t = Tmux(EXE, cols=160, rows=40, env=UTF8)
+    try:
+        check(t.wait_for("Ladder", 20) is not None, "the explorer starts without a GPU")
+        t.wait_for(why, 10)
+        t.keys("c")  # another status first, so what G writes is not the start's
+        t.wait_for("cross-GPU finish p2p", 5)
+        t.keys("G")
+        s = t.wait_for(why, 5) or t.screen()
+        check(why in status_line(s) and "one GPU" not in status_line(s),
+              f"G without a GPU: why there is none ({why})", s)
+        t.keys("q")
+        check(t.exit_code() == 0 and t.terminal_restored(), "q quits, the terminal restored")
+    finally:
+        t.close()
 
 check.finish()

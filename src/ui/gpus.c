@@ -17,6 +17,10 @@ void ui_step_gpus(ui_app *a, int d)
         ui_status(a, R_WARN, "CUDA is still starting: the GPUs are not counted yet");
         return;
     }
+    if (!a->replay && a->gpu_status != RS_OK) { /* no driver or no GPU: it says which */
+        ui_status(a, R_BAD, "%s", a->gpu_problem);
+        return;
+    }
     if (most < 2 && c->gpus == 1) {
         ui_status(a, R_WARN, "%s: a run over several GPUs needs two",
                   a->replay ? "this recording has runs on one GPU only"
