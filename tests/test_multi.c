@@ -211,6 +211,7 @@ static void json_round_trip(void)
     memset(&a, 0, sizeof a);
     rs_request_defaults(&a.req);
     a.req.variant = RS_V_VECTORIZED;
+    a.req.n = 31;
     a.req.gpus = 3;
     a.req.cross = RS_CROSS_NCCL;
     a.multi.gpus = 3;
@@ -236,6 +237,12 @@ static void json_round_trip(void)
     CHECK_STR_EQ(b.multi.share[1].name, "GPU model 1");
     CHECK(b.multi.share[1].valid == RS_METRIC_BIT(RS_M_DRAM_READ) && !b.multi.share[0].valid);
     CHECK(b.multi.share[1].value[RS_M_DRAM_READ] == 40.0);
+    /* shares that do not cover n, once each and in order: refused */
+    a.req.n = 32;
+    j = rs_result_to_json(&a);
+    CHECK(rs_result_from_json(j, &b, &err) == RS_E_USAGE && strstr(err.msg, "gpus: 3 shares"));
+    cJSON_Delete(j);
+    a.req.n = 31;
     a.multi.gpus = 0; /* one GPU: no "gpus" object */
     j = rs_result_to_json(&a);
     CHECK(cJSON_GetObjectItemCaseSensitive(j, "gpus") == NULL);

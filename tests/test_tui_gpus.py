@@ -9,6 +9,7 @@ G steps to its two, the header names them, and the host and p2p finishes'
 runs replay with their slowest GPU and finish. Live without a driver, G
 says why there is no GPU. Live over real GPUs: test_gpu_split.py."""
 import os
+import re
 import subprocess
 import sys
 
@@ -67,6 +68,18 @@ try:
     t.keys("c")
     s = run_row(t, 0, "34.9 µs", 10)
     check("34.9 µs" in s and "x2 p2p" in s and "2 GPUs, p2p" in s, "c, Enter: the p2p finish's recorded run", s)
+    t.keys("L")  # the ladder over the two: each variant's p2p row, % of both GPUs' limits
+    t.wait_for("Enter runs every variant", 5)
+    t.keys("Enter")
+    s = t.wait_for("38.5 µs", 10) or t.screen()
+    lad = [l for l in s.splitlines() if "vectorized " in l or "cub " in l]
+    check(len(lad) == 2 and "34.9 µs" in lad[0] and "31.1%" in lad[0] and "38.5 µs" in lad[1]
+          and "×0.91" in lad[1] and "x2 p2p" in s.splitlines()[1],
+          "L, Enter: the ladder over 2 GPUs, cub stepping from vectorized's p2p row", s)
+    t.keys("R")  # the recording: one ladder, on one GPU and over every one
+    s = t.wait_for("1 configuration", 5) or t.screen()
+    check("1 configuration" in s and re.search(r"ladder +2 variants +1, all +int32 sum", s),
+          "R: the ladder over GPUs is one configuration, its GPUs named", s)
     t.keys("q")
     check(t.exit_code() == 0 and t.terminal_restored(), "q quits, the terminal restored")
 finally:

@@ -79,7 +79,7 @@ static void gpus_sentences(const rs_result *one)
     CHECK(said(lines, n, "press m") && !said(lines, n, "GPU 0's, for its share"));
     r.metrics.valid = one->metrics.valid; /* counters read: GPU 0's, said so */
     n = ui_why_measured(&r, NULL, NULL, lines, 16);
-    CHECK(said(lines, n, "The counters below are GPU 0's, for its share"));
+    CHECK(said(lines, n, "The counters panel shows GPU 0's, for its share"));
     r.metrics.valid = 0;
     r.multi.shard_ms = 0.3 * r.t_median_ms;
     r.multi.finish_ms = 0.7 * r.t_median_ms;
@@ -171,6 +171,20 @@ int main(int argc, char **argv)
         fake.block = 256; /* the request's own: nothing to say */
         n = ui_why_measured(&fake, NULL, NULL, lines, 16);
         CHECK(!said(lines, n, "chose its own launch"));
+        /* over 2 GPUs the % is of both GPUs' reads: the sentence names that sum */
+        fake.multi.gpus = 2;
+        fake.multi.shard_ms = 0.8 * fake.t_median_ms;
+        fake.multi.finish_ms = 0.2 * fake.t_median_ms;
+        fake.gbps = 1.1 * fake.device.measured_gbps;
+        fake.pct_measured = 55.0;
+        char want[160];
+        snprintf(want, sizeof want,
+                 "is 55%% of the %.0f GB/s that 2 GPUs' plain streaming reads reach together "
+                 "(%.0f GB/s each)",
+                 2 * fake.device.measured_gbps, fake.device.measured_gbps);
+        n = ui_why_measured(&fake, NULL, NULL, lines, 16);
+        CHECK_MSG(said(lines, n, want) && !said(lines, n, "a plain streaming read reaches"),
+                  "no '%s'", want);
     }
     rs_recording_free(&rec);
     stall_sentence(argc > 2 ? argv[2] : NULL);

@@ -283,8 +283,10 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
         const int next_file = i > 0 && r->variant == RS_V_KERNEL &&
                               rec->rows[i - 1].result.req.variant == RS_V_KERNEL &&
                               strcmp(rec->rows[i - 1].result.req.kernel, r->kernel) != 0;
-        const int repeat = c && !sweep && (c->req.variants & (1u << r->variant)) && !next_file;
-        if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat ||
+        const int slot = r->gpus == 1 ? 0 : 1 + (int)r->cross % RS_CROSS_COUNT;
+        const int repeat = c && !sweep && (c->seen[slot] & (1u << r->variant)) && !next_file;
+        const int other_gpus = c && r->gpus != 1 && c->gpus != 1 && c->gpus != r->gpus;
+        if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat || other_gpus ||
             !same_settings(&c->req, r, sweep) || !knob_fits(r, &joined, &seen_flags)) {
             if (n == max) break;
             c = &out[n++];
@@ -294,12 +296,15 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
             c->req.variants = 0;
             c->first = i;
             c->n_lo = c->n_hi = r->n;
+            c->gpus = 1;
             seen_flags = 0;
             joined = c->req;
             knob_fits(r, &joined, &seen_flags);
         }
         c->req = joined;
         c->req.variants |= 1u << r->variant;
+        c->seen[slot] |= 1u << r->variant;
+        if (r->gpus != 1) c->gpus = r->gpus;
         c->count = i - c->first + 1;
         if (r->n < c->n_lo) c->n_lo = r->n;
         if (r->n > c->n_hi) c->n_hi = r->n;

@@ -11,28 +11,45 @@
 #include "stalls_io.h"
 #include "ukernel.h"
 
-/* A row on one GPU steps from the one-GPU row before it; a row over
- * several GPUs from its variant's row on one GPU (what the split gave). */
+static int same_spread(const rs_request *a, const rs_request *b)
+{
+    return a->gpus == b->gpus && (a->gpus == 1 || a->cross == b->cross);
+}
+
+static double ratio(const rs_row *rows, int k, int i)
+{
+    return rows[k].result.t_median_ms / rows[i].result.t_median_ms;
+}
+
+static int timed(const rs_row *row)
+{
+    return row->status == RS_OK && row->result.t_median_ms > 0.0;
+}
+
+/* Over several GPUs: against its variant on one GPU where the ladder has
+ * it; else against the nearest earlier row spread the same way. */
 double rs_ladder_step_speedup(const rs_row *rows, int i)
 {
-    if (rows[i].status != RS_OK || !(rows[i].result.t_median_ms > 0.0)) return 0.0;
+    if (!timed(&rows[i])) return 0.0;
     const rs_request *r = &rows[i].result.req;
-    for (int k = i - 1; k >= 0; k--) {
-        const rs_request *q = &rows[k].result.req;
-        if (rows[k].status != RS_OK || q->gpus != 1) continue;
-        if (r->gpus != 1 && q->variant != r->variant) return 0.0;
-        return rows[k].result.t_median_ms / rows[i].result.t_median_ms;
-    }
+    for (int k = i - 1; r->gpus != 1 && k >= 0; k--)
+        if (timed(&rows[k]) && rows[k].result.req.gpus == 1 &&
+            rows[k].result.req.variant == r->variant)
+            return ratio(rows, k, i);
+    for (int k = i - 1; k >= 0; k--)
+        if (timed(&rows[k]) && same_spread(&rows[k].result.req, r)) return ratio(rows, k, i);
     return 0.0;
 }
 
+/* Against the first row on one GPU; without one, the first spread the same way. */
 double rs_ladder_cumulative_speedup(const rs_row *rows, int i)
 {
-    if (rows[i].status != RS_OK) return 0.0;
-    for (int k = 0; k <= i; k++) /* from the first row on one GPU */
-        if (rows[k].status == RS_OK && rows[k].result.req.gpus == 1 &&
-            rows[i].result.t_median_ms > 0.0)
-            return rows[k].result.t_median_ms / rows[i].result.t_median_ms;
+    if (!timed(&rows[i])) return 0.0;
+    for (int k = 0; k <= i; k++)
+        if (timed(&rows[k]) && rows[k].result.req.gpus == 1) return ratio(rows, k, i);
+    for (int k = 0; k <= i; k++)
+        if (timed(&rows[k]) && same_spread(&rows[k].result.req, &rows[i].result.req))
+            return ratio(rows, k, i);
     return 0.0;
 }
 

@@ -85,7 +85,7 @@ static void draw_limit_note(const ui_app *a, int y, int x, int w, double limit, 
     if (limit > 0.0)
         ui_putf(y, x, w, R_DIM,
                 "%s the limit: %.0f GB/s, a streaming read measured with these runs; %s is each "
-                "row's share of it (theoretical peak %.0f)",
+                "row's share of it, or of G times it over G GPUs (theoretical peak %.0f)",
                 ui_theme_utf8() ? "\xe2\x94\x82" : "|", limit, col, a->dev.peak_gbps);
     else
         ui_put(y, x, w, R_DIM,
@@ -149,7 +149,8 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         if (ok) rs_fmt_si(inst, wi, sizeof wi);
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         const int step = rs_catalogue_get(v)->step;
-        const double pct = limit > 0 ? 100.0 * res->gbps / limit : res->pct_peak;
+        const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
+        const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
         const int used =
             wide ? ui_putf(y, x, w, role, "%3d %-20.20s %9s %7s %7s %7.0f %5.1f%% %9s %9s ", step,
                            name, t, st, cu, res->gbps, pct, bc, wi)

@@ -37,12 +37,22 @@ static void load_sweep(ui_app *a, const rs_rec_config *c)
     set_range(a, c->n_lo, c->n_hi);
 }
 
+/* A recorded row the explorer shows with its settings: on one GPU as they
+ * are, or over as many GPUs with the same finish (a ladder over GPUs holds
+ * both). */
+static int shown_with(const rs_request *row, const rs_request *cfg)
+{
+    if (row->gpus == 1 || cfg->gpus == 1) return row->gpus == cfg->gpus;
+    return row->gpus == cfg->gpus && row->cross == cfg->cross;
+}
+
 static void load_ladder(ui_app *a, const rs_rec_config *c)
 {
     a->ladder_count = 0;
     int kernel_seen = 0; /* the explorer shows one kernel file: a ladder's first */
     for (int i = c->first; i < c->first + c->count && a->ladder_count < RS_VARIANT_COUNT; i++) {
         const rs_variant v = a->rec.rows[i].result.req.variant;
+        if (!shown_with(&a->rec.rows[i].result.req, &a->cfg)) continue;
         if (v == RS_V_KERNEL && kernel_seen++) continue;
         a->ladder_vars[a->ladder_count] = v;
         a->ladder[a->ladder_count++] = a->rec.rows[i];
@@ -71,6 +81,7 @@ void ui_replay_pick(ui_app *a, int k, int show)
     for (int i = c->first; i < c->first + c->count; i++) {
         const rs_row *row = &a->rec.rows[i];
         if (row->status != RS_OK || row->result.req.n != a->cfg.n) continue;
+        if (!shown_with(&row->result.req, &a->cfg)) continue;
         if (row->result.req.variant == RS_V_KERNEL && kernel_seen++) continue;
         a->last[row->result.req.variant] = *row;
         a->have[row->result.req.variant] = 1;
@@ -178,8 +189,8 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         ui_put(r.y + 1, x, w, R_DIM, "This recording holds no results.");
         return;
     }
-    ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-8s %-11s %-12s %5s %-11s %4s %s", "#", "kind",
-            "variants", "type op", "n", "block", "finish", "reps", "counters");
+    ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-10s %-6s %-11s %-12s %5s %-11s %4s %s", "#", "kind",
+            "variants", "gpus", "type op", "n", "block", "finish", "reps", "counters");
     int first = a->config_sel - (rows - 1) + 1;
     if (first < 0) first = 0;
     for (int i = 0; i < rows - 1 && first + i < a->nconfigs; i++) {
@@ -190,16 +201,22 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         int count = 0, only = 0;
         for (int v = 0; v < RS_VARIANT_COUNT; v++)
             if (q->variants & (1u << v)) count++, only = v;
-        snprintf(vars, sizeof vars, count == 1 ? "%.20s" : "%.0s%d", rs_variant_name(only), count);
+        if (count == 1)
+            snprintf(vars, sizeof vars, "%.10s", rs_variant_name(only));
+        else
+            snprintf(vars, sizeof vars, "%d variants", count);
+        char g[24] = "1", over[12] = "all"; /* on one GPU, over several, or both */
+        if (c->gpus) snprintf(over, sizeof over, "%u", c->gpus);
+        if (c->gpus != 1) snprintf(g, sizeof g, "%s%s", c->seen[0] ? "1, " : "", over);
         rs_format_size(c->n_lo, lo, sizeof lo);
         rs_format_size(c->n_hi, hi, sizeof hi);
         snprintf(n, sizeof n, c->n_lo == c->n_hi ? "%s" : "%s..%s", lo, hi);
         snprintf(to, sizeof to, "%s %s", rs_dtype_name(q->type), rs_op_name(q->op));
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         if (sel) ui_blank(y, x, w, R_SELECTED);
-        ui_putf(y, x, w, role, "%s%s%2d %-6s %-8s %-11s %-12s %5u %-11s %4u %s",
+        ui_putf(y, x, w, role, "%s%s%2d %-6s %-10s %-6s %-11s %-12s %5u %-11s %4u %s",
                 sel ? ui_glyph(G_SELECT) : " ", k == a->config_cur ? "*" : " ", k + 1, c->command,
-                vars, to, n, q->block, rs_finish_name(q->finish), q->reps, q->metrics);
+                vars, g, to, n, q->block, rs_finish_name(q->finish), q->reps, q->metrics);
     }
     ui_put(r.y + r.h - 1, x, w, R_DIM, " * the configuration shown ");
 }

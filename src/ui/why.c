@@ -195,9 +195,17 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
         else
             say(s, "Divergent branches: %.0f.", val(cur, RS_M_DIVERGENT_BRANCHES));
     }
-    if ((v == RS_V_VECTORIZED || v == RS_V_CUB || v == RS_V_THRUST) && cur->pct_measured > 0.0)
+    const int g = cur->multi.gpus > 1 ? cur->multi.gpus : 1; /* % of all G GPUs' reads */
+    if ((v == RS_V_VECTORIZED || v == RS_V_CUB || v == RS_V_THRUST) && cur->pct_measured > 0.0 &&
+        g == 1)
         say(s, "%.0f GB/s is %.0f%% of the %.0f GB/s a plain streaming read reaches here.",
             cur->gbps, cur->pct_measured, cur->device.measured_gbps);
+    else if ((v == RS_V_VECTORIZED || v == RS_V_CUB) && cur->pct_measured > 0.0)
+        say(s,
+            "%.0f GB/s is %.0f%% of the %.0f GB/s that %d GPUs' plain streaming reads reach "
+            "together (%.0f GB/s each).",
+            cur->gbps, cur->pct_measured, g * cur->device.measured_gbps, g,
+            cur->device.measured_gbps);
     if (rs_result_chose_block(cur)) {
         const int ticket = cur->finish == RS_FINISH_SINGLE_PASS;
         say(s,
@@ -272,7 +280,7 @@ static void say_gpus(sentences *s, const rs_result *cur)
             "slowest GPU reading its share from memory.",
             m->gpus, m->links[0] ? m->links : "the links");
     if (cur->metrics.valid)
-        say(s, "The counters below are GPU 0's, for its share; each GPU's are in the run "
+        say(s, "The counters panel shows GPU 0's, for its share; each GPU's are in the run "
                "table and the JSON.");
 }
 
