@@ -65,9 +65,24 @@ try:
     s = run_row(t, 0, "slowest GPU", 10)
     check("x2 host" in s and "39.5 µs" in s and "slowest GPU 26.0 µs" in s,
           "Enter: the host finish's recorded run, its slowest GPU and finish", s)
+    t.keys("p")  # pinned with its GPUs and finish
+    s = t.wait_for("pinned vectorized x2 host:", 5) or t.screen()
+    check("pinned vectorized x2 host:" in status_line(s), "p: the pin names its GPUs", s)
     t.keys("c")
     s = run_row(t, 0, "34.9 µs", 10)
     check("34.9 µs" in s and "x2 p2p" in s and "2 GPUs, p2p" in s, "c, Enter: the p2p finish's recorded run", s)
+    t.keys("C")
+    s = t.wait_for("pinned vectorized x2 host", 5) or t.screen()
+    check("Compare" in s and "pinned vectorized x2 host" in s and "39.5 µs" in s
+          and "34.9 µs" in s, "C: the p2p run beside the pinned host one, named", s)
+    t.keys("Escape")
+    t.keys("c")  # nccl: refused when recorded, and the result panel says so
+    t.wait_for("cross-GPU finish nccl", 5)
+    t.keys("Enter")
+    s = t.wait_for("Recorded as failed: NCCL needs 2 distinct GPUs", 5) or t.screen()
+    check("Recorded as failed: NCCL needs 2 distinct GPUs" in s and "Not run with" not in s,
+          "c, Enter on nccl: the recorded failure in the result panel", s)
+    t.keys("c", "c")  # host, then p2p again
     t.keys("L")  # the ladder over the two: each variant's p2p row, % of both GPUs' limits
     t.wait_for("Enter runs every variant", 5)
     t.keys("Enter")

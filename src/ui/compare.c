@@ -17,7 +17,9 @@ static const rs_result *compare_side(const ui_app *a, int which, char *label, si
             snprintf(label, len, "(nothing pinned)");
             return NULL;
         }
-        snprintf(label, len, "pinned %s", rs_request_name(&a->pinned.result.req));
+        char what[128]; /* with its GPUs and finish, where it spans several */
+        snprintf(label, len, "pinned %s",
+                 rs_request_label(&a->pinned.result.req, what, sizeof what));
         return &a->pinned.result;
     }
     char name[RS_NOTE_MAX];

@@ -316,11 +316,12 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
                              : "K picks your .cu file (start from conf/kernels/template.cu).");
         else if (rs_catalogue_check(&want, &err) != RS_OK)
             ui_put(r.y + 1, x, w, R_WARN, err.msg);
+        else if (a->has_failed && rs_request_same_run(&a->failed.result.req, &want))
+            ui_putf(r.y + 1, x, w, R_BAD, "%s: %.*s", a->replay ? "Recorded as failed" : "Failed",
+                    (int)strcspn(a->failed.error, "\n"), a->failed.error);
         else
             ui_putf(r.y + 1, x, w, R_DIM, "Not run with this configuration: Enter %s.",
                     a->replay ? "looks it up in the recording" : "runs it");
-        if (a->have[a->sel] && a->last[a->sel].status != RS_OK)
-            ui_put(r.y + 2, x, w, R_BAD, a->last[a->sel].error);
         return;
     }
     draw_verdict_line(a, r, res);

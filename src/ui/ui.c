@@ -93,6 +93,10 @@ static void take_row(ui_app *a, const ui_event *ev)
             a->ladder_done = ev->index + 1;
         }
         if (v == RS_V_KERNEL) ui_kernel_take_row(a, row);
+        if ((unsigned)v < RS_VARIANT_COUNT && row->status != RS_OK) {
+            a->failed = *row; /* the result panel says why */
+            a->has_failed = 1;
+        }
         if ((unsigned)v < RS_VARIANT_COUNT && row->status == RS_OK) {
             a->last[v] = *row;
             a->have[v] = 1;
@@ -188,8 +192,9 @@ static void pin(ui_app *a)
     }
     a->pinned = a->last[a->sel];
     a->has_pin = 1;
+    char what[128];
     ui_status(a, R_GOOD, "pinned %s: changes are now shown against it (p again on it unpins)",
-              rs_variant_name(a->sel));
+              rs_request_label(&a->pinned.result.req, what, sizeof what));
 }
 
 static void cancel_or_back(ui_app *a)
