@@ -126,7 +126,7 @@ check(rc == 0 and len(json.loads(out)["rows"]) == 1, "ladder json")
 
 # Sweeps on the CPU: the table, and a chart through gnuplot with its CSV.
 rc, out, err = run("sweep", "--variants", "cpu", "--range", "2^10..2^14", "--reps", "2")
-check(rc == 0 and "2^14" in out and "crossovers:" in out, f"cpu sweep table: {err}")
+check(rc == 0 and "2^14" in out and "crossovers (a lead changes where another is >5% faster): cpu" in out, f"cpu sweep table: {err}")
 svg = os.path.join(tmp, "chart.svg")
 rc, out, err = run("sweep", "--variants", "cpu", "--range", "1K..64K:4", "--reps", "2",
                    "--plot", svg)
@@ -186,6 +186,12 @@ rc, out, err = run("sweep", "--replay", demo, "--type", "float64", "--finish", "
                    "--variants", "atomic,first_add,multi_element,vectorized,cub", "--plot", svg)
 check(rc == 0 and "cub from 2^19 on" in out and os.path.getsize(svg) > 1000,
       f"sweep --replay --plot: the recorded sweep, its crossovers and chart: {err}")
+rc, out, err = run("sweep", "--replay", demo, "--preset", "atomic-vs-tree")
+cells = [l.split() for l in out.splitlines() if l.strip().startswith("2^29")]
+check(rc == 0 and cells and "refused" not in out.split("\n", 1)[-1]
+      and " ".join(cells[0][1:3]) == "not recorded"
+      and "\nnot recorded: not in the recording: " in out and "'not recorded' said below" in out,
+      f"sweep --replay: sizes the recording lacks are 'not recorded', not 'refused': {out[-900:]}")
 
 # Listings.
 rc, out, _ = run("variants")

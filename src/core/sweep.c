@@ -314,6 +314,14 @@ rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char 
     return RS_OK;
 }
 
+/* What a cell without a time says: why its row has none. */
+static const char *cell_word(const rs_row *r)
+{
+    if (r->status == RS_E_NOMEM) return "skip";
+    if (r->status == RS_OK) return "WRONG";
+    return strncmp(r->error, "not in the recording", 20) == 0 ? "not recorded" : "refused";
+}
+
 static void print_sweep_table(FILE *f, const rs_sweep *s)
 {
     const int ns = rs_sweep_series_count(s);
@@ -323,11 +331,16 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
                 r0->gpus ? "over %u GPUs, partials combined by %s: "
                          : "over every GPU%.0u, partials combined by %s: ",
                 r0->gpus, rs_cross_name(r0->cross));
-    fprintf(f,
-            "time of one reduction (median); '-' not run, 'skip' does not fit, 'WRONG' failed\n");
+    fprintf(f, "time of one reduction (median); '-' not run, 'skip' does not fit, 'WRONG' failed, "
+               "'refused' and 'not recorded' said below\n");
+    int cw = 12; /* every column as wide as the longest name, up to 24 */
+    for (int k = 0; k < s->nvar; k++) {
+        const int l = (int)strlen(rs_sweep_series_name(s, k));
+        cw = l > cw ? (l < 24 ? l : 24) : cw;
+    }
     fprintf(f, "%12s", "n");
     for (int k = 0; k < ns; k++)
-        fprintf(f, " %12.12s", k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
+        fprintf(f, " %*.*s", cw, cw, k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
     fprintf(f, "\n");
     for (int i = 0; i < s->sizes.count; i++) {
         char n[32];
@@ -339,27 +352,26 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
             if (t > 0.0) {
                 rs_fmt_time(t, rs_notation_utf8(), cell, sizeof cell);
             } else if (k < s->nvar && i * s->nvar + k < s->done) {
-                const rs_row *r = rs_sweep_row(s, i, k);
-                snprintf(cell, sizeof cell, "%s",
-                         r->status == RS_E_NOMEM ? "skip"
-                         : r->status == RS_OK    ? "WRONG"
-                                                 : "refused");
+                snprintf(cell, sizeof cell, "%s", cell_word(rs_sweep_row(s, i, k)));
             } else {
                 snprintf(cell, sizeof cell, "-");
             }
             char padded[48];
-            fprintf(f, " %s", rs_pad(cell, 12, 1, padded, sizeof padded));
+            fprintf(f, " %s", rs_pad(cell, cw, 1, padded, sizeof padded));
         }
         fprintf(f, "\n");
     }
     char cross[512];
     rs_sweep_crossovers(s, cross, sizeof cross);
-    if (cross[0]) fprintf(f, "crossovers: %s\n", cross);
-    for (int i = 0; i < s->done; i++)
-        if (s->rows[i].status == RS_E_NOMEM) {
-            fprintf(f, "skipped: %s\n", s->rows[i].error);
-            break;
-        }
+    if (cross[0]) /* the lead needs more than 5% to change: say so beside it */
+        fprintf(f, "crossovers (a lead changes where another is >5%% faster): %s\n", cross);
+    const char *said[3] = {"skip", "refused", "not recorded"}; /* the first reason of each */
+    for (int w = 0; w < 3; w++)
+        for (int i = 0; i < s->done; i++)
+            if (s->rows[i].status != RS_OK && strcmp(cell_word(&s->rows[i]), said[w]) == 0) {
+                fprintf(f, "%s: %s\n", w ? said[w] : "skipped", s->rows[i].error);
+                break;
+            }
 }
 
 void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)

@@ -461,11 +461,15 @@ void ui_draw_sweep(const ui_app *a, const ui_layout *l)
         draw_empty(a, r.y + 3, x, w);
         return;
     }
-    char note[512], cross[512], legend[ITEMS][64], values[ITEMS][64];
+    char note[512], cross[560], legend[ITEMS][64], values[ITEMS][64];
     ui_role legend_role[ITEMS], value_role[ITEMS];
     const int has_note = chart_note(a, note, sizeof note);
-    rs_sweep_crossovers(&a->sweep, cross, sizeof cross);
-    if (!cross[0]) snprintf(cross, sizeof cross, "crossovers appear as sizes finish");
+    char leads[480];
+    rs_sweep_crossovers(&a->sweep, leads, sizeof leads);
+    if (leads[0]) /* as the table says it: the lead needs more than 5% to change */
+        snprintf(cross, sizeof cross, "%s (a lead changes where another is >5%% faster)", leads);
+    else
+        snprintf(cross, sizeof cross, "crossovers appear as sizes finish");
     int legend_rows, gap;
     const int nl = legend_layout(a, w, legend, legend_role, &legend_rows, &gap);
     const int nv = cursor_items(a, values, value_role);
