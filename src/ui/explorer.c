@@ -399,8 +399,9 @@ void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r,
         if (shown++ < first) continue;
         const rs_metric_def *d = &rs_metric_defs[i];
         const int y = r.y + row++;
-        /* label | value (10, right-aligned) | bar (wide panels) | change (8) */
-        int lw = w - 10 - 1 - 8;
+        /* label | value (10, 14 where wide, right-aligned) | bar (wide panels) | change (8) */
+        const int vw = w >= 60 ? 14 : 10;
+        int lw = w - vw - 1 - 8;
         if (lw > 27) lw = 27;
         ui_put(y, x, lw - 1, R_NORMAL, d->label);
         if (!(m->valid & RS_METRIC_BIT(i))) {
@@ -409,10 +410,12 @@ void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r,
         }
         char v[48], pv[64];
         rs_fmt_metric(m->value[i], d->unit, utf8, v, sizeof v);
-        ui_put(y, x + lw, 10, R_NORMAL, ui_pad(v, 10, pv, sizeof pv));
+        if ((int)strlen(v) > vw && strcmp(d->unit, "count") == 0) /* 1.2 G, not "…" */
+            rs_fmt_si(m->value[i], v, sizeof v);
+        ui_put(y, x + lw, vw, R_NORMAL, ui_pad(v, vw, pv, sizeof pv));
         const double s = scale_of(d, m->value[i]);
-        int col = x + lw + 11;
-        if (s >= 0.0 && w - lw - 11 >= 10 + 1 + 8) {
+        int col = x + lw + vw + 1;
+        if (s >= 0.0 && w - lw - vw - 1 >= 10 + 1 + 8) {
             ui_bar(y, col, 10, s, R_BAR);
             col += 11;
         }
