@@ -27,7 +27,8 @@ rc, out, err = run("allreduce", "--help")
 check(rc == 0 and "--gpus N" in out and "--algo LIST" in out and "peer_ring" in out,
       f"allreduce --help: {out[:300]}")
 for args, want in ((("--algo", "bogus"), "bad --algo 'bogus'"), (("--algo", ","), "bad --algo"),
-                   (("--gpus", "99"), "bad value '99' for --gpus: expected a whole number from 0 to 16"),
+                   (("--gpus", "99"),
+                    "bad value '99' for --gpus: expected a whole number from 0 to 16"),
                    (("--gpus", "two"), "bad value 'two' for --gpus"),
                    (("--gpus", "-1"), "bad value '-1' for --gpus")):
     rc, out, err = run("allreduce", *args)

@@ -39,7 +39,8 @@ rc, out, _ = run("help", "ladder")
 check(rc == 0 and "--variants" in out and "--format FMT" in out, "help ladder")
 
 # Bad input: one clear line, exit 2.
-one_line_error(*run("run", "--variant", "cpu", "--n", "abc")[0:3:2], 2, "bad value 'abc' for --n", "bad n")
+one_line_error(*run("run", "--variant", "cpu", "--n", "abc")[0:3:2], 2, "bad value 'abc' for --n",
+               "bad n")
 one_line_error(*run("run", "--bogus")[0:3:2], 2, "unknown option '--bogus'", "unknown option")
 for flag, v in (("--cross", "bogus"), ("--reps", "abc"), ("--ept", "-1")):  # the flag, not its key
     one_line_error(*run("run", flag, v)[0:3:2], 2, f"bad value '{v}' for {flag}: expected",

@@ -29,7 +29,8 @@ try:
     check(t.wait_for("Ladder", 20) is not None, "the explorer starts on the recording")
     s = t.wait_for("thread inst (pred on)", 10) or t.screen()
     ti = [l for l in s.splitlines() if "thread inst (pred on)" in l]
-    check(ti and re.search(r"thread inst \(pred on\) +[\d,.]+ [GM]?", ti[0]) and "\u2026" not in ti[0],
+    check(ti and re.search(r"thread inst \(pred on\) +[\d,.]+ [GM]?", ti[0])
+          and "\u2026" not in ti[0],
           "a wide counters panel shows a counter of ten digits, not an ellipsis", s)
     t.keys("c")
     s = t.screen()
