@@ -127,7 +127,9 @@ check(rc == 0 and len(json.loads(out)["rows"]) == 1, "ladder json")
 
 # Sweeps on the CPU: the table, and a chart through gnuplot with its CSV.
 rc, out, err = run("sweep", "--variants", "cpu", "--range", "2^10..2^14", "--reps", "2")
-check(rc == 0 and "2^14" in out and "crossovers (a lead changes where another is >5% faster): cpu" in out, f"cpu sweep table: {err}")
+check(rc == 0 and "2^14" in out
+      and "crossovers (a lead changes where another is >5% faster): cpu" in out,
+      f"cpu sweep table: {err}")
 svg = os.path.join(tmp, "chart.svg")
 rc, out, err = run("sweep", "--variants", "cpu", "--range", "1K..64K:4", "--reps", "2",
                    "--plot", svg)

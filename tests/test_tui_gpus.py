@@ -75,7 +75,8 @@ try:
     check("pinned vectorized x2 host:" in status_line(s), "p: the pin names its GPUs", s)
     t.keys("c")
     s = run_row(t, 0, "34.9 µs", 10)
-    check("34.9 µs" in s and "x2 p2p" in s and "2 GPUs, p2p" in s, "c, Enter: the p2p finish's recorded run", s)
+    check("34.9 µs" in s and "x2 p2p" in s and "2 GPUs, p2p" in s,
+          "c, Enter: the p2p finish's recorded run", s)
     t.keys("C")
     s = t.wait_for("pinned vectorized x2 host", 5) or t.screen()
     check("Compare" in s and "pinned vectorized x2 host" in s and "39.5 µs" in s
