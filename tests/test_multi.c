@@ -243,6 +243,12 @@ static void json_round_trip(void)
     CHECK(rs_result_from_json(j, &b, &err) == RS_E_USAGE && strstr(err.msg, "gpus: 3 shares"));
     cJSON_Delete(j);
     a.req.n = 31;
+    a.multi.gpus = 1; /* the split's code over one GPU (--gpus 0 on a machine of one) */
+    a.multi.share[0].offset = 0;
+    a.multi.share[0].count = 31;
+    j = rs_result_to_json(&a);
+    CHECK(rs_result_from_json(j, &b, &err) == RS_OK && b.multi.gpus == 1);
+    cJSON_Delete(j);
     a.multi.gpus = 0; /* one GPU: no "gpus" object */
     j = rs_result_to_json(&a);
     CHECK(cJSON_GetObjectItemCaseSensitive(j, "gpus") == NULL);

@@ -292,8 +292,8 @@ static rs_status multi_from(const cJSON *j, uint64_t n, rs_multi_result *m, rs_e
 {
     if (!j) return RS_OK;
     const int g = inum(j, "count", 0);
-    if (!cJSON_IsObject(j) || g < 2 || g > RS_GPUS_MAX)
-        return rs_fail(err, RS_E_USAGE, "gpus: a count from 2 to %d", RS_GPUS_MAX);
+    if (!cJSON_IsObject(j) || g < 1 || g > RS_GPUS_MAX)
+        return rs_fail(err, RS_E_USAGE, "gpus: a count from 1 to %d", RS_GPUS_MAX);
     m->gpus = g;
     const int c = rs_cross_from_name(str(j, "cross_finish"));
     m->cross = c < 0 ? RS_CROSS_HOST : (rs_cross)c;
