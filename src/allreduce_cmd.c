@@ -220,13 +220,13 @@ static void print_crossovers(FILE *f, const ar_run *r)
                     name, t0);
         else if (kind == RS_AR_ALL_BANDWIDTH)
             fprintf(f,
-                    "%s: bandwidth-bound over the whole range (busbw at half its best or more "
-                    "from %s, the smallest size): smaller sizes find the latency-bound ones\n",
+                    "%s: bandwidth-bound over the whole range (busbw at half the range's best or "
+                    "more from %s, the smallest size): smaller sizes find the latency-bound ones\n",
                     name, h);
         else
             fprintf(f,
                     "%s: latency-bound up to %s (within 2x of the smallest size's %s), "
-                    "bandwidth-bound from %s (busbw at half its best or more)\n",
+                    "bandwidth-bound from %s (busbw at half the range's best or more)\n",
                     name, l, t0, h);
     }
 }

@@ -98,9 +98,11 @@ static int command_takes_field(const char *command, rs_field_id id)
 /* A bad value's message names the preset key; on the command line, the flag. */
 static void flag_named(rs_error *err, const rs_field *f)
 {
-    char key[64], *at;
+    char key[64], *at = NULL; /* the last " for KEY": the value comes before it */
     snprintf(key, sizeof key, " for %s", f->key);
-    if (!err || !f->flag || !(at = strstr(err->msg, key))) return;
+    if (!err || !f->flag) return;
+    for (char *p = strstr(err->msg, key); p; p = strstr(p + 1, key)) at = p;
+    if (!at) return;
     char rest[sizeof err->msg];
     snprintf(rest, sizeof rest, "%s", at + strlen(key));
     snprintf(at, sizeof err->msg - (size_t)(at - err->msg), " for --%s%s", f->flag, rest);

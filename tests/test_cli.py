@@ -42,7 +42,8 @@ check(rc == 0 and "--variants" in out and "--format FMT" in out, "help ladder")
 one_line_error(*run("run", "--variant", "cpu", "--n", "abc")[0:3:2], 2, "bad value 'abc' for --n",
                "bad n")
 one_line_error(*run("run", "--bogus")[0:3:2], 2, "unknown option '--bogus'", "unknown option")
-for flag, v in (("--cross", "bogus"), ("--reps", "abc"), ("--ept", "-1")):  # the flag, not its key
+for flag, v in (("--cross", "bogus"), ("--reps", "abc"), ("--ept", "-1"),  # the flag, not its key
+                ("--n", "2 for n")):
     one_line_error(*run("run", flag, v)[0:3:2], 2, f"bad value '{v}' for {flag}: expected",
                    f"{flag} {v} names the flag")
 with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:

@@ -111,6 +111,10 @@ static void crossovers(void)
     const double small_us[] = {20, 20.5, 21, 22}, small_bw[] = {0.001, 0.006, 0.09, 5};
     CHECK(rs_ar_crossover(bytes, small_us, small_bw, 4, &lat, &band) == RS_AR_ALL_LATENCY);
     CHECK(lat == 0 && band == 0);
+    /* 2^27, 3 x 2^26, 2^28 at full bandwidth: time under 2x, yet no latency: no verdict */
+    const double narrow_b[] = {134217728, 201326592, 268435456}, narrow_us[] = {1692, 2470, 3251};
+    const double narrow_bw[] = {330, 326, 330};
+    CHECK(rs_ar_crossover(narrow_b, narrow_us, narrow_bw, 3, &lat, &band) == 0);
     CHECK(rs_ar_crossover(bytes, us, bw, 2, &lat, &band) == 0 && lat == 0 && band == 0);
     const double nan = 0.0 / 0.0, inf = 1.0 / 0.0;
     const double bad_us[] = {10, nan, 12}, bad_bw[] = {1, inf, 2}, zero_us[] = {0, 1, 2};

@@ -98,14 +98,57 @@ static void kernels(const char *path)
     rs_recording_free(&rec);
 }
 
+/* The configurations of path's rows, each row's command replaced by `as`
+ * ("" keeps it): how many, the first in *c. */
+static int configs_as(const char *path, const char *as, const char *dir, rs_rec_config *c)
+{
+    char copy[512], line[1 << 16];
+    snprintf(copy, sizeof copy, "%s/test_record_as.jsonl", dir);
+    FILE *in = fopen(path, "r"), *out = fopen(copy, "w");
+    while (in && out && fgets(line, sizeof line, in)) {
+        char *k = strstr(line, "\"command\":\"ladder\"");
+        if (k && *as) {
+            *k = '\0';
+            fprintf(out, "%s\"command\":\"%s\"%s", line, as, k + strlen("\"command\":\"ladder\""));
+        } else
+            fputs(line, out);
+    }
+    if (in) fclose(in);
+    if (out) fclose(out);
+    rs_recording rec;
+    rs_error err;
+    int n = -1;
+    if (rs_recording_load(copy, &rec, &err) == RS_OK) {
+        n = rs_recording_configs(&rec, c, 16);
+        rs_recording_free(&rec);
+    }
+    remove(copy);
+    return n;
+}
+
+/* A ladder over GPUs (each variant on one GPU, then per finish) is one
+ * configuration; runs of those rows, one per spread. */
+static void over_gpus(const char *path, const char *dir)
+{
+    rs_rec_config c[16];
+    int n = configs_as(path, "", dir, c);
+    const uint32_t both = (1u << RS_V_VECTORIZED) | (1u << RS_V_CUB);
+    CHECK_MSG(n == 1 && c[0].count == 8 && c[0].gpus == 0 && c[0].req.gpus == 1 &&
+                  c[0].seen[0] == both && c[0].seen[1 + RS_CROSS_P2P] == both,
+              "%d configurations", n);
+    n = configs_as(path, "run", dir, c);
+    CHECK_MSG(n == 8, "runs: %d configurations, not 8", n);
+}
+
 int main(int argc, char **argv)
 {
-    CHECK(argc > 4);
-    if (argc > 4) {
+    CHECK(argc > 5);
+    if (argc > 5) {
         shipped(argv[1]);
         cpu_only(argv[2], argv[3]);
         directory(argv[3]);
         kernels(argv[4]);
+        over_gpus(argv[5], argv[3]);
     }
     return check_report("test_record");
 }

@@ -101,6 +101,12 @@ try:
     s = t.wait_for("1 configuration", 5) or t.screen()
     check("1 configuration" in s and re.search(r"ladder +2 variants +1, all +int32 sum", s),
           "R: the ladder over GPUs is one configuration, its GPUs named", s)
+    t.keys("Escape", "Escape", "t")  # int64: not recorded, and it says only that
+    t.wait_for("type int64", 5)
+    t.keys("Enter")
+    s = t.wait_for("not in the recording", 5) or t.screen()
+    check("not in the recording" in s and "Recorded as failed" not in s,
+          "Enter on what was not recorded: said so, not as a recorded failure", s)
     t.keys("q")
     check(t.exit_code() == 0 and t.terminal_restored(), "q quits, the terminal restored")
 finally:

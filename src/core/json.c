@@ -305,11 +305,15 @@ static rs_status multi_from(const cJSON *j, uint64_t n, rs_multi_result *m, rs_e
     const cJSON *o;
     cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(j, "shares"))
     {
-        if (k == g) return rs_fail(err, RS_E_USAGE, "gpus: more shares than its %d GPUs", g);
+        if (k == g) return rs_fail(err, RS_E_USAGE, "gpus: more shares than GPUs (%d)", g);
         rs_gpu_share *s = &m->share[k++];
         share_from(o, s);
-        if (s->offset != next || s->count > n - next)
-            return rs_fail(err, RS_E_USAGE, "gpus: share %d does not follow the one before", k - 1);
+        if (s->offset != next)
+            return rs_fail(err, RS_E_USAGE, "gpus: share %d starts at %llu, not %llu", k - 1,
+                           (unsigned long long)s->offset, (unsigned long long)next);
+        if (s->count > n - next) /* next <= n: every share before stayed within n */
+            return rs_fail(err, RS_E_USAGE, "gpus: share %d runs past n %llu", k - 1,
+                           (unsigned long long)n);
         next += s->count;
     }
     if (k != g || next != n)

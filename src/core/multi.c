@@ -50,6 +50,7 @@ int rs_ar_crossover(const double *bytes, const double *us, const double *busbw, 
         if (i && bytes[i] <= bytes[i - 1]) return 0;
         if (busbw[i] > best) best = busbw[i];
     }
+    if (bytes[n - 1] < 4.0 * bytes[0]) return 0; /* too narrow: time at most doubles anyway */
     if (us[n - 1] <= 2.0 * us[0]) return RS_AR_ALL_LATENCY;
     int band = 0;
     while (busbw[band] < 0.5 * best) band++; /* the best reaches it: band < n */

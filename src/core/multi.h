@@ -44,8 +44,10 @@ int rs_ar_algo_parse(const char *s);
  * ascending. Returns RS_AR_CROSSES (both found, *latency < *bandwidth),
  * RS_AR_ALL_BANDWIDTH (the smallest size already at half the best busbw:
  * *latency 0), RS_AR_ALL_LATENCY (no time past 2x the smallest's:
- * *bandwidth 0), or 0 (both 0) with fewer than 3 points or a size, time
- * or busbw that is not a positive finite number. */
+ * *bandwidth 0), or 0 (both 0) with fewer than 3 points, a largest size
+ * under 4x the smallest (too narrow to tell), or a size, time or busbw
+ * that is not a positive finite number. Both are relative to the range:
+ * its smallest size's time and its best busbw. */
 enum { RS_AR_CROSSES = 1, RS_AR_ALL_BANDWIDTH, RS_AR_ALL_LATENCY };
 int rs_ar_crossover(const double *bytes, const double *us, const double *busbw, int n,
                     double *latency, double *bandwidth);

@@ -283,9 +283,15 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
         const int next_file = i > 0 && r->variant == RS_V_KERNEL &&
                               rec->rows[i - 1].result.req.variant == RS_V_KERNEL &&
                               strcmp(rec->rows[i - 1].result.req.kernel, r->kernel) != 0;
+        /* a ladder over GPUs has each variant on one GPU and per finish; a
+         * run of a variant again is another configuration, GPUs or not */
         const int slot = r->gpus == 1 ? 0 : 1 + (int)r->cross % RS_CROSS_COUNT;
-        const int repeat = c && !sweep && (c->seen[slot] & (1u << r->variant)) && !next_file;
-        const int other_gpus = c && r->gpus != 1 && c->gpus != 1 && c->gpus != r->gpus;
+        const int ladder = strcmp(rec->command[i], "ladder") == 0;
+        const uint32_t had = !c ? 0 : ladder ? c->seen[slot] : c->req.variants;
+        const int repeat = c && !sweep && (had & (1u << r->variant)) && !next_file;
+        const int other_gpus =
+            c && (ladder ? r->gpus != 1 && c->gpus != 1 && c->gpus != r->gpus
+                         : c->req.gpus != r->gpus || (r->gpus != 1 && c->req.cross != r->cross));
         if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat || other_gpus ||
             !same_settings(&c->req, r, sweep) || !knob_fits(r, &joined, &seen_flags)) {
             if (n == max) break;

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep, fileno */
 #include "rendezvous.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +53,16 @@ static rs_status not_found(const char *path, size_t n, time_t not_before, double
                        "%s is older than this rank (a past job's): waited %g s for rank 0 to "
                        "write it anew; remove it, or is rank 0 running?",
                        path, timeout_s);
-    return rs_fail(err, RS_E_IO,
-                   "%s holds %lld bytes, not the %zu of NCCL's id that rank 0 writes: another "
-                   "program's file? (waited %g s)",
-                   path, (long long)st.st_size, n, timeout_s);
+    if ((size_t)st.st_size != n)
+        return rs_fail(err, RS_E_IO,
+                       "%s holds %lld bytes, not the %zu of NCCL's id that rank 0 writes: another "
+                       "program's file? (waited %g s)",
+                       path, (long long)st.st_size, n, timeout_s);
+    FILE *f = fopen(path, "rb"); /* the right file, fresh: why could it not be read? */
+    const int e = f ? 0 : errno;
+    if (f) fclose(f);
+    return rs_fail(err, RS_E_IO, "cannot read the rendezvous file %s: %s", path,
+                   e ? strerror(e) : "it came as the wait ended; start this rank again");
 }
 
 rs_status rs_rendezvous_wait(const char *path, void *bytes, size_t n, time_t not_before,

@@ -149,10 +149,6 @@ static int fastest(const rs_sweep *s, int i, double *t_out)
     return best;
 }
 
-/* The lead changes only when another variant beats the leader by more than
- * 5%: near-ties (noise) do not make crossovers. */
-#define RS_LEAD_MARGIN 1.05
-
 int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
 {
     int segments = 0, lead = -1, start = 0, last = 0;
@@ -364,7 +360,8 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
     char cross[512];
     rs_sweep_crossovers(s, cross, sizeof cross);
     if (cross[0]) /* the lead needs more than 5% to change: say so beside it */
-        fprintf(f, "crossovers (a lead changes where another is >5%% faster): %s\n", cross);
+        fprintf(f, "crossovers (a lead changes where another is >%.0f%% faster): %s\n",
+                100.0 * (RS_LEAD_MARGIN - 1.0), cross);
     const char *said[3] = {"skip", "refused", "not recorded"}; /* the first reason of each */
     for (int w = 0; w < 3; w++)
         for (int i = 0; i < s->done; i++)

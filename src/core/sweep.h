@@ -41,6 +41,9 @@ const char *rs_sweep_series_name(const rs_sweep *s, int series);
  * above", over every series the chart shows (the CPU baseline included).
  * Returns the number of segments; text gets the sentence. */
 int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len);
+/* The lead changes only where another series is more than this much
+ * faster (1.05: 5%): near-ties (noise) make no crossovers. */
+#define RS_LEAD_MARGIN 1.05
 
 /* A log axis from lo to hi: decade bounds that contain them. A bound that
  * is zero, negative, NaN or infinite is ignored; with none usable the axis

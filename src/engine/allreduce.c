@@ -272,11 +272,11 @@ rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_alg
     a->ranks = ranks;
     nccl_uid id;
     memset(&id, 0, sizeof id);
-    st = nccl_symbols(a, err);
+    int count = 0; /* this node's GPUs, the ranks here sharing them: asked first, as devices */
+    st = gpus_here(0, &count, err);
+    if (st == RS_OK) st = nccl_symbols(a, err);
     if (st == RS_OK && (!a->get_uid || !a->init_rank))
         st = rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclGetUniqueId or ncclCommInitRank");
-    int count = 0; /* this node's GPUs, the ranks here sharing them: asked before any wait */
-    if (st == RS_OK) st = gpus_here(0, &count, err);
     char path[4096]; /* one file per algorithm: each has its own communicator */
     snprintf(path, sizeof path, "%s.%s", rendezvous, rs_ar_algo_name(algo));
     if (st == RS_OK && rank == 0) {

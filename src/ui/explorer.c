@@ -290,6 +290,14 @@ static void draw_speedup_line(const ui_app *a, ui_rect r, const rs_result *res)
     ui_put(r.y + 3, x, w, R_ACCENT, speed);
 }
 
+/* What the result panel puts before a failure's reason: what was not
+ * recorded says so itself. */
+static const char *failed_lead(const ui_app *a)
+{
+    if (!a->replay) return "Failed: ";
+    return strncmp(a->failed.error, "not in the recording", 20) == 0 ? "" : "Recorded as failed: ";
+}
+
 static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
 {
     char title[256], name[RS_NOTE_MAX];
@@ -317,7 +325,7 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
         else if (rs_catalogue_check(&want, &err) != RS_OK)
             ui_put(r.y + 1, x, w, R_WARN, err.msg);
         else if (a->has_failed && rs_request_same_run(&a->failed.result.req, &want))
-            ui_putf(r.y + 1, x, w, R_BAD, "%s: %.*s", a->replay ? "Recorded as failed" : "Failed",
+            ui_putf(r.y + 1, x, w, R_BAD, "%s%.*s", failed_lead(a),
                     (int)strcspn(a->failed.error, "\n"), a->failed.error);
         else
             ui_putf(r.y + 1, x, w, R_DIM, "Not run with this configuration: Enter %s.",

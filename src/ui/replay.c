@@ -153,6 +153,7 @@ void ui_replay_open(ui_app *a, const char *path)
     a->dev_ready = 1;
     a->gpu_status = RS_OK;
     memset(a->have, 0, sizeof a->have);
+    a->has_failed = 0; /* a failure before this recording is not its own */
     if (!a->nconfigs) {
         ui_status(a, R_WARN, "%s holds no results", path);
         return;
@@ -189,7 +190,7 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         ui_put(r.y + 1, x, w, R_DIM, "This recording holds no results.");
         return;
     }
-    ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-10s %-6s %-11s %-12s %5s %-11s %4s %s", "#", "kind",
+    ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-20s %-6s %-11s %-12s %5s %-11s %4s %s", "#", "kind",
             "variants", "gpus", "type op", "n", "block", "finish", "reps", "counters");
     int first = a->config_sel - (rows - 1) + 1;
     if (first < 0) first = 0;
@@ -202,7 +203,7 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         for (int v = 0; v < RS_VARIANT_COUNT; v++)
             if (q->variants & (1u << v)) count++, only = v;
         if (count == 1)
-            snprintf(vars, sizeof vars, "%.10s", rs_variant_name(only));
+            snprintf(vars, sizeof vars, "%.20s", rs_variant_name(only));
         else
             snprintf(vars, sizeof vars, "%d variants", count);
         char g[24] = "1", over[12] = "all"; /* on one GPU, over several, or both */
@@ -214,7 +215,7 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         snprintf(to, sizeof to, "%s %s", rs_dtype_name(q->type), rs_op_name(q->op));
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         if (sel) ui_blank(y, x, w, R_SELECTED);
-        ui_putf(y, x, w, role, "%s%s%2d %-6s %-10s %-6s %-11s %-12s %5u %-11s %4u %s",
+        ui_putf(y, x, w, role, "%s%s%2d %-6s %-20s %-6s %-11s %-12s %5u %-11s %4u %s",
                 sel ? ui_glyph(G_SELECT) : " ", k == a->config_cur ? "*" : " ", k + 1, c->command,
                 vars, g, to, n, q->block, rs_finish_name(q->finish), q->reps, q->metrics);
     }

@@ -467,7 +467,8 @@ void ui_draw_sweep(const ui_app *a, const ui_layout *l)
     char leads[480];
     rs_sweep_crossovers(&a->sweep, leads, sizeof leads);
     if (leads[0]) /* as the table says it: the lead needs more than 5% to change */
-        snprintf(cross, sizeof cross, "%s (a lead changes where another is >5%% faster)", leads);
+        snprintf(cross, sizeof cross, "%s (a lead changes where another is >%.0f%% faster)", leads,
+                 100.0 * (RS_LEAD_MARGIN - 1.0));
     else
         snprintf(cross, sizeof cross, "crossovers appear as sizes finish");
     int legend_rows, gap;

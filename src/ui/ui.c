@@ -94,7 +94,7 @@ static void take_row(ui_app *a, const ui_event *ev)
         }
         if (v == RS_V_KERNEL) ui_kernel_take_row(a, row);
         if ((unsigned)v < RS_VARIANT_COUNT && row->status != RS_OK) {
-            a->failed = *row; /* the result panel says why */
+            a->failed = *row; /* the result panel says why (the last failure only) */
             a->has_failed = 1;
         }
         if ((unsigned)v < RS_VARIANT_COUNT && row->status == RS_OK) {
