@@ -88,6 +88,14 @@ try:
     s = t.wait_for("Recorded as failed: NCCL needs 2 distinct GPUs", 5) or t.screen()
     check("Recorded as failed: NCCL needs 2 distinct GPUs" in s and "Not run with" not in s,
           "c, Enter on nccl: the recorded failure in the result panel", s)
+    t.keys("L")  # the ladder on nccl: both rows refused; each variant keeps its own reason
+    t.wait_for("Enter runs every variant", 5)
+    t.keys("Enter")
+    t.wait_for("cub: NCCL needs 2 distinct GPUs", 10)
+    t.keys("Escape")
+    s = t.wait_for("Recorded as failed", 5) or t.screen()
+    check("Recorded as failed: NCCL needs 2 distinct GPUs" in s,
+          "after a ladder of two failures, vectorized's panel still says its own", s)
     t.keys("c", "c")  # host, then p2p again
     t.keys("L")  # the ladder over the two: each variant's p2p row, % of both GPUs' limits
     t.wait_for("Enter runs every variant", 5)

@@ -51,8 +51,8 @@ typedef struct ui_app {
     int have[RS_VARIANT_COUNT];
     rs_row pinned;
     int has_pin;
-    rs_row failed; /* the last run that failed (shown while it matches cfg) */
-    int has_failed;
+    rs_row *failed; /* per variant, its last run that failed (shown while it matches cfg) */
+    int has_failed[RS_VARIANT_COUNT];
 
     /* what compute-sanitizer found per variant (x, X), and at which n */
     rs_check_report *checks;

@@ -292,10 +292,10 @@ static void draw_speedup_line(const ui_app *a, ui_rect r, const rs_result *res)
 
 /* What the result panel puts before a failure's reason: what was not
  * recorded says so itself. */
-static const char *failed_lead(const ui_app *a)
+static const char *failed_lead(const ui_app *a, const rs_row *row)
 {
     if (!a->replay) return "Failed: ";
-    return strncmp(a->failed.error, "not in the recording", 20) == 0 ? "" : "Recorded as failed: ";
+    return strncmp(row->error, "not in the recording", 20) == 0 ? "" : "Recorded as failed: ";
 }
 
 static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
@@ -324,9 +324,9 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
                              : "K picks your .cu file (start from conf/kernels/template.cu).");
         else if (rs_catalogue_check(&want, &err) != RS_OK)
             ui_put(r.y + 1, x, w, R_WARN, err.msg);
-        else if (a->has_failed && rs_request_same_run(&a->failed.result.req, &want))
-            ui_putf(r.y + 1, x, w, R_BAD, "%s%.*s", failed_lead(a),
-                    (int)strcspn(a->failed.error, "\n"), a->failed.error);
+        else if (a->has_failed[a->sel] && rs_request_same_run(&a->failed[a->sel].result.req, &want))
+            ui_putf(r.y + 1, x, w, R_BAD, "%s%.*s", failed_lead(a, &a->failed[a->sel]),
+                    (int)strcspn(a->failed[a->sel].error, "\n"), a->failed[a->sel].error);
         else
             ui_putf(r.y + 1, x, w, R_DIM, "Not run with this configuration: Enter %s.",
                     a->replay ? "looks it up in the recording" : "runs it");

@@ -153,7 +153,7 @@ void ui_replay_open(ui_app *a, const char *path)
     a->dev_ready = 1;
     a->gpu_status = RS_OK;
     memset(a->have, 0, sizeof a->have);
-    a->has_failed = 0; /* a failure before this recording is not its own */
+    memset(a->has_failed, 0, sizeof a->has_failed); /* failures before it are not its own */
     if (!a->nconfigs) {
         ui_status(a, R_WARN, "%s holds no results", path);
         return;

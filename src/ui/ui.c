@@ -94,8 +94,8 @@ static void take_row(ui_app *a, const ui_event *ev)
         }
         if (v == RS_V_KERNEL) ui_kernel_take_row(a, row);
         if ((unsigned)v < RS_VARIANT_COUNT && row->status != RS_OK) {
-            a->failed = *row; /* the result panel says why (the last failure only) */
-            a->has_failed = 1;
+            a->failed[v] = *row; /* the result panel says why */
+            a->has_failed[v] = 1;
         }
         if ((unsigned)v < RS_VARIANT_COUNT && row->status == RS_OK) {
             a->last[v] = *row;
@@ -386,7 +386,8 @@ static int init_app(ui_app *a, const ui_options *cli)
     a->last = calloc(RS_VARIANT_COUNT, sizeof *a->last);
     a->checks = calloc(RS_VARIANT_COUNT, sizeof *a->checks);
     a->ladder = calloc(RS_VARIANT_COUNT, sizeof *a->ladder);
-    if (!a->last || !a->ladder || !a->checks) return RS_E_NOMEM;
+    a->failed = calloc(RS_VARIANT_COUNT, sizeof *a->failed);
+    if (!a->last || !a->ladder || !a->checks || !a->failed) return RS_E_NOMEM;
     a->sweep_vars = cli->req.variants ? cli->req.variants
                                       : (1u << RS_V_ATOMIC) | (1u << RS_V_FIRST_ADD) |
                                             (1u << RS_V_MULTI_ELEMENT) | (1u << RS_V_VECTORIZED) |
@@ -404,6 +405,7 @@ static int init_app(ui_app *a, const ui_options *cli)
 static void free_app(ui_app *a)
 {
     free(a->last);
+    free(a->failed);
     free(a->checks);
     free(a->ladder);
     free(a->presets);
@@ -488,6 +490,7 @@ int ui_main(const ui_options *cli)
     ui_app *a = calloc(1, sizeof *a);
     if (!a || init_app(a, cli) != RS_OK) {
         ui_error("out of host memory");
+        if (a) free_app(a); /* what init_app did get */
         free(a);
         return RS_E_NOMEM;
     }
