@@ -95,19 +95,6 @@ static int command_takes_field(const char *command, rs_field_id id)
     return c && (c->fields >> id) & 1;
 }
 
-/* A bad value's message names the preset key; on the command line, the flag. */
-static void flag_named(rs_error *err, const rs_field *f)
-{
-    char key[64], *at = NULL; /* the last " for KEY": the value comes before it */
-    snprintf(key, sizeof key, " for %s", f->key);
-    if (!err || !f->flag) return;
-    for (char *p = strstr(err->msg, key); p; p = strstr(p + 1, key)) at = p;
-    if (!at) return;
-    char rest[sizeof err->msg];
-    snprintf(rest, sizeof rest, "%s", at + strlen(key));
-    snprintf(at, sizeof err->msg - (size_t)(at - err->msg), " for --%s%s", f->flag, rest);
-}
-
 /* A field's help line; the all-reduce reads three fields its own way. */
 static const char *field_help(const char *command, const rs_field *fl)
 {
@@ -333,8 +320,9 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
                 st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s%s", command, f->flag, hint);
                 break;
             }
-            st = rs_field_set(&cli->req, f, v ? v : f->implied, err);
-            if (st != RS_OK) flag_named(err, f);
+            char flag[48]; /* a bad value is named as given: the flag, not the preset key */
+            snprintf(flag, sizeof flag, "--%s", f->flag);
+            st = rs_field_set_as(&cli->req, f, v ? v : f->implied, flag, err);
             cli->set[f->id] = 1;
             if (st == RS_OK && f->id == RS_F_kernel) st = add_kernel(cli, v, err);
             if (st == RS_OK && f->id == RS_F_gpus) cli->gpus = (int)cli->req.gpus;

@@ -127,63 +127,71 @@ void rs_field_expect(const rs_field *f, char *buf, size_t len)
     }
 }
 
-static rs_status bad_value(const rs_field *f, const char *value, rs_error *err)
+static rs_status bad_value(const rs_field *f, const char *name, const char *value, rs_error *err)
 {
     char expect[160];
     rs_field_expect(f, expect, sizeof expect);
-    return rs_fail(err, RS_E_USAGE, "bad value '%s' for %s: expected %s", value, f->key, expect);
+    return rs_fail(err, RS_E_USAGE, "bad value '%s' for %s: expected %s", value, name, expect);
 }
 
-static rs_status parse_uint(const rs_field *f, const char *value, uint64_t *out, rs_error *err)
+static rs_status parse_uint(const rs_field *f, const char *name, const char *value, uint64_t *out,
+                            rs_error *err)
 {
     uint64_t v;
     rs_error sub;
     /* Sizes and counts share one syntax, so "--grid 2^10" works too. */
-    if (rs_parse_size(value, &v, &sub) != RS_OK) return bad_value(f, value, err);
-    if (v < f->min || v > f->max) return bad_value(f, value, err);
+    if (rs_parse_size(value, &v, &sub) != RS_OK) return bad_value(f, name, value, err);
+    if (v < f->min || v > f->max) return bad_value(f, name, value, err);
     *out = v;
     return RS_OK;
 }
 
 /* Text must survive an INI file: one line, no " ;" (inih would read the
  * rest as a comment), no edge blanks (inih strips them). */
-static rs_status copy_text(char *dst, size_t cap, const rs_field *f, const char *value,
-                           rs_error *err)
+static rs_status copy_text(char *dst, size_t cap, const rs_field *f, const char *name,
+                           const char *value, rs_error *err)
 {
     size_t len = strlen(value);
     if (len >= cap || strlen(f->key) + 3 + len > RS_INI_LINE_MAX)
-        return rs_fail(err, RS_E_USAGE, "bad value for %s: longer than %zu characters", f->key,
+        return rs_fail(err, RS_E_USAGE, "bad value for %s: longer than %zu characters", name,
                        RS_INI_LINE_MAX - 3 - strlen(f->key));
     for (size_t i = 0; i < len; i++) {
-        if ((unsigned char)value[i] < 0x20) return bad_value(f, value, err);
+        if ((unsigned char)value[i] < 0x20) return bad_value(f, name, value, err);
         if (value[i] == ';' && (i == 0 || isspace((unsigned char)value[i - 1])))
             return rs_fail(err, RS_E_USAGE,
                            "bad value '%s' for %s: a ';' after a blank starts a comment in a "
                            "preset; write ';' right after a word",
-                           value, f->key);
+                           value, name);
     }
     if (len && (isspace((unsigned char)value[0]) || isspace((unsigned char)value[len - 1])))
         return rs_fail(err, RS_E_USAGE, "bad value '%s' for %s: leading or trailing blanks", value,
-                       f->key);
+                       name);
     memcpy(dst, value, len + 1);
     return RS_OK;
 }
 
-static rs_status set_enum(int v, int *dst, const rs_field *f, const char *value, rs_error *err)
+static rs_status set_enum(int v, int *dst, const rs_field *f, const char *name, const char *value,
+                          rs_error *err)
 {
-    if (v < 0) return bad_value(f, value, err);
+    if (v < 0) return bad_value(f, name, value, err);
     *dst = v;
     return RS_OK;
 }
 
 rs_status rs_field_set(rs_request *r, const rs_field *f, const char *value, rs_error *err)
 {
+    return rs_field_set_as(r, f, value, f->key, err);
+}
+
+rs_status rs_field_set_as(rs_request *r, const rs_field *f, const char *value, const char *name,
+                          rs_error *err)
+{
     uint64_t v = 0;
     rs_status st = RS_OK;
     if (!value) value = "";
     switch (f->kind) {
     case RS_FK_VARIANT:
-        return set_enum(rs_variant_from_name(value), FIELD_PTR(r, f, int), f, value, err);
+        return set_enum(rs_variant_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
     case RS_FK_VARLIST: {
         uint32_t mask;
         if ((st = rs_parse_variants(value, &mask, err)) != RS_OK) return st;
@@ -191,35 +199,37 @@ rs_status rs_field_set(rs_request *r, const rs_field *f, const char *value, rs_e
         return RS_OK;
     }
     case RS_FK_DTYPE:
-        return set_enum(rs_dtype_from_name(value), FIELD_PTR(r, f, int), f, value, err);
-    case RS_FK_OP: return set_enum(rs_op_from_name(value), FIELD_PTR(r, f, int), f, value, err);
+        return set_enum(rs_dtype_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
+    case RS_FK_OP:
+        return set_enum(rs_op_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
     case RS_FK_FINISH:
-        return set_enum(rs_finish_from_name(value), FIELD_PTR(r, f, int), f, value, err);
-    case RS_FK_DIST: return set_enum(rs_dist_from_name(value), FIELD_PTR(r, f, int), f, value, err);
+        return set_enum(rs_finish_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
+    case RS_FK_DIST:
+        return set_enum(rs_dist_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
     case RS_FK_CROSS:
-        return set_enum(rs_cross_from_name(value), FIELD_PTR(r, f, int), f, value, err);
+        return set_enum(rs_cross_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
     case RS_FK_SIZE:
     case RS_FK_U64:
-        if ((st = parse_uint(f, value, &v, err)) != RS_OK) return st;
+        if ((st = parse_uint(f, name, value, &v, err)) != RS_OK) return st;
         *FIELD_PTR(r, f, uint64_t) = v;
         return RS_OK;
     case RS_FK_UINT:
-        if ((st = parse_uint(f, value, &v, err)) != RS_OK) return st;
+        if ((st = parse_uint(f, name, value, &v, err)) != RS_OK) return st;
         *FIELD_PTR(r, f, uint32_t) = (uint32_t)v;
         return RS_OK;
     case RS_FK_METRICS: {
         rs_metric_mask m;
         if (rs_metric_parse_set(value, &m, err) != RS_OK) return RS_E_USAGE;
-        return copy_text(FIELD_PTR(r, f, char), RS_METRICS_MAX, f, value, err);
+        return copy_text(FIELD_PTR(r, f, char), RS_METRICS_MAX, f, name, value, err);
     }
     case RS_FK_SWEEP: {
         rs_sweep_sizes sizes;
         if (rs_sweep_parse(value, &sizes, err) != RS_OK) return RS_E_USAGE;
-        return copy_text(FIELD_PTR(r, f, char), RS_SWEEP_MAX, f, value, err);
+        return copy_text(FIELD_PTR(r, f, char), RS_SWEEP_MAX, f, name, value, err);
     }
-    case RS_FK_TEXT: return copy_text(FIELD_PTR(r, f, char), RS_NOTE_MAX, f, value, err);
+    case RS_FK_TEXT: return copy_text(FIELD_PTR(r, f, char), RS_NOTE_MAX, f, name, value, err);
     }
-    return bad_value(f, value, err);
+    return bad_value(f, name, value, err);
 }
 
 static void format_variants(uint32_t mask, char *buf, size_t len)

@@ -146,8 +146,11 @@ const rs_field *rs_field_by_short(int c);
 void rs_request_defaults(rs_request *r);
 
 /* Parse value into the field; on error r is unchanged and err says what was
- * expected. */
+ * expected, naming the field by its preset key. */
 rs_status rs_field_set(rs_request *r, const rs_field *f, const char *value, rs_error *err);
+/* The same, the field named as `name` says (the command line: "--cross"). */
+rs_status rs_field_set_as(rs_request *r, const rs_field *f, const char *value, const char *name,
+                          rs_error *err);
 
 /* The names an enumerated field takes, from the arrays that own them
  * ("int32 int64 ..."); "" for other fields. */
