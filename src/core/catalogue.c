@@ -182,6 +182,11 @@ const char *rs_request_label(const rs_request *r, char *buf, size_t len)
     return buf;
 }
 
+int rs_request_same_spread(const rs_request *a, const rs_request *b)
+{
+    return a->gpus == b->gpus && (a->gpus == 1 || a->cross == b->cross);
+}
+
 rs_status rs_catalogue_check(const rs_request *r, rs_error *err)
 {
     const rs_variant_info *vi = rs_catalogue_get(r->variant);

@@ -41,6 +41,9 @@ const char *rs_request_name(const rs_request *r);
 /* A row's name: the request's, with its GPUs and cross-GPU finish when it
  * spans several ("vectorized x2 p2p"), written to buf and returned. */
 const char *rs_request_label(const rs_request *r, char *buf, size_t len);
+/* Spread over the GPUs alike: one GPU each, or as many GPUs with the same
+ * cross-GPU finish. */
+int rs_request_same_spread(const rs_request *a, const rs_request *b);
 
 /* The finish a request really uses (its own, or the variant's default);
  * RS_FINISH_AUTO for variants that have no finish step. */

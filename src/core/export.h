@@ -15,6 +15,11 @@ typedef struct rs_row {
     rs_result result;
 } rs_row;
 
+/* What a replay answers for a request its recording lacks: the error
+ * begins so, and the row is "not recorded" rather than refused. */
+#define RS_NOT_RECORDED "not in the recording"
+int rs_row_not_recorded(const rs_row *row);
+
 typedef enum { RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON } rs_format;
 
 int rs_format_from_name(const char *s); /* -1 when unknown */

@@ -289,9 +289,8 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
         const int ladder = strcmp(rec->command[i], "ladder") == 0;
         const uint32_t had = !c ? 0 : ladder ? c->seen[slot] : c->req.variants;
         const int repeat = c && !sweep && (had & (1u << r->variant)) && !next_file;
-        const int other_gpus =
-            c && (ladder ? r->gpus != 1 && c->gpus != 1 && c->gpus != r->gpus
-                         : c->req.gpus != r->gpus || (r->gpus != 1 && c->req.cross != r->cross));
+        const int other_gpus = c && (ladder ? r->gpus != 1 && c->gpus != 1 && c->gpus != r->gpus
+                                            : !rs_request_same_spread(&c->req, r));
         if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat || other_gpus ||
             !same_settings(&c->req, r, sweep) || !knob_fits(r, &joined, &seen_flags)) {
             if (n == max) break;

@@ -40,8 +40,7 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
     out->req = *r;
     if (row) return rs_fail(err, row->status, "%s", row->error);
     char label[96];
-    return rs_fail(err, RS_E_USAGE,
-                   "not in the recording: %s with this configuration was not recorded",
+    return rs_fail(err, RS_E_USAGE, RS_NOT_RECORDED ": %s with this configuration was not recorded",
                    rs_request_label(r, label, sizeof label));
 }
 

@@ -66,7 +66,7 @@ rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*comma
     if (st != RS_OK) return st;
     for (int i = 0; i < sizes.count * nvar; i++) {
         s->rows[i].status = RS_E_USAGE;
-        snprintf(s->rows[i].error, sizeof s->rows[i].error, "not in the recording");
+        snprintf(s->rows[i].error, sizeof s->rows[i].error, "%s", RS_NOT_RECORDED);
     }
     for (int i = 0; i < count; i++) {
         if (strcmp(command[i], "sweep") != 0) continue;
@@ -315,7 +315,7 @@ static const char *cell_word(const rs_row *r)
 {
     if (r->status == RS_E_NOMEM) return "skip";
     if (r->status == RS_OK) return "WRONG";
-    return strncmp(r->error, "not in the recording", 20) == 0 ? "not recorded" : "refused";
+    return rs_row_not_recorded(r) ? "not recorded" : "refused";
 }
 
 static void print_sweep_table(FILE *f, const rs_sweep *s)

@@ -11,9 +11,10 @@
 #include "stalls_io.h"
 #include "ukernel.h"
 
-static int same_spread(const rs_request *a, const rs_request *b)
+int rs_row_not_recorded(const rs_row *row)
 {
-    return a->gpus == b->gpus && (a->gpus == 1 || a->cross == b->cross);
+    return row->status != RS_OK &&
+           strncmp(row->error, RS_NOT_RECORDED, sizeof RS_NOT_RECORDED - 1) == 0;
 }
 
 static double ratio(const rs_row *rows, int k, int i)
@@ -37,7 +38,8 @@ double rs_ladder_step_speedup(const rs_row *rows, int i)
             rows[k].result.req.variant == r->variant)
             return ratio(rows, k, i);
     for (int k = i - 1; k >= 0; k--)
-        if (timed(&rows[k]) && same_spread(&rows[k].result.req, r)) return ratio(rows, k, i);
+        if (timed(&rows[k]) && rs_request_same_spread(&rows[k].result.req, r))
+            return ratio(rows, k, i);
     return 0.0;
 }
 
@@ -48,7 +50,7 @@ double rs_ladder_cumulative_speedup(const rs_row *rows, int i)
     for (int k = 0; k <= i; k++)
         if (timed(&rows[k]) && rows[k].result.req.gpus == 1) return ratio(rows, k, i);
     for (int k = 0; k <= i; k++)
-        if (timed(&rows[k]) && same_spread(&rows[k].result.req, &rows[i].result.req))
+        if (timed(&rows[k]) && rs_request_same_spread(&rows[k].result.req, &rows[i].result.req))
             return ratio(rows, k, i);
     return 0.0;
 }

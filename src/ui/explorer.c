@@ -295,7 +295,7 @@ static void draw_speedup_line(const ui_app *a, ui_rect r, const rs_result *res)
 static const char *failed_lead(const ui_app *a, const rs_row *row)
 {
     if (!a->replay) return "Failed: ";
-    return strncmp(row->error, "not in the recording", 20) == 0 ? "" : "Recorded as failed: ";
+    return rs_row_not_recorded(row) ? "" : "Recorded as failed: ";
 }
 
 static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)

@@ -37,22 +37,13 @@ static void load_sweep(ui_app *a, const rs_rec_config *c)
     set_range(a, c->n_lo, c->n_hi);
 }
 
-/* A recorded row the explorer shows with its settings: on one GPU as they
- * are, or over as many GPUs with the same finish (a ladder over GPUs holds
- * both). */
-static int shown_with(const rs_request *row, const rs_request *cfg)
-{
-    if (row->gpus == 1 || cfg->gpus == 1) return row->gpus == cfg->gpus;
-    return row->gpus == cfg->gpus && row->cross == cfg->cross;
-}
-
 static void load_ladder(ui_app *a, const rs_rec_config *c)
 {
     a->ladder_count = 0;
     int kernel_seen = 0; /* the explorer shows one kernel file: a ladder's first */
     for (int i = c->first; i < c->first + c->count && a->ladder_count < RS_VARIANT_COUNT; i++) {
         const rs_variant v = a->rec.rows[i].result.req.variant;
-        if (!shown_with(&a->rec.rows[i].result.req, &a->cfg)) continue;
+        if (!rs_request_same_spread(&a->rec.rows[i].result.req, &a->cfg)) continue; /* as set */
         if (v == RS_V_KERNEL && kernel_seen++) continue;
         a->ladder_vars[a->ladder_count] = v;
         a->ladder[a->ladder_count++] = a->rec.rows[i];
@@ -81,7 +72,7 @@ void ui_replay_pick(ui_app *a, int k, int show)
     for (int i = c->first; i < c->first + c->count; i++) {
         const rs_row *row = &a->rec.rows[i];
         if (row->status != RS_OK || row->result.req.n != a->cfg.n) continue;
-        if (!shown_with(&row->result.req, &a->cfg)) continue;
+        if (!rs_request_same_spread(&row->result.req, &a->cfg)) continue;
         if (row->result.req.variant == RS_V_KERNEL && kernel_seen++) continue;
         a->last[row->result.req.variant] = *row;
         a->have[row->result.req.variant] = 1;
