@@ -335,7 +335,7 @@ static int write_chart_csv(const ar_run *r, const char *csv, int *columns)
 static int plot(const ar_run *r, const char *file)
 {
     const char *dot = strrchr(file, '.');
-    char csv[4096], script[8192];
+    char csv[4096], script[8192], qcsv[8192], qdev[512];
     int columns = 0;
     snprintf(csv, sizeof csv, "%.*s.csv", (int)(dot - file), file);
     if (!write_chart_csv(r, csv, &columns)) {
@@ -347,7 +347,8 @@ static int plot(const ar_run *r, const char *file)
              "set title 'redscope allreduce over %d GPUs (%s), %s %s: bus bandwidth as "
              "nccl-tests reports it'\nset xlabel 'bytes per GPU'\nset ylabel 'busbw (GB/s)'\n"
              "plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i) noenhanced\n",
-             r->gpus, r->device, rs_dtype_name(r->type), rs_op_name(r->op), columns + 1, csv);
+             r->gpus, rs_gnuplot_quote(r->device, qdev, sizeof qdev), rs_dtype_name(r->type),
+             rs_op_name(r->op), columns + 1, rs_gnuplot_quote(csv, qcsv, sizeof qcsv));
     return rs_cli_gnuplot(file, csv, script);
 }
 

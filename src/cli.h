@@ -110,6 +110,10 @@ typedef struct rs_nt_args {
 struct rs_ar_point;
 rs_status rs_nt_find(const char *path, rs_error *err);
 rs_status rs_nt_beside(const rs_nt_args *a, struct rs_ar_point *pts, int count, rs_error *err);
+/* s for the inside of a gnuplot string in single quotes, into out: a
+ * path or a recorded name is text there, never a command. */
+const char *rs_gnuplot_quote(const char *s, char *out, size_t len);
+
 /* Draw FILE (.svg or .png) with gnuplot from a script that reads csv
  * (terminal, output and separator set here); 0, or an error said. */
 int rs_cli_gnuplot(const char *file, const char *csv, const char *script);

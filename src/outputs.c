@@ -75,6 +75,17 @@ int rs_cli_check_outputs(const rs_cli *cli)
     return 0;
 }
 
+const char *rs_gnuplot_quote(const char *s, char *out, size_t len)
+{
+    size_t k = 0;
+    for (; *s && k + 2 < len; s++) {
+        if (*s == '\'') out[k++] = '\''; /* '' is a quote inside '...' */
+        out[k++] = *s;
+    }
+    out[k] = '\0';
+    return out;
+}
+
 int rs_cli_gnuplot(const char *file, const char *csv, const char *script)
 {
     if (!rs_on_path("gnuplot")) {
@@ -89,8 +100,10 @@ int rs_cli_gnuplot(const char *file, const char *csv, const char *script)
         return RS_E_IO;
     }
     const int svg = strcmp(strrchr(file, '.') ? strrchr(file, '.') : "", ".svg") == 0;
+    char quoted[8192];
     fprintf(g, "set terminal %s size 1000,620\nset output '%s'\nset datafile separator ','\n%s",
-            svg ? "svg dynamic" : "pngcairo", file, script);
+            svg ? "svg dynamic" : "pngcairo", rs_gnuplot_quote(file, quoted, sizeof quoted),
+            script);
     const int rc = pclose(g);
     struct stat st;
     if (rc != 0 || stat(file, &st) != 0 || st.st_size == 0) {

@@ -29,7 +29,7 @@ static int plot(const rs_sweep *s, const char *file, const rs_request *req)
         rs_cli_error("%s", err.msg);
         return RS_E_IO;
     }
-    char script[8192], gpus[48] = "";
+    char script[8192], gpus[48] = "", quoted[8192];
     if (req->gpus != 1)
         snprintf(gpus, sizeof gpus, req->gpus ? ", %u GPUs (%s)" : ", every GPU%.0u (%s)",
                  req->gpus, rs_cross_name(req->cross));
@@ -40,7 +40,7 @@ static int plot(const rs_sweep *s, const char *file, const rs_request *req)
              "set ylabel 'time of one reduction (ms)'\n"
              "plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i) noenhanced\n",
              rs_dtype_name(req->type), rs_op_name(req->op), req->block, gpus,
-             rs_sweep_series_count(s) + 1, csv);
+             rs_sweep_series_count(s) + 1, rs_gnuplot_quote(csv, quoted, sizeof quoted));
     return rs_cli_gnuplot(file, csv, script);
 }
 

@@ -172,6 +172,15 @@ with tempfile.TemporaryDirectory() as d:  # the bandwidth-vs-size chart, from th
           and data[0]["bytes"] == "8" and data[-1]["bytes"] == str(4 << 30)
           and 250 < float(data[-1]["peer_ring"]) < float(data[-1]["tree"]),
           f"the chart's data: 30 sizes from 8 B to 4 GiB, busbw per algorithm: {data[-1:]}")
+    # a recording's device name is text in the chart's title, never a command
+    j = json.load(open(REC))
+    j["device"] = "H200'; system('echo INJECTED >&2'); x='"
+    odd = os.path.join(d, "odd.json")
+    json.dump(j, open(odd, "w"))
+    rc, out, err = run("allreduce", "--replay", odd, "--plot", os.path.join(d, "odd.svg"))
+    drawn = open(os.path.join(d, "odd.svg")).read() if rc == 0 else ""
+    check(rc == 0 and "INJECTED" not in err.splitlines() and "system(" in drawn,
+          f"a quote in the recorded device name is drawn as text: {rc} {err}")
     rc, out, err = run("allreduce", "--replay", REC, "--plot", os.path.join(d, "x.txt"))
     check(rc == 2 and "--plot needs a file ending in .svg or .png" in err and not out,
           f"--plot x.txt is refused before anything runs: {rc} {err}")

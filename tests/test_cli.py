@@ -138,6 +138,12 @@ check(rc == 0 and os.path.getsize(svg) > 1000 and "<svg" in open(svg).read(), f"
 check(open(os.path.join(tmp, "chart.csv")).readline().startswith("n,cpu"), "the plot's CSV")
 one_line_error(*run("sweep", "--variants", "cpu", "--range", "2^10..2^14", "--plot",
                     os.path.join(tmp, "x.gif"))[0:3:2], 2, "ending in .svg or .png", "bad plot name")
+# A quote in the chart's name is text to gnuplot, never a command.
+odd = os.path.join(tmp, "it's'; system('echo INJECTED >&2'); x='.svg")
+rc, out, err = run("sweep", "--variants", "cpu", "--range", "2^10..2^12", "--reps", "2",
+                   "--plot", odd)
+check(rc == 0 and "INJECTED" not in err.splitlines() and os.path.getsize(odd) > 1000
+      and os.path.exists(odd[:-4] + ".csv"), f"--plot with a quote in the name: {rc} {err}")
 
 # Recordings: header and one line per row, readable JSON.
 rec = os.path.join(tmp, "rec.jsonl")

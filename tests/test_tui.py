@@ -5,7 +5,8 @@ configuration, list the configurations, pick one, every screen, the sweep
 chart in GB/s, quit), the status line, the quit question, the keys that
 step back, prompts, columns and cuts at 80x24, 100x30 and 160x50, the ASCII
 and monochrome fallbacks, a user's own CPU recording, the CPU row without a
-GPU, and a terminal restored after SIGTERM. Every check names what a user
+GPU, R while CUDA is slow to start, and a terminal restored after SIGTERM
+and Ctrl-\\. Every check names what a user
 would see go wrong."""
 import os
 import re
@@ -342,6 +343,18 @@ def sigterm():
         check(t.terminal_restored(), "the terminal is restored after SIGTERM")
     finally:
         t.close()
+    # SIGQUIT (Ctrl-\\, sent to the process alone: the test's shell would quit
+    # too) leaves the terminal as it found it: 131, no core
+    t = Tmux(f"{EXE} --replay {REC}", env=UTF8)
+    try:
+        t.wait_for("REPLAY")
+        pid = t.pid()
+        if pid:
+            os.kill(pid, 3)
+        check(t.exit_code() == 131 and t.terminal_restored(),
+              "SIGQUIT exits with 131 and the terminal restored", t.screen())
+    finally:
+        t.close()
     # SIGHUP as a preset is saved: the save finishes whole, then the explorer
     # leaves (129) with the terminal restored and no temporary file
     cfg = tempfile.mkdtemp(prefix="rs_tui_hup_")
@@ -409,6 +422,30 @@ def no_gpu():
         t.close()
 
 
+def slow_cuda_start():
+    """R while CUDA is still starting (a driver slow to answer): the replay
+    opens at once and runs; the GPU's start ends on its own."""
+    fake = os.environ.get("RS_FAKE_LIBCUDA_DIR")
+    check(fake is not None, "the slow stand-in libcuda is built")
+    if not fake:
+        return
+    env = dict(UTF8, LD_LIBRARY_PATH=fake, RS_FAKE_CUDA_DELAY_MS="8000")
+    t = Tmux(EXE, cols=120, rows=40, env=env)
+    try:
+        time.sleep(0.5)
+        t.keys("R")
+        s = t.wait_for("REPLAY", 4)
+        check(s is not None, "R while CUDA starts opens the replay, not 'still busy'", t.screen())
+        t.keys("Enter")
+        s = t.wait_for("\u2713 exact", 4) or t.screen()
+        check(status_line(s).strip() == "done" and "\u2713 exact" in s,
+              "Enter then runs from the recording, not 'running' for ever", s)
+        t.keys("q")
+        check(t.exit_code() == 0 and t.terminal_restored(), "q quits, CUDA still starting")
+    finally:
+        t.close()
+
+
 def racy_step():
     """The racy step is marked in the list and the ladder, its Why says how to
     see the race, and x in replay says a check needs the GPU."""
@@ -462,6 +499,7 @@ layout_at_sizes()
 notation()
 own_cpu_recording()
 sigterm()
+slow_cuda_start()
 no_gpu()
 print(f"test_tui: {checks} checks, {len(failures)} failed")
 sys.exit(1 if failures else 0)

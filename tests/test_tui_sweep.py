@@ -203,6 +203,23 @@ def live_before_first_result():
         t.close()
 
 
+def enter_while_running():
+    """Enter on another range while a sweep runs: refused, and the running
+    sweep fills its own chart to the end (it used to be replaced under it)."""
+    t = Tmux(f"{EXE} --variant cpu --variants cpu --reps 3", cols=100, rows=30, env=UTF8)
+    try:
+        time.sleep(1.0)
+        t.keys("S", "g", "C-u", *"2^24..2^28", "Enter", "Enter")
+        check(t.wait_for("working", 10) is not None, "the CPU sweep runs", t.screen())
+        t.keys("g", "C-u", *"2^10", "Enter", "Enter")
+        s = t.wait_for("n = 2^28:", 90) or t.screen()
+        check("n = 2^28:" in s and "(2^24 to 2^28)" in s and s.splitlines()[-2].strip() == "done",
+              "the running sweep ends whole, then says done", s)
+        quits(t, "after a refused sweep")
+    finally:
+        t.close()
+
+
 # --- (5) the chart at three sizes, in colour, monochrome and ASCII --------
 
 def legend_marks(below):
@@ -406,6 +423,7 @@ hang_keys()
 limit_at_cursor()
 no_usable_row()
 live_before_first_result()
+enter_while_running()
 chart_sizes()
 other_settings()
 many_series()

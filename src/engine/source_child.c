@@ -139,8 +139,10 @@ int rs_source_child_serve(int device, int down, int up, int wants)
         rs_source_gpu_facts(g, &facts);
         rs_trace("gpu process: counter facts (profiler, passes of the metric sets)");
     }
+    rs_device_info none;
+    memset(&none, 0, sizeof none); /* no engine (no memory for one): the parent still reads one */
     if (put(up, &m, sizeof m) || put(up, &facts, sizeof facts) ||
-        (g && put(up, g->device(g), sizeof(rs_device_info))))
+        put(up, g ? g->device(g) : &none, sizeof(rs_device_info)))
         return 1;
     rs_request req;
     rs_result *res = malloc(sizeof *res);
@@ -339,7 +341,11 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
 {
     child_source *c = s->self;
     int status;
-    if (c->pid > 0 && waitpid(c->pid, &status, WNOHANG) == c->pid) c->pid = 0; /* after a fault */
+    if (c->pid > 0 && waitpid(c->pid, &status, WNOHANG) == c->pid) { /* after a fault */
+        close(c->down);
+        close(c->up);
+        c->pid = 0;
+    }
     /* After a range-profiler session, or a PC-sampling session of other
      * kernels, PC sampling's samples come back without PCs (CUDA 13,
      * measured; sampling the same kernel again works): a run that samples

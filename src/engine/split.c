@@ -514,8 +514,26 @@ static rs_status split_time(rs_shards *s, const rs_request *r, const rs_hooks *h
     return st;
 }
 
-/* Each GPU's counters for its own share, read as on one GPU; the first
- * GPU's are the row's (its launches named), every GPU's totals its share's. */
+/* GPU g's counters for its own share, read as on one GPU, into one. */
+static rs_status share_counters(rs_shards *s, int g, const rs_request *r, const rs_hooks *h,
+                                rs_result *one, rs_error *err)
+{
+    SET_DEV(s, g, err);
+    rs_engine *eg = s->eng[g];
+    rs_request rg = *r;
+    rg.n = s->count[g];
+    rg.gpus = 1;
+    rg.device = (uint32_t)g;
+    memset(&one->metrics, 0, sizeof one->metrics);
+    void *own = eg->d_in;
+    eg->d_in = s->d_share[g]; /* its share, as the timed runs read */
+    const rs_status st = rs_engine_counters(eg, &rg, &s->plan[g], one, h, err);
+    eg->d_in = own;
+    return st;
+}
+
+/* Each GPU's counters for its own share; the first GPU's are the row's
+ * (its launches named), every GPU's totals its share's. */
 static rs_status split_counters(rs_shards *s, const rs_request *r, const rs_hooks *h,
                                 rs_result *res, rs_error *err)
 {
@@ -527,17 +545,7 @@ static rs_status split_counters(rs_shards *s, const rs_request *r, const rs_hook
     rs_status st = RS_OK;
     for (int g = 0; g < s->gpus && st == RS_OK; g++) {
         if (!s->count[g]) continue;
-        SET_DEV(s, g, err);
-        rs_engine *eg = s->eng[g];
-        rs_request rg = *r;
-        rg.n = s->count[g];
-        rg.gpus = 1;
-        rg.device = (uint32_t)g;
-        memset(&one->metrics, 0, sizeof one->metrics);
-        void *own = eg->d_in;
-        eg->d_in = s->d_share[g]; /* its share, as the timed runs read */
-        st = rs_engine_counters(eg, &rg, &s->plan[g], one, h, err);
-        eg->d_in = own;
+        st = share_counters(s, g, r, h, one, err);
         if (g == 0) {
             res->metrics = one->metrics;
             if (!res->metrics.reason[0])

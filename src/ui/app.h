@@ -181,6 +181,8 @@ void ui_run_sweep(ui_app *a);
 /* The selected variant under compute-sanitizer (x: race, X: memory). */
 void ui_run_check(ui_app *a, rs_check_kind kind);
 int ui_busy(ui_app *a);
+/* 1, said on the status line, while a job runs: what it fills stays. */
+int ui_refuse_busy(ui_app *a);
 
 /* Presets (presets.c): the list read again; the selected one loaded. */
 void ui_presets_load(ui_app *a);

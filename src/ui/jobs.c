@@ -11,6 +11,18 @@ int ui_busy(ui_app *a)
     return a->worker && ui_worker_busy(a->worker, NULL, NULL, 0);
 }
 
+static void say_busy(ui_app *a)
+{
+    ui_status(a, R_NORMAL, "a run is going on: Esc cancels it"); /* its end says "done" */
+}
+
+int ui_refuse_busy(ui_app *a)
+{
+    if (!ui_busy(a)) return 0;
+    say_busy(a);
+    return 1;
+}
+
 static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
                      const rs_sweep_sizes *sizes)
 {
@@ -20,7 +32,7 @@ static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
         return 0;
     }
     if (!ui_worker_submit(a->worker, kind, &a->cfg, vars, n, sizes)) {
-        ui_status(a, R_WARN, "a run is going on: Esc cancels it");
+        say_busy(a);
         return 0;
     }
     a->job = kind;
@@ -55,6 +67,7 @@ void ui_run_variant(ui_app *a)
 
 void ui_run_ladder(ui_app *a)
 {
+    if (ui_refuse_busy(a)) return;
     a->ladder_count = rs_request_variant_list(&a->cfg, a->ladder_vars, RS_VARIANT_COUNT);
     a->ladder_done = 0;
     memset(a->ladder, 0, sizeof *a->ladder * RS_VARIANT_COUNT);
@@ -97,7 +110,7 @@ void ui_run_check(ui_app *a, rs_check_kind kind)
     else if (a->gpu_status != RS_OK)
         ui_status(a, R_BAD, "%s", a->dev_ready ? a->gpu_problem : "CUDA is still starting");
     else if (!a->worker || !ui_worker_submit_check(a->worker, &r, kind))
-        ui_status(a, R_WARN, "a run is going on: Esc cancels it");
+        say_busy(a);
     else {
         a->job = UI_JOB_CHECK;
         ui_status(a, R_NORMAL, "checking %s under compute-sanitizer (%s): this takes a while",
@@ -121,6 +134,7 @@ void ui_run_sweep(ui_app *a)
         ui_status(a, R_BAD, "pick the variants first: v");
         return;
     }
+    if (ui_refuse_busy(a)) return;
     rs_sweep_free(&a->sweep);
     if (rs_sweep_init(&a->sweep, &sizes, vars, n, &err) != RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);

@@ -124,13 +124,17 @@ void ui_replay_open(ui_app *a, const char *path)
         return;
     }
     rs_rec_config *configs = calloc((size_t)rec.count + 1, sizeof *configs);
-    if (!configs || (a->worker && !ui_worker_stop(a->worker, 2.0))) {
-        free(configs);
+    if (!configs) {
         rs_recording_free(&rec);
-        ui_status(a, R_BAD,
-                  configs ? "the GPU worker is still busy; try again" : "out of host memory");
+        ui_status(a, R_BAD, "out of host memory");
         return;
     }
+    /* A worker still inside CUDA (starting, say) ends on its own: the replay
+     * does not wait for it. A replaying one may still read its recording,
+     * which is then left to it rather than freed. */
+    if (a->worker && !ui_worker_stop(a->worker, 0.5) && a->replay)
+        memset(&a->rec, 0, sizeof a->rec);
+    a->worker = NULL;
     rs_recording_free(&a->rec);
     free(a->configs);
     a->rec = rec;

@@ -82,7 +82,9 @@ static void take_row(ui_app *a, const ui_event *ev)
     ui_gpus_take(a, row);
     const rs_variant v = row->result.req.variant;
     if (ev->job == UI_JOB_SWEEP) {
-        if (!a->sweep_ready) return;
+        if (!a->sweep_ready || ev->index < 0 || ev->index >= a->sweep.sizes.count ||
+            ev->index2 < 0 || ev->index2 >= a->sweep.nvar)
+            return;
         *rs_sweep_row(&a->sweep, ev->index, ev->index2) = *row;
         const int pos = ev->index * a->sweep.nvar + ev->index2 + 1;
         if (pos > a->sweep.done) a->sweep.done = pos;
@@ -220,9 +222,7 @@ static void replay_key(ui_app *a)
     if (a->replay) {
         a->config_sel = a->config_cur;
         a->screen = UI_SCREEN_RECORDING;
-    } else if (ui_busy(a)) {
-        ui_status(a, R_WARN, "a run is going on: Esc cancels it first");
-    } else {
+    } else if (!ui_refuse_busy(a)) {
         ui_replay_shipped(a);
     }
 }
@@ -452,6 +452,7 @@ static int start_curses(ui_app *a, int color)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL); /* Ctrl-\ too leaves the terminal as it found it */
     if (!initscr()) {
         ui_error("cannot start the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
         return RS_E_USAGE;
@@ -526,12 +527,11 @@ int ui_main(const ui_options *cli)
     free(ev);
     restore_terminal();
     const int sig = got_signal;
-    const int stopped = ui_worker_stop(a->worker, 3.0);
-    free_app(a);
-    free(a);
-    if (!stopped) { /* the worker is inside a CUDA call: leave without waiting for it */
+    if (!ui_worker_stop(a->worker, 3.0)) { /* inside a CUDA call, perhaps reading a->rec */
         fprintf(stderr, "redscope: left while the GPU was busy\n");
         _exit(sig ? 128 + sig : 0);
     }
+    free_app(a);
+    free(a);
     return sig ? 128 + sig : 0;
 }

@@ -24,8 +24,8 @@ struct ui_worker {
     rs_source *src;          /* the GPU engine, or the recording */
     ui_event *row_event;     /* the runner's rows, posted from the worker thread */
 
-    /* the job */
-    int has_job, busy, quit;
+    /* the job; a worker its owner gave up waiting for frees itself */
+    int has_job, busy, quit, exited, abandoned;
     volatile int cancel;
     ui_job_kind kind;
     rs_request base;
@@ -42,19 +42,40 @@ struct ui_worker {
     int wake[2];
 };
 
-static void post(ui_worker *w, const ui_event *ev)
+static void close_wake(ui_worker *w)
 {
-    pthread_mutex_lock(&w->mu);
+    for (int k = 0; k < 2; k++)
+        if (w->wake[k] >= 0) close(w->wake[k]);
+    w->wake[0] = w->wake[1] = -1;
+}
+
+static void free_worker(ui_worker *w)
+{
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    close_wake(w);
+    free(w->queue);
+    free(w);
+}
+
+/* With w->mu held: the event into the queue, and the screen woken. */
+static void enqueue(ui_worker *w, const ui_event *ev)
+{
     while (w->count == QUEUE && !w->quit) pthread_cond_wait(&w->cv, &w->mu);
-    if (!w->quit) {
-        w->queue[(w->head + w->count) % QUEUE] = *ev;
-        w->count++;
-    }
-    pthread_mutex_unlock(&w->mu);
+    if (w->quit) return;
+    w->queue[(w->head + w->count) % QUEUE] = *ev;
+    w->count++;
     const char one = 1;
     if (w->wake[1] >= 0 && write(w->wake[1], &one, 1) < 0) {
         /* full (the screen has not drained it yet): it wakes anyway */
     }
+}
+
+static void post(ui_worker *w, const ui_event *ev)
+{
+    pthread_mutex_lock(&w->mu);
+    enqueue(w, ev);
+    pthread_mutex_unlock(&w->mu);
 }
 
 static void on_progress(void *ctx, int index, int total, double done, const char *label)
@@ -198,24 +219,20 @@ static void *loop(void *arg)
         ev->status = st;
         if (st == RS_E_CANCELLED) snprintf(ev->msg, sizeof ev->msg, "cancelled");
         pthread_mutex_lock(&w->mu);
-        w->busy = 0;
+        w->busy = 0; /* with its DONE queued: nothing of this job arrives after a new one */
         w->cancel = 0;
-        pthread_mutex_unlock(&w->mu);
-        post(w, ev);
-        pthread_mutex_lock(&w->mu);
+        enqueue(w, ev);
     }
     pthread_mutex_unlock(&w->mu);
     rs_source_close(w->src);
     free(w->row_event);
     free(ev);
+    pthread_mutex_lock(&w->mu);
+    const int orphan = w->abandoned;
+    w->exited = 1;
+    pthread_mutex_unlock(&w->mu);
+    if (orphan) free_worker(w);
     return NULL;
-}
-
-static void close_wake(ui_worker *w)
-{
-    for (int k = 0; k < 2; k++)
-        if (w->wake[k] >= 0) close(w->wake[k]);
-    w->wake[0] = w->wake[1] = -1;
 }
 
 ui_worker *ui_worker_start(int device, const rs_recording *rec)
@@ -254,12 +271,20 @@ void ui_worker_drain_wake(ui_worker *w)
     }
 }
 
-int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, const rs_variant *vars,
-                     int nvar, const rs_sweep_sizes *sizes)
+/* With w->mu held: 1 while a job runs or waits, or the screen has not yet
+ * taken all it said. */
+static int busy_locked(const ui_worker *w)
+{
+    return w->busy || w->has_job || w->count > 0;
+}
+
+static int submit(ui_worker *w, ui_job_kind kind, const rs_request *base, const rs_variant *vars,
+                  int nvar, const rs_sweep_sizes *sizes, rs_check_kind check)
 {
     pthread_mutex_lock(&w->mu);
-    const int ok = !w->busy && !w->has_job;
+    const int ok = !busy_locked(w) && !w->quit;
     if (ok) {
+        w->check = check;
         w->kind = kind;
         w->base = *base;
         w->nvar = nvar < RS_VARIANT_COUNT ? nvar : RS_VARIANT_COUNT;
@@ -275,24 +300,29 @@ int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, con
     return ok;
 }
 
+int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, const rs_variant *vars,
+                     int nvar, const rs_sweep_sizes *sizes)
+{
+    return submit(w, kind, base, vars, nvar, sizes, RS_CHECK_NONE);
+}
+
 int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind kind)
 {
     const rs_variant v = base->variant;
-    pthread_mutex_lock(&w->mu);
-    w->check = kind;
-    pthread_mutex_unlock(&w->mu);
-    return ui_worker_submit(w, UI_JOB_CHECK, base, &v, 1, NULL);
+    return submit(w, UI_JOB_CHECK, base, &v, 1, NULL, kind);
 }
 
 void ui_worker_cancel(ui_worker *w)
 {
+    pthread_mutex_lock(&w->mu);
     w->cancel = 1;
+    pthread_mutex_unlock(&w->mu);
 }
 
 int ui_worker_busy(ui_worker *w, double *progress, char *what, size_t len)
 {
     pthread_mutex_lock(&w->mu);
-    const int busy = w->busy;
+    const int busy = busy_locked(w);
     if (progress) *progress = w->progress;
     if (what) snprintf(what, len, "%s", w->what);
     pthread_mutex_unlock(&w->mu);
@@ -326,11 +356,19 @@ int ui_worker_stop(ui_worker *w, double timeout_s)
     until.tv_sec += (time_t)timeout_s;
     until.tv_nsec += (long)((timeout_s - (double)(time_t)timeout_s) * 1e9);
     if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
-    if (pthread_timedjoin_np(w->thread, NULL, &until) != 0) return 0; /* still inside CUDA */
-    pthread_mutex_destroy(&w->mu);
-    pthread_cond_destroy(&w->cv);
-    close_wake(w);
-    free(w->queue);
-    free(w);
+    const pthread_t thread = w->thread;
+    if (pthread_timedjoin_np(thread, NULL, &until) != 0) {
+        /* still inside CUDA: it frees itself when it comes out, unless it just did */
+        pthread_mutex_lock(&w->mu);
+        const int exited = w->exited;
+        w->abandoned = !exited;
+        pthread_mutex_unlock(&w->mu);
+        if (!exited) {
+            pthread_detach(thread);
+            return 0;
+        }
+        pthread_join(thread, NULL);
+    }
+    free_worker(w);
     return 1;
 }

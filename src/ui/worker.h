@@ -41,7 +41,7 @@ typedef struct ui_worker ui_worker;
 /* Live on CUDA device `device`, or replaying `rec` (kept by the caller). */
 ui_worker *ui_worker_start(int device, const rs_recording *rec);
 
-/* Queue a job; 0 when one is already running. For UI_JOB_RUN vars[0] is
+/* Queue a job; 0 when one is running (ui_worker_busy). For UI_JOB_RUN vars[0] is
  * the variant; for a sweep, sizes gives n. */
 int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, const rs_variant *vars,
                      int nvar, const rs_sweep_sizes *sizes);
@@ -53,7 +53,8 @@ int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind k
 /* Stop the running job between launches. */
 void ui_worker_cancel(ui_worker *w);
 
-/* 1 while a job runs; progress 0..1 and what it is doing. */
+/* 1 while a job runs or waits, or the screen has events of it still to
+ * take; progress 0..1 and what it is doing. */
 int ui_worker_busy(ui_worker *w, double *progress, char *what, size_t len);
 
 /* Take the next event; 0 when there is none. */
@@ -65,7 +66,9 @@ int ui_worker_poll(ui_worker *w, ui_event *ev);
 int ui_worker_wake_fd(const ui_worker *w);
 void ui_worker_drain_wake(ui_worker *w);
 
-/* Cancel, and wait up to timeout_s for the thread; 1 when it ended. */
+/* Cancel, and wait up to timeout_s for the thread; 1 when it ended. 0: it
+ * is still inside a call that cannot be cancelled (CUDA starting, say); it
+ * ends and frees itself when that returns, and w must not be used again. */
 int ui_worker_stop(ui_worker *w, double timeout_s);
 
 #endif
