@@ -12,8 +12,16 @@
 /* The explorer takes the configuration and a few choices, not the CLI. */
 static int explore(rs_cli *cli)
 {
-    const ui_options opt = {cli->req, cli->set[RS_F_metrics], cli->preset, cli->replay,
-                            cli->no_color};
+    const int *set = cli->set;
+    const ui_options opt = {
+        .req = cli->req,
+        .metrics_given = set[RS_F_metrics],
+        .preset = cli->preset,
+        .replay = cli->replay,
+        .config_given =
+            cli->preset || set[RS_F_type] || set[RS_F_op] || set[RS_F_n] || set[RS_F_block],
+        .no_color = cli->no_color,
+    };
     return ui_main(&opt);
 }
 

@@ -422,6 +422,37 @@ def no_gpu():
         t.close()
 
 
+def replay_as_asked():
+    """--replay with a preset or settings opens on that configuration when it
+    is recorded, and says so when it is not; R without a GPU keeps what the
+    screen showed."""
+    for args, want, status in (("--preset harris-2007", "n 2^22 \u00b7 block 128", "replaying"),
+                               ("--n 2^22 --block 128", "n 2^22 \u00b7 block 128", "replaying"),
+                               ("--n 2^21", "n 2^24 \u00b7 block 256",
+                                "not recorded: int32 sum, n 2^21, block 256 as asked")):
+        t = Tmux(f"{EXE} --replay {REC} {args}", cols=120, rows=40, env=UTF8)
+        try:
+            s = t.wait_for("\u2713 exact") or t.screen()
+            check(want in s.splitlines()[1] and status_line(s).strip().startswith(status),
+                  f"--replay {args}: opens on {want}, says {status!r}", s)
+            t.keys("q")
+            check(t.exit_code() == 0, "q quits")
+        finally:
+            t.close()
+    if os.system(f"{EXE} devices >/dev/null 2>&1") == 0:
+        return  # R replays only without a GPU
+    t = Tmux(f"{EXE} --preset harris-2007", cols=120, rows=40, env=UTF8)
+    try:
+        t.wait_for("no CUDA device")
+        t.keys("R")
+        s = t.wait_for("\u2713 exact") or t.screen()
+        check("n 2^22 \u00b7 block 128" in s.splitlines()[1],
+              "R without a GPU replays the configuration shown", s)
+        t.keys("q")
+    finally:
+        t.close()
+
+
 def slow_cuda_start():
     """R while CUDA is still starting (a driver slow to answer): the replay
     opens at once and runs; the GPU's start ends on its own."""
@@ -499,6 +530,7 @@ layout_at_sizes()
 notation()
 own_cpu_recording()
 sigterm()
+replay_as_asked()
 slow_cuda_start()
 no_gpu()
 print(f"test_tui: {checks} checks, {len(failures)} failed")

@@ -6,7 +6,8 @@ samples by function beside; the cursor moves the reasons shown; s shows
 the line's SASS (or says nvdisasm is missing); cooperative groups' inlined
 code shows on cooperative_groups' cg::reduce lines; a pinned result stands
 beside the current one on a wide terminal; at 80 columns nothing is cut
-into the frame; Esc goes back and q quits with the terminal restored."""
+into the frame; Esc goes back and q quits with the terminal restored. A
+recording without samples says so, on the screen and on Enter."""
 import os
 import shutil
 import sys
@@ -41,6 +42,12 @@ try:
     check("166490 samples, 337 dropped, every 2^12 cycles" in s, "the samples and the drops", s)
     check("by function:" in s and "tree_sequential" in s and "SumOp::operator()" in s,
           "the samples by function beside the line's reasons", s)
+    t.keys("z")
+    check("z does nothing on the Source screen" in t.screen(), "an unbound key is said", t.screen())
+    t.keys("p")
+    check("pinned sequential" in t.screen(), "p pins on the Source screen too", t.screen())
+    t.keys("p")
+    check("unpinned" in t.screen(), "p again unpins", t.screen())
     t.keys("j")
     s = t.screen()
     check("classic.cu:70, " in s, "Down moves the cursor: the next line's reasons", s)
@@ -78,6 +85,23 @@ try:
     check("Ladder" in s and "where warps wait" not in s, "Esc goes back to the explorer", s)
     t.keys("q")
     check(t.exit_code(10) == 0 and t.terminal_restored(), "q quits with 0, terminal restored")
+finally:
+    t.close()
+
+# A recording without PC samples: the view and Enter say so, and run nothing.
+DEMO = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
+t = Tmux(f"{EXE} --replay {DEMO}", cols=120, rows=40, env=UTF8)
+try:
+    t.wait_for("\u2713 exact", 20)
+    t.keys("W")
+    s = t.wait_for("where warps wait", 5) or t.screen()
+    check("sequential: no stall view: the recording holds no PC samples of it" in s
+          and "Enter runs it" not in s, "the view says the recording has no samples", s)
+    t.keys("Enter")
+    s = t.wait_for("not recorded: this recording holds no PC samples of sequential", 5)
+    check(s is not None, "Enter says plainly that no samples were recorded", t.screen())
+    t.keys("q")
+    check(t.exit_code(10) == 0, "q quits")
 finally:
     t.close()
 print(f"test_tui_source: {len(failures)} failed")

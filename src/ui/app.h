@@ -183,6 +183,8 @@ void ui_run_check(ui_app *a, rs_check_kind kind);
 int ui_busy(ui_app *a);
 /* 1, said on the status line, while a job runs: what it fills stays. */
 int ui_refuse_busy(ui_app *a);
+/* Every event the worker has posted, taken into the app (ui.c). */
+void ui_take_events(ui_app *a);
 
 /* Presets (presets.c): the list read again; the selected one loaded. */
 void ui_presets_load(ui_app *a);
@@ -198,10 +200,11 @@ void ui_draw_prompt(const ui_app *a, const ui_layout *l);
 /* n, D, e, r, v, g, s: the prompt for that action, pre-filled. */
 void ui_prompt_for(ui_app *a, ui_action act);
 
-/* Replay (replay.c): open a recording on its first configuration; pick
+/* Replay (replay.c): open a recording on the configuration of want's type,
+ * op, n and block when it holds one, else (or want NULL) on its first; pick
  * configuration k (show: go to the screen that shows it); Enter on the Sweep
  * screen (1 when a recorded sweep answers the configuration). */
-void ui_replay_open(ui_app *a, const char *path);
+void ui_replay_open(ui_app *a, const char *path, const rs_request *want);
 void ui_replay_shipped(ui_app *a);
 void ui_replay_pick(ui_app *a, int k, int show);
 int ui_replay_sweep(ui_app *a);

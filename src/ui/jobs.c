@@ -18,7 +18,9 @@ static void say_busy(ui_app *a)
 
 int ui_refuse_busy(ui_app *a)
 {
-    if (!ui_busy(a)) return 0;
+    if (!a->worker) return 0;
+    ui_take_events(a); /* what a job sent is taken before anything of it is cleared */
+    if (ui_worker_idle(a->worker)) return 0;
     say_busy(a);
     return 1;
 }

@@ -47,7 +47,7 @@ const ui_binding ui_bindings[] = {
      "PATH); s again hides it",
      UI_ACT_SASS, SRC, 6},
     {'p', 0, "p", "pin", "pin the selected result as the baseline for changes", UI_ACT_PIN,
-     EXP | LAD, 6},
+     EXP | LAD | SRC, 6},
     {'t', 0, "t", "type", "next element type (T: previous)", UI_ACT_TYPE, EXP | LAD | SWP, 7},
     {'T', 0, "T", "", "previous element type", UI_ACT_TYPE_BACK, EXP | LAD | SWP, 0},
     {'o', 0, "o", "op", "next operation (O: previous)", UI_ACT_OP, EXP | LAD | SWP, 8},

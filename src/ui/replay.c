@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
+#include "core/size.h"
 #include "draw.h"
 
 static void set_range(ui_app *a, uint64_t lo, uint64_t hi)
@@ -115,10 +116,47 @@ int ui_replay_sweep(ui_app *a)
     return 1;
 }
 
-void ui_replay_open(ui_app *a, const char *path)
+/* The configuration recorded for want's type, op, block and n (a run or
+ * ladder of that n first, then a sweep whose range holds it); -1: none. */
+static int config_for(const ui_app *a, const rs_request *want)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < a->nconfigs; k++) {
+            const rs_rec_config *c = &a->configs[k];
+            const rs_request *q = &c->req;
+            const int sweep = strcmp(c->command, "sweep") == 0;
+            if (sweep != pass || q->type != want->type || q->op != want->op ||
+                q->block != want->block)
+                continue;
+            if (sweep ? want->n >= c->n_lo && want->n <= c->n_hi : q->n == want->n) return k;
+        }
+    return -1;
+}
+
+/* Open on the configuration asked for when it is recorded, else the first. */
+static void open_on(ui_app *a, const char *path, const rs_request *want)
+{
+    const int k = want ? config_for(a, want) : 0;
+    ui_replay_pick(a, k < 0 ? 0 : k, strcmp(a->configs[k < 0 ? 0 : k].command, "sweep") == 0);
+    if (k >= 0) {
+        ui_status(a, R_GOOD, "replaying %s: %d configuration%s, R lists them", path, a->nconfigs,
+                  a->nconfigs == 1 ? "" : "s");
+        return;
+    }
+    char n[32];
+    rs_format_size(want->n, n, sizeof n);
+    ui_status(a, R_WARN,
+              "not recorded: %s %s, n %s, block %u as asked; this is the first of %d "
+              "configuration%s (R lists them)",
+              rs_dtype_name(want->type), rs_op_name(want->op), n, want->block, a->nconfigs,
+              a->nconfigs == 1 ? "" : "s");
+}
+
+void ui_replay_open(ui_app *a, const char *path, const rs_request *want)
 {
     rs_error err;
     rs_recording rec;
+    rs_request asked = want ? *want : a->cfg; /* want may be a->cfg, which the pick sets */
     if (rs_recording_load(path, &rec, &err) != RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);
         return;
@@ -153,10 +191,7 @@ void ui_replay_open(ui_app *a, const char *path)
         ui_status(a, R_WARN, "%s holds no results", path);
         return;
     }
-    /* open on what was recorded first, on the screen that shows it */
-    ui_replay_pick(a, 0, strcmp(a->configs[0].command, "sweep") == 0);
-    ui_status(a, R_GOOD, "replaying %s: %d configuration%s, R lists them", path, a->nconfigs,
-              a->nconfigs == 1 ? "" : "s");
+    open_on(a, path, want ? &asked : NULL); /* on the screen that shows it */
 }
 
 void ui_replay_shipped(ui_app *a)
@@ -168,7 +203,7 @@ void ui_replay_shipped(ui_app *a)
         return;
     }
     snprintf(path, sizeof path, "%s/h200-demo.jsonl", dir);
-    ui_replay_open(a, path);
+    ui_replay_open(a, path, &a->cfg); /* on what the screen showed, if it is recorded */
 }
 
 void ui_draw_recording(const ui_app *a, const ui_layout *l)

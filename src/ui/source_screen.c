@@ -143,7 +143,9 @@ static void draw_view(const ui_app *a, const rs_result *res, const char *label, 
     const rs_stalls *s = &res->stalls;
     if (!s->valid) {
         ui_putf(r.y, r.x, r.w, R_WARN, "%s: %s", label,
-                s->requested ? s->why : "no stall view: Enter runs it with PC sampling");
+                s->requested ? s->why
+                : a->replay  ? "no stall view: the recording holds no PC samples of it"
+                             : "no stall view: Enter runs it with PC sampling");
         return;
     }
     ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %llu samples, %llu dropped, every 2^%d cycles", label,
@@ -178,8 +180,9 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
     snprintf(label, sizeof label, "%s", ui_variant_label(a, (rs_variant)a->sel, name, sizeof name));
     const ui_rect in = {r.y + 1, r.x + 2, r.h - 2, r.w - 4};
     if (!res) {
-        ui_putf(in.y, in.x, in.w, R_DIM,
-                "%s has no result for these settings: Enter runs it with PC sampling.", label);
+        ui_putf(in.y, in.x, in.w, R_DIM, "%s has no result for these settings: %s", label,
+                a->replay ? "Enter shows its recorded samples, if there are any."
+                          : "Enter runs it with PC sampling.");
         return;
     }
     if (pin && pin != res && in.w >= 150) { /* side by side */
@@ -221,6 +224,27 @@ static void load_sass(ui_app *a, const rs_stalls *s)
     if (a->src_nsass == 0) a->src_nsass = -1; /* the why says no instruction is there */
 }
 
+/* Enter in replay: the recorded samples of the selected variant, or why
+ * there are none. */
+static void replay_samples(ui_app *a)
+{
+    rs_request r;
+    ui_request_for(a, (rs_variant)a->sel, &r);
+    r.stalls = 1;
+    const rs_row *row = rs_recording_find(&a->rec, &r, NULL);
+    if (row && row->status == RS_OK && row->result.stalls.valid) {
+        a->cfg.stalls = 1;
+        a->src_sass = 0;
+        ui_run_variant(a);
+        return;
+    }
+    char name[RS_NOTE_MAX];
+    ui_status(a, R_WARN,
+              "not recorded: this recording holds no PC samples of %s with these settings (R "
+              "lists what it holds)",
+              ui_variant_label(a, (rs_variant)a->sel, name, sizeof name));
+}
+
 int ui_key_source(ui_app *a, ui_action act)
 {
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
@@ -240,6 +264,10 @@ int ui_key_source(ui_app *a, ui_action act)
         if (!n) ui_status(a, R_WARN, "no stall view here: Enter samples first");
         return 1;
     case UI_ACT_RUN:
+        if (a->replay) {
+            replay_samples(a);
+            return 1;
+        }
         if (!a->cfg.stalls) ui_status(a, R_NORMAL, "PC sampling on (w turns it off)");
         a->cfg.stalls = 1; /* this screen is the stall view's: sample from now on */
         a->src_sass = 0;   /* the new run's instructions differ */

@@ -183,6 +183,13 @@ static void take_event(ui_app *a, const ui_event *ev)
     }
 }
 
+void ui_take_events(ui_app *a)
+{
+    ui_event *ev = a->worker ? malloc(sizeof *ev) : NULL;
+    while (ev && ui_worker_poll(a->worker, ev)) take_event(a, ev);
+    free(ev);
+}
+
 /* ---- actions ------------------------------------------------------------------------- */
 
 static void pin(ui_app *a)
@@ -373,7 +380,11 @@ static int handle_key(ui_app *a, int ch)
         ui_status(a, R_NORMAL, "staying: the run goes on (Esc cancels it)");
         return 0;
     }
-    if (act != UI_ACT_NONE) action(a, act);
+    if (act != UI_ACT_NONE)
+        action(a, act);
+    else if (ch > ' ' && ch < 127) /* the status line says what every key did */
+        ui_status(a, R_NORMAL, "%c does nothing on the %s screen (? lists its keys)", ch,
+                  ui_screen_name(a->screen));
     return 0;
 }
 
@@ -507,15 +518,14 @@ int ui_main(const ui_options *cli)
     }
     draw(a); /* the first frame before CUDA starts */
     if (cli->replay)
-        ui_replay_open(a, cli->replay);
+        ui_replay_open(a, cli->replay, cli->config_given ? &a->cfg : NULL);
     else
         a->worker = ui_worker_start((int)cli->req.device, NULL);
     if (!a->worker) ui_status(a, R_BAD, "cannot start the worker thread");
 
     int done = 0, typed = 0;
-    ui_event *ev = malloc(sizeof *ev);
-    while (!done && !got_signal && ev) {
-        while (a->worker && ui_worker_poll(a->worker, ev)) take_event(a, ev);
+    while (!done && !got_signal) {
+        ui_take_events(a);
         ui_kernel_watch(a); /* a stat every 250 ms: a save runs the kernel again */
         draw(a);
         if (!typed) wait_input(a, 100); /* after a key curses may hold more typed ahead */
@@ -524,7 +534,6 @@ int ui_main(const ui_options *cli)
         typed = ch != ERR;
         if (ch != ERR) done = handle_key(a, ch);
     }
-    free(ev);
     restore_terminal();
     const int sig = got_signal;
     if (!ui_worker_stop(a->worker, 3.0)) { /* inside a CUDA call, perhaps reading a->rec */

@@ -10,6 +10,7 @@ typedef struct ui_options {
     int metrics_given;  /* the user chose a counter set: keep it */
     const char *preset; /* the preset req came from, or NULL */
     const char *replay; /* a recording to replay, or NULL: the GPU */
+    int config_given;   /* a preset or type, op, n or block given: replay opens on it */
     int no_color;
 } ui_options;
 

@@ -312,6 +312,14 @@ int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind k
     return submit(w, UI_JOB_CHECK, base, &v, 1, NULL, kind);
 }
 
+int ui_worker_idle(ui_worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    const int idle = !busy_locked(w);
+    pthread_mutex_unlock(&w->mu);
+    return idle;
+}
+
 void ui_worker_cancel(ui_worker *w)
 {
     pthread_mutex_lock(&w->mu);
@@ -322,7 +330,7 @@ void ui_worker_cancel(ui_worker *w)
 int ui_worker_busy(ui_worker *w, double *progress, char *what, size_t len)
 {
     pthread_mutex_lock(&w->mu);
-    const int busy = busy_locked(w);
+    const int busy = w->busy;
     if (progress) *progress = w->progress;
     if (what) snprintf(what, len, "%s", w->what);
     pthread_mutex_unlock(&w->mu);

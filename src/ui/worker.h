@@ -41,7 +41,7 @@ typedef struct ui_worker ui_worker;
 /* Live on CUDA device `device`, or replaying `rec` (kept by the caller). */
 ui_worker *ui_worker_start(int device, const rs_recording *rec);
 
-/* Queue a job; 0 when one is running (ui_worker_busy). For UI_JOB_RUN vars[0] is
+/* Queue a job; 0 unless ui_worker_idle. For UI_JOB_RUN vars[0] is
  * the variant; for a sweep, sizes gives n. */
 int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, const rs_variant *vars,
                      int nvar, const rs_sweep_sizes *sizes);
@@ -53,9 +53,12 @@ int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind k
 /* Stop the running job between launches. */
 void ui_worker_cancel(ui_worker *w);
 
-/* 1 while a job runs or waits, or the screen has events of it still to
- * take; progress 0..1 and what it is doing. */
+/* 1 while a job runs; progress 0..1 and what it is doing. */
 int ui_worker_busy(ui_worker *w, double *progress, char *what, size_t len);
+
+/* 1 when a job may be submitted: none runs or waits, and the screen has
+ * taken every event of the last one. */
+int ui_worker_idle(ui_worker *w);
 
 /* Take the next event; 0 when there is none. */
 int ui_worker_poll(ui_worker *w, ui_event *ev);
