@@ -218,6 +218,9 @@ static void json_round_trip(void)
     a.req.n = 31;
     a.req.gpus = 3;
     a.req.cross = RS_CROSS_NCCL;
+    a.t_median_ms = a.t_min_ms = a.t_max_ms = 0.3; /* a measured row's times */
+    a.reps = 5;
+    a.correct = 1;
     a.multi.gpus = 3;
     a.multi.cross = RS_CROSS_NCCL;
     a.multi.shard_ms = 0.25;

@@ -34,6 +34,19 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err);
  * goes through this (a note with '"' or ',' stays one field). */
 void rs_csv_field(FILE *f, const char *s);
 
+/* A number a recording holds, checked: of its type and in range. Absent
+ * (or null) is fine unless required; else "PREFIXKEY is VALUE: expected
+ * EXPECT". lo is excluded where open_lo, whole asks for an integer. */
+typedef struct rs_figure {
+    const char *key;
+    double lo, hi;
+    int open_lo, whole, required;
+    const char *expect;
+} rs_figure;
+rs_status rs_figure_check(const cJSON *o, const char *prefix, const rs_figure *f, rs_error *err);
+/* A JSON value as written, cut to fit a message. */
+void rs_json_shown(const cJSON *v, char *buf, size_t len);
+
 cJSON *rs_row_to_json(const rs_row *row);
 rs_status rs_row_from_json(const cJSON *j, rs_row *row, rs_error *err);
 
