@@ -13,7 +13,7 @@ if(RS_FUZZ AND RS_CLANG)
   file(GLOB RS_FUZZ_HEADERS ${PROJECT_SOURCE_DIR}/src/*.h ${PROJECT_SOURCE_DIR}/src/core/*.h
                             ${PROJECT_SOURCE_DIR}/src/ui/ui.h)
   set(RS_FUZZ_CORE core/request.c core/size.c core/sweep_range.c core/catalogue.c core/types.c
-                   core/metric_table.c core/error.c core/ukernel.c core/parallel.c)
+                   core/metric_table.c core/error.c core/ukernel.c core/parallel.c core/text.c)
   # Four fuzzers share CI's two cores: 45 s each keeps the fuzz label to a
   # few minutes.
   set(RS_FUZZ_SECONDS 45)

@@ -84,4 +84,28 @@ for name in sorted(os.listdir(RECS)):  # every shipped recording still loads
         rc, out, err = run("ladder", "--replay", os.path.join(RECS, name))
         check(rc in (0, 1, 2) and "expected" not in err, f"{name} loads: {rc} {err.strip()}")
 
+# 2. a binary file is not "an empty recording" nor an empty preset
+for name, data, what in (("bin.jsonl", b"\x00\x01\x02", "a NUL byte"),
+                         ("latin1.jsonl", HEADER.encode() + b"\n{\"caf\xe9\": 1}\n",
+                          "bytes that are not UTF-8")):
+    path = write(name, data, "wb")
+    line = 1 if name == "bin.jsonl" else 2
+    rc, out, err = replay_run(path)
+    check(rc == 7 and f"{path}:{line}: not a text recording: the line holds {what}" in err,
+          f"{name}: {rc} {err.strip()}")
+    rc, out, err = run("ladder", "--replay", path)
+    check(rc == 7 and "not a text recording" in err and "empty" not in err,
+          f"ladder {name}: {rc} {err.strip()}")
+path = write("bin.ini", b"\x00\x01\x02", "wb")
+rc, out, err = run("run", "--variant", "cpu", "--n", "2^10", "--preset", path)
+check(rc == 2 and f"{path}:1: not a text preset: the line holds a NUL byte" in err and out == "",
+      f"binary preset: {rc} {err.strip()} {out[:100]}")
+path = write("latin1.ini", b"[run]\nn = 2^10\n; caf\xe9\n", "wb")
+rc, out, err = run("run", "--variant", "cpu", "--preset", path)
+check(rc == 2 and f"{path}:3: not a text preset: the line holds bytes that are not UTF-8" in err,
+      f"latin-1 preset: {rc} {err.strip()}")
+path = write("utf8.ini", "[preset]\nnote = café µs\n[run]\nn = 2^10\n")
+rc, out, err = run("run", "--variant", "cpu", "--preset", path)
+check(rc == 0, f"a UTF-8 preset still reads: {rc} {err.strip()}")
+
 check.finish()

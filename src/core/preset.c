@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "text.h"
+
 #ifndef RS_INSTALL_DATA_DIR
 #define RS_INSTALL_DATA_DIR ""
 #endif
@@ -121,6 +123,8 @@ typedef struct reader {
     int line;
     int long_line;    /* first line longer than inih reads, 0 if none */
     int section_line; /* line of the last [section] header */
+    int odd_line;     /* first line that is not text (NUL, not UTF-8), 0 if none */
+    const char *odd;  /* what that line holds */
 } reader;
 
 static char *read_line(char *str, int num, void *stream)
@@ -128,7 +132,7 @@ static char *read_line(char *str, int num, void *stream)
     reader *rd = stream;
     if (num < 2) return NULL;
     size_t n = 0;
-    int c = 0, got = 0, truncated = 0;
+    int c = 0, got = 0, truncated = 0, nul = 0;
     for (;;) {
         if (rd->f) {
             c = fgetc(rd->f);
@@ -138,6 +142,7 @@ static char *read_line(char *str, int num, void *stream)
             c = (unsigned char)*rd->text++;
         }
         got = 1;
+        nul |= c == 0; /* also past what inih reads: a binary file is one long line */
         if (n + 1 < (size_t)num)
             str[n++] = (char)c;
         else if (c != '\n' && c != '\r')
@@ -147,6 +152,8 @@ static char *read_line(char *str, int num, void *stream)
     if (!got) return NULL;
     str[n] = '\0';
     rd->line++;
+    const char *odd = nul ? "a NUL byte" : truncated ? NULL : rs_text_problem(str, n, NULL);
+    if (odd && !rd->odd_line) rd->odd_line = rd->line, rd->odd = odd;
     if (str[strspn(str, " \t")] == '[') rd->section_line = rd->line;
     if (truncated && !rd->long_line) rd->long_line = rd->line;
     return str;
@@ -261,7 +268,13 @@ static rs_status parse(reader *rd, const char *label, rs_request *r, rs_error *e
     rs_status st = RS_OK;
     /* The earliest of: a line too long, a syntax error, a bad setting. */
     int first = bad > 0 ? bad : 0;
-    if (rd->long_line && (!first || rd->long_line <= first)) {
+    if (rd->odd_line && (!first || rd->odd_line <= first) &&
+        (!rd->long_line || rd->odd_line <= rd->long_line)) {
+        st = rs_fail(err, RS_E_USAGE,
+                     "%s:%d: not a text preset: the line holds %s (a preset is an INI text "
+                     "file)",
+                     label, rd->odd_line, rd->odd);
+    } else if (rd->long_line && (!first || rd->long_line <= first)) {
         st = rs_fail(err, RS_E_USAGE, "%s:%d: line too long (at most %d characters)", label,
                      rd->long_line, INI_MAX_LINE - 2);
     } else if (ps->err_line && (!first || ps->err_line <= first)) {
@@ -283,7 +296,7 @@ rs_status rs_preset_read_file(const char *path, rs_request *r, rs_error *err)
 {
     FILE *f = fopen(path, "r");
     if (!f) return rs_fail(err, RS_E_IO, "cannot open preset '%s': %s", path, strerror(errno));
-    reader rd = {f, NULL, 0, 0, 0};
+    reader rd = {f, NULL, 0, 0, 0, 0, NULL};
     rs_status st = parse(&rd, path, r, err);
     if (ferror(f) && st == RS_OK) st = rs_fail(err, RS_E_IO, "error reading '%s'", path);
     fclose(f);
@@ -292,7 +305,7 @@ rs_status rs_preset_read_file(const char *path, rs_request *r, rs_error *err)
 
 rs_status rs_preset_read_string(const char *text, const char *label, rs_request *r, rs_error *err)
 {
-    reader rd = {NULL, text, 0, 0, 0};
+    reader rd = {NULL, text, 0, 0, 0, 0, NULL};
     return parse(&rd, label, r, err);
 }
 

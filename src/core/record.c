@@ -9,6 +9,7 @@
 
 #include "catalogue.h"
 #include "format.h"
+#include "text.h"
 
 #ifndef RS_VERSION
 #define RS_VERSION "0"
@@ -96,7 +97,7 @@ rs_status rs_record_close(rs_recorder *rec, rs_error *err)
     return rs_fail(err, RS_E_IO, "cannot finish recording '%s': %s", rec->path, strerror(why));
 }
 
-static char *read_line(FILE *f)
+static char *read_line(FILE *f, size_t *got)
 {
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
@@ -118,6 +119,7 @@ static char *read_line(FILE *f)
         return NULL;
     }
     buf[len] = '\0';
+    *got = len;
     return buf;
 }
 
@@ -157,8 +159,18 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
     int cap = 0, line = 0;
     rs_status st = RS_OK;
     char *text;
-    while (st == RS_OK && (text = read_line(f))) {
+    size_t len = 0;
+    while (st == RS_OK && (text = read_line(f, &len))) {
         line++;
+        const char *odd = rs_text_problem(text, len, NULL);
+        if (odd) {
+            free(text);
+            st = rs_fail(err, RS_E_IO,
+                         "%s:%d: not a text recording: the line holds %s (a recording is the "
+                         "JSON lines --record writes)",
+                         path, line, odd);
+            break;
+        }
         if (text[strspn(text, " \t\r")] == '\0') {
             free(text);
             continue;

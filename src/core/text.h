@@ -1,0 +1,16 @@
+/* Whether bytes are text: files redscope reads as text (recordings,
+ * presets) are refused, with their line, when they are not. */
+#ifndef RS_TEXT_H
+#define RS_TEXT_H
+
+#include <stddef.h>
+
+/* NULL when buf[0..len) is UTF-8 text without NUL bytes; else what it
+ * holds instead, in a few words ("a NUL byte", "bytes that are not
+ * UTF-8"), and where (*at, when at is not NULL). */
+const char *rs_text_problem(const char *buf, size_t len, size_t *at);
+
+/* The 1-based line of buf that offset falls on. */
+int rs_text_line(const char *buf, size_t offset);
+
+#endif
