@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "allreduce_rec.h"
 #include "cli.h"
 #include "core/catalogue.h"
 #include "core/format.h"
@@ -19,17 +20,6 @@
 #include "engine/allreduce.h"
 #include "engine/engine.h"
 #include "engine/topology.h"
-
-#define MAX_POINTS (RS_SWEEP_MAX_SIZES * RS_AR_ALGO_COUNT)
-
-typedef struct ar_run {
-    int gpus, nccl_version, npoints;
-    char device[128], date[32], links[160];
-    rs_dtype type;
-    rs_op op;
-    unsigned warmup, reps;
-    rs_ar_point p[MAX_POINTS];
-} ar_run;
 
 static rs_status sizes_of(const rs_cli *cli, rs_sweep_sizes *sz, rs_error *err)
 {
@@ -76,124 +66,6 @@ static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned a
             if (tty) fprintf(stderr, "\r%40s\r", "");
         }
     }
-    return st;
-}
-
-static cJSON *to_json(const ar_run *r)
-{
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "redscope_allreduce", 1);
-    cJSON_AddStringToObject(j, "date", r->date);
-    cJSON_AddStringToObject(j, "device", r->device);
-    cJSON_AddNumberToObject(j, "gpus", r->gpus);
-    cJSON_AddStringToObject(j, "links", r->links);
-    cJSON_AddNumberToObject(j, "nccl_version", r->nccl_version);
-    cJSON_AddStringToObject(j, "type", rs_dtype_name(r->type));
-    cJSON_AddStringToObject(j, "op", rs_op_name(r->op));
-    cJSON_AddNumberToObject(j, "warmup", r->warmup);
-    cJSON_AddNumberToObject(j, "reps", r->reps);
-    cJSON *pts = cJSON_AddArrayToObject(j, "points");
-    for (int i = 0; i < r->npoints; i++) {
-        const rs_ar_point *p = &r->p[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "algo", rs_ar_algo_name(p->algo));
-        cJSON_AddNumberToObject(o, "n", (double)p->n);
-        cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
-        cJSON_AddNumberToObject(o, "time_us", p->us);
-        cJSON_AddNumberToObject(o, "algbw_gbps", p->algbw);
-        cJSON_AddNumberToObject(o, "busbw_gbps", p->busbw);
-        cJSON_AddNumberToObject(o, "wrong", (double)p->wrong);
-        if (p->nvl_valid) {
-            cJSON_AddNumberToObject(o, "nvlink_tx_bytes", p->nvl_tx);
-            cJSON_AddNumberToObject(o, "nvlink_rx_bytes", p->nvl_rx);
-        }
-        if (p->nt_us > 0) {
-            cJSON_AddNumberToObject(o, "nccl_tests_time_us", p->nt_us);
-            cJSON_AddNumberToObject(o, "nccl_tests_busbw_gbps", p->nt_busbw);
-        }
-        cJSON_AddItemToArray(pts, o);
-    }
-    return j;
-}
-
-static double num(const cJSON *o, const char *k)
-{
-    const double v = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k));
-    return v == v && v >= 0.0 && v < 1e18 ? v : 0.0; /* NaN, negative and huge: 0 */
-}
-
-static const char *text(const cJSON *o, const char *k)
-{
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(s) ? s->valuestring : "";
-}
-
-/* A recording of this command (--replay): the points of the asked
- * algorithms, and of the asked sizes when sizes were given. */
-static rs_status from_json(const char *path, const rs_cli *cli, const rs_sweep_sizes *sz,
-                           unsigned algos, ar_run *r, rs_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return rs_fail(err, RS_E_IO, "cannot read %s: %s", path, strerror(errno));
-    static char buf[1 << 20];
-    const size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    cJSON *j = cJSON_Parse(buf);
-    if (!j || num(j, "redscope_allreduce") != 1.0) {
-        cJSON_Delete(j);
-        return rs_fail(err, RS_E_IO, "%s is not a recording of redscope allreduce", path);
-    }
-    r->gpus = (int)num(j, "gpus");
-    r->nccl_version = (int)num(j, "nccl_version");
-    snprintf(r->device, sizeof r->device, "%s", text(j, "device"));
-    snprintf(r->date, sizeof r->date, "%s", text(j, "date"));
-    snprintf(r->links, sizeof r->links, "%s", text(j, "links"));
-    const int t = rs_dtype_from_name(text(j, "type")), op = rs_op_from_name(text(j, "op"));
-    r->warmup = (unsigned)num(j, "warmup");
-    r->reps = (unsigned)num(j, "reps");
-    rs_status st = RS_OK;
-    if (t < 0 || op < 0)
-        st = rs_fail(err, RS_E_IO, "%s names no known element type and operation", path);
-    else if ((cli->set[RS_F_type] && t != (int)cli->req.type) ||
-             (cli->set[RS_F_op] && op != (int)cli->req.op))
-        st = rs_fail(err, RS_E_USAGE, "%s holds %s %s, not the type and operation asked", path,
-                     text(j, "type"), text(j, "op"));
-    else if (cli->gpus > 0 && cli->gpus != r->gpus) /* --gpus 0: every GPU it ran on */
-        st = rs_fail(err, RS_E_USAGE, "%s holds an all-reduce over %d GPUs, not %d", path, r->gpus,
-                     cli->gpus);
-    r->type = t < 0 ? RS_INT32 : (rs_dtype)t;
-    r->op = op < 0 ? RS_SUM : (rs_op)op;
-    const cJSON *p;
-    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "points"))
-    {
-        const int a = rs_ar_algo_parse(text(p, "algo"));
-        const uint64_t pn = (uint64_t)num(p, "n");
-        int want = !cli->set[RS_F_sweep] && !cli->set[RS_F_n];
-        for (int i = 0; i < sz->count && !want; i++) want = sz->n[i] == pn;
-        if (st != RS_OK || a < 0 || !(algos & (1u << a)) || !want || r->npoints == MAX_POINTS)
-            continue;
-        r->p[r->npoints++] =
-            (rs_ar_point){pn,
-                          (uint64_t)num(p, "bytes"),
-                          (rs_ar_algo)a,
-                          num(p, "time_us"),
-                          num(p, "algbw_gbps"),
-                          num(p, "busbw_gbps"),
-                          (uint64_t)num(p, "wrong"),
-                          num(p, "nccl_tests_time_us"),
-                          num(p, "nccl_tests_busbw_gbps"),
-                          cJSON_IsNumber(cJSON_GetObjectItem(p, "nvlink_tx_bytes")),
-                          num(p, "nvlink_tx_bytes"),
-                          num(p, "nvlink_rx_bytes")};
-    }
-    cJSON_Delete(j);
-    if (st == RS_OK && !r->npoints)
-        st = rs_fail(err, RS_E_USAGE,
-                     "not in the recording: no point of these algorithms and "
-                     "sizes (it holds what 'redscope allreduce --replay %s "
-                     "--algo all' prints)",
-                     path);
     return st;
 }
 
@@ -362,23 +234,11 @@ static void print_run(FILE *f, const ar_run *r, rs_format fmt)
         print_table(f, r);
         return;
     }
-    cJSON *j = to_json(r);
+    cJSON *j = rs_ar_run_to_json(r);
     char *s = cJSON_Print(j);
     if (s) fprintf(f, "%s\n", s);
     cJSON_free(s);
     cJSON_Delete(j);
-}
-
-static int write_record(const char *path, const ar_run *r)
-{
-    FILE *f = fopen(path, "w");
-    cJSON *j = to_json(r);
-    char *s = cJSON_PrintUnformatted(j);
-    int ok = f && s && fprintf(f, "%s\n", s) > 0;
-    if (f && fclose(f) != 0) ok = 0;
-    cJSON_free(s);
-    cJSON_Delete(j);
-    return ok;
 }
 
 /* The device facts of the header: the first GPU's name and the date. */
@@ -442,7 +302,7 @@ int rs_cmd_allreduce(rs_cli *cli)
     rs_status st = sizes_of(cli, &sz, &err);
     if (st == RS_OK && cli->nccl_tests) st = rs_nt_find(cli->nccl_tests, &err);
     if (st == RS_OK && cli->replay)
-        st = from_json(cli->replay, cli, &sz, algos, &run, &err);
+        st = rs_ar_run_read(cli->replay, cli, &sz, algos, &run, &err);
     else if (st == RS_OK) {
         describe(&run);
         st = measure(cli, &sz, algos, &run, &err);
@@ -457,7 +317,7 @@ int rs_cmd_allreduce(rs_cli *cli)
             if (run.p[i].wrong) return RS_E_MISMATCH;
         return 0;
     }
-    if (cli->record && !write_record(cli->record, &run)) { /* a replay's: the points shown */
+    if (cli->record && !rs_ar_run_write(cli->record, &run)) { /* a replay's: the points shown */
         rs_cli_error("cannot write %s", cli->record);
         return RS_E_IO;
     }

@@ -150,17 +150,18 @@ with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     f.write('{"redscope_allreduce": 1, "type": "int32", "op": "sum", "gpus": -3, "points": '
             '[{"algo": "nccl", "n": -5, "time_us": "x", "busbw_gbps": 1e300}]}')
 rc, out, err = run("allreduce", "--replay", f.name)
-check(rc == 0 and "nccl" in out and "0.00 GB/s" in out,
-      f"hostile values read as zeros, no crash: {rc} {out} {err.strip()}")
+check(rc == 7 and f"{f.name}:1: gpus is -3: expected a whole number of GPUs" in err and not out,
+      f"hostile values refused, the field named: {rc} {out} {err.strip()}")
 with open(f.name, "w") as g:
-    g.write('{"redscope_allreduce": 1, "points": []}')
+    g.write('{"redscope_allreduce": 1, "gpus": 2, "warmup": 3, "reps": 20, "points": []}')
 rc, out, err = run("allreduce", "--replay", f.name)
-check(rc == 7 and "names no known element type" in err, f"no type: {rc} {err.strip()}")
-for bad in ("{", "[]", '{"redscope_allreduce": 2}'):
+check(rc == 7 and "expected an element type" in err, f"no type: {rc} {err.strip()}")
+for bad, want in (("{", "was cut short"), ("[]", "is not a recording of redscope allreduce"),
+                  ('{"redscope_allreduce": 2}', "is not a recording of redscope allreduce")):
     with open(f.name, "w") as g:
         g.write(bad)
     rc, out, err = run("allreduce", "--replay", f.name)
-    check(rc == 7 and "is not a recording of redscope allreduce" in err, f"{bad!r}: {rc} {err}")
+    check(rc == 7 and want in err, f"{bad!r}: {rc} {err}")
 os.unlink(f.name)
 with tempfile.TemporaryDirectory() as d:  # the bandwidth-vs-size chart, from the recording
     svg = os.path.join(d, "busbw.svg")

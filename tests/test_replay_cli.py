@@ -108,4 +108,56 @@ path = write("utf8.ini", "[preset]\nnote = café µs\n[run]\nn = 2^10\n")
 rc, out, err = run("run", "--variant", "cpu", "--preset", path)
 check(rc == 0, f"a UTF-8 preset still reads: {rc} {err.strip()}")
 
+# 3. an all-reduce recording replayed where a run, ladder or sweep is read, and back
+WANT = f"{AR}:1: this is a recording of redscope allreduce: replay it with: " \
+       f"redscope allreduce --replay {AR} --algo all"
+for args in (("--replay", AR), ("ladder", "--replay", AR), ("run", "--replay", AR),
+             ("sweep", "--replay", AR)):
+    rc, out, err = run(*args, timeout=10)
+    check(rc == 7 and WANT in err and "request" not in err, f"{args}: {rc} {err.strip()}")
+rc, out, err = run("allreduce", "--replay", DEMO)
+check(rc == 7 and f"{DEMO} is a recording of redscope run, ladder or sweep, not of allreduce: "
+      f"replay it with: redscope --replay {DEMO}" in err, f"allreduce --replay demo: {rc} {err}")
+AR_TEXT = open(AR, encoding="utf-8").read()
+path = write("ar_cut.json", AR_TEXT[:200])
+rc, out, err = run("allreduce", "--replay", path)
+check(rc == 7 and f"{path}:1: the JSON stops before its end: the recording was cut short" in err,
+      f"a cut all-reduce recording: {rc} {err.strip()}")
+path = write("ar_corrupt.json", '{"redscope_allreduce": 1, "gpus": 2] }\n')
+rc, out, err = run("allreduce", "--replay", path)
+check(rc == 7 and f"{path}:1: not JSON: a corrupt recording" in err, f"corrupt: {rc} {err}")
+
+
+def ar_edited(name, change, indent=None):
+    j = json.loads(AR_TEXT)
+    change(j)
+    return write(name, json.dumps(j, indent=indent) + "\n")
+
+
+# 1. (all-reduce) its figures checked the same way
+for name, change, want in (
+        ("gpus", lambda j: j.update(gpus="two"), ':1: gpus is "two": expected a whole number'),
+        ("reps", lambda j: j.update(reps=0), ":1: reps is 0: expected"),
+        ("time", lambda j: j["points"][3].update(time_us=-5), ":1: points[3].time_us is -5"),
+        ("algo", lambda j: j["points"][2].update(algo="ringg"), ':1: points[2].algo is "ringg"'),
+        ("wrong", lambda j: j["points"][0].update(wrong=True), ":1: points[0].wrong is true")):
+    path = ar_edited(f"ar_{name}.json", change)
+    rc, out, err = run("allreduce", "--replay", path, "--algo", "all")
+    check(rc == 7 and f"{path}{want}" in err and out == "", f"all-reduce {name}: {rc} {err}")
+path = ar_edited("ar_indented.json", lambda j: j["points"][1].update(n="x"), indent=1)
+rc, out, err = run("allreduce", "--replay", path, "--algo", "all")
+check(rc == 7 and f'{path}: points[1].n is "x"' in err, f"pretty-printed: {rc} {err.strip()}")
+path = ar_edited("ar_asis.json", lambda j: None, indent=1)
+rc, out, err = run("allreduce", "--replay", path, "--algo", "all")
+check(rc == 0 and "all-reduce over 2 GPUs" in out, f"a pretty-printed one replays: {rc} {err}")
+
+# 7. no point of what was asked: advice that finds something
+path = ar_edited("ar_empty.json", lambda j: j.update(points=[]))
+rc, out, err = run("allreduce", "--replay", path, "--algo", "all")
+check(rc == 2 and f"{path} holds no points: record some on GPUs with: redscope allreduce" in err
+      and "--replay" not in err, f"no points: {rc} {err.strip()}")
+rc, out, err = run("allreduce", "--replay", AR, "--algo", "all", "--n", "3")
+check(rc == 2 and "holds nccl,ring,tree,peer_ring from n 2 to 1,073,741,824 (all of it: "
+      f"redscope allreduce --replay {AR} --algo all)" in err, f"no such size: {rc} {err}")
+
 check.finish()

@@ -182,7 +182,12 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
             break;
         }
         const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(j, "command");
-        if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
+        if (cJSON_GetObjectItemCaseSensitive(j, "redscope_allreduce")) {
+            st = rs_fail(err, RS_E_IO,
+                         "%s:%d: this is a recording of redscope allreduce: replay it with: "
+                         "redscope allreduce --replay %s --algo all",
+                         path, line, path);
+        } else if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
             rs_device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &out->device);
             out->has_device = 1;
         } else if (cJSON_IsString(cmd) && strcmp(cmd->valuestring, "kernel") == 0) {

@@ -1,0 +1,307 @@
+/* redscope allreduce's recording: the run as one JSON object, and back,
+ * each figure checked as a recording of run, ladder or sweep is. */
+#include "allreduce_rec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/catalogue.h"
+#include "core/export.h"
+#include "core/format.h"
+#include "core/text.h"
+
+cJSON *rs_ar_run_to_json(const ar_run *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "redscope_allreduce", 1);
+    cJSON_AddStringToObject(j, "date", r->date);
+    cJSON_AddStringToObject(j, "device", r->device);
+    cJSON_AddNumberToObject(j, "gpus", r->gpus);
+    cJSON_AddStringToObject(j, "links", r->links);
+    cJSON_AddNumberToObject(j, "nccl_version", r->nccl_version);
+    cJSON_AddStringToObject(j, "type", rs_dtype_name(r->type));
+    cJSON_AddStringToObject(j, "op", rs_op_name(r->op));
+    cJSON_AddNumberToObject(j, "warmup", r->warmup);
+    cJSON_AddNumberToObject(j, "reps", r->reps);
+    cJSON *pts = cJSON_AddArrayToObject(j, "points");
+    for (int i = 0; i < r->npoints; i++) {
+        const rs_ar_point *p = &r->p[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "algo", rs_ar_algo_name(p->algo));
+        cJSON_AddNumberToObject(o, "n", (double)p->n);
+        cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+        cJSON_AddNumberToObject(o, "time_us", p->us);
+        cJSON_AddNumberToObject(o, "algbw_gbps", p->algbw);
+        cJSON_AddNumberToObject(o, "busbw_gbps", p->busbw);
+        cJSON_AddNumberToObject(o, "wrong", (double)p->wrong);
+        if (p->nvl_valid) {
+            cJSON_AddNumberToObject(o, "nvlink_tx_bytes", p->nvl_tx);
+            cJSON_AddNumberToObject(o, "nvlink_rx_bytes", p->nvl_rx);
+        }
+        if (p->nt_us > 0) {
+            cJSON_AddNumberToObject(o, "nccl_tests_time_us", p->nt_us);
+            cJSON_AddNumberToObject(o, "nccl_tests_busbw_gbps", p->nt_busbw);
+        }
+        cJSON_AddItemToArray(pts, o);
+    }
+    return j;
+}
+
+int rs_ar_run_write(const char *path, const ar_run *r)
+{
+    FILE *f = fopen(path, "w");
+    cJSON *j = rs_ar_run_to_json(r);
+    char *s = cJSON_PrintUnformatted(j);
+    int ok = f && s && fprintf(f, "%s\n", s) > 0;
+    if (f && fclose(f) != 0) ok = 0;
+    cJSON_free(s);
+    cJSON_Delete(j);
+    return ok;
+}
+
+/* Numbers already checked: read as they are. */
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+}
+
+static const char *text(const cJSON *o, const char *k)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+#define A_DAY_US 8.64e10
+#define BIG      1.8e19 /* below 2^64 */
+
+static const rs_figure run_figures[] = {
+    {"gpus", 1, 1024, 0, 1, 1, "a whole number of GPUs from 1 to 1024"},
+    {"nccl_version", 0, 1e7, 0, 1, 0, "NCCL's version number, such as 22803"},
+    {"warmup", 0, 4294967295.0, 0, 1, 1, "a whole number of warm-up runs, 0 or more"},
+    {"reps", 1, 4294967295.0, 0, 1, 1, "a whole number of repetitions, 1 or more"},
+};
+
+static const rs_figure point_figures[] = {
+    {"n", 1, BIG, 0, 1, 1, "a whole number of elements, 1 or more"},
+    {"bytes", 1, BIG, 0, 1, 1, "a whole number of bytes, 1 or more"},
+    {"time_us", 0, A_DAY_US, 1, 0, 1, "microseconds above 0 and at most a day"},
+    {"algbw_gbps", 0, 1e6, 0, 0, 1, "GB/s from 0 to 1000000"},
+    {"busbw_gbps", 0, 1e6, 0, 0, 1, "GB/s from 0 to 1000000"},
+    {"wrong", 0, BIG, 0, 1, 1, "a whole number of wrong elements, 0 or more"},
+    {"nccl_tests_time_us", 0, A_DAY_US, 0, 0, 0, "microseconds from 0 to a day"},
+    {"nccl_tests_busbw_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
+    {"nvlink_tx_bytes", 0, BIG, 0, 0, 0, "bytes, 0 or more"},
+    {"nvlink_rx_bytes", 0, BIG, 0, 0, 0, "bytes, 0 or more"},
+};
+
+/* Whether JSON that does not parse stops inside a string, an object or a
+ * list: cut short, rather than corrupt. */
+static int cut_short(const char *s)
+{
+    int depth = 0, quoted = 0;
+    for (; *s; s++) {
+        if (quoted && *s == '\\' && s[1])
+            s++;
+        else if (*s == '"')
+            quoted = !quoted;
+        else if (!quoted && (*s == '{' || *s == '['))
+            depth++;
+        else if (!quoted && (*s == '}' || *s == ']') && --depth < 0)
+            return 0;
+    }
+    return quoted || depth > 0;
+}
+
+/* The file's text: at most 1 MiB, text, one JSON object. */
+static rs_status parse(const char *path, cJSON **out, int *one_line, rs_error *err)
+{
+    static char buf[1 << 20];
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return rs_fail(err, RS_E_IO, "cannot read %s: %s", path, strerror(errno));
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    const int more = fgetc(f) != EOF;
+    fclose(f);
+    buf[n] = '\0';
+    if (more)
+        return rs_fail(err, RS_E_IO, "%s is over 1 MiB: not a recording of redscope allreduce",
+                       path);
+    size_t at = 0, end = n;
+    const char *odd = rs_text_problem(buf, n, &at);
+    if (odd)
+        return rs_fail(err, RS_E_IO,
+                       "%s:%d: not a text recording: the line holds %s (an all-reduce recording "
+                       "is the JSON --record writes)",
+                       path, rs_text_line(buf, at), odd);
+    while (end > 0 && strchr(" \t\r\n", buf[end - 1])) end--;
+    if (end == 0)
+        return rs_fail(err, RS_E_IO, "%s is empty: not a recording of redscope allreduce", path);
+    *one_line = !memchr(buf, '\n', end);
+    cJSON *j = cJSON_Parse(buf);
+    if (!j) {
+        const char *stop = cJSON_GetErrorPtr();
+        const size_t off = stop && stop >= buf && stop <= buf + n ? (size_t)(stop - buf) : n;
+        if (cut_short(buf))
+            return rs_fail(err, RS_E_IO,
+                           "%s:%d: the JSON stops before its end: the recording was cut short "
+                           "(record it again)",
+                           path, rs_text_line(buf, end));
+        return rs_fail(err, RS_E_IO, "%s:%d: not JSON: a corrupt recording (record it again)", path,
+                       rs_text_line(buf, off));
+    }
+    *out = j;
+    if (cJSON_IsObject(j) && num(j, "redscope_allreduce") == 1.0) return RS_OK;
+    *out = NULL;
+    const int other =
+        cJSON_IsObject(j) && (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording") ||
+                              cJSON_GetObjectItemCaseSensitive(j, "request"));
+    cJSON_Delete(j);
+    if (other)
+        return rs_fail(err, RS_E_IO,
+                       "%s is a recording of redscope run, ladder or sweep, not of allreduce: "
+                       "replay it with: redscope --replay %s",
+                       path, path);
+    return rs_fail(err, RS_E_IO,
+                   "%s is not a recording of redscope allreduce (it has no "
+                   "\"redscope_allreduce\": 1)",
+                   path);
+}
+
+/* The run's own figures, and the asked type, operation and GPU count. */
+static rs_status check_run(const char *where, const cJSON *j, const rs_cli *cli, rs_error *err)
+{
+    char pre[512];
+    snprintf(pre, sizeof pre, "%s: ", where);
+    rs_status st = RS_OK;
+    for (size_t i = 0; st == RS_OK && i < sizeof run_figures / sizeof *run_figures; i++)
+        st = rs_figure_check(j, pre, &run_figures[i], err);
+    if (st != RS_OK) return err->code = RS_E_IO; /* a file error, as in a recording's rows */
+    const int t = rs_dtype_from_name(text(j, "type")), op = rs_op_from_name(text(j, "op"));
+    const int g = (int)num(j, "gpus");
+    if (t < 0 || op < 0)
+        return rs_fail(err, RS_E_IO,
+                       "%s: type '%s' and op '%s': expected an element type (int32, "
+                       "float32, ...) and an operation (sum, min, max, product)",
+                       where, text(j, "type"), text(j, "op"));
+    if ((cli->set[RS_F_type] && t != (int)cli->req.type) ||
+        (cli->set[RS_F_op] && op != (int)cli->req.op))
+        return rs_fail(err, RS_E_USAGE, "%s holds %s %s, not the type and operation asked",
+                       cli->replay, text(j, "type"), text(j, "op"));
+    if (cli->gpus > 0 && cli->gpus != g) /* --gpus 0: every GPU it ran on */
+        return rs_fail(err, RS_E_USAGE, "%s holds an all-reduce over %d GPUs, not %d", cli->replay,
+                       g, cli->gpus);
+    if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(j, "points")))
+        return rs_fail(err, RS_E_IO, "%s: points is missing: expected the list of measured points",
+                       where);
+    return RS_OK;
+}
+
+/* One point's figures, each of its type and in range. */
+static rs_status check_point(const char *where, const cJSON *p, int k, rs_error *err)
+{
+    char pre[512];
+    snprintf(pre, sizeof pre, "%s: points[%d].", where, k);
+    if (rs_ar_algo_parse(text(p, "algo")) < 0) {
+        char v[48];
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "algo");
+        if (a) rs_json_shown(a, v, sizeof v);
+        return rs_fail(err, RS_E_IO, "%salgo is %s: expected nccl, ring, tree or peer_ring", pre,
+                       a ? v : "missing");
+    }
+    rs_status st = RS_OK;
+    for (size_t i = 0; st == RS_OK && i < sizeof point_figures / sizeof *point_figures; i++)
+        st = rs_figure_check(p, pre, &point_figures[i], err);
+    return st == RS_OK ? RS_OK : (err->code = RS_E_IO);
+}
+
+static rs_ar_point point_from(const cJSON *p)
+{
+    return (rs_ar_point){(uint64_t)num(p, "n"),
+                         (uint64_t)num(p, "bytes"),
+                         (rs_ar_algo)rs_ar_algo_parse(text(p, "algo")),
+                         num(p, "time_us"),
+                         num(p, "algbw_gbps"),
+                         num(p, "busbw_gbps"),
+                         (uint64_t)num(p, "wrong"),
+                         num(p, "nccl_tests_time_us"),
+                         num(p, "nccl_tests_busbw_gbps"),
+                         cJSON_IsNumber(cJSON_GetObjectItem(p, "nvlink_tx_bytes")),
+                         num(p, "nvlink_tx_bytes"),
+                         num(p, "nvlink_rx_bytes")};
+}
+
+/* Nothing asked for is recorded: what the file holds, and how to see it. */
+static rs_status nothing_asked(const char *path, const cJSON *points, rs_error *err)
+{
+    unsigned held = 0;
+    double lo = 0, hi = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, points)
+    {
+        const double n = num(p, "n");
+        held |= 1u << rs_ar_algo_parse(text(p, "algo"));
+        lo = !lo || n < lo ? n : lo;
+        hi = n > hi ? n : hi;
+    }
+    if (!held)
+        return rs_fail(err, RS_E_USAGE,
+                       "%s holds no points: record some on GPUs with: redscope allreduce --gpus "
+                       "N --algo all --range 2..2^30 --record FILE",
+                       path);
+    char algos[64] = "", l[32], h[32];
+    for (int a = 0; a < RS_AR_ALGO_COUNT; a++)
+        if (held & (1u << a))
+            snprintf(algos + strlen(algos), sizeof algos - strlen(algos), "%s%s",
+                     algos[0] ? "," : "", rs_ar_algo_name((rs_ar_algo)a));
+    rs_fmt_count(lo, l, sizeof l);
+    rs_fmt_count(hi, h, sizeof h);
+    return rs_fail(err, RS_E_USAGE,
+                   "not in the recording: no point of these algorithms and sizes; %s holds %s "
+                   "from n %s to %s (all of it: redscope allreduce --replay %s --algo all)",
+                   path, algos, l, h, path);
+}
+
+rs_status rs_ar_run_read(const char *path, const rs_cli *cli, const rs_sweep_sizes *sz,
+                         unsigned algos, ar_run *r, rs_error *err)
+{
+    cJSON *j = NULL;
+    int one_line = 0;
+    rs_status st = parse(path, &j, &one_line, err);
+    if (st != RS_OK) return st;
+    char where[480];
+    snprintf(where, sizeof where, one_line ? "%s:1" : "%s", path);
+    st = check_run(where, j, cli, err);
+    const cJSON *points = cJSON_GetObjectItemCaseSensitive(j, "points"), *p;
+    int k = 0;
+    cJSON_ArrayForEach(p, points)
+    {
+        if (st != RS_OK) break;
+        st = check_point(where, p, k++, err);
+    }
+    if (st != RS_OK) {
+        cJSON_Delete(j);
+        return st;
+    }
+    r->gpus = (int)num(j, "gpus");
+    r->nccl_version = (int)num(j, "nccl_version");
+    snprintf(r->device, sizeof r->device, "%s", text(j, "device"));
+    snprintf(r->date, sizeof r->date, "%s", text(j, "date"));
+    snprintf(r->links, sizeof r->links, "%s", text(j, "links"));
+    r->type = (rs_dtype)rs_dtype_from_name(text(j, "type"));
+    r->op = (rs_op)rs_op_from_name(text(j, "op"));
+    r->warmup = (unsigned)num(j, "warmup");
+    r->reps = (unsigned)num(j, "reps");
+    cJSON_ArrayForEach(p, points)
+    {
+        const rs_ar_point pt = point_from(p);
+        int want = !cli->set[RS_F_sweep] && !cli->set[RS_F_n];
+        for (int i = 0; i < sz->count && !want; i++) want = sz->n[i] == pt.n;
+        if (want && (algos & (1u << pt.algo)) && r->npoints < MAX_POINTS) r->p[r->npoints++] = pt;
+    }
+    if (!r->npoints) st = nothing_asked(path, points, err);
+    cJSON_Delete(j);
+    return st;
+}
