@@ -86,3 +86,14 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     }
     return (int)st;
 }
+
+int rs_cli_nothing_recorded(const rs_cli *cli, const rs_row *rows, int n)
+{
+    if (!cli->replay || n < 1) return 0;
+    for (int i = 0; i < n; i++)
+        if (!rs_row_not_recorded(&rows[i])) return 0;
+    rs_cli_error("nothing asked for is in %s: %s recorded (the explorer lists what it "
+                 "holds: redscope --replay %s, then R)",
+                 cli->replay, n == 1 ? "it was not" : "none of these runs was", cli->replay);
+    return RS_E_USAGE;
+}

@@ -139,6 +139,7 @@ int rs_cmd_ladder(rs_cli *cli)
     int done = 0;
     rc = rs_cli_run_list(cli, src, "ladder", reqs, nvars, rows, &done);
     if (done > 0) rs_print_ladder(stdout, rows, done, cli->format);
+    if (!rc) rc = rs_cli_nothing_recorded(cli, rows, done);
     if (!rc) rc = rs_runner_exit(rows, done, 1);
     if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");
     free(rows);

@@ -92,6 +92,9 @@ int rs_cli_open_source(const rs_cli *cli, int need_gpu, struct rs_source **src);
  * (said on stderr). *done rows were made. */
 int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *command,
                     const rs_request *reqs, int n, rs_row *rows, int *done);
+/* --replay where nothing asked for was recorded: one line that says so
+ * and how to see what the recording holds, and RS_E_USAGE; else 0. */
+int rs_cli_nothing_recorded(const rs_cli *cli, const rs_row *rows, int n);
 
 /* An executable of that name is on PATH. */
 int rs_on_path(const char *name);

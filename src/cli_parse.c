@@ -345,22 +345,23 @@ void rs_cli_usage(FILE *f, const char *command)
                    "usage: redscope [COMMAND] [options]\n\ncommands:\n");
         for (int i = 0; i < rs_command_count; i++)
             fprintf(f, "  %-10s %s\n", rs_commands[i].name, rs_commands[i].summary);
-        fprintf(f, "\n'redscope COMMAND --help' lists a command's options.\n"
-                   "Examples:\n"
-                   "  redscope                                   the explorer\n"
-                   "  redscope run --variant sequential --n 2^24 --metrics\n"
-                   "  redscope ladder --type float32 --n 16M --format csv\n"
-                   "  redscope ladder --preset harris-2007\n"
-                   "  redscope run --variant unroll_warp_volatile --check race\n"
-                   "  redscope compile conf/kernels/template.cu --type float32\n"
-                   "  redscope ladder --kernel conf/kernels/fast.cu --n 2^24\n"
-                   "  redscope --replay conf/recordings/h200-demo.jsonl\n"
-                   "  redscope ladder --gpus 2 --n 2^28\n"
-                   "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
-                   "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments or refused "
-                   "configuration,\n  3 no NVIDIA driver (or no NCCL, for what needs it), "
-                   "4 no CUDA device, 5 out of memory,\n  6 CUDA error, 7 file error, 8 your "
-                   "kernel faulted or ran past --timeout, 130 interrupted\n");
+        fprintf(f,
+                "\n'redscope COMMAND --help' lists a command's options.\n"
+                "Examples:\n"
+                "  redscope                                   the explorer\n"
+                "  redscope run --variant sequential --n 2^24 --metrics\n"
+                "  redscope ladder --type float32 --n 16M --format csv\n"
+                "  redscope ladder --preset harris-2007\n"
+                "  redscope run --variant unroll_warp_volatile --check race\n"
+                "  redscope compile conf/kernels/template.cu --type float32\n"
+                "  redscope ladder --kernel conf/kernels/fast.cu --n 2^24\n"
+                "  redscope --replay conf/recordings/h200-demo.jsonl\n"
+                "  redscope ladder --gpus 2 --n 2^28\n"
+                "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
+                "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments, a refused configuration\n"
+                "  or a --replay that finds nothing asked for, 3 no NVIDIA driver (or no NCCL,\n"
+                "  for what needs it), 4 no CUDA device, 5 out of memory, 6 CUDA error,\n"
+                "  7 file error, 8 your kernel faulted or ran past --timeout, 130 interrupted\n");
         return;
     }
     const rs_command *c = rs_command_find(command);

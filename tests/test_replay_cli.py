@@ -160,4 +160,27 @@ rc, out, err = run("allreduce", "--replay", AR, "--algo", "all", "--n", "3")
 check(rc == 2 and "holds nccl,ring,tree,peer_ring from n 2 to 1,073,741,824 (all of it: "
       f"redscope allreduce --replay {AR} --algo all)" in err, f"no such size: {rc} {err}")
 
+# 4. a ladder or sweep of which nothing was recorded fails as run does, with one line
+NOTHING = f"redscope: nothing asked for is in {DEMO}: none of these runs was recorded " \
+          f"(the explorer lists what it holds: redscope --replay {DEMO}, then R)\n"
+rc, out, err = run("ladder", "--preset", "speed-of-light", "--replay", DEMO)
+check(rc == 2 and err == NOTHING, f"ladder, nothing recorded: {rc} {err!r}")
+check(out.startswith("int32 sum, n 2^28, block 256 on NVIDIA H200\n")
+      and "refused: not in the recording" in out, f"the ladder's header as live: {out[:300]}")
+rc, out, err = run("sweep", "--replay", DEMO, "--range", "1,2,3")
+check(rc == 2 and err == NOTHING and "not recorded" in out, f"sweep: {rc} {err!r}")
+rc, out, err = run("run", "--variant", "sequential", "--n", "2^23", "--replay", DEMO)
+check(rc == 2 and "not in the recording" in err, f"run, as before: {rc} {err.strip()}")
+rc, out, err = run("ladder", "--variants", "sequential,cub", "--n", "2^24", "--type", "float16",
+                   "--replay", DEMO, "--format", "json")
+check(rc == 2 and len(json.loads(out)["rows"]) == 2, f"json stays JSON: {rc} {out[:200]}")
+# some recorded: the rows that were, exit 0
+path = edited("one_ladder_row.jsonl", lambda j: None)
+rc, out, err = run("ladder", "--variants", "sequential,cub", "--replay", path, "--metrics=full")
+check(rc == 0 and "87.9 µs" in out and "cub" in out and "not in the recording" in out
+      and "nothing asked for" not in err, f"one of two recorded: {rc} {err.strip()}")
+rc, out, err = run("sweep", "--replay", DEMO, "--range", "2^10..2^28", "--finish", "atomic",
+                   "--reps", "5")
+check(rc == 0 and err == "", f"the recorded sweep: {rc} {err.strip()}")
+
 check.finish()

@@ -38,6 +38,7 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
     }
     memset(out, 0, sizeof *out);
     out->req = *r;
+    out->device = rec->device; /* the GPU it was recorded on, for the ladder's header */
     if (row) return rs_fail(err, row->status, "%s", row->error);
     char label[96];
     return rs_fail(err, RS_E_USAGE, RS_NOT_RECORDED ": %s with this configuration was not recorded",

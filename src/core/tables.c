@@ -392,24 +392,33 @@ static void gpus_footer(FILE *f, const rs_row *rows, int count)
     }
 }
 
-static void print_ladder_table(FILE *f, const rs_row *rows, int count)
+/* The ladder's first line: type, operation, n, block and GPU, from its
+ * first row that ran, else from what was asked. */
+static void ladder_header(FILE *f, const rs_row *rows, int count)
 {
-    const rs_metric_mask m = rows_metrics(rows, count);
     const rs_result *first = NULL;
     for (int i = 0; i < count && !first; i++)
         if (rows[i].status == RS_OK) first = &rows[i].result;
+    if (!first && count > 0) first = &rows[0].result; /* none ran: what was asked */
     if (first) {
         char n[48];
         rs_format_size(first->req.n, n, sizeof n);
         const int g = rows_gpus(rows, count);
-        fprintf(f, "%s %s, n %s, block %u on %s", rs_dtype_name(first->req.type),
-                rs_op_name(first->req.op), n, first->req.block, first->device.name);
+        fprintf(f, "%s %s, n %s, block %u", rs_dtype_name(first->req.type),
+                rs_op_name(first->req.op), n, first->req.block);
+        if (first->device.name[0]) fprintf(f, " on %s", first->device.name);
         const char *links = ""; /* how the GPUs are joined, as the run found them */
         for (int i = 0; i < count && !*links; i++)
             if (rows[i].status == RS_OK) links = rows[i].result.multi.links;
         if (g > 1) fprintf(f, " (rows x%d: over %d GPUs%s%s)", g, g, *links ? ": " : "", links);
         fprintf(f, "\n");
     }
+}
+
+static void print_ladder_table(FILE *f, const rs_row *rows, int count)
+{
+    const rs_metric_mask m = rows_metrics(rows, count);
+    ladder_header(f, rows, count);
     const int w = label_width(rows, count);
     fprintf(f, "%3s  %-*s %10s %8s %8s %8s %7s %8s %7s", "#", w, "variant", "time", "step",
             "cumul.", "GB/s", "% peak", "vs CPU", "correct");
