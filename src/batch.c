@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/catalogue.h"
+#include "core/format.h"
 #include "core/metric_table.h"
 #include "core/runner.h"
 
@@ -96,4 +98,29 @@ int rs_cli_nothing_recorded(const rs_cli *cli, const rs_row *rows, int n)
                  "holds: redscope --replay %s, then R)",
                  cli->replay, n == 1 ? "it was not" : "none of these runs was", cli->replay);
     return RS_E_USAGE;
+}
+
+void rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n)
+{
+    int ran = 0, bare = 0, first = -1;
+    for (int i = 0; cli->replay && cli->req.stalls && i < n; i++) {
+        if (rows[i].status != RS_OK) continue;
+        ran++;
+        if (rows[i].result.stalls.requested) continue;
+        bare++;
+        if (first < 0) first = i;
+    }
+    if (!bare) return;
+    char label[96], size[32];
+    const rs_request *r = &rows[first].result.req;
+    rs_request_label(r, label, sizeof label);
+    rs_format_size(r->n, size, sizeof size);
+    if (ran == 1)
+        rs_cli_error("%s holds no stall samples for %s %s %s, n %s: it was recorded without "
+                     "--stalls (record it again with --stalls on a GPU)",
+                     cli->replay, label, rs_dtype_name(r->type), rs_op_name(r->op), size);
+    else
+        rs_cli_error("%s holds no stall samples for %d of these %d rows (the first: %s): they "
+                     "were recorded without --stalls (record them again with --stalls on a GPU)",
+                     cli->replay, bare, ran, label);
 }

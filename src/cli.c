@@ -88,6 +88,7 @@ int rs_cmd_run(rs_cli *cli)
         rc = exit_for(row->status);
     } else if (!rc) {
         rs_print_run(stdout, row, cli->format);
+        rs_cli_stalls_missing(cli, row, 1);
         rs_trace("run: printed");
         if (!row->result.correct) {
             rs_cli_error("%s gave a WRONG result (see above)", rs_request_name(&cli->req));
@@ -139,6 +140,7 @@ int rs_cmd_ladder(rs_cli *cli)
     int done = 0;
     rc = rs_cli_run_list(cli, src, "ladder", reqs, nvars, rows, &done);
     if (done > 0) rs_print_ladder(stdout, rows, done, cli->format);
+    rs_cli_stalls_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, rows, done);
     if (!rc) rc = rs_runner_exit(rows, done, 1);
     if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");

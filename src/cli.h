@@ -95,6 +95,9 @@ int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *comman
 /* --replay where nothing asked for was recorded: one line that says so
  * and how to see what the recording holds, and RS_E_USAGE; else 0. */
 int rs_cli_nothing_recorded(const rs_cli *cli, const rs_row *rows, int n);
+/* --stalls --replay: one line for the rows that ran but were recorded
+ * without PC samples (the stall view has nothing to show for them). */
+void rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n);
 
 /* An executable of that name is on PATH. */
 int rs_on_path(const char *name);

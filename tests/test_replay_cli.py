@@ -183,4 +183,20 @@ rc, out, err = run("sweep", "--replay", DEMO, "--range", "2^10..2^28", "--finish
                    "--reps", "5")
 check(rc == 0 and err == "", f"the recorded sweep: {rc} {err.strip()}")
 
+# 5. --stalls from a recording made without them: said, not silently left out
+STALLS = os.path.join(RECS, "h100-stalls.jsonl")
+rc, out, err = run("run", "--variant", "sequential", "--stalls", "--replay", DEMO)
+check(rc == 0 and err == f"redscope: {DEMO} holds no stall samples for sequential int32 sum, "
+      "n 2^24: it was recorded without --stalls (record it again with --stalls on a GPU)\n",
+      f"run --stalls: {rc} {err!r}")
+rc, out, err = run("ladder", "--stalls", "--replay", DEMO)
+check(rc == 0 and f"{DEMO} holds no stall samples for 14 of these 14 rows (the first: atomic)"
+      in err, f"ladder --stalls: {rc} {err!r}")
+rc, out, err = run("run", "--variant", "sequential", "--replay", DEMO)
+check(rc == 0 and "stall" not in err, f"no --stalls, no notice: {err!r}")
+rc, out, err = run("run", "--variant", "cooperative_groups", "--stalls", "--replay", STALLS)
+check(rc == 0 and "\nstalls " in out and err == "", f"a recording with samples: {rc} {err!r}")
+rc, out, err = run("ladder", "--stalls", "--replay", STALLS)
+check(rc == 0 and "no stall samples" not in err, f"its ladder: {rc} {err!r}")
+
 check.finish()
