@@ -199,4 +199,21 @@ check(rc == 0 and "\nstalls " in out and err == "", f"a recording with samples: 
 rc, out, err = run("ladder", "--stalls", "--replay", STALLS)
 check(rc == 0 and "no stall samples" not in err, f"its ladder: {rc} {err!r}")
 
+# 6. your kernel in a replay: found by the path given, the file never read; the reason says so
+KERNELS = os.path.join(RECS, "h100-kernels.jsonl")
+rc, out, err = run("run", "--kernel", "/nonexistent.cu", "--replay", DEMO)
+check(rc == 2 and "not in the recording: it holds no run of your own kernel, so none of "
+      "/nonexistent.cu (a replay finds a kernel by the path given to --kernel; it does not read "
+      "the file)" in err, f"no kernel recorded: {rc} {err.strip()}")
+rc, out, err = run("run", "--kernel", "./tests/kernels/oob.cu", "--n", "1000", "--replay", KERNELS)
+check(rc == 2 and "no run of the kernel file ./tests/kernels/oob.cu (a replay finds a kernel by "
+      "the path given to --kernel, as it was recorded; it does not read the file); it holds "
+      "conf/kernels/template.cu, conf/kernels/fast.cu, conf/kernels/lab-barrier.cu, "
+      "conf/kernels/lab-tail.cu, tests/kernels/oob.cu\n" in err, f"another path: {rc} {err}")
+rc, out, err = run("run", "--kernel", "tests/kernels/oob.cu", "--n", "1000", "--replay", KERNELS)
+check(rc == 8 and "oob.cu (kernel reduce_oob)" in err, f"the recorded path: {rc} {err.strip()}")
+rc, out, err = run("run", "--kernel", "tests/kernels/oob.cu", "--n", "2000", "--replay", KERNELS)
+check(rc == 2 and "oob.cu with this configuration was not recorded" in err,
+      f"the recorded file, other settings: {rc} {err.strip()}")
+
 check.finish()

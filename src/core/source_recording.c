@@ -24,6 +24,41 @@ static rs_status rec_prepare(rs_source *s, int need_gpu, rs_error *err)
     return RS_OK;
 }
 
+/* Your kernel not recorded: a replay finds it by the path given to
+ * --kernel, never reading the file, so the reason is the path; the
+ * recording's own kernel files are named. */
+static rs_status kernel_not_recorded(const rs_recording *rec, const rs_request *r, rs_error *err)
+{
+    char held[320] = "";
+    size_t len = 0;
+    int count = 0;
+    for (int i = 0; i < rec->count; i++) {
+        const char *k = rec->rows[i].result.req.kernel;
+        if (rec->rows[i].result.req.variant != RS_V_KERNEL || !k[0]) continue;
+        if (strcmp(k, r->kernel) == 0) return RS_OK; /* recorded with other settings */
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = rec->rows[j].result.req.variant == RS_V_KERNEL &&
+                   strcmp(rec->rows[j].result.req.kernel, k) == 0;
+        if (seen) continue;
+        if (count++ < 6 && len < sizeof held)
+            len += (size_t)snprintf(held + len, sizeof held - len, "%s%s", len ? ", " : "", k);
+    }
+    if (!count)
+        return rs_fail(err, RS_E_USAGE,
+                       RS_NOT_RECORDED
+                       ": it holds no run of your own kernel, so none of %s "
+                       "(a replay finds a kernel by the path given to --kernel; it does not read "
+                       "the file)",
+                       r->kernel);
+    return rs_fail(err, RS_E_USAGE,
+                   RS_NOT_RECORDED
+                   ": no run of the kernel file %s (a replay finds a kernel by "
+                   "the path given to --kernel, as it was recorded; it does not read the file); "
+                   "it holds %s%s",
+                   r->kernel, held, count > 6 ? ", ..." : "");
+}
+
 static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
                          const rs_hooks *hooks, rs_result *out, rs_error *err)
 {
@@ -40,6 +75,7 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
     out->req = *r;
     out->device = rec->device; /* the GPU it was recorded on, for the ladder's header */
     if (row) return rs_fail(err, row->status, "%s", row->error);
+    if (r->variant == RS_V_KERNEL && kernel_not_recorded(rec, r, err) != RS_OK) return err->code;
     char label[96];
     return rs_fail(err, RS_E_USAGE, RS_NOT_RECORDED ": %s with this configuration was not recorded",
                    rs_request_label(r, label, sizeof label));
