@@ -76,7 +76,7 @@ with tempfile.TemporaryDirectory() as tmp:  # a preset keeps both settings
 # the split's code ran, not two GPUs; its times are no measurement of two).
 # Every GPU (--gpus 0) and the count it came to (--gpus 2) replay the same
 # rows, refusals as recorded; a count it lacks is named.
-VG = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings",
+VG = os.path.join(os.environ["REDSCOPE_SOURCE"], "tests", "data",
                   "h100-test-gpus2-ladder.jsonl")
 LADDER = ("ladder", "--variants", "vectorized,cub", "--n", "2^24", "--reps", "10", "--metrics",
           "--replay", VG, "--format", "json")

@@ -216,4 +216,14 @@ rc, out, err = run("run", "--kernel", "tests/kernels/oob.cu", "--n", "2000", "--
 check(rc == 2 and "oob.cu with this configuration was not recorded" in err,
       f"the recorded file, other settings: {rc} {err.strip()}")
 
+# 8. conf/recordings (installed for users) holds only recordings a user should open
+for name in sorted(os.listdir(RECS)):
+    text = open(os.path.join(RECS, name), encoding="utf-8").read()
+    cmd = ("allreduce", "--algo", "all") if name.endswith(".json") else ("ladder",)
+    rc, out, err = run(*cmd, "--replay", os.path.join(RECS, name))
+    check("REDSCOPE_TEST" not in text and "test-only" not in out + err,
+          f"{name} is a user's recording, not a test's: {(out + err)[:200]}")
+check(os.path.exists(os.path.join(os.environ["REDSCOPE_SOURCE"], "tests", "data",
+                                  "h100-test-gpus2-ladder.jsonl")), "the test's recording moved")
+
 check.finish()

@@ -4,7 +4,7 @@ of one H200 (conf/recordings/h200-demo.jsonl): c steps the cross-GPU finish
 and says what it does; G says a recording of one GPU has nothing to spread
 over; the help lists G and c; q quits with the terminal restored. Then a
 recording of `ladder --gpus 0` over two "GPUs" (the test-only
-REDSCOPE_TEST_GPUS=2 on one H100, conf/recordings/h100-test-gpus2-ladder.jsonl):
+REDSCOPE_TEST_GPUS=2 on one H100, tests/data/h100-test-gpus2-ladder.jsonl):
 G steps to its two, the header names them, and the host and p2p finishes'
 runs replay with their slowest GPU and finish. Live without a driver, G
 says why there is no GPU. Live over real GPUs: test_gpu_split.py."""
@@ -19,7 +19,7 @@ from tuitest import Tmux, run_row, status_line  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
-VG = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings",
+VG = os.path.join(os.environ["REDSCOPE_SOURCE"], "tests", "data",
                   "h100-test-gpus2-ladder.jsonl")
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 check = Checks("test_tui_gpus")
