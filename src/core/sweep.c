@@ -318,6 +318,26 @@ static const char *cell_word(const rs_row *r)
     return rs_row_not_recorded(r) ? "not recorded" : "refused";
 }
 
+/* One line for what the recording lacks: every variant with such a cell. */
+static void say_not_recorded(FILE *f, const rs_sweep *s)
+{
+    char names[320] = "";
+    size_t len = 0;
+    for (int v = 0; v < s->nvar; v++) {
+        int lacks = 0;
+        for (int i = 0; i < s->sizes.count && i * s->nvar + v < s->done && !lacks; i++)
+            lacks = rs_row_not_recorded(rs_sweep_row(s, i, v));
+        if (lacks && len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                    rs_sweep_series_name(s, v));
+    }
+    if (len)
+        fprintf(f,
+                "not recorded: %s, at the sizes so marked: the recording holds no run of them "
+                "with these settings (type, op, block, finish, input, reps and counters)\n",
+                names);
+}
+
 static void print_sweep_table(FILE *f, const rs_sweep *s)
 {
     const int ns = rs_sweep_series_count(s);
@@ -362,13 +382,14 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
     if (cross[0]) /* the lead needs more than 5% to change: say so beside it */
         fprintf(f, "crossovers (a lead changes where another is >%.0f%% faster): %s\n",
                 100.0 * (RS_LEAD_MARGIN - 1.0), cross);
-    const char *said[3] = {"skip", "refused", "not recorded"}; /* the first reason of each */
-    for (int w = 0; w < 3; w++)
+    const char *said[2] = {"skip", "refused"}; /* the first reason of each */
+    for (int w = 0; w < 2; w++)
         for (int i = 0; i < s->done; i++)
             if (s->rows[i].status != RS_OK && strcmp(cell_word(&s->rows[i]), said[w]) == 0) {
                 fprintf(f, "%s: %s\n", w ? said[w] : "skipped", s->rows[i].error);
                 break;
             }
+    say_not_recorded(f, s);
 }
 
 void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
