@@ -348,6 +348,8 @@ static void draw(ui_app *a)
         ui_putf(0, 0, COLS, R_BAD, "Terminal too small: %dx%d.", COLS, LINES);
         ui_putf(1, 0, COLS, R_NORMAL, "redscope needs %dx%d;", UI_MIN_COLS, UI_MIN_ROWS);
         ui_put(2, 0, COLS, R_NORMAL, "enlarge it, or q to quit.");
+        ui_put(3, 0, COLS, R_DIM, "Other keys are ignored until it fits.");
+        if (a->quit_armed) ui_put(5, 0, COLS, R_WARN, "A run is going on: q again quits.");
         refresh();
         return;
     }
@@ -362,14 +364,22 @@ static void draw(ui_app *a)
     refresh();
 }
 
+/* Below the smallest size nothing is seen: only q acts (and the signals),
+ * so no key changes what the screen will show once it fits. */
+static int too_small(void)
+{
+    return LINES < UI_MIN_ROWS || COLS < UI_MIN_COLS;
+}
+
 static int handle_key(ui_app *a, int ch)
 {
-    if (a->prompt) {
+    if (ch == KEY_RESIZE) return 0;
+    if (too_small() && ui_key_action(UI_SCREEN_EXPLORER, ch) != UI_ACT_QUIT) return 0;
+    if (a->prompt && !too_small()) {
         ui_prompt_key(a, ch);
         return 0;
     }
-    if (ch == KEY_RESIZE) return 0;
-    const ui_action act = ui_key_action(a->screen, ch);
+    const ui_action act = too_small() ? UI_ACT_QUIT : ui_key_action(a->screen, ch);
     if (act == UI_ACT_QUIT) {
         if (!ui_busy(a) || a->quit_armed) return 1;
         a->quit_armed = 1;

