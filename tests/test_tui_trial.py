@@ -66,7 +66,37 @@ def too_small():
         t.close()
 
 
-TESTS = [too_small]
+def box_lines(s):
+    """The text inside the screen's main box, one string a line."""
+    return [l.split("\u2502")[1].strip() for l in s.splitlines()[2:-3] if l.count("\u2502") == 2]
+
+
+def help_wraps():
+    """Every word of the help can be read at 80x24: lines wrap, none ends cut."""
+    t = replay()
+    try:
+        t.keys("?")
+        s = t.wait_for("every key") or t.screen()
+        seen = []
+        for _ in range(80):  # Down until the last line shows
+            seen += [l for l in box_lines(s) if l not in seen[-30:]]
+            if "more" not in s.splitlines()[1]:
+                break
+            t.keys("Down")
+            s = t.screen()
+        cut = [l for l in seen if l.endswith("\u2026")]
+        check(not cut, f"no help line ends in an ellipsis: {cut[:3]}", s)
+        text = " ".join(seen)
+        for words in ("(compute-sanitizer racecheck; X: memcheck and initcheck)",
+                      "the selected result's PC samples beside its source",
+                      "with the GPU's own counters."):
+            check(words in re.sub(r" +", " ", text), f"the help reads in full: '{words}'", s)
+        check("samples (needs nvdisasm on PATH)" in text, "the help's last lines are reached", s)
+    finally:
+        t.close()
+
+
+TESTS = [too_small, help_wraps]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

@@ -9,33 +9,62 @@
 #include "core/format.h"
 #include "draw.h"
 
-void ui_draw_help(const ui_app *a, const ui_layout *l)
+#define HELP_MAX 400 /* lines once wrapped: every binding over a few lines at 80 columns */
+
+/* text wrapped to w columns into lines from *n, each after indent. */
+static void help_add(char (*lines)[256], ui_role *role, int *n, const char *indent,
+                     const char *text, int w, ui_role r)
 {
-    const ui_rect r = l->main;
-    ui_box(r, "Help: every key (Up/Down scroll, Esc goes back)", R_TITLE);
-    const int x = r.x + 2, w = r.w - 4, rows = r.h - 2;
-    static char lines[160][256];
-    ui_role role[160];
+    char wrapped[16][256];
+    const int iw = ui_width(indent), k = ui_wrap(text, w - iw, wrapped, 16);
+    for (int i = 0; i < k && *n < HELP_MAX; i++) {
+        snprintf(lines[*n], 256, "%.15s%.240s", indent, wrapped[i]);
+        role[(*n)++] = r;
+    }
+}
+
+/* The help's lines at width w: each key's words wrap under its text. */
+static int help_lines(int w, char (*lines)[256], ui_role *role)
+{
     int n = 0;
-    snprintf(lines[n], 256,
-             "redscope runs CUDA reductions live and shows why each step is "
-             "faster, with the GPU's own counters.");
-    role[n++] = R_ACCENT;
-    for (int s = 0; s < UI_SCREEN_COUNT && n < 150; s++) {
+    help_add(lines, role, &n, "",
+             "redscope runs CUDA reductions live and shows why each step is faster, with the "
+             "GPU's own counters.",
+             w, R_ACCENT);
+    for (int s = 0; s < UI_SCREEN_COUNT && n < HELP_MAX; s++) {
         if (s == UI_SCREEN_HELP) continue;
         snprintf(lines[n], 256, "%s", ui_screen_name(s));
         role[n++] = R_TITLE;
-        for (int i = 0; i < ui_binding_count && n < 158; i++) {
+        for (int i = 0; i < ui_binding_count && n < HELP_MAX; i++) {
             const ui_binding *b = &ui_bindings[i];
             /* keys the explorer has are listed there once */
             if (!(b->screens & UI_ON(s)) || (s != UI_SCREEN_EXPLORER && (b->screens & UI_ON(0))))
                 continue;
-            snprintf(lines[n], 256, "  %-8s %s", b->label, b->help);
-            role[n++] = R_NORMAL;
+            const int first = n;
+            help_add(lines, role, &n, "           ", b->help, w, R_NORMAL);
+            if (n > first) { /* the key over the first line's indent */
+                char key[16];
+                snprintf(key, sizeof key, "  %-8s ", b->label);
+                memcpy(lines[first], key, strlen(key));
+            }
         }
     }
+    return n;
+}
+
+void ui_draw_help(const ui_app *a, const ui_layout *l)
+{
+    const ui_rect r = l->main;
+    const int x = r.x + 2, w = r.w - 4, rows = r.h - 2;
+    static char lines[HELP_MAX][256];
+    static ui_role role[HELP_MAX];
+    const int n = help_lines(w, lines, role);
     int first = a->help_scroll; /* clamped here, not stored: drawing changes nothing */
     if (first > n - rows) first = n - rows > 0 ? n - rows : 0;
+    char title[128];
+    snprintf(title, sizeof title, "Help: every key (Up/Down scroll, Esc goes back)%s",
+             first + rows < n ? " v more" : "");
+    ui_box(r, title, R_TITLE);
     for (int i = 0; i < rows && first + i < n; i++)
         ui_put(r.y + 1 + i, x, w, role[first + i], lines[first + i]);
 }
@@ -43,8 +72,13 @@ void ui_draw_help(const ui_app *a, const ui_layout *l)
 int ui_key_help(ui_app *a, ui_action act)
 {
     if (act != UI_ACT_UP && act != UI_ACT_DOWN) return 0;
+    ui_layout l; /* scrolled no further than the last line shows */
+    ui_layout_compute(LINES, COLS, UI_SCREEN_HELP, &l);
+    static char lines[HELP_MAX][256];
+    static ui_role role[HELP_MAX];
+    const int last = help_lines(l.main.w - 4, lines, role) - (l.main.h - 2);
     a->help_scroll += act == UI_ACT_UP ? -1 : 1;
+    if (a->help_scroll > last) a->help_scroll = last;
     if (a->help_scroll < 0) a->help_scroll = 0;
-    if (a->help_scroll > 160) a->help_scroll = 160;
     return 1;
 }
