@@ -179,7 +179,7 @@ def status_and_keys():
         check("): 2^24" not in status_line(s) and "): x " in status_line(s),
               "typing replaces the pre-filled value", status_line(s))
         t.keys("Enter")
-        s = t.wait_for("bad value")
+        s = t.wait_for("expected a count")
         check(s is not None and "n (16777216" in s, "a bad n keeps the prompt open with why",
               t.screen())
         t.keys("C-u", "2", "^", "2", "2", "Enter")

@@ -92,7 +92,8 @@ def prompt_and_completion(t):
 def bad_files(t, tmp):
     empty = os.path.join(tmp, "empty.cu")
     open(empty, "w").close()
-    # a path wider than the terminal: the reason must still show beside it
+    # a path wider than the terminal: the reason must still show, beside it or
+    # in full on the rows above it
     deep = os.path.join(tmp, "a-course-folder-with-a-long-name", "week-03-reductions", "labs")
     os.makedirs(deep)
     bad = os.path.join(deep, "badheader.cu")
@@ -104,7 +105,9 @@ def bad_files(t, tmp):
         t.keys("C-u", *path, "Enter")
         s = settle(t)
         line = status_line(s)
-        check("kernel file:" in line and reason in line,
+        rows = s.splitlines()[-5:-2]  # the reason's rows above the prompt, not a panel's
+        above = " ".join(r.strip() for r in rows if r[:1] == " ")
+        check("kernel file:" in line and (reason in line or reason in above),
               f"a bad file ({os.path.basename(path)}) keeps the prompt open with '{reason}'", s)
 
 

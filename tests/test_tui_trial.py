@@ -96,7 +96,29 @@ def help_wraps():
         t.close()
 
 
-TESTS = [too_small, help_wraps]
+def prompt_area(s):
+    """The prompt's row and the rows above it that a long reason takes."""
+    rows = s.splitlines()[-5:-1]
+    return " ".join(r.strip() for r in rows if r[:1] == " ")
+
+
+def input_bounds():
+    """A refused value's bound is never cut, beside the field or above it."""
+    t = replay()
+    try:
+        for key, typed, bound in (("e", "-1", "from 0 to 16777216"), ("D", "9999", "32 to 1024"),
+                                  ("r", "0", "from 1 to 10000"), ("n", "x", "from 1 to 2^40")):
+            t.keys(key, *typed, "Enter")
+            s = t.wait_for("expected") or t.screen()
+            area = prompt_area(s)
+            check(bound in area and "\u2026" not in area,
+                  f"{key} {typed}: the reason reads '{bound}' in full", s)
+            t.keys("Escape")
+    finally:
+        t.close()
+
+
+TESTS = [too_small, help_wraps, input_bounds]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

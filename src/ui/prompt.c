@@ -220,16 +220,47 @@ static int put_answer(int y, int x, int cols, const ui_app *a, const char *msg)
     return dots + ui_put(y, x + dots, avail - dots, role, s);
 }
 
+/* The reason a value was refused, without "bad value 'X' for NAME: ":
+ * the field is named and its value shown beside it. */
+static const char *prompt_reason(const ui_app *a)
+{
+    char lead[sizeof a->prompt_buf + 32];
+    snprintf(lead, sizeof lead, "bad value '%s' for ", a->prompt_buf);
+    const size_t n = strlen(lead);
+    if (strncmp(a->prompt_error, lead, n) != 0) return a->prompt_error;
+    const char *colon = strstr(a->prompt_error + n, ": ");
+    return colon ? colon + 2 : a->prompt_error;
+}
+
+/* A reason too long for the prompt's row goes above it, wrapped: a bound
+ * is never cut ("from 0 to…"). */
+static void put_reason_above(int y, int cols, const char *why)
+{
+    char lines[3][256];
+    const int n = ui_wrap(why, cols - 2, lines, 3);
+    for (int i = 0; i < n; i++) {
+        ui_blank(y - n + i, 0, cols, R_SELECTED);
+        ui_put(y - n + i, 1, cols - 2, R_BAD, lines[i]);
+    }
+}
+
 void ui_draw_prompt(const ui_app *a, const ui_layout *l)
 {
     const int y = l->status.y, cols = l->cols;
     ui_blank(y, 0, cols, R_SELECTED);
     int x = ui_putf(y, 0, cols, R_SELECTED, " %s: ", prompt_label(a->prompt));
-    const char *msg = a->prompt_error[0] ? a->prompt_error : a->prompt_hint;
-    x += put_answer(y, x, cols, a, msg);
+    const char *why = a->prompt_error[0] ? prompt_reason(a) : "";
+    /* beside the answer where both fit (the answer cut to half the row at
+     * most), else above it */
+    const int avail = cols - x, answer = ui_width(a->prompt_buf) + 1;
+    const int above =
+        why[0] && ui_width(why) + 2 > avail - (answer < avail / 2 ? answer : avail / 2);
+    x += put_answer(y, x, cols, a, above ? "" : why[0] ? why : a->prompt_hint);
     const int cx = x;
-    if (a->prompt_error[0])
-        ui_put(y, x + 2, cols - x - 2, R_BAD, a->prompt_error);
+    if (above)
+        put_reason_above(y, cols, why);
+    else if (why[0])
+        ui_put(y, x + 2, cols - x - 2, R_BAD, why);
     else if (a->prompt_hint[0])
         ui_put(y, x + 2, cols - x - 2, R_ACCENT, a->prompt_hint);
     else if (a->prompt == UI_PROMPT_KERNEL)
