@@ -118,7 +118,37 @@ def input_bounds():
         t.close()
 
 
-TESTS = [too_small, help_wraps, input_bounds]
+def ladder_rows(s):
+    """The Ladder screen's variant rows."""
+    return [l for l in s.splitlines() if re.match(r"^[\u2502|] +\d+ \w", l)]
+
+
+def ladder_columns():
+    """On float32 2^28 (values like 114M and x1622) the Ladder's columns stay
+    in line at 80x24 and every row keeps its bar; in ASCII the race mark
+    follows "ok" instead of covering it."""
+    for env, ok, bar in ((UTF8, "\u2713", "\u2588\u2591"), (ASCII, "ok", "#.")):
+        t = replay(env=env)
+        try:
+            t.keys("R", "Down", "Down", "Down", "Enter")
+            s = t.wait_for("thrust") or t.screen()
+            rows = ladder_rows(s)
+            check(len(rows) == 14, f"14 ladder rows, {len(rows)} seen", s)
+            for what, find in (("%", lambda l: l.index("%")),
+                               ("ok", lambda l: max(l.rfind(ok), l.rfind("\u2717"), l.rfind("XX"))),
+                               ("time", lambda l: re.search(r"\d (ms|s|\u00b5s|us) ", l).end())):
+                cols = {find(l) for l in rows}
+                check(len(cols) == 1, f"{env['LANG']}: the {what} column is in line ({cols})", s)
+            bare = [l.split()[2] for l in rows if not any(c in l[-8:] for c in bar)]
+            check(not bare, f"{env['LANG']}: every row has its bar, not {bare}", s)
+            racy = [l for l in rows if "unroll_warp_volatile" in l]
+            mark = "ok!" if env is ASCII else "\u2713\u26a0"
+            check(racy and mark in racy[0], f"{env['LANG']}: the racy row reads '{mark}'", s)
+        finally:
+            t.close()
+
+
+TESTS = [too_small, help_wraps, input_bounds, ladder_columns]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

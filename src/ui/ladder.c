@@ -34,17 +34,66 @@ static int ladder_current(const ui_app *a)
     return 1;
 }
 
-/* The ok column: right or wrong, and the race mark of a racy step (the
- * result may be right, the code is not: Why says). */
+/* The ok column: right or wrong, and the race mark of a racy step after
+ * it (the result may be right, the code is not: Why says). */
 static void draw_verdict(int y, int x, int sel, int correct, rs_variant v)
 {
-    ui_put(y, x, 2,
-           sel       ? R_SELECTED
-           : correct ? R_GOOD
-                     : R_BAD,
-           correct ? ui_glyph(G_OK) : ui_glyph(G_WRONG));
+    const int used = ui_put(y, x, 2,
+                            sel       ? R_SELECTED
+                            : correct ? R_GOOD
+                                      : R_BAD,
+                            correct ? ui_glyph(G_OK) : ui_glyph(G_WRONG));
     if (rs_catalogue_get(v)->flags & RS_VF_RACY)
-        ui_put(y, x + 1, 1, sel ? R_SELECTED : R_WARN, ui_glyph(G_RACE));
+        ui_put(y, x + used, 1, sel ? R_SELECTED : R_WARN, ui_glyph(G_RACE));
+}
+
+/* A count in at most 4 columns for the narrow table: 1279, 852k, 114M. */
+static void fmt_short(double v, char *buf, size_t len)
+{
+    static const char *const unit[] = {"", "k", "M", "G", "T"};
+    int u = 0;
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (fabs(v) >= 1e4)
+        while (fabs(v) >= 999.5 && u < 4) v /= 1e3, u++;
+    snprintf(buf, len, u && fabs(v) < 9.95 ? "%.1f%s" : "%.0f%s", v, unit[u]);
+}
+
+/* The table's columns, wide and narrow: widths in display columns (a
+ * micro sign or a times sign is one column and two bytes). */
+enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_BANKS, C_INST, C_COUNT };
+static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 5, 5}, {3, 20, 9, 7, 7, 7, 6, 9, 9}};
+
+/* One row of cells, each right-aligned in its column but the name. */
+static int put_cells(int y, int x, int w, ui_role role, int wide, char cell[C_COUNT][48])
+{
+    char line[512] = "", pad[96];
+    size_t off = 0;
+    for (int c = 0; c < C_COUNT && off < sizeof line; c++) {
+        const int cw = col_w[wide][c];
+        char name[48];
+        if (c == C_NAME) /* left-aligned, cut to its column */
+            snprintf(name, sizeof name, "%-*.*s", cw, cw, cell[c]);
+        off += (size_t)snprintf(line + off, sizeof line - off, "%s ",
+                                c == C_NAME ? name : ui_pad(cell[c], cw, pad, sizeof pad));
+    }
+    return ui_put(y, x, w, role, line);
+}
+
+/* The column names; % reads against the measured limit where there is one. */
+static void draw_head(int y, int x, int w, int wide, int limited)
+{
+    char head[C_COUNT][48] = {"#", "variant", "time", "step", "cumul", "GB/s", "", "", ""};
+    snprintf(head[C_PCT], 48, "%s",
+             wide      ? (limited ? "%limit" : "%peak")
+             : limited ? "%lim"
+                       : "%pk");
+    snprintf(head[C_BANKS], 48, "%s", wide ? "bank conf" : "banks");
+    snprintf(head[C_INST], 48, "%s", wide ? "warp inst" : "inst");
+    const int hx = x + put_cells(y, x, w, R_TITLE, wide, head);
+    ui_put(y, hx, x + w - hx, R_TITLE, wide ? "ok   bandwidth" : "ok");
 }
 
 /* No ladder for this configuration yet: what Enter does, and your kernel. */
@@ -106,18 +155,13 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
     const int wide = w >= 100;
     /* the bars and the % column read against it; unmeasured: the peak */
     const double limit = rs_rows_limit(a->ladder, a->ladder_done);
-    if (wide)
-        ui_putf(r.y + 1, x, w, R_TITLE, "%3s %-20s %9s %7s %7s %7s %6s %9s %9s %2s  %s", "#",
-                "variant", "time", "step", "cumul", "GB/s", limit > 0 ? "%limit" : "%peak",
-                "bank conf", "warp inst", "ok", "bandwidth");
-    else
-        ui_putf(r.y + 1, x, w, R_TITLE, "%2s %-20s %8s %5s %5s %5s %5s %6s %6s %2s", "#", "variant",
-                "time", "step", "cumul", "GB/s", limit > 0 ? "%lim" : "%pk", "banks", "inst", "ok");
+    draw_head(r.y + 1, x, w, wide, limit > 0);
     double best = 0.0;
     for (int i = 0; i < a->ladder_done; i++)
         if (a->ladder[i].status == RS_OK && a->ladder[i].result.gbps > best)
             best = a->ladder[i].result.gbps;
     int i = 0;
+    const int sw = col_w[wide][C_STEP];
     for (; i < a->ladder_count && i + 2 < r.h - 1; i++) {
         const int y = r.y + 2 + i;
         const rs_variant v = a->ladder_vars[i];
@@ -125,39 +169,38 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         if (sel) ui_blank(y, x, w, R_SELECTED);
         char label[RS_NOTE_MAX];
         if (i >= a->ladder_done) {
-            ui_putf(y, x, w, sel ? R_SELECTED : R_DIM, "%3d %-20s %9s", rs_catalogue_get(v)->step,
-                    ui_variant_label(a, v, label, sizeof label),
-                    i == a->ladder_done ? ui_spinner(a->tick) : "");
+            ui_putf(y, x, w, sel ? R_SELECTED : R_DIM, "%*d %-20s %*s", sw,
+                    rs_catalogue_get(v)->step, ui_variant_label(a, v, label, sizeof label),
+                    col_w[wide][C_TIME], i == a->ladder_done ? ui_spinner(a->tick) : "");
             continue;
         }
         const rs_row *row = &a->ladder[i];
         const char *name = rs_request_name(&row->result.req); /* your kernel: its file */
         if (row->status != RS_OK) { /* the first line: a compile error goes on below it */
-            ui_putf(y, x, w, sel ? R_SELECTED : R_WARN, "%3d %-20s %.*s", rs_catalogue_get(v)->step,
-                    name, (int)strcspn(row->error, "\n"), row->error);
+            ui_putf(y, x, w, sel ? R_SELECTED : R_WARN, "%*d %-20s %.*s", sw,
+                    rs_catalogue_get(v)->step, name, (int)strcspn(row->error, "\n"), row->error);
             continue;
         }
         const rs_result *res = &row->result;
-        char t[32], st[32], cu[32], bc[32] = "-", wi[32] = "-";
-        rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
-        rs_fmt_ratio(rs_ladder_step_speedup(a->ladder, i), a->utf8, st, sizeof st);
-        rs_fmt_ratio(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, cu, sizeof cu);
+        char cell[C_COUNT][48] = {"", "", "", "", "", "", "", "-", "-"};
+        snprintf(cell[C_STEP], 48, "%d", rs_catalogue_get(v)->step);
+        snprintf(cell[C_NAME], 48, "%s", name);
+        rs_fmt_time(res->t_median_ms, a->utf8, cell[C_TIME], 48);
+        rs_fmt_ratio(rs_ladder_step_speedup(a->ladder, i), a->utf8, cell[C_SPEED], 48);
+        rs_fmt_ratio(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, cell[C_CUMUL], 48);
         int ok;
         const double conf = metric_or(res, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, &ok);
-        if (ok) rs_fmt_si(conf, bc, sizeof bc);
+        if (ok) (wide ? rs_fmt_si : fmt_short)(conf, cell[C_BANKS], 48);
         const double inst = metric_or(res, RS_M_WARP_INST, RS_M_WARP_INST, &ok);
-        if (ok) rs_fmt_si(inst, wi, sizeof wi);
+        if (ok) (wide ? rs_fmt_si : fmt_short)(inst, cell[C_INST], 48);
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
-        const int step = rs_catalogue_get(v)->step;
         const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
         const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
-        const int used =
-            wide ? ui_putf(y, x, w, role, "%3d %-20.20s %9s %7s %7s %7.0f %5.1f%% %9s %9s ", step,
-                           name, t, st, cu, res->gbps, pct, bc, wi)
-                 : ui_putf(y, x, w, role, "%2d %-20.20s %8s %5s %5s %5.0f %4.0f%% %6s %6s ", step,
-                           name, t, st, cu, res->gbps, pct, bc, wi);
+        snprintf(cell[C_GBPS], 48, "%.0f", res->gbps);
+        snprintf(cell[C_PCT], 48, wide ? "%.1f%%" : "%.0f%%", pct);
+        const int used = put_cells(y, x, w, role, wide, cell);
         draw_verdict(y, x + used, sel, res->correct, v);
-        const int barx = x + used + 3;
+        const int barx = x + used + 4; /* "ok!" and a blank */
         draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
     }
     if (i + 3 < r.h - 1) draw_limit_note(a, r.y + 3 + i, x, w, limit, wide ? "%limit" : "%lim");
