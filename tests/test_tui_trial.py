@@ -148,7 +148,32 @@ def ladder_columns():
             t.close()
 
 
-TESTS = [too_small, help_wraps, input_bounds, ladder_columns]
+def titles_agree():
+    """A title says what the shown result was measured with, and says so
+    where that is not the configuration."""
+    t = replay(120, 30)
+    try:
+        t.keys("R", "Down", "Down", "Down", "Down", "Enter")
+        t.wait_for("Sweep \u00b7")
+        t.keys("Escape")
+        s = t.wait_for("Configuration") or t.screen()
+        title = s.splitlines()[1]
+        check("f atomic" in config_panel(s) and "atomic \u00b7" in title
+              and "finish auto" not in title and "no finish step" in title,
+              "atomic's title says it has no finish step, not 'finish auto' beside 'f atomic'", s)
+        t.keys("P", "Down", "Down", "Enter", "L", "Enter")
+        s = t.wait_for("multi_element") or t.screen()
+        title = s.splitlines()[1]
+        check("m none" not in s and "counters none" not in title and "counters default" in title
+              and "other settings" in title, "the Ladder's title names the counters its rows "
+              "were measured with (bank and instruction columns filled)", s)
+        check("the configuration says 20 reps \u00b7 counters none" in s,
+              "the Ladder says its rows are not from the configuration's counters", s)
+    finally:
+        t.close()
+
+
+TESTS = [too_small, help_wraps, input_bounds, ladder_columns, titles_agree]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

@@ -232,6 +232,12 @@ int ui_kernel_why_lines(const ui_app *a, int w);
  * ept, grid or input when set), after lead, in the longest form that fits
  * width columns. */
 void ui_settings_title(const rs_request *r, const char *lead, int width, char *buf, size_t len);
+/* A result's title: ui_settings_title, but a variant with no finish step
+ * says so instead of showing the configuration's finish. */
+void ui_result_title(const rs_request *r, const char *lead, int width, char *buf, size_t len);
+/* Where what is shown was measured with other repetitions or counters than
+ * the configuration now has: 1, and a sentence saying both. */
+int ui_other_settings(const rs_request *shown, const rs_request *cfg, char *buf, size_t len);
 
 /* Shared drawing: a result's figures in rows from y, within width w. */
 void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first);

@@ -95,48 +95,6 @@ void ui_draw_header(const ui_app *a, const ui_layout *l)
     ui_put(0, 0, l->cols, R_HEADER, text);
 }
 
-/* The settings that select a result, as a title that fits width: the
- * longest of four forms that does. */
-void ui_settings_title(const rs_request *r, const char *lead, int width, char *buf, size_t len)
-{
-    const char *sep = ui_glyph(G_SEP);
-    char n[32], extra[96] = "";
-    rs_format_size(r->n, n, sizeof n);
-    if (r->ept)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s ept %u", sep, r->ept);
-    if (r->grid)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s grid %u", sep, r->grid);
-    if (r->gpus != 1)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
-                 r->gpus ? " %s x%u %s" : " %s xall%.0u %s", sep, r->gpus, rs_cross_name(r->cross));
-    if (r->dist != RS_DIST_RANDOM)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s input %s", sep,
-                 rs_dist_name(r->dist));
-    const char *t = rs_dtype_name(r->type), *o = rs_op_name(r->op), *f = rs_finish_name(r->finish);
-    char m[80];
-    snprintf(m, sizeof m, " %s counters %.40s", sep, r->metrics);
-    char nl[48] = "", ns[48] = ""; /* no n for a sweep: its range is shown beside */
-    if (r->n) {
-        snprintf(nl, sizeof nl, "n %s %s ", n, sep);
-        snprintf(ns, sizeof ns, "%s %s ", n, sep);
-    }
-    for (int form = 0; form < 5; form++) {
-        const int with_lead = lead && form < 3;
-        char head[96] = "";
-        if (with_lead) snprintf(head, sizeof head, "%.60s %s ", lead, sep);
-        if (form < 2)
-            snprintf(buf, len, "%s%s %s %s %sblock %u %s finish %s %s %u reps%s%s", head, t, o, sep,
-                     nl, r->block, sep, f, sep, r->reps, extra, form == 0 ? m : "");
-        else if (form < 4)
-            snprintf(buf, len, "%s%s %s %s %sb %u %s %s %s %u reps%s", head, t, o, sep, ns,
-                     r->block, sep, f, sep, r->reps, extra);
-        else
-            snprintf(buf, len, "%s %s %s%sb%u %s r%u%s", t, o, r->n ? n : "", r->n ? " " : "",
-                     r->block, f, r->reps, extra);
-        if (ui_width(buf) <= width) return;
-    }
-}
-
 static void draw_list(const ui_app *a, ui_rect r)
 {
     ui_box(r, a->replay ? "Ladder (replay)" : "Ladder", R_TITLE);
@@ -303,8 +261,11 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
     char title[256], name[RS_NOTE_MAX];
     rs_request want;
     ui_request_for(a, a->sel, &want);
-    ui_settings_title(res ? &res->req : &want, ui_variant_label(a, a->sel, name, sizeof name),
-                      r.w - 6, title, sizeof title);
+    char lead[RS_NOTE_MAX + 24], other[256];
+    snprintf(lead, sizeof lead, "%s%s", ui_variant_label(a, a->sel, name, sizeof name),
+             res && ui_other_settings(&res->req, &a->cfg, other, sizeof other) ? " (other settings)"
+                                                                               : "");
+    ui_result_title(res ? &res->req : &want, lead, r.w - 6, title, sizeof title);
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
     if (!res) {
@@ -340,8 +301,11 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
         ui_draw_gpus_line(a, r.y + 4, x, w, res);
     else if (res->grid)
         ui_putf(r.y + 4, x, w, R_DIM, "%s %s %u launch%s %s %u%s%u %s %.1f/thread",
-                rs_finish_name(res->finish), sep, res->launches, res->launches == 1 ? "" : "es",
-                sep, res->grid, ui_glyph(G_TIMES), rs_result_block(res), sep, res->ept);
+                rs_catalogue_get(res->req.variant)->flags & RS_VF_FINISH
+                    ? rs_finish_name(res->finish)
+                    : "no finish step",
+                sep, res->launches, res->launches == 1 ? "" : "es", sep, res->grid,
+                ui_glyph(G_TIMES), rs_result_block(res), sep, res->ept);
 }
 
 static double scale_of(const rs_metric_def *d, double v)

@@ -141,14 +141,31 @@ static void draw_limit_note(const ui_app *a, int y, int x, int w, double limit, 
                "%pk: % of the theoretical peak (no measured limit with these runs)");
 }
 
+/* The title: the settings the rows shown were measured with (repetitions
+ * and counters may not be the configuration's: 1, and other says so). */
+static int ladder_title(const ui_app *a, int shown, int width, char *title, size_t len, char *other,
+                        size_t olen)
+{
+    rs_request as = a->cfg;
+    if (shown && a->ladder_done) {
+        as.reps = a->ladder[0].result.req.reps;
+        snprintf(as.metrics, sizeof as.metrics, "%s", a->ladder[0].result.req.metrics);
+    }
+    const int differ = ui_other_settings(&as, &a->cfg, other, olen);
+    ui_settings_title(&as, differ ? "Ladder (other settings)" : "Ladder", width, title, len);
+    return differ;
+}
+
 void ui_draw_ladder(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
     char title[320];
-    ui_settings_title(&a->cfg, "Ladder", r.w - 6, title, sizeof title);
+    const int shown = a->ladder_count && ladder_current(a);
+    char other[256] = "";
+    const int differ = ladder_title(a, shown, r.w - 6, title, sizeof title, other, sizeof other);
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
-    if (!a->ladder_count || !ladder_current(a)) {
+    if (!shown) {
         draw_intro(a, r);
         return;
     }
@@ -204,6 +221,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
     }
     if (i + 3 < r.h - 1) draw_limit_note(a, r.y + 3 + i, x, w, limit, wide ? "%limit" : "%lim");
+    if (differ && i + 4 < r.h - 1) ui_putf(r.y + 4 + i, x, w, R_WARN, "These rows were %s.", other);
 }
 
 int ui_key_ladder(ui_app *a, ui_action act)
