@@ -1,10 +1,12 @@
 /* Text that does not fit: where it is cut, and what is never cut. Pure
- * parts of src/ui/draw.c (no terminal needed). */
+ * parts of src/ui/draw.c (no terminal needed), and the notation of ratios
+ * and device memory they show. */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "core/format.h"
 #include "ui/draw.h"
 
 /* The text ui_put would show in w columns, with "~" for the ellipsis. */
@@ -42,5 +44,23 @@ int main(void)
     /* degenerate widths */
     CHECK(ui_cut("abc", 0, &(int){0}, &(int){0}) == 0);
     CHECK(ui_cut("", 5, &(int){0}, &(int){0}) == 0);
+    /* a ratio far below 1 keeps two significant digits: 1.59 ms / 471 ms
+     * is x0.0034, never x0.00 */
+    rs_fmt_ratio(1.59 / 471.0, 1, b, sizeof b);
+    CHECK_MSG(strcmp(b, "\xc3\x97"
+                        "0.0034") == 0,
+              "%s", b);
+    rs_fmt_ratio(0.05, 0, b, sizeof b);
+    CHECK_MSG(strcmp(b, "x0.050") == 0, "%s", b);
+    rs_fmt_ratio(0.93, 0, b, sizeof b);
+    CHECK_MSG(strcmp(b, "x0.93") == 0, "%s", b);
+    rs_fmt_ratio(1622.4, 0, b, sizeof b);
+    CHECK_MSG(strcmp(b, "x1622") == 0, "%s", b);
+    /* device memory in GiB as the driver counts it: an H200's 150109880320
+     * bytes are 140 GiB (not "150 GB"), an H100 80GB HBM3 reports 85029158912: 79 */
+    rs_fmt_mem(150109880320.0, b, sizeof b);
+    CHECK_MSG(strcmp(b, "140 GiB") == 0, "%s", b);
+    rs_fmt_mem(85029158912.0, b, sizeof b);
+    CHECK_MSG(strcmp(b, "79 GiB") == 0, "%s", b);
     return check_report("test_draw");
 }

@@ -12,6 +12,7 @@ scripts/bench-gpus.sh). Skips (77) without a CUDA device, and with one GPU
 (after checking the message that says so)."""
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -100,7 +101,8 @@ with tempfile.TemporaryDirectory() as d:  # the benchmark's ladder, recorded and
     args = ("ladder", "--gpus", G, "--n", "2^28", "--reps", "10")
     rc, live, err = run(*args, "--record", rec)
     print(live)
-    check(rc == 0 and "x the ideal" in live, f"ladder at 2^28: {rc} {err}")
+    check(rc == 0 and re.search(r"[x\u00d7]\d[\d.]* the ideal", live),
+          f"ladder at 2^28: {rc} {err}")
     rc, again, err = run(*args, "--replay", rec)
     check(rc == 0 and again == live, f"its recording replays the same table: {rc} {err}\n{again}")
 

@@ -173,7 +173,18 @@ def titles_agree():
         t.close()
 
 
-TESTS = [too_small, help_wraps, input_bounds, ladder_columns, titles_agree]
+def memory_in_gib():
+    """The header gives the H200's memory in GiB, as the driver counts it."""
+    t = replay(120, 30)
+    try:
+        s = t.screen()
+        check("140 GiB" in s.splitlines()[0] and " GB \u00b7" not in s.splitlines()[0],
+              "the header says 140 GiB, not 150 GB", s)
+    finally:
+        t.close()
+
+
+TESTS = [too_small, help_wraps, input_bounds, ladder_columns, titles_agree, memory_in_gib]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

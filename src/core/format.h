@@ -26,7 +26,9 @@ void rs_fmt_count(double v, char *buf, size_t len);
 void rs_fmt_si(double v, char *buf, size_t len);
 /* 67.1 MB (decimal units, as bandwidth is) */
 void rs_fmt_bytes(double v, char *buf, size_t len);
-/* ×1.27, ×184 ("x" unless utf8); "-" for nothing meaningful */
+/* Device memory in whole GiB, as the driver counts it: "140 GiB" (an H200). */
+void rs_fmt_mem(double bytes, char *buf, size_t len);
+/* ×1.27, ×184, ×0.0034 ("x" unless utf8); "-" for nothing meaningful */
 void rs_fmt_ratio(double v, int utf8, char *buf, size_t len);
 /* A metric value in its unit: ns as time, bytes, %, lanes, counts. */
 void rs_fmt_metric(double v, const char *unit, int utf8, char *buf, size_t len);

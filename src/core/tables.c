@@ -379,16 +379,16 @@ static void gpus_footer(FILE *f, const rs_row *rows, int count)
                 best = &rows[k].result;
         if (!best || !(one->t_median_ms > 0.0)) continue;
         const double ideal = one->t_median_ms / best->multi.gpus;
-        char a[32], b[32], c[32];
+        char a[32], b[32], c[32], x[32];
+        rs_fmt_ratio(best->t_median_ms / ideal, utf8, x, sizeof x);
         rs_fmt_time(one->t_median_ms, utf8, a, sizeof a);
         rs_fmt_time(best->t_median_ms, utf8, b, sizeof b);
         rs_fmt_time(ideal, utf8, c, sizeof c);
         fprintf(f,
-                "%s: 1 GPU %s; over %d GPUs the best finish (%s) %s, %.2f x the ideal %s "
+                "%s: 1 GPU %s; over %d GPUs the best finish (%s) %s, %s the ideal %s "
                 "(1 GPU / %d); its finish took %.1f%%\n",
                 rs_request_name(&one->req), a, best->multi.gpus, rs_cross_name(best->multi.cross),
-                b, best->t_median_ms / ideal, c, best->multi.gpus,
-                100.0 * best->multi.finish_ms / best->t_median_ms);
+                b, x, c, best->multi.gpus, 100.0 * best->multi.finish_ms / best->t_median_ms);
     }
 }
 
@@ -528,7 +528,7 @@ void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt
                     d[i].measured_gbps, d[i].floor_empty_us, d[i].floor_launch_us);
         } else {
             char mem[32], meas[32], empty[32], launch[32];
-            snprintf(mem, sizeof mem, "%.1f GiB", d[i].total_mem / 1073741824.0);
+            rs_fmt_mem((double)d[i].total_mem, mem, sizeof mem);
             measured(meas, sizeof meas, 0, d[i].measured_gbps);
             measured(empty, sizeof empty, 1, d[i].floor_empty_us);
             measured(launch, sizeof launch, 1, d[i].floor_launch_us);

@@ -49,7 +49,9 @@ static void header_text(const ui_app *a, int width, char *text, size_t len)
                  d->measured_gbps);
     n++;
     snprintf(items[n++], 192, d->sm_count > 0 ? "%d SMs" : "", d->sm_count);
-    snprintf(items[n++], 192, d->total_mem > 0 ? "%.0f GB" : "", d->total_mem / 1e9);
+    items[n][0] = '\0';
+    if (d->total_mem > 0) rs_fmt_mem((double)d->total_mem, items[n], 192);
+    n++;
     if (d->driver_version > 0)
         snprintf(items[n++], 192, "driver %d.%d CUDA %d.%d", d->driver_version / 1000,
                  d->driver_version % 1000 / 10, d->runtime_version / 1000,
