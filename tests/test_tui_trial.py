@@ -184,7 +184,23 @@ def memory_in_gib():
         t.close()
 
 
-TESTS = [too_small, help_wraps, input_bounds, ladder_columns, titles_agree, memory_in_gib]
+def singulars():
+    """One repetition and one size are written in the singular."""
+    t = replay(120, 30)
+    try:
+        t.keys("r", "C-u", "1", "Enter")
+        s = t.wait_for("set to 1") or t.screen()
+        check("r 1 rep " in config_panel(s) + " " and "1 reps" not in s,
+              "r 1: the configuration says '1 rep'", s)
+        t.keys("S", "g", "C-u", *"2^20", "Enter")
+        s = t.wait_for("sweep range") or t.screen()
+        check("1 size;" in status_line(s), "a one-size sweep range says '1 size'", s)
+    finally:
+        t.close()
+
+
+TESTS = [too_small, help_wraps, input_bounds, ladder_columns, titles_agree, memory_in_gib,
+         singulars]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

@@ -146,7 +146,7 @@ static void draw_config(const ui_app *a, ui_rect r)
     else
         snprintf(ept, sizeof ept, "ept auto");
     snprintf(block, sizeof block, "block %u", a->cfg.block);
-    snprintf(reps, sizeof reps, "%u reps", a->cfg.reps);
+    snprintf(reps, sizeof reps, "%u rep%s", a->cfg.reps, a->cfg.reps == 1 ? "" : "s");
     snprintf(seed, sizeof seed, "seed %llu", (unsigned long long)a->cfg.seed);
     const int w = r.w - 2, x = r.x + 1, half = w / 2;
     const struct {

@@ -119,8 +119,8 @@ static int set_sweep(ui_app *a)
     rs_sweep_sizes sizes;
     if (rs_sweep_parse(a->prompt_buf, &sizes, &err) != RS_OK) goto bad;
     snprintf(a->sweep_range, sizeof a->sweep_range, "%.*s", RS_SWEEP_MAX - 1, a->prompt_buf);
-    ui_status(a, R_GOOD, "sweep range %s: %d sizes; Enter runs the sweep", a->sweep_range,
-              sizes.count);
+    ui_status(a, R_GOOD, "sweep range %s: %d size%s; Enter runs the sweep", a->sweep_range,
+              sizes.count, sizes.count == 1 ? "" : "s");
     return 1;
 bad:
     snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);

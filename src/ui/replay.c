@@ -111,8 +111,8 @@ int ui_replay_sweep(ui_app *a)
     load_sweep(a, c);
     a->cfg.reps = c->req.reps;
     snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", c->req.metrics);
-    ui_status(a, R_GOOD, "the recorded sweep: %d sizes, %u reps each", a->sweep.sizes.count,
-              c->req.reps);
+    ui_status(a, R_GOOD, "the recorded sweep: %d size%s, %u rep%s each", a->sweep.sizes.count,
+              a->sweep.sizes.count == 1 ? "" : "s", c->req.reps, c->req.reps == 1 ? "" : "s");
     return 1;
 }
 

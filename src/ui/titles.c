@@ -37,11 +37,12 @@ static void title_of(const rs_request *r, const char *lead, const char *f, const
         char head[96] = "";
         if (with_lead) snprintf(head, sizeof head, "%.60s %s ", lead, sep);
         if (form < 2)
-            snprintf(buf, len, "%s%s %s %s %sblock %u %s %s %s %u reps%s%s", head, t, o, sep, nl,
-                     r->block, sep, f, sep, r->reps, extra, form == 0 ? m : "");
+            snprintf(buf, len, "%s%s %s %s %sblock %u %s %s %s %u rep%s%s%s", head, t, o, sep, nl,
+                     r->block, sep, f, sep, r->reps, r->reps == 1 ? "" : "s", extra,
+                     form == 0 ? m : "");
         else if (form < 4)
-            snprintf(buf, len, "%s%s %s %s %sb %u %s %s %s %u reps%s", head, t, o, sep, ns,
-                     r->block, sep, fs, sep, r->reps, extra);
+            snprintf(buf, len, "%s%s %s %s %sb %u %s %s %s %u rep%s%s", head, t, o, sep, ns,
+                     r->block, sep, fs, sep, r->reps, r->reps == 1 ? "" : "s", extra);
         else
             snprintf(buf, len, "%s %s %s%sb%u %s r%u%s", t, o, r->n ? n : "", r->n ? " " : "",
                      r->block, fs, r->reps, extra);
