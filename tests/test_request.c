@@ -186,6 +186,10 @@ static void catalogue_rules(void)
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_UNROLL_WARP), "__syncwarp()");
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_WARP_SHUFFLE), "__shfl_down_sync");
     CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_COOPERATIVE_GROUPS), "cg::reduce");
+    /* the CPU's loop, not its macro's plumbing */
+    CHECK_STR_CONTAINS(rs_kernel_snippet(RS_V_CPU), "lane[k] = COMBINE(lane[k], LOAD(x[i + k]));");
+    CHECK(!strstr(rs_kernel_snippet(RS_V_CPU), "#define") &&
+          !strstr(rs_kernel_snippet(RS_V_CPU), "f16"));
     /* the whole sources, for the stall view's lines */
     const char *modern = rs_kernel_source("modern.cu");
     CHECK(modern && strstr(modern, "__global__ void k_vectorized") && strstr(modern, "rs:key"));

@@ -22,7 +22,7 @@ rc, out, err = run("run", *ARGS)
 check(rc == 0, f"run --stalls from the recording: {err}")
 lines = out.splitlines()
 head = [l for l in lines if l.startswith("stalls ")]
-check(head and "samples" in head[0] and "dropped" in head[0] and "2^12 cycles" in head[0],
+check(head and "166,490 samples, 337 dropped" in head[0] and "2^12 cycles" in head[0],
       f"the sample count, the drops and the period: {head}")
 hot = [l for l in lines if l.startswith(">")]
 check(len(hot) == 1 and "classic.cu:69" in hot[0] and "waiting for global memory (long scoreboard)" in hot[0],

@@ -101,6 +101,8 @@ def y_labels_whole(plot):
         m = re.fullmatch(r"([\d.]+)(?: (s|ms|\u00b5s|us|ns))?", label)
         if label and not m:
             return False
+        if m and m.group(2) and "." in m.group(1):  # 1 ms and 10 \u00b5s, not 1.00 ms or 10.0 \u00b5s
+            return False
         if m:
             v = float(m.group(1))
             if v <= 0 or abs(math.log10(v) - round(math.log10(v))) > 1e-9:

@@ -122,6 +122,17 @@ int main(int argc, char **argv)
     n = ui_why_measured(fa, seq, "sequential", lines, 16);
     CHECK(said(lines, n, "Warp instructions") && said(lines, n, "DRAM read"));
 
+    /* One precision for GB/s in the panel: the atomic's sentence quotes the
+     * time line's figure (400 µs: 168 GB/s, not 167.7 beside it). */
+    const rs_result *atom24 = find(&rec, RS_V_ATOMIC, RS_INT32, 1u << 24, 256);
+    CHECK(atom24);
+    if (atom24) {
+        char want[64];
+        snprintf(want, sizeof want, "One atomic per element: %.0f GB/s,", atom24->gbps);
+        n = ui_why_measured(atom24, NULL, NULL, lines, 16);
+        CHECK_MSG(said(lines, n, want), "no '%s'", want);
+    }
+
     /* Divergence of interleaved: the counters show none (predication). */
     if (inter->metrics.valid & RS_METRIC_BIT(RS_M_DIVERGENT_BRANCHES)) {
         n = ui_why_measured(inter, NULL, NULL, lines, 16);

@@ -2,7 +2,8 @@
  *
  * usage: extract_snippets OUT.c VARIANT=MARKER[+MARKER...]... -- SOURCE...
  *
- * Lines between "// rs:key MARKER" and "// rs:end" are collected, their
+ * Lines between "// rs:key MARKER" and "// rs:end" are collected (but those
+ * with an rs:hide block comment: a macro's plumbing), their
  * common indentation removed, and OUT.c defines rs_kernel_snippet() with one
  * entry per VARIANT argument, in argument order (the order of rs_variant),
  * and rs_kernel_line(), each key line by its file and line number (what
@@ -92,8 +93,8 @@ static int scan(const char *path)
         } else if (strstr(line, "// rs:end")) {
             if (cur) dedent(cur->text);
             cur = NULL;
-        } else if (strstr(line, "clang-format")) {
-            continue; /* formatting switches are not part of the lesson */
+        } else if (strstr(line, "clang-format") || strstr(line, "/* rs:hide */")) {
+            continue; /* formatting switches and plumbing are not part of the lesson */
         } else if (cur && strlen(cur->text) + strlen(line) < MAX_TEXT) {
             keep_line(path, number, line);
             /* Macro bodies: drop the line continuations. */

@@ -343,11 +343,11 @@ void rs_reference_compute(const void *buf, rs_dtype t, rs_op op, uint64_t n, rs_
 
 /* One function per (type, op): a blocked loop with 8 accumulators. */
 // rs:key cpu
-#define DEFINE_CPU(name, T, A, LOAD, COMBINE, IDENT)                                               \
+#define DEFINE_CPU(name, T, A, LOAD, COMBINE, IDENT) /* rs:hide */                                 \
     static A name(const T *x, uint64_t n)                                                          \
     {                                                                                              \
-        const float *f16 = f16_lookup();                                                           \
-        (void)f16;                                                                                 \
+        const float *f16 = f16_lookup(); /* rs:hide */                                             \
+        (void)f16;                       /* rs:hide */                                             \
         A total = (IDENT);                                                                         \
         for (uint64_t b = 0; b < n; b += CPU_BLOCK) {                                              \
             const uint64_t e = b + CPU_BLOCK < n ? b + CPU_BLOCK : n;                              \

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "format.h"
+
 static double share(uint64_t part, uint64_t whole)
 {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -121,8 +123,11 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
         print_csv(f, s);
         return;
     }
-    fprintf(f, "stalls     %llu samples, %llu dropped, one every 2^%d cycles\n",
-            (unsigned long long)s->total, (unsigned long long)s->dropped, 5 + s->period);
+    char taken[32], dropped[32];
+    rs_fmt_count((double)s->total, taken, sizeof taken);
+    rs_fmt_count((double)s->dropped, dropped, sizeof dropped);
+    fprintf(f, "stalls     %s samples, %s dropped, one every 2^%d cycles\n", taken, dropped,
+            5 + s->period);
     const int hot = rs_stalls_hottest(s);
     char words[400];
     for (int i = 0; i < s->nlines; i++) {

@@ -11,6 +11,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
+#include "core/format.h"
 #include "core/snippets.h"
 #include "core/stalls.h"
 #include "draw.h"
@@ -88,8 +89,9 @@ static void draw_reasons(const rs_stalls *s, int i, ui_rect r)
     char inl[64] = "";
     if (l->inlined)
         snprintf(inl, sizeof inl, ", %.0f%% in inlined library code", pct(l->inlined, l->samples));
-    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %llu samples%s:", l->file, l->line,
-            (unsigned long long)l->samples, inl);
+    char count[32];
+    rs_fmt_count((double)l->samples, count, sizeof count);
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %s samples%s:", l->file, l->line, count, inl);
     for (int k = 0; k < c && k + 1 < r.h; k++) {
         char words[128];
         rs_stall_kind_words(kinds[k], words, sizeof words);
@@ -148,8 +150,11 @@ static void draw_view(const ui_app *a, const rs_result *res, const char *label, 
                              : "no stall view: Enter runs it with PC sampling");
         return;
     }
-    ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %llu samples, %llu dropped, every 2^%d cycles", label,
-            (unsigned long long)s->total, (unsigned long long)s->dropped, 5 + s->period);
+    char taken[32], dropped[32];
+    rs_fmt_count((double)s->total, taken, sizeof taken);
+    rs_fmt_count((double)s->dropped, dropped, sizeof dropped);
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %s samples, %s dropped, every 2^%d cycles", label, taken,
+            dropped, 5 + s->period);
     const int sass = cur >= 0 && a->src_sass;
     const int detail = sass ? r.h / 2 : r.h >= 16 ? 7 : 0;
     const int rows = r.h - 1 - detail;

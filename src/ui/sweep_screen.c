@@ -175,12 +175,19 @@ static void paint(const canvas *c, ui_rect at, int cursor_col)
             paint_cell(c, cy * c->w + cx, at.y + cy, at.x + cx, cx == cursor_col);
 }
 
+/* A decade as a label: 100 ns, 1 µs, 10 µs, 1 ms (one style, no 1.00 ms). */
 static void axis_label(double v, rs_chart_quantity q, char *buf, size_t len)
 {
-    if (q == RS_CHART_TIME)
-        rs_fmt_time(v, ui_theme_utf8(), buf, len);
-    else
+    if (q != RS_CHART_TIME)
         snprintf(buf, len, "%g", v);
+    else if (v < 1e-3)
+        snprintf(buf, len, "%g ns", v * 1e6);
+    else if (v < 1.0)
+        snprintf(buf, len, "%g %s", v * 1e3, ui_theme_utf8() ? "\xc2\xb5s" : "us");
+    else if (v < 1000.0)
+        snprintf(buf, len, "%g ms", v);
+    else
+        snprintf(buf, len, "%g s", v / 1e3);
 }
 
 /* The decades, right-aligned in the margin, one label a row at most. */

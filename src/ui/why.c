@@ -141,8 +141,16 @@ static void tell_story(sentences *s, const expectation *e, const rs_result *cur,
             change);
 }
 
+/* GB/s as every sentence of the panel writes it: whole above 10. */
+static const char *gbps_text(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, v >= 10.0 ? "%.0f" : v >= 1.0 ? "%.1f" : "%.2f", v);
+    return buf;
+}
+
 static void say_time(sentences *s, const rs_result *cur, const rs_result *base, const char *label)
 {
+    char bw[32];
     char a[32], b[32], x[32], peak[48] = "";
     const int utf8 = rs_notation_utf8();
     rs_fmt_time(cur->t_median_ms, utf8, b, sizeof b);
@@ -150,10 +158,10 @@ static void say_time(sentences *s, const rs_result *cur, const rs_result *base, 
     if (base && base->t_median_ms > 0.0) {
         rs_fmt_time(base->t_median_ms, utf8, a, sizeof a);
         rs_fmt_ratio(base->t_median_ms / cur->t_median_ms, utf8, x, sizeof x);
-        say(s, "Time %s %s %s: %s against %s; %.0f GB/s%s.", a, rs_sym(RS_SYM_ARROW), b, x, label,
-            cur->gbps, peak);
+        say(s, "Time %s %s %s: %s against %s; %s GB/s%s.", a, rs_sym(RS_SYM_ARROW), b, x, label,
+            gbps_text(cur->gbps, bw, sizeof bw), peak);
     } else {
-        say(s, "Time %s: %.0f GB/s%s.", b, cur->gbps, peak);
+        say(s, "Time %s: %s GB/s%s.", b, gbps_text(cur->gbps, bw, sizeof bw), peak);
     }
 }
 
@@ -222,10 +230,12 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
                           : "the fewest blocks that fill every SM")
                 : "enough blocks of 512 to spread this n over the SMs");
     }
+    char bw[32];
     if (v == RS_V_ATOMIC)
-        say(s, "One atomic per element: %.1f GB/s, bound by the atomic unit of one address.",
-            cur->gbps);
-    if (v == RS_V_CPU) say(s, "One host thread reads %.1f GB/s.", cur->gbps);
+        say(s, "One atomic per element: %s GB/s, bound by the atomic unit of one address.",
+            gbps_text(cur->gbps, bw, sizeof bw));
+    if (v == RS_V_CPU)
+        say(s, "One host thread reads %s GB/s.", gbps_text(cur->gbps, bw, sizeof bw));
     (void)base;
 }
 
