@@ -152,6 +152,7 @@ static rs_status parse(const char *path, cJSON **out, int *one_line, rs_error *e
         return rs_fail(err, RS_E_IO, "%s:%d: not JSON: a corrupt recording (record it again)", path,
                        rs_text_line(buf, off));
     }
+    rs_json_scrub(j);
     *out = j;
     if (cJSON_IsObject(j) && num(j, "redscope_allreduce") == 1.0) return RS_OK;
     *out = NULL;
@@ -288,6 +289,7 @@ rs_status rs_ar_run_read(const char *path, const rs_cli *cli, const rs_sweep_siz
     r->gpus = (int)num(j, "gpus");
     r->nccl_version = (int)num(j, "nccl_version");
     snprintf(r->device, sizeof r->device, "%s", text(j, "device"));
+    rs_text_scrub(r->device, 0); /* one line in a title */
     snprintf(r->date, sizeof r->date, "%s", text(j, "date"));
     snprintf(r->links, sizeof r->links, "%s", text(j, "links"));
     r->type = (rs_dtype)rs_dtype_from_name(text(j, "type"));

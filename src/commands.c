@@ -18,8 +18,10 @@ static int explore(rs_cli *cli)
         .metrics_given = set[RS_F_metrics],
         .preset = cli->preset,
         .replay = cli->replay,
-        .config_given =
-            cli->preset || set[RS_F_type] || set[RS_F_op] || set[RS_F_n] || set[RS_F_block],
+        .ask = cli->preset
+                   ? UI_ASK_ALL
+                   : (set[RS_F_type] ? UI_ASK_TYPE : 0u) | (set[RS_F_op] ? UI_ASK_OP : 0u) |
+                         (set[RS_F_n] ? UI_ASK_N : 0u) | (set[RS_F_block] ? UI_ASK_BLOCK : 0u),
         .no_color = cli->no_color,
     };
     return ui_main(&opt);

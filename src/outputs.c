@@ -80,7 +80,8 @@ const char *rs_gnuplot_quote(const char *s, char *out, size_t len)
     size_t k = 0;
     for (; *s && k + 2 < len; s++) {
         if (*s == '\'') out[k++] = '\''; /* '' is a quote inside '...' */
-        out[k++] = *s;
+        const unsigned char c = (unsigned char)*s;
+        out[k++] = c < 0x20 || c == 0x7f ? ' ' : *s; /* a newline would end the command */
     }
     out[k] = '\0';
     return out;

@@ -182,6 +182,12 @@ with tempfile.TemporaryDirectory() as d:  # the bandwidth-vs-size chart, from th
     drawn = open(os.path.join(d, "odd.svg")).read() if rc == 0 else ""
     check(rc == 0 and "INJECTED" not in err.splitlines() and "system(" in drawn,
           f"a quote in the recorded device name is drawn as text: {rc} {err}")
+    # ... nor a newline in it, which would end gnuplot's line and start another
+    j["device"] = "H200\nsystem(\"echo INJECTED >&2\")\nset title \"x"
+    json.dump(j, open(odd, "w"))
+    rc, out, err = run("allreduce", "--replay", odd, "--plot", os.path.join(d, "odd2.svg"))
+    check(rc == 0 and "INJECTED" not in err.splitlines() and "\nsystem(" not in out,
+          f"a newline in the recorded device name is a mark, not a line: {rc} {err} {out[:300]}")
     rc, out, err = run("allreduce", "--replay", REC, "--plot", os.path.join(d, "x.txt"))
     check(rc == 2 and "--plot needs a file ending in .svg or .png" in err and not out,
           f"--plot x.txt is refused before anything runs: {rc} {err}")

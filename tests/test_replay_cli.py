@@ -226,4 +226,14 @@ for name in sorted(os.listdir(RECS)):
 check(os.path.exists(os.path.join(os.environ["REDSCOPE_SOURCE"], "tests", "data",
                                   "h100-test-gpus2-ladder.jsonl")), "the test's recording moved")
 
+# Control characters a recording's strings hold reach no terminal: an escape
+# sequence in the device name or a failed row's error prints as '?'.
+row = ROW | {"device": ROW["device"] | {"name": "H200\u001b[2J\u009b31m"}}
+bad = write("escapes.jsonl", HEADER + "\n" + json.dumps(row) + "\n" + json.dumps(
+    {"request": ROW["request"] | {"variant": "cub"}, "status": 4, "error": "x\u001b]0;t\u0007y"})
+    + "\n")
+rc, out, err = run("ladder", "--variants", "sequential,cub", "--replay", bad)
+check(rc == 4 and "\x1b" not in out + err and "\u009b" not in out + err and "H200?[2J" in out
+      and "x?]0;t?y" in out, f"escapes in a recording print as '?': {rc} {(out + err)[:400]!r}")
+
 check.finish()

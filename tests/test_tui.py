@@ -428,8 +428,9 @@ def replay_as_asked():
     screen showed."""
     for args, want, status in (("--preset harris-2007", "n 2^22 \u00b7 block 128", "replaying"),
                                ("--n 2^22 --block 128", "n 2^22 \u00b7 block 128", "replaying"),
-                               ("--n 2^21", "n 2^24 \u00b7 block 256",
-                                "not recorded: int32 sum, n 2^21, block 256 as asked")):
+                               ("--type float32", "float32 sum", "replaying"),
+                               ("--type float16", "int32 sum \u00b7 n 2^24 \u00b7 block 256",
+                                "not recorded: float16 as asked; configuration 1 of 5")):
         t = Tmux(f"{EXE} --replay {REC} {args}", cols=120, rows=40, env=UTF8)
         try:
             s = t.wait_for("\u2713 exact") or t.screen()

@@ -37,7 +37,8 @@ try:
     check(hot and ">" in hot[0] and "26.6%" in hot[0] and "long_scoreboard" in hot[0]
           and "s[threadIdx.x] = load_one<T, A, Op>(in, n);" in hot[0],
           "sequential's hottest line, its share, its reason and its source text", s)
-    check("classic.cu:69, 44,355 samples:" in s and "93.3%  waiting for global memory (long scoreboard)" in s,
+    check("classic.cu:69, 44,355 samples:" in s
+          and "93.3%  waiting for global memory (long scoreboard)" in s,
           "every reason of the cursor's line, in words and Nsight Compute's names", s)
     check("166,490 samples, 337 dropped, every 2^12 cycles" in s, "the samples and the drops", s)
     check("by function:" in s and "tree_sequential" in s and "SumOp::operator()" in s,

@@ -101,7 +101,7 @@ def y_labels_whole(plot):
         m = re.fullmatch(r"([\d.]+)(?: (s|ms|\u00b5s|us|ns))?", label)
         if label and not m:
             return False
-        if m and m.group(2) and "." in m.group(1):  # 1 ms and 10 \u00b5s, not 1.00 ms or 10.0 \u00b5s
+        if m and m.group(2) and "." in m.group(1):  # 1 ms and 10 \u00b5s, not 1.00 ms
             return False
         if m:
             v = float(m.group(1))

@@ -148,6 +148,33 @@ def ladder_columns():
             t.close()
 
 
+def slow_step_ratios():
+    """A step 200 times slower (a cpu row after thrust) keeps the narrow
+    Ladder's columns in line: x.005, not x0.0045 pushing the row right."""
+    import json
+    import tempfile
+    lines = open(REC, encoding="utf-8").read().splitlines()
+    at = next(i for i, l in enumerate(lines) if '"variant":"thrust"' in l.replace(" ", ""))
+    row = json.loads(lines[at])
+    row["request"]["variant"] = "cpu"
+    row["time_ms"] |= {"median": 9.0, "min": 8.9, "max": 9.1}
+    rec = os.path.join(tempfile.mkdtemp(prefix="rs_trial_"), "cpu.jsonl")
+    with open(rec, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines[:at + 1] + [json.dumps(row)] + lines[at + 1:]) + "\n")
+    t = Tmux(f"{EXE} --replay {rec}", cols=80, rows=24, env=UTF8)
+    try:
+        t.wait_for("REPLAY")
+        t.keys("L")
+        s = t.wait_for("thrust") or t.screen()
+        rows = ladder_rows(s)
+        cpu = [l for l in rows if " cpu " in l]
+        cols = {l.index("%") for l in rows}
+        check(len(rows) == 15 and len(cols) == 1 and cpu and "\u00d7.005" in cpu[0]
+              and "\u2588" in cpu[0][-8:], f"the cpu row's ratios fit their columns ({cols})", s)
+    finally:
+        t.close()
+
+
 def titles_agree():
     """A title says what the shown result was measured with, and says so
     where that is not the configuration."""
@@ -195,12 +222,15 @@ def singulars():
         t.keys("S", "g", "C-u", *"2^20", "Enter")
         s = t.wait_for("sweep range") or t.screen()
         check("1 size;" in status_line(s), "a one-size sweep range says '1 size'", s)
+        t.keys("Escape", "L")
+        s = t.wait_for("Ladder") or t.screen()
+        check("1 reps" not in s and "says 1 rep " in s, "the Ladder's other settings: '1 rep'", s)
     finally:
         t.close()
 
 
-TESTS = [too_small, help_wraps, input_bounds, ladder_columns, titles_agree, memory_in_gib,
-         singulars]
+TESTS = [too_small, help_wraps, input_bounds, ladder_columns, slow_step_ratios, titles_agree,
+         memory_in_gib, singulars]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

@@ -90,6 +90,19 @@ static void gpus_sentences(const rs_result *one)
     CHECK(!said(lines, n, "GPUs") && said(lines, n, "press m"));
 }
 
+/* One precision for GB/s in the panel: the atomic's sentence quotes the
+ * time line's figure (400 µs: 168 GB/s, not 167.7 beside it). */
+static void gbps_precision(const rs_recording *rec)
+{
+    const rs_result *atom = find(rec, RS_V_ATOMIC, RS_INT32, 1u << 24, 256);
+    CHECK(atom);
+    if (!atom) return;
+    char want[64], lines[16][256];
+    snprintf(want, sizeof want, "One atomic per element: %.0f GB/s,", atom->gbps);
+    const int n = ui_why_measured(atom, NULL, NULL, lines, 16);
+    CHECK_MSG(said(lines, n, want), "no '%s'", want);
+}
+
 int main(int argc, char **argv)
 {
     rs_recording rec;
@@ -122,16 +135,7 @@ int main(int argc, char **argv)
     n = ui_why_measured(fa, seq, "sequential", lines, 16);
     CHECK(said(lines, n, "Warp instructions") && said(lines, n, "DRAM read"));
 
-    /* One precision for GB/s in the panel: the atomic's sentence quotes the
-     * time line's figure (400 µs: 168 GB/s, not 167.7 beside it). */
-    const rs_result *atom24 = find(&rec, RS_V_ATOMIC, RS_INT32, 1u << 24, 256);
-    CHECK(atom24);
-    if (atom24) {
-        char want[64];
-        snprintf(want, sizeof want, "One atomic per element: %.0f GB/s,", atom24->gbps);
-        n = ui_why_measured(atom24, NULL, NULL, lines, 16);
-        CHECK_MSG(said(lines, n, want), "no '%s'", want);
-    }
+    gbps_precision(&rec);
 
     /* Divergence of interleaved: the counters show none (predication). */
     if (inter->metrics.valid & RS_METRIC_BIT(RS_M_DIVERGENT_BRANCHES)) {

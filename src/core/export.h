@@ -34,6 +34,10 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err);
  * goes through this (a note with '"' or ',' stays one field). */
 void rs_csv_field(FILE *f, const char *s);
 
+/* Every string in j and below it scrubbed of control characters but
+ * newline and tab (rs_text_scrub): a recording is text anyone may edit. */
+void rs_json_scrub(cJSON *j);
+
 /* A number a recording holds, checked: of its type and in range. Absent
  * (or null) is fine unless required; else "PREFIXKEY is VALUE: expected
  * EXPECT". lo is excluded where open_lo, whole asks for an integer. */

@@ -11,6 +11,7 @@
 #include "catalogue.h"
 #include "format.h"
 #include "stalls_io.h"
+#include "text.h"
 
 int rs_format_from_name(const char *s)
 {
@@ -125,11 +126,20 @@ static const char *str(const cJSON *j, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+void rs_json_scrub(cJSON *j)
+{
+    for (; j; j = j->next) {
+        if (cJSON_IsString(j) && j->valuestring) rs_text_scrub(j->valuestring, 1);
+        rs_json_scrub(j->child);
+    }
+}
+
 void rs_device_from_json(const cJSON *j, rs_device_info *d)
 {
     memset(d, 0, sizeof *d);
     d->index = inum(j, "index", -1);
     snprintf(d->name, sizeof d->name, "%s", str(j, "name") ? str(j, "name") : "?");
+    rs_text_scrub(d->name, 0); /* one line in a header */
     if (str(j, "compute_capability"))
         sscanf(str(j, "compute_capability"), "%d.%d", &d->cc_major, &d->cc_minor);
     d->sm_count = inum(j, "sm_count", 0);

@@ -177,6 +177,7 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
         }
         cJSON *j = cJSON_Parse(text);
         free(text);
+        rs_json_scrub(j);
         if (!j) {
             st = rs_fail(err, RS_E_IO, "%s:%d: not a JSON line", path, line);
             break;

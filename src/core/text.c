@@ -46,3 +46,19 @@ int rs_text_line(const char *buf, size_t offset)
     for (size_t i = 0; i < offset; i++) line += buf[i] == '\n';
     return line;
 }
+
+void rs_text_scrub(char *s, int keep_lines)
+{
+    unsigned char *r = (unsigned char *)s, *w = r;
+    for (; r && *r; r++) {
+        const int c1 = r[0] == 0xc2 && r[1] >= 0x80 && r[1] <= 0x9f;
+        const int kept = keep_lines && (*r == '\n' || *r == '\t');
+        if (c1 || ((*r < 0x20 || *r == 0x7f) && !kept)) {
+            *w++ = '?';
+            r += c1; /* both bytes of a C1 control */
+        } else {
+            *w++ = *r;
+        }
+    }
+    if (w) *w = '\0';
+}

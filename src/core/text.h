@@ -10,6 +10,12 @@
  * UTF-8"), and where (*at, when at is not NULL). */
 const char *rs_text_problem(const char *buf, size_t len, size_t *at);
 
+/* Control characters in s (C0 but newline and tab when keep_lines, DEL,
+ * and C1, U+0080..U+009F) each become '?', in place: a recorded string
+ * may reach a terminal or a gnuplot script, and an escape sequence or a
+ * newline there is a command, not text. */
+void rs_text_scrub(char *s, int keep_lines);
+
 /* The 1-based line of buf that offset falls on. */
 int rs_text_line(const char *buf, size_t offset);
 

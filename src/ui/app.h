@@ -200,11 +200,12 @@ void ui_draw_prompt(const ui_app *a, const ui_layout *l);
 /* n, D, e, r, v, g, s: the prompt for that action, pre-filled. */
 void ui_prompt_for(ui_app *a, ui_action act);
 
-/* Replay (replay.c): open a recording on the configuration of want's type,
- * op, n and block when it holds one, else (or want NULL) on its first; pick
+/* Replay (replay.c): open a recording on the first configuration that
+ * holds want's settings named in ask (UI_ASK_ bits, ui.h) when it holds one,
+ * else (or want NULL) on its first; pick
  * configuration k (show: go to the screen that shows it); Enter on the Sweep
  * screen (1 when a recorded sweep answers the configuration). */
-void ui_replay_open(ui_app *a, const char *path, const rs_request *want);
+void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigned ask);
 void ui_replay_shipped(ui_app *a);
 void ui_replay_pick(ui_app *a, int k, int show);
 int ui_replay_sweep(ui_app *a);

@@ -29,6 +29,7 @@ static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
                      const rs_sweep_sizes *sizes)
 {
     if (!a->worker) return 0;
+    ui_take_events(a); /* a finished job's last events: it is not "going on" */
     if (!a->replay && a->gpu_status != RS_OK && !(n == 1 && vars[0] == RS_V_CPU)) {
         ui_status(a, R_BAD, "%s", a->dev_ready ? a->gpu_problem : "CUDA is still starting");
         return 0;
@@ -98,6 +99,7 @@ void ui_run_check(ui_app *a, rs_check_kind kind)
     rs_request r;
     rs_error err;
     char san[4096];
+    ui_take_events(a); /* a finished job's last events: it is not "going on" */
     ui_request_for(a, v, &r);
     if (a->replay)
         replay_check(a, &r, kind);

@@ -61,6 +61,25 @@ static void fmt_short(double v, char *buf, size_t len)
     snprintf(buf, len, u && fabs(v) < 9.95 ? "%.1f%s" : "%.0f%s", v, unit[u]);
 }
 
+/* A ratio in at most w columns: x0.0045 where it fits, else x.005, a
+ * thousandth or less as its inverse (/2.3k), and x12k for the very large. */
+static void fmt_ratio_fit(double v, int utf8, int w, char *buf, size_t len)
+{
+    rs_fmt_ratio(v, utf8, buf, len);
+    if (ui_width(buf) <= w || !(v > 0.0) || !isfinite(v)) return;
+    char n[24];
+    const char *x = utf8 ? "\xc3\x97" : "x";
+    if (v >= 10.0) {
+        fmt_short(v, n, sizeof n);
+        snprintf(buf, len, "%s%s", x, n);
+    } else if (v >= 0.001) {
+        snprintf(buf, len, "%s.%03.0f", x, v * 1000.0);
+    } else {
+        fmt_short(1.0 / v, n, sizeof n);
+        snprintf(buf, len, "%s%s", utf8 ? "\xc3\xb7" : "/", n);
+    }
+}
+
 /* The table's columns, wide and narrow: widths in display columns (a
  * micro sign or a times sign is one column and two bytes). */
 enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_BANKS, C_INST, C_COUNT };
@@ -203,8 +222,10 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         snprintf(cell[C_STEP], 48, "%d", rs_catalogue_get(v)->step);
         snprintf(cell[C_NAME], 48, "%s", name);
         rs_fmt_time(res->t_median_ms, a->utf8, cell[C_TIME], 48);
-        rs_fmt_ratio(rs_ladder_step_speedup(a->ladder, i), a->utf8, cell[C_SPEED], 48);
-        rs_fmt_ratio(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, cell[C_CUMUL], 48);
+        fmt_ratio_fit(rs_ladder_step_speedup(a->ladder, i), a->utf8, col_w[wide][C_SPEED],
+                      cell[C_SPEED], 48);
+        fmt_ratio_fit(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, col_w[wide][C_CUMUL],
+                      cell[C_CUMUL], 48);
         int ok;
         const double conf = metric_or(res, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, &ok);
         if (ok) (wide ? rs_fmt_si : fmt_short)(conf, cell[C_BANKS], 48);

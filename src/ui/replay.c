@@ -116,43 +116,56 @@ int ui_replay_sweep(ui_app *a)
     return 1;
 }
 
-/* The configuration recorded for want's type, op, block and n (a run or
- * ladder of that n first, then a sweep whose range holds it); -1: none. */
-static int config_for(const ui_app *a, const rs_request *want)
+/* Whether configuration c holds want's asked settings (the UI_ASK_ bits;
+ * a sweep holds an n its range holds). */
+static int holds(const rs_rec_config *c, const rs_request *want, unsigned ask)
+{
+    const rs_request *q = &c->req;
+    const int sweep = strcmp(c->command, "sweep") == 0;
+    if (((ask & UI_ASK_TYPE) && q->type != want->type) ||
+        ((ask & UI_ASK_OP) && q->op != want->op) ||
+        ((ask & UI_ASK_BLOCK) && q->block != want->block))
+        return 0;
+    return !(ask & UI_ASK_N) ||
+           (sweep ? want->n >= c->n_lo && want->n <= c->n_hi : q->n == want->n);
+}
+
+/* The first configuration that holds what was asked (a run or ladder
+ * first, then a sweep); -1: none. */
+static int config_for(const ui_app *a, const rs_request *want, unsigned ask)
 {
     for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < a->nconfigs; k++) {
-            const rs_rec_config *c = &a->configs[k];
-            const rs_request *q = &c->req;
-            const int sweep = strcmp(c->command, "sweep") == 0;
-            if (sweep != pass || q->type != want->type || q->op != want->op ||
-                q->block != want->block)
-                continue;
-            if (sweep ? want->n >= c->n_lo && want->n <= c->n_hi : q->n == want->n) return k;
-        }
+        for (int k = 0; k < a->nconfigs; k++)
+            if ((strcmp(a->configs[k].command, "sweep") == 0) == pass &&
+                holds(&a->configs[k], want, ask))
+                return k;
     return -1;
 }
 
 /* Open on the configuration asked for when it is recorded, else the first. */
-static void open_on(ui_app *a, const char *path, const rs_request *want)
+static void open_on(ui_app *a, const char *path, const rs_request *want, unsigned ask)
 {
-    const int k = want ? config_for(a, want) : 0;
+    const int k = ask ? config_for(a, want, ask) : 0;
     ui_replay_pick(a, k < 0 ? 0 : k, strcmp(a->configs[k < 0 ? 0 : k].command, "sweep") == 0);
     if (k >= 0) {
         ui_status(a, R_GOOD, "replaying %s: %d configuration%s, R lists them", path, a->nconfigs,
                   a->nconfigs == 1 ? "" : "s");
         return;
     }
-    char n[32];
+    char what[128] = "", n[32];
+    size_t len = 0;
     rs_format_size(want->n, n, sizeof n);
-    ui_status(a, R_WARN,
-              "not recorded: %s %s, n %s, block %u as asked; this is the first of %d "
-              "configuration%s (R lists them)",
-              rs_dtype_name(want->type), rs_op_name(want->op), n, want->block, a->nconfigs,
-              a->nconfigs == 1 ? "" : "s");
+    if (ask & UI_ASK_TYPE)
+        len += (size_t)snprintf(what + len, sizeof what - len, " %s", rs_dtype_name(want->type));
+    if (ask & UI_ASK_OP)
+        len += (size_t)snprintf(what + len, sizeof what - len, " %s", rs_op_name(want->op));
+    if (ask & UI_ASK_N) len += (size_t)snprintf(what + len, sizeof what - len, " n %s", n);
+    if (ask & UI_ASK_BLOCK) snprintf(what + len, sizeof what - len, " block %u", want->block);
+    ui_status(a, R_WARN, "not recorded:%s%s; configuration 1 of %d shown (R lists them)", what,
+              ask & UI_ASK_SHOWN ? "" : " as asked", a->nconfigs);
 }
 
-void ui_replay_open(ui_app *a, const char *path, const rs_request *want)
+void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigned ask)
 {
     rs_error err;
     rs_recording rec;
@@ -167,11 +180,9 @@ void ui_replay_open(ui_app *a, const char *path, const rs_request *want)
         ui_status(a, R_BAD, "out of host memory");
         return;
     }
-    /* A worker still inside CUDA (starting, say) ends on its own: the replay
-     * does not wait for it. A replaying one may still read its recording,
-     * which is then left to it rather than freed. */
-    if (a->worker && !ui_worker_stop(a->worker, 0.5) && a->replay)
-        memset(&a->rec, 0, sizeof a->rec);
+    /* R opens a replay only when not replaying: the worker here is the GPU's.
+     * Still inside CUDA (starting, say), it ends and frees itself later. */
+    if (a->worker) ui_worker_stop(a->worker, 0.5);
     a->worker = NULL;
     rs_recording_free(&a->rec);
     free(a->configs);
@@ -191,7 +202,7 @@ void ui_replay_open(ui_app *a, const char *path, const rs_request *want)
         ui_status(a, R_WARN, "%s holds no results", path);
         return;
     }
-    open_on(a, path, want ? &asked : NULL); /* on the screen that shows it */
+    open_on(a, path, &asked, want ? ask : 0); /* on the screen that shows it */
 }
 
 void ui_replay_shipped(ui_app *a)
@@ -203,7 +214,7 @@ void ui_replay_shipped(ui_app *a)
         return;
     }
     snprintf(path, sizeof path, "%s/h200-demo.jsonl", dir);
-    ui_replay_open(a, path, &a->cfg); /* on what the screen showed, if it is recorded */
+    ui_replay_open(a, path, &a->cfg, UI_ASK_ALL | UI_ASK_SHOWN); /* on what the screen showed */
 }
 
 void ui_draw_recording(const ui_app *a, const ui_layout *l)

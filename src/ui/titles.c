@@ -69,9 +69,10 @@ int ui_other_settings(const rs_request *shown, const rs_request *cfg, char *buf,
 {
     const char *sep = ui_glyph(G_SEP);
     if (shown->reps == cfg->reps && strcmp(shown->metrics, cfg->metrics) == 0) return 0;
-    snprintf(
-        buf, len,
-        "measured with %u reps %s counters %.40s; the configuration says %u reps %s counters %.40s",
-        shown->reps, sep, shown->metrics, cfg->reps, sep, cfg->metrics);
+    snprintf(buf, len,
+             "measured with %u rep%s %s counters %.40s; the configuration says %u rep%s %s "
+             "counters %.40s",
+             shown->reps, shown->reps == 1 ? "" : "s", sep, shown->metrics, cfg->reps,
+             cfg->reps == 1 ? "" : "s", sep, cfg->metrics);
     return 1;
 }

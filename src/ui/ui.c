@@ -528,7 +528,7 @@ int ui_main(const ui_options *cli)
     }
     draw(a); /* the first frame before CUDA starts */
     if (cli->replay)
-        ui_replay_open(a, cli->replay, cli->config_given ? &a->cfg : NULL);
+        ui_replay_open(a, cli->replay, cli->ask ? &a->cfg : NULL, cli->ask);
     else
         a->worker = ui_worker_start((int)cli->req.device, NULL);
     if (!a->worker) ui_status(a, R_BAD, "cannot start the worker thread");

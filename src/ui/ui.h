@@ -5,12 +5,23 @@
 
 #include "core/request.h"
 
+/* The settings a replay opens on (ui_options.ask): those given; SHOWN
+ * when they are the screen's, not the command line's. */
+enum {
+    UI_ASK_TYPE = 1,
+    UI_ASK_OP = 2,
+    UI_ASK_N = 4,
+    UI_ASK_BLOCK = 8,
+    UI_ASK_ALL = 15,
+    UI_ASK_SHOWN = 16
+};
+
 typedef struct ui_options {
     rs_request req;     /* the starting configuration */
     int metrics_given;  /* the user chose a counter set: keep it */
     const char *preset; /* the preset req came from, or NULL */
     const char *replay; /* a recording to replay, or NULL: the GPU */
-    int config_given;   /* a preset or type, op, n or block given: replay opens on it */
+    unsigned ask;       /* UI_ASK_ bits given (a preset: all): replay opens on them */
     int no_color;
 } ui_options;
 

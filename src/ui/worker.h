@@ -47,7 +47,7 @@ int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, con
                      int nvar, const rs_sweep_sizes *sizes);
 
 /* Queue a check of base's variant under compute-sanitizer (a child
- * process); 0 when a job is running. */
+ * process); 0 unless ui_worker_idle. */
 int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind kind);
 
 /* Stop the running job between launches. */
