@@ -323,10 +323,15 @@ static void say_not_recorded(FILE *f, const rs_sweep *s)
 {
     char names[320] = "";
     size_t len = 0;
+    int cpu = 0, baseline = 0; /* the cpu variant lacking; a CPU time beside a GPU row */
     for (int v = 0; v < s->nvar; v++) {
         int lacks = 0;
-        for (int i = 0; i < s->sizes.count && i * s->nvar + v < s->done && !lacks; i++)
-            lacks = rs_row_not_recorded(rs_sweep_row(s, i, v));
+        for (int i = 0; i < s->sizes.count && i * s->nvar + v < s->done; i++) {
+            const rs_row *r = rs_sweep_row(s, i, v);
+            lacks |= rs_row_not_recorded(r);
+            baseline |= r->status == RS_OK && r->result.cpu_ms > 0.0 && s->var[v] != RS_V_CPU;
+        }
+        cpu |= lacks && s->var[v] == RS_V_CPU;
         if (lacks && len < sizeof names)
             len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
                                     rs_sweep_series_name(s, v));
@@ -336,6 +341,9 @@ static void say_not_recorded(FILE *f, const rs_sweep *s)
                 "not recorded: %s, at the sizes so marked: the recording holds no run of them "
                 "with these settings (type, op, block, finish, input, reps and counters)\n",
                 names);
+    if (cpu && baseline) /* what it does hold of the CPU */
+        fprintf(f, "cpu: without cpu in --variants, the column shows the CPU time recorded beside "
+                   "each GPU run (one thread, the best of up to 3)\n");
 }
 
 static void print_sweep_table(FILE *f, const rs_sweep *s)
