@@ -20,10 +20,26 @@ static const char *shown(const char *s, int w, char *buf)
     return buf;
 }
 
+/* One row of text: tabs are blanks, a control character ends it. */
+static void row_text(void)
+{
+    char line[64];
+    const char *s = "abc\tdef\nghi";
+    CHECK(ui_row_text(&s, line, sizeof line) == 1 && strcmp(s, "abc def") == 0);
+    s = "a\x1b[2J";
+    CHECK(ui_row_text(&s, line, sizeof line) == 1 && strcmp(s, "a") == 0);
+    s = "done\n";
+    CHECK(ui_row_text(&s, line, sizeof line) == 0 && strcmp(s, "done") == 0);
+    const char *plain = "block 256 \xc2\xb5s";
+    s = plain;
+    CHECK(ui_row_text(&s, line, sizeof line) == 0 && s == plain);
+}
+
 int main(void)
 {
     setlocale(LC_CTYPE, "C.UTF-8");
     char b[256];
+    row_text();
     CHECK(strcmp(shown("block 256", 20, b), "block 256") == 0);
     /* a number is never cut: "block 25" for "block 256" would lie */
     CHECK_MSG(strcmp(shown("n 2^24 block 256", 15, b), "n 2^24 block~") == 0, "%s", b);

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "core/record.h"
+#include "core/text.h"
 
 static void shipped(const char *path)
 {
@@ -140,8 +141,25 @@ static void over_gpus(const char *path, const char *dir)
     CHECK_MSG(n == 8, "runs: %d configurations, not 8", n);
 }
 
+/* A recorded string loses its control characters, not its text: UTF-8
+ * whose continuation bytes lie in 0x80..0x9f stays, a CRLF is a newline. */
+static void scrub(void)
+{
+    char s[] = "a\x1b[2J\xc2\x9b\x7f \xc2\xb5s \xc3\x97 \xc4\x80 \xe2\x80\xa6\tx\r\ny\rz\n";
+    rs_text_scrub(s, 1);
+    CHECK_MSG(strcmp(s, "a?[2J?? \xc2\xb5s \xc3\x97 \xc4\x80 \xe2\x80\xa6\tx\ny?z\n") == 0, "%s",
+              s);
+    char one[] = "H200\nx\ty";
+    rs_text_scrub(one, 0);
+    CHECK_MSG(strcmp(one, "H200?x?y") == 0, "%s", one);
+    char tail[] = "\xc2";
+    rs_text_scrub(tail, 1);
+    CHECK(strcmp(tail, "\xc2") == 0);
+}
+
 int main(int argc, char **argv)
 {
+    scrub();
     CHECK(argc > 5);
     if (argc > 5) {
         shipped(argv[1]);

@@ -235,5 +235,11 @@ bad = write("escapes.jsonl", HEADER + "\n" + json.dumps(row) + "\n" + json.dumps
 rc, out, err = run("ladder", "--variants", "sequential,cub", "--replay", bad)
 check(rc == 4 and "\x1b" not in out + err and "\u009b" not in out + err and "H200?[2J" in out
       and "x?]0;t?y" in out, f"escapes in a recording print as '?': {rc} {(out + err)[:400]!r}")
+# ... nor in a key the reader names as unknown
+bad = write("escape_key.jsonl", HEADER + "\n" + json.dumps(
+    ROW | {"request": ROW["request"] | {"x\u001b]0;pwned\u0007\u001b[2J": 1}}) + "\n")
+rc, out, err = run("run", "--variant", "sequential", "--replay", bad)
+check(rc == 7 and "\x1b" not in err and "x?]0;pwned??[2J" in err,
+      f"an escape in a recorded key prints as '?': {rc} {err!r}")
 
 check.finish()

@@ -149,8 +149,8 @@ def ladder_columns():
 
 
 def slow_step_ratios():
-    """A step 200 times slower (a cpu row after thrust) keeps the narrow
-    Ladder's columns in line: x.005, not x0.0045 pushing the row right."""
+    """A step 220 times slower (a cpu row after thrust) keeps the narrow
+    Ladder's columns in line: \u00f7220, not x0.0045 pushing the row right."""
     import json
     import tempfile
     lines = open(REC, encoding="utf-8").read().splitlines()
@@ -169,7 +169,7 @@ def slow_step_ratios():
         rows = ladder_rows(s)
         cpu = [l for l in rows if " cpu " in l]
         cols = {l.index("%") for l in rows}
-        check(len(rows) == 15 and len(cols) == 1 and cpu and "\u00d7.005" in cpu[0]
+        check(len(rows) == 15 and len(cols) == 1 and cpu and "\u00f7220" in cpu[0]
               and "\u2588" in cpu[0][-8:], f"the cpu row's ratios fit their columns ({cols})", s)
     finally:
         t.close()

@@ -129,6 +129,7 @@ static const char *str(const cJSON *j, const char *key)
 void rs_json_scrub(cJSON *j)
 {
     for (; j; j = j->next) {
+        if (j->string) rs_text_scrub(j->string, 0); /* a key may be quoted as unknown */
         if (cJSON_IsString(j) && j->valuestring) rs_text_scrub(j->valuestring, 1);
         rs_json_scrub(j->child);
     }

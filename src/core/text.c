@@ -53,6 +53,7 @@ void rs_text_scrub(char *s, int keep_lines)
     for (; r && *r; r++) {
         const int c1 = r[0] == 0xc2 && r[1] >= 0x80 && r[1] <= 0x9f;
         const int kept = keep_lines && (*r == '\n' || *r == '\t');
+        if (keep_lines && r[0] == '\r' && r[1] == '\n') continue; /* CRLF: a line end */
         if (c1 || ((*r < 0x20 || *r == 0x7f) && !kept)) {
             *w++ = '?';
             r += c1; /* both bytes of a C1 control */

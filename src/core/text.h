@@ -11,7 +11,8 @@
 const char *rs_text_problem(const char *buf, size_t len, size_t *at);
 
 /* Control characters in s (C0 but newline and tab when keep_lines, DEL,
- * and C1, U+0080..U+009F) each become '?', in place: a recorded string
+ * and C1, U+0080..U+009F) each become '?', in place (with keep_lines a CR
+ * before a newline goes): a recorded string
  * may reach a terminal or a gnuplot script, and an escape sequence or a
  * newline there is a command, not text. */
 void rs_text_scrub(char *s, int keep_lines);

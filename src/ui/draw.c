@@ -69,12 +69,30 @@ size_t ui_cut(const char *s, int w, int *cols, int *cut)
     return n;
 }
 
+int ui_row_text(const char **s, char *line, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)*s;
+    size_t n = 0;
+    while (p[n] && (p[n] >= 0x20 || p[n] == '\t') && p[n] != 0x7f) n++;
+    if (!memchr(*s, '\t', n) && !p[n]) return 0; /* the common case: as it is */
+    if (n >= len) n = len - 1;
+    for (size_t i = 0; i < n; i++) line[i] = p[i] == '\t' ? ' ' : (char)p[i];
+    line[n] = '\0';
+    const unsigned char *rest = p + n;
+    while (*rest && (*rest <= 0x20 || *rest == 0x7f)) rest++; /* a final newline hides nothing */
+    *s = line;
+    return *rest != '\0';
+}
+
 int ui_put(int y, int x, int w, ui_role role, const char *s)
 {
     if (w <= 0 || y < 0 || x < 0 || y >= LINES || x >= COLS) return 0;
     if (x + w > COLS) w = COLS - x;
+    char line[1024];
+    const int more = ui_row_text(&s, line, sizeof line);
     int cols = 0, cut = 0;
     const size_t bytes = ui_cut(s, w, &cols, &cut);
+    cut |= more;
     attrset(ui_attr(role));
     mvaddnstr(y, x, s, (int)bytes);
     if (cut && cols < w) {

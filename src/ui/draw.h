@@ -17,6 +17,11 @@ size_t ui_cut(const char *s, int w, int *cols, int *cut);
 const char *ui_pad(const char *s, int width, char *buf, size_t len);
 /* Put s at (y, x), at most w columns, ending in an ellipsis when cut;
  * returns the columns used. */
+/* The text of *s ui_put draws on one row: a tab is a blank, and the text
+ * ends at any other control character (a newline would wrap it over the
+ * next row, an escape would reach the terminal). *s is left, or pointed at
+ * line holding that text; 1 when visible text was left out. */
+int ui_row_text(const char **s, char *line, size_t len);
 int ui_put(int y, int x, int w, ui_role role, const char *s);
 int ui_putf(int y, int x, int w, ui_role role, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

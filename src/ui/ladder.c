@@ -56,23 +56,23 @@ static void fmt_short(double v, char *buf, size_t len)
         snprintf(buf, len, "-");
         return;
     }
-    if (fabs(v) >= 1e4)
+    if (fabs(v) >= 9999.5)
         while (fabs(v) >= 999.5 && u < 4) v /= 1e3, u++;
     snprintf(buf, len, u && fabs(v) < 9.95 ? "%.1f%s" : "%.0f%s", v, unit[u]);
 }
 
-/* A ratio in at most w columns: x0.0045 where it fits, else x.005, a
- * thousandth or less as its inverse (/2.3k), and x12k for the very large. */
+/* A ratio in at most w columns: x0.0045 where it fits, else x12 or x12k
+ * above 1, x.045 down to 0.01, and below that its inverse (/222, /2.3k). */
 static void fmt_ratio_fit(double v, int utf8, int w, char *buf, size_t len)
 {
     rs_fmt_ratio(v, utf8, buf, len);
     if (ui_width(buf) <= w || !(v > 0.0) || !isfinite(v)) return;
     char n[24];
     const char *x = utf8 ? "\xc3\x97" : "x";
-    if (v >= 10.0) {
+    if (v >= 1.0) {
         fmt_short(v, n, sizeof n);
         snprintf(buf, len, "%s%s", x, n);
-    } else if (v >= 0.001) {
+    } else if (v >= 0.01) {
         snprintf(buf, len, "%s.%03.0f", x, v * 1000.0);
     } else {
         fmt_short(1.0 / v, n, sizeof n);

@@ -152,15 +152,16 @@ static void open_on(ui_app *a, const char *path, const rs_request *want, unsigne
                   a->nconfigs == 1 ? "" : "s");
         return;
     }
-    char what[128] = "", n[32];
+    char size[32], n[40], blk[24], what[128] = "";
+    rs_format_size(want->n, size, sizeof size);
+    snprintf(n, sizeof n, "n %s", size);
+    snprintf(blk, sizeof blk, "block %u", want->block);
+    const char *part[4] = {rs_dtype_name(want->type), rs_op_name(want->op), n, blk}; /* bit order */
     size_t len = 0;
-    rs_format_size(want->n, n, sizeof n);
-    if (ask & UI_ASK_TYPE)
-        len += (size_t)snprintf(what + len, sizeof what - len, " %s", rs_dtype_name(want->type));
-    if (ask & UI_ASK_OP)
-        len += (size_t)snprintf(what + len, sizeof what - len, " %s", rs_op_name(want->op));
-    if (ask & UI_ASK_N) len += (size_t)snprintf(what + len, sizeof what - len, " n %s", n);
-    if (ask & UI_ASK_BLOCK) snprintf(what + len, sizeof what - len, " block %u", want->block);
+    for (int f = 0; f < 4; f++)
+        if (ask & (1u << f))
+            len +=
+                (size_t)snprintf(what + len, sizeof what - len, "%s%s", len ? ", " : " ", part[f]);
     ui_status(a, R_WARN, "not recorded:%s%s; configuration 1 of %d shown (R lists them)", what,
               ask & UI_ASK_SHOWN ? "" : " as asked", a->nconfigs);
 }
