@@ -11,23 +11,14 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from clitest import Checks  # noqa: E402
 from tuitest import Tmux, status_line  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 ASCII = {"LANG": "C", "LC_ALL": "C", "TERM": "xterm-256color"}
-failures, checks = [], 0
-
-
-def check(cond, what, screen=None):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
-        if screen:
-            print(screen, file=sys.stderr)
+check = Checks("test_tui_trial")
 
 
 def replay(cols=80, rows=24, env=UTF8):
@@ -234,5 +225,4 @@ TESTS = [too_small, help_wraps, input_bounds, ladder_columns, slow_step_ratios, 
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()
-print(f"test_tui_trial: {checks} checks, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+check.finish()
