@@ -234,7 +234,7 @@ def layout_at_sizes():
     for cols, rows in SIZES:
         t = Tmux(f"{EXE} --replay {REC}", cols=cols, rows=rows, env=UTF8)
         try:
-            s = t.wait_for("\u2713 exact")
+            s = t.wait_quiet("\u2713 exact")
             where = f"{cols}x{rows}"
             check(s is not None, f"{where}: opens with a result", t.screen())
             s = s or ""
@@ -252,12 +252,12 @@ def layout_at_sizes():
                 line = [l for l in s.splitlines() if "unroll_warp_volatile" in l]
                 check(line and "\u00b5s" in line[0], f"{where}: long ids keep their time", s)
             t.keys("L")
-            s = t.wait_for("Ladder \u00b7") or ""
+            s = t.wait_quiet("Ladder \u00b7") or ""
             times = [l for l in s.splitlines() if "\u00b5s" in l]
             ends = {l.index("\u00b5s") for l in times}
             check(len(times) >= 12 and len(ends) == 1, f"{where}: ladder times aligned", s)
             t.keys("C")
-            s = t.wait_for("a/b") or ""
+            s = t.wait_quiet("a/b") or ""
             hdr = [l for l in s.splitlines() if "a/b" in l]
             check(hdr and "interleaved_strided" in hdr[0] or "sequential" in hdr[0],
                   f"{where}: compare names its sides whole", s)

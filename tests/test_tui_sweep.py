@@ -80,18 +80,6 @@ def chart(rows):
     return inner[top:at], inner[at], inner[at + 1:]
 
 
-def wait_quiet(t, text, timeout=10.0):
-    """The screen once it shows text and has stopped changing."""
-    s = t.wait_for(text, timeout)
-    for _ in range(20):
-        time.sleep(0.15)
-        again = t.screen()
-        if again == s:
-            break
-        s = again
-    return s if s and text in s else None
-
-
 def y_labels_whole(plot):
     """The y labels, top to bottom: each a power of ten (two labels on one
     row would read "101.00 s"), each below the one above."""
@@ -170,11 +158,11 @@ def no_usable_row():
     path = recording(os.path.join(tempfile.mkdtemp(), "wrong.jsonl"), wrong)
     t = Tmux(f"{EXE} --replay {path}", cols=80, rows=24, env=UTF8)
     try:
-        s = wait_quiet(t, "Sweep \u00b7 time")
+        s = t.wait_quiet("Sweep \u00b7 time")
         check(s is not None and "crossovers appear" in s, "a sweep with no usable row opens",
               t.screen())
         t.keys("y")
-        s = wait_quiet(t, "Sweep \u00b7 GB/s", 5)
+        s = t.wait_quiet("Sweep \u00b7 GB/s", 5)
         check(s is not None, "y on an empty chart redraws in GB/s", t.screen())
         plot, labels, _ = chart(box(s))
         ylabels = [r[:MARGIN].strip() for r in plot if r[:MARGIN].strip()]
@@ -246,7 +234,7 @@ def unexplained(body, marks, several):
 
 
 def check_chart(t, where, marks):
-    s = wait_quiet(t, "fastest") or t.screen()
+    s = t.wait_quiet("fastest") or t.screen()
     rows = box(s)
     check(len(rows) > 10, f"{where}: the Sweep screen", s)
     if len(rows) <= 10:
@@ -289,7 +277,7 @@ def cursor_moves(t, where):
     before = chart(box(t.screen()))[0]
     m1 = re.search(r"n = (2\^\d+):", t.screen())
     t.keys("Right", "Right")
-    s = wait_quiet(t, "fastest") or t.screen()
+    s = t.wait_quiet("fastest") or t.screen()
     plot, labels, _ = chart(box(s))
     m2 = re.search(r"n = (2\^\d+):", s)
     c1, c2 = cursor_cols(before), cursor_cols(plot)
@@ -333,9 +321,9 @@ def other_settings():
         try:
             t.wait_for("REPLAY")
             t.keys("R", "Up", "Enter")
-            wait_quiet(t, "fastest")
+            t.wait_quiet("fastest")
             t.keys("t")
-            s = wait_quiet(t, "chart measured with", 5)
+            s = t.wait_quiet("chart measured with", 5)
             rows_ = box(s)
             where = f"{cols}x{rows}"
             check(rows_ and "float16" in rows_[0] and "float64" not in rows_[0],
@@ -346,7 +334,7 @@ def other_settings():
                   f"{where}: a note names the chart's settings", text)
             check(not any("\u2026" in r for r in rows_), f"{where}: the note is not cut", s)
             t.keys("T")
-            s = wait_quiet(t, "float64", 5) or ""
+            s = t.wait_quiet("float64", 5) or ""
             check("chart measured" not in s, f"{where}: back to float64, no note", s)
             quits(t, where)
         finally:
@@ -378,7 +366,7 @@ def many_series():
         try:
             for cols, rows in [(80, 24), (160, 50)]:
                 t.resize(cols, rows)
-                s = wait_quiet(t, "fastest") or t.screen()
+                s = t.wait_quiet("fastest") or t.screen()
                 rows_ = box(s)
                 where = f"{cols}x{rows} {name}, 15 series"
                 plot, _, below = chart(rows_)
@@ -409,9 +397,9 @@ def limit_at_cursor():
     try:
         t.wait_for("REPLAY")
         t.keys("R", "Up", "Enter")
-        wait_quiet(t, "fastest")
+        t.wait_quiet("fastest")
         t.keys("y")
-        s = wait_quiet(t, "Sweep \u00b7 GB/s") or t.screen()
+        s = t.wait_quiet("Sweep \u00b7 GB/s") or t.screen()
         check(re.search(r"limit 4\d{3} GB/s \(measured\)", s),
               "GB/s: the legend names the recorded limit beside the peak", s)
         check(re.search(r"\d+ GB/s \d+%", s),

@@ -45,6 +45,18 @@ class Tmux:
             time.sleep(0.1)
         return None
 
+    def wait_quiet(self, text, timeout=10.0):
+        """The screen once it shows text and has stopped changing (a slow
+        build, under ASan, is caught mid-frame by wait_for)."""
+        s = self.wait_for(text, timeout)
+        for _ in range(20):
+            time.sleep(0.15)
+            again = self.screen()
+            if again == s:
+                break
+            s = again
+        return s if s and text in s else None
+
     def resize(self, cols, rows):
         self.tmux("resize-window", "-t", self.name, "-x", str(cols), "-y", str(rows))
         time.sleep(0.4)
