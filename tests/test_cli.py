@@ -203,7 +203,7 @@ check(rc == 0 and cells and "refused" not in out.split("\n", 1)[-1]
       and "\nnot recorded: atomic, first_add, cpu, at the sizes so marked: the recording "
       "holds no run of them with these settings" in out
       and "'not recorded' said below" in out
-      and "\ncpu: without cpu in --variants, the column shows the CPU time recorded" in out,
+      and "\ncpu: leave cpu out of --variants to see the CPU time recorded beside" in out,
       f"sweep --replay: sizes the recording lacks are 'not recorded', not 'refused': {out[-900:]}")
 
 # Listings.

@@ -220,8 +220,30 @@ def singulars():
         t.close()
 
 
+def keys_said():
+    """A key that does nothing says so, named as the help names it (Down,
+    F5), and the note goes with the next key that acts; s saves on the
+    Presets screen, as its title says."""
+    t = replay(120, 30)
+    try:
+        t.keys("C", "Down")
+        s = t.screen()
+        check("Down does nothing on the Compare screen" in status_line(s), "Down on Compare", s)
+        t.keys("Escape")
+        s = t.screen()
+        check("does nothing" not in status_line(s), "Esc takes the note away", s)
+        t.keys("F5")
+        check("F5 does nothing on the Explorer screen" in status_line(t.screen()), "F5 named")
+        t.keys("P", "s")
+        s = t.wait_for("save preset as") or t.screen()
+        check("save preset as" in status_line(s), "s on the Presets screen opens the save", s)
+        t.keys("Escape")
+    finally:
+        t.close()
+
+
 TESTS = [too_small, help_wraps, input_bounds, ladder_columns, slow_step_ratios, titles_agree,
-         memory_in_gib, singulars]
+         memory_in_gib, singulars, keys_said]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

@@ -342,8 +342,8 @@ static void say_not_recorded(FILE *f, const rs_sweep *s)
                 "with these settings (type, op, block, finish, input, reps and counters)\n",
                 names);
     if (cpu && baseline) /* what it does hold of the CPU */
-        fprintf(f, "cpu: without cpu in --variants, the column shows the CPU time recorded beside "
-                   "each GPU run (one thread, the best of up to 3)\n");
+        fprintf(f, "cpu: leave cpu out of --variants to see the CPU time recorded beside each "
+                   "GPU run instead (one thread, the best of up to 3)\n");
 }
 
 static void print_sweep_table(FILE *f, const rs_sweep *s)

@@ -98,6 +98,7 @@ typedef struct ui_app {
     int why_scroll, help_scroll;
     char status[512];
     ui_role status_role;
+    int status_unbound; /* the status says a key did nothing: the next key that acts clears it */
     int quit_armed;
 
     /* the device, as the worker reported it */
@@ -198,7 +199,7 @@ void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial);
 void ui_prompt_key(ui_app *a, int ch);
 void ui_draw_prompt(const ui_app *a, const ui_layout *l);
 /* n, D, e, r, v, g, s: the prompt for that action, pre-filled. */
-void ui_prompt_for(ui_app *a, ui_action act);
+int ui_prompt_for(ui_app *a, ui_action act);
 
 /* Replay (replay.c): open a recording on the first configuration that
  * holds want's settings named in ask (UI_ASK_ bits, ui.h) when it holds one,

@@ -274,8 +274,9 @@ void ui_draw_prompt(const ui_app *a, const ui_layout *l)
     move(y, cx < cols ? cx : cols - 1);
 }
 
-/* n, D, e, r, v, g, s: a prompt pre-filled with the current value. */
-void ui_prompt_for(ui_app *a, ui_action act)
+/* n, D, e, r, v, g, s: a prompt pre-filled with the current value; 0 for
+ * any other action. */
+int ui_prompt_for(ui_app *a, ui_action act)
 {
     static const struct {
         ui_action act;
@@ -291,7 +292,7 @@ void ui_prompt_for(ui_app *a, ui_action act)
         if (fields[i].act == act) {
             rs_field_format(&a->cfg, rs_field_by_key("run", fields[i].key), buf, sizeof buf);
             ui_prompt_open(a, fields[i].kind, buf);
-            return;
+            return 1;
         }
     switch (act) {
     case UI_ACT_VARIANTS:
@@ -302,6 +303,7 @@ void ui_prompt_for(ui_app *a, ui_action act)
         break;
     case UI_ACT_RANGE: ui_prompt_open(a, UI_PROMPT_RANGE, a->sweep_range); break;
     case UI_ACT_SAVE: ui_prompt_open(a, UI_PROMPT_SAVE, a->has_preset ? a->preset_name : ""); break;
-    default: break;
+    default: return 0;
     }
+    return 1;
 }

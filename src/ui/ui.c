@@ -251,9 +251,10 @@ static const struct {
 };
 
 /* The screen's keys first, then those every screen shares. */
-static void action(ui_app *a, ui_action act)
+/* The action on the current screen; 0 when it does nothing there. */
+static int action(ui_app *a, ui_action act)
 {
-    if ((unsigned)a->screen < UI_SCREEN_COUNT && screens[a->screen].key(a, act)) return;
+    if ((unsigned)a->screen < UI_SCREEN_COUNT && screens[a->screen].key(a, act)) return 1;
     switch (act) {
     case UI_ACT_CANCEL: cancel_or_back(a); break;
     case UI_ACT_LADDER: a->screen = UI_SCREEN_LADDER; break;
@@ -302,8 +303,9 @@ static void action(ui_app *a, ui_action act)
         a->back = a->screen;
         a->screen = UI_SCREEN_HELP;
         break;
-    default: ui_prompt_for(a, act); break;
+    default: return ui_prompt_for(a, act);
     }
+    return 1;
 }
 
 /* ---- the loop --------------------------------------------------------------------------- */
@@ -371,6 +373,25 @@ static int too_small(void)
     return LINES < UI_MIN_ROWS || COLS < UI_MIN_COLS;
 }
 
+/* A key as the help names it ("p", "Enter", "PgDn"); 0 for none. */
+static int unbound_name(int ch, char *buf, size_t len)
+{
+    static const struct {
+        int key;
+        const char *name;
+    } named[] = {{'\n', "Enter"},      {'\r', "Enter"},     {KEY_ENTER, "Enter"},
+                 {' ', "Space"},       {'\t', "Tab"},       {KEY_BTAB, "Shift-Tab"},
+                 {KEY_UP, "Up"},       {KEY_DOWN, "Down"},  {KEY_LEFT, "Left"},
+                 {KEY_RIGHT, "Right"}, {KEY_PPAGE, "PgUp"}, {KEY_NPAGE, "PgDn"},
+                 {KEY_HOME, "Home"},   {KEY_END, "End"},    {KEY_BACKSPACE, "Backspace"},
+                 {KEY_DC, "Delete"},   {KEY_IC, "Insert"}};
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        if (named[i].key == ch) return snprintf(buf, len, "%s", named[i].name) > 0;
+    if (ch > ' ' && ch < 127) return snprintf(buf, len, "%c", ch) > 0;
+    if (ch >= KEY_F(1) && ch <= KEY_F(24)) return snprintf(buf, len, "F%d", ch - KEY_F0) > 0;
+    return 0;
+}
+
 static int handle_key(ui_app *a, int ch)
 {
     if (ch == KEY_RESIZE) return 0;
@@ -390,11 +411,16 @@ static int handle_key(ui_app *a, int ch)
         ui_status(a, R_NORMAL, "staying: the run goes on (Esc cancels it)");
         return 0;
     }
-    if (act != UI_ACT_NONE)
-        action(a, act);
-    else if (ch > ' ' && ch < 127) /* the status line says what every key did */
-        ui_status(a, R_NORMAL, "%c does nothing on the %s screen (? lists its keys)", ch,
+    char name[24];
+    const int unbound = a->status_unbound;
+    a->status_unbound = 0;
+    if (unbound) ui_status(a, R_NORMAL, "%s", ""); /* it is no longer true */
+    if ((act == UI_ACT_NONE || !action(a, act)) && unbound_name(ch, name, sizeof name)) {
+        /* the status line says what every key did */
+        ui_status(a, R_NORMAL, "%s does nothing on the %s screen (? lists its keys)", name,
                   ui_screen_name(a->screen));
+        a->status_unbound = 1;
+    }
     return 0;
 }
 
