@@ -71,6 +71,24 @@ with tempfile.TemporaryDirectory() as tmp:  # a preset keeps both settings
     check([(r["gpus"], r["cross_finish"]) for r in reqs[1:]] == [(4, "host"), (4, "p2p"), (4, "nccl")],
           f"--preset four: over 4 GPUs, every finish (only --cross picks one): {rc} {err} {reqs}")
 
+# A real ladder over two H200s joined by NVLink (scripts/bench-gpus.sh,
+# 2026-11-24 01:36 UTC; docs/results.md): the same table from the
+# recording, the links in the header, and the summary against the ideal.
+H2 = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200x2-ladder.jsonl")
+rc, out, err = run("ladder", "--gpus", "0", "--type", "int32", "--n", "2^30", "--reps", "20",
+                   "--replay", H2)
+rows = [l.split() for l in out.splitlines() if re.match(r"^ +1[23] ", l)]
+check(rc == 0 and "over 2 GPUs: 0-1 NVLink through NVSwitch (x18)" in out.splitlines()[0]
+      and len(rows) == 8 and all(r[-1] == "yes" for r in rows)
+      and "vectorized: 1 GPU 926 \u00b5s; over 2 GPUs the best finish (nccl) 483 \u00b5s, "
+      "\u00d71.04 the ideal 463 \u00b5s" in out, f"the two-H200 ladder replays: {rc} {err} {out}")
+rc, out, err = run("ladder", "--gpus", "0", "--type", "int32", "--n", "2^30", "--reps", "20",
+                   "--replay", H2, "--format", "json")
+spread = [r for r in json.loads(out)["rows"] if r["request"]["gpus"] != 1] if rc == 0 else []
+check(len(spread) == 6 and all(r["gpus"]["count"] == 2 and [s["count"] for s in r["gpus"]["shares"]]
+                               == [2**29, 2**29] for r in spread),
+      f"its rows over the GPUs keep both GPUs' shares: {rc} {err} {out[:300]}")
+
 # A recording of `ladder --gpus 0` made on one H100 under the test-only
 # REDSCOPE_TEST_GPUS=2 (docs/architecture.md: two engines on one GPU, so
 # the split's code ran, not two GPUs; its times are no measurement of two).
