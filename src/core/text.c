@@ -1,10 +1,10 @@
 /* Whether bytes are text: NUL bytes and UTF-8, for the files read as text. */
 #include "text.h"
 
-/* The length of the UTF-8 sequence at s (at most n bytes), 0 if invalid:
- * no overlong forms, surrogates or code points above U+10FFFF. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t rs_utf8_len(const char *c, size_t n)
 {
+    const unsigned char *s = (const unsigned char *)c;
+    if (n == 0) return 0;
     if (s[0] < 0x80) return 1;
     size_t k;
     unsigned lo = 0x80, hi = 0xbf;
@@ -30,7 +30,7 @@ const char *rs_text_problem(const char *buf, size_t len, size_t *at)
 {
     const unsigned char *s = (const unsigned char *)buf;
     for (size_t i = 0; i < len;) {
-        const size_t k = s[i] ? utf8_len(s + i, len - i) : 0;
+        const size_t k = s[i] ? rs_utf8_len(buf + i, len - i) : 0;
         if (!k) {
             if (at) *at = i;
             return s[i] ? "bytes that are not UTF-8" : "a NUL byte";

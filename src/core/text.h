@@ -17,6 +17,10 @@ const char *rs_text_problem(const char *buf, size_t len, size_t *at);
  * newline there is a command, not text. */
 void rs_text_scrub(char *s, int keep_lines);
 
+/* The length of the UTF-8 character at s (at most n bytes), 0 if it is
+ * not one: no overlong forms, surrogates or code points above U+10FFFF. */
+size_t rs_utf8_len(const char *s, size_t n);
+
 /* The 1-based line of buf that offset falls on. */
 int rs_text_line(const char *buf, size_t offset);
 

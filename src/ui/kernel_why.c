@@ -13,6 +13,7 @@
 #include "app.h"
 #include "core/catalogue.h"
 #include "core/format.h"
+#include "core/text.h"
 #include "core/ukernel.h"
 #include "draw.h"
 #include "why.h"
@@ -46,16 +47,6 @@ static void add_wrapped(kwhy *k, ui_role role, const char *text, int w)
     k->n += m;
 }
 
-/* Bytes of one UTF-8 character at s (0: not a valid one). */
-static int utf8_len(const unsigned char *s, size_t left)
-{
-    const int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-    if (n == 0 || (size_t)n > left) return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    return n;
-}
-
 /* One line of source as the screen can show it: tabs to spaces, control
  * bytes and (without UTF-8) other bytes as '?'. */
 static void printable(const char *s, size_t len, char *out, size_t cap)
@@ -64,7 +55,7 @@ static void printable(const char *s, size_t len, char *out, size_t cap)
     const int utf8 = ui_theme_utf8();
     for (size_t i = 0; i < len && o + 5 < cap;) {
         const unsigned char c = (unsigned char)s[i];
-        const int n = c >= 0x80 ? utf8_len((const unsigned char *)s + i, len - i) : 0;
+        const int n = c >= 0x80 ? (int)rs_utf8_len(s + i, len - i) : 0;
         if (c == '\t') {
             do out[o++] = ' ';
             while (++col % 8 && o + 1 < cap);
