@@ -8,8 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/metric_table.h"
 #include "core/trace.h"
 #include "internal.h"
+#include "profiling/pc_sampling.h"
 
 double rs_now_ms(void)
 {
@@ -360,6 +362,11 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
             res->launches = (unsigned)p.nsteps + (unsigned)p.init_first;
             /* PC sampling first: after a counter session it gives no PCs */
             st = rs_engine_stalls(e, req, &p, res, hooks, err);
+            rs_metric_mask m = 0;
+            rs_metric_parse_set(req->metrics, &m, NULL);
+            /* the sampling session stays for the next run, unless counters
+             * follow: the range profiler reads nothing while it is on */
+            if (req->stalls && m) rs_pcs_end();
             if (st == RS_OK) st = rs_engine_counters(e, req, &p, res, hooks, err);
         }
     }

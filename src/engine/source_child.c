@@ -44,7 +44,7 @@ typedef struct child_source {
     rs_device_info dev;
     int started;  /* children started so far */
     int wants;    /* RS_CHILD_FACTS, RS_CHILD_COUNTERS */
-    int profiled; /* this child has had a CUPTI session (see child_run) */
+    int profiled; /* this child has had a range-profiler session (see child_run) */
     int no_facts; /* start the next child without its facts (kept from before) */
 } child_source;
 
@@ -346,11 +346,11 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
         close(c->up);
         c->pid = 0;
     }
-    /* After a range-profiler session, or a PC-sampling session of other
-     * kernels, PC sampling's samples come back without PCs (CUDA 13,
-     * measured; sampling the same kernel again works): a run that samples
-     * gets a fresh GPU process when this one has profiled. Its facts are
-     * kept. */
+    /* After a range-profiler session PC sampling's samples come back
+     * without PCs (CUDA 13, measured): a run that samples gets a fresh GPU
+     * process when this one has read counters. Its facts are kept. A
+     * process keeps one sampling session (profiling/pc_sampling.c), so
+     * runs that only sample share it. */
     if (r->stalls && c->pid > 0 && c->profiled) {
         stop_child(c);
         c->no_facts = 1;
@@ -369,7 +369,7 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
     }
     rs_metric_mask m = 0;
     rs_metric_parse_set(r->metrics, &m, NULL);
-    if (r->stalls || m) c->profiled = 1;
+    if (m) c->profiled = 1;
     return await_result(c, r, hooks, out, err);
 }
 

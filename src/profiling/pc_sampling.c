@@ -184,9 +184,14 @@ static CUptiResult reasons(pcs_state *st)
     return api.reasons(&rp);
 }
 
+/* CUPTI's hardware buffer: 512 MB by default, which cost 0.25 s more at
+ * every collection on an H200 (a ladder's 13 sampled steps: 7.5 s against
+ * 2.9 s); a step's 200,000 samples need a few MB (docs/results.md). */
+#define PCS_HW_BUFFER ((size_t)32 << 20)
+
 static CUptiResult configure(pcs_state *st, int period)
 {
-    CUpti_PCSamplingConfigurationInfo a[6];
+    CUpti_PCSamplingConfigurationInfo a[7];
     memset(a, 0, sizeof a);
     a[0].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON;
     a[0].attributeData.stallReasonData.stallReasonCount = st->nreasons;
@@ -203,6 +208,8 @@ static CUptiResult configure(pcs_state *st, int period)
     a[5].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_OUTPUT_DATA_FORMAT;
     a[5].attributeData.outputDataFormatData.outputDataFormat =
         CUPTI_PC_SAMPLING_OUTPUT_DATA_FORMAT_PARSED;
+    a[6].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE;
+    a[6].attributeData.hardwareBufferSizeData.hardwareBufferSize = PCS_HW_BUFFER;
     PARAMS_PCS(CUpti_PCSamplingConfigurationInfoParams, cp);
     cp.ctx = st->ctx;
     cp.numAttributes = sizeof a / sizeof a[0];
@@ -222,6 +229,7 @@ static CUptiResult sample(pcs_state *st, rs_prof_body body, void *body_ctx, rs_s
     if (r != CUPTI_SUCCESS) return r;
     *body_st = body(body_ctx, err);
     const cudaError_t c = cudaDeviceSynchronize();
+    rs_trace("pc sampling: body done");
     *step = "stopping";
     PARAMS_PCS(CUpti_PCSamplingStopParams, tp);
     tp.ctx = st->ctx;
@@ -246,6 +254,59 @@ static CUptiResult sample(pcs_state *st, rs_prof_body body, void *body_ctx, rs_s
     return CUPTI_SUCCESS;
 }
 
+/* One session per process: enabled at the first collection and kept, as
+ * a second session in one process samples no kernel that the first did
+ * not (CUDA 13, docs/results.md). Configured again for each collection. */
+static struct {
+    int on;
+    pcs_state st;
+} session;
+
+static void session_end(void)
+{
+    if (session.on) {
+        PARAMS_PCS(CUpti_PCSamplingDisableParams, dp);
+        dp.ctx = session.st.ctx;
+        api.disable(&dp);
+    }
+    state_free(&session.st);
+    memset(&session, 0, sizeof session);
+}
+
+/* The session for the current context, enabled with its stall reasons and
+ * buffers; *step names what failed. */
+static CUptiResult session_get(const char **step)
+{
+    *step = "finding the CUDA context";
+    const CUcontext ctx = current_context();
+    if (!ctx) return CUPTI_ERROR_INVALID_CONTEXT;
+    if (session.on && session.st.ctx == ctx) return CUPTI_SUCCESS;
+    session_end();
+    session.st.ctx = ctx;
+    *step = "enabling";
+    PARAMS_PCS(CUpti_PCSamplingEnableParams, ep);
+    ep.ctx = ctx;
+    CUptiResult r = api.enable(&ep);
+    if (r != CUPTI_SUCCESS) {
+        state_free(&session.st);
+        memset(&session, 0, sizeof session);
+        return r;
+    }
+    session.on = 1;
+    rs_trace("pc sampling: enabled");
+    *step = "reading the stall reasons";
+    if ((r = reasons(&session.st)) == CUPTI_SUCCESS)
+        r = buffer_make(&session.st, 0) && buffer_make(&session.st, 1) ? CUPTI_SUCCESS
+                                                                       : CUPTI_ERROR_OUT_OF_MEMORY;
+    if (r != CUPTI_SUCCESS) session_end();
+    return r;
+}
+
+void rs_pcs_end(void)
+{
+    if (api.disable) session_end();
+}
+
 rs_status rs_pcs_collect(int period, rs_prof_body body, void *body_ctx, rs_pcs_sink sink,
                          void *sink_ctx, rs_pcs_totals *out, char *why, size_t why_len,
                          rs_error *err)
@@ -258,34 +319,21 @@ rs_status rs_pcs_collect(int period, rs_prof_body body, void *body_ctx, rs_pcs_s
         snprintf(why, why_len, "%s", missing);
         return RS_OK;
     }
-    pcs_state st;
-    memset(&st, 0, sizeof st);
     rs_status body_st = RS_OK;
-    const char *step = "finding the CUDA context";
-    CUptiResult r = CUPTI_ERROR_INVALID_CONTEXT;
-    if ((st.ctx = current_context()) != NULL) {
-        step = "enabling";
-        PARAMS_PCS(CUpti_PCSamplingEnableParams, ep);
-        ep.ctx = st.ctx;
-        r = api.enable(&ep);
-        const int enabled = r == CUPTI_SUCCESS;
-        if (enabled && (step = "reading the stall reasons", r = reasons(&st)) == CUPTI_SUCCESS) {
-            step = "configuring";
-            r = buffer_make(&st, 0) && buffer_make(&st, 1) ? configure(&st, period)
-                                                           : CUPTI_ERROR_OUT_OF_MEMORY;
-        }
-        if (r == CUPTI_SUCCESS)
-            r = sample(&st, body, body_ctx, &body_st, err, sink, sink_ctx, out, &step);
-        if (enabled) {
-            PARAMS_PCS(CUpti_PCSamplingDisableParams, dp);
-            dp.ctx = st.ctx;
-            api.disable(&dp);
-        }
-        rs_trace("pc sampling: %llu samples, %llu dropped, %llu PCs (period %d)",
-                 (unsigned long long)out->total, (unsigned long long)out->dropped,
-                 (unsigned long long)out->pcs, period);
+    const char *step = "";
+    CUptiResult r = session_get(&step);
+    if (r == CUPTI_SUCCESS) {
+        step = "configuring";
+        r = configure(&session.st, period);
     }
-    state_free(&st);
+    if (r == CUPTI_SUCCESS) {
+        rs_trace("pc sampling: configured (period %d)", period);
+        r = sample(&session.st, body, body_ctx, &body_st, err, sink, sink_ctx, out, &step);
+    }
+    rs_trace("pc sampling: %llu samples, %llu dropped, %llu PCs (period %d)",
+             (unsigned long long)out->total, (unsigned long long)out->dropped,
+             (unsigned long long)out->pcs, period);
+    if (r != CUPTI_SUCCESS || body_st != RS_OK) session_end(); /* a broken session is not reused */
     if (body_st != RS_OK) return body_st;
     if (r != CUPTI_SUCCESS) rs_pcs_explain(r, step, why, why_len);
     return RS_OK;

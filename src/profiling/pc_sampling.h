@@ -3,7 +3,8 @@
  * samples by stall reason, handed to a sink one (PC, reason) at a time.
  * The order of calls is the one docs/cupti.md records as working on CUPTI
  * 13: enable, then ask for the stall reasons, configure, start, run, stop,
- * read the configured buffer, then what remains, disable. */
+ * read the configured buffer, then what remains; the session stays enabled
+ * for the next collection (rs_pcs_end disables it). */
 #ifndef RS_PC_SAMPLING_H
 #define RS_PC_SAMPLING_H
 
@@ -43,5 +44,9 @@ void rs_pcs_explain(int result, const char *what, char *why, size_t len);
 rs_status rs_pcs_collect(int period, rs_prof_body body, void *body_ctx, rs_pcs_sink sink,
                          void *sink_ctx, rs_pcs_totals *out, char *why, size_t why_len,
                          rs_error *err);
+
+/* End this process's sampling session (it is kept from the first
+ * collection on). */
+void rs_pcs_end(void);
 
 #endif
