@@ -2,7 +2,8 @@
 # On the GPU machine (see docs/results.md): the GPU tests, the benchmarks and
 # the Nsight Compute comparison in one go. Logs go to $OUT/gpu-logs.tar.gz;
 # a short summary is printed last.
-#   usage: scripts/gpu-check.sh [tests|bench|check|record|all]   (check: tests and bench)
+#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|all]   (check: tests and bench;
+#          lecture: only the demo's two ladders with stall views, to $OUT/h200-lecture.jsonl)
 set -u
 what=${1:-all}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,11 +20,20 @@ export LD_LIBRARY_PATH="$root/build-sm90/lib:${LD_LIBRARY_PATH:-}"
 export RS_GPU_MACHINE=1
 rs=/work/main/build-sm90/redscope
 summary="$logs/summary.txt"
-record_demo() {
-  # The demo recording shipped in conf/recordings: ladders with counters and a sweep.
+record_lecture() {
+  # The lecture's two ladders: counters and a stall view of every step.
   r="$logs/rec"
   mkdir -p "$r"
-  $rs ladder --type int32 --n 2^24 --block 256 --metrics full --record "$r/1.jsonl" > /dev/null 2>&1
+  $rs ladder --type int32 --n 2^24 --block 256 --metrics full --stalls --record "$r/1.jsonl" > /dev/null 2>&1
+  echo "== ladder int32 2^24 --metrics full --stalls (exit $?)" >> "$summary"
+  $rs ladder --type float32 --n 2^24 --block 256 --metrics default --stalls --record "$r/0.jsonl" > /dev/null 2>&1
+  echo "== ladder float32 2^24 --metrics default --stalls (exit $?)" >> "$summary"
+  cat "$r"/1.jsonl "$r"/0.jsonl > "$OUT/h200-lecture.jsonl"
+}
+record_demo() {
+  # The demo recording shipped in conf/recordings: ladders with counters, the
+  # lecture's two with a stall view of every step, and a sweep.
+  record_lecture
   $rs ladder --preset harris-2007 --metrics default --record "$r/2.jsonl" > /dev/null 2>&1
   $rs ladder --preset student-lab --metrics default --record "$r/3.jsonl" > /dev/null 2>&1
   $rs ladder --type float32 --n 2^28 --block 256 --metrics default --record "$r/4.jsonl" > /dev/null 2>&1
@@ -31,7 +41,7 @@ record_demo() {
       --range 2^10..2^28 --reps 5 --record "$r/5.jsonl" > "$logs/sweep.txt" 2>&1
   echo "== sweep (exit $?)" >> "$summary"
   cat "$logs/sweep.txt" >> "$summary"
-  cat "$r"/[1-5].jsonl > "$OUT/h200-demo.jsonl"
+  cat "$r"/1.jsonl "$r"/0.jsonl "$r"/[2-5].jsonl > "$OUT/h200-demo.jsonl"
   wc -l "$r"/*.jsonl >> "$summary"
   cp "$summary" "$OUT/summary.txt"
 }
@@ -44,6 +54,8 @@ record_demo() {
 
 if [ "$what" = record ] || [ "$what" = all ]; then
   record_demo
+elif [ "$what" = lecture ]; then
+  record_lecture
 fi
 
 if [ "$what" = tests ] || [ "$what" = check ] || [ "$what" = all ]; then

@@ -81,6 +81,9 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     if (l.tty) fprintf(stderr, "\r\033[K");
+    /* a recording may hold a stall view nobody asked for: shown as live */
+    for (int i = 0; i < *done; i++)
+        if (!reqs[i].stalls) memset(&rows[i].result.stalls, 0, sizeof rows[i].result.stalls);
     if (st != RS_OK) rs_cli_error("%s", err.msg);
     if (rs_record_close(&rec, &err) != RS_OK && st == RS_OK) {
         rs_cli_error("%s", err.msg);

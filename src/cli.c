@@ -66,8 +66,8 @@ int rs_cmd_run(rs_cli *cli)
     int rc0 = run_kernel_args(cli);
     if (rc0 || (rc0 = rs_cli_check_kernels(cli))) return rc0;
     if (cli->check) return rs_cmd_check(cli);
-    int rc = rs_cli_check_outputs(cli);
-    if (rc || (rc = rs_cli_save_preset(cli))) return rc;
+    int rc = rs_cli_against_check(cli);
+    if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
     /* Refuse a bad configuration before touching the GPU. */
     if (rs_catalogue_check(&cli->req, &err) != RS_OK) {
         rs_cli_error("%s", err.msg);
@@ -87,10 +87,13 @@ int rs_cmd_run(rs_cli *cli)
         rs_cli_error("%s", row->error);
         rc = exit_for(row->status);
     } else if (!rc) {
-        rs_print_run(stdout, row, cli->format);
+        if (cli->against)
+            rc = rs_cli_print_against(cli, src, row);
+        else
+            rs_print_run(stdout, row, cli->format);
         rs_cli_stalls_missing(cli, row, 1);
         rs_trace("run: printed");
-        if (!row->result.correct) {
+        if (!rc && !row->result.correct) {
             rs_cli_error("%s gave a WRONG result (see above)", rs_request_name(&cli->req));
             rc = RS_E_MISMATCH;
         }

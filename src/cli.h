@@ -32,6 +32,7 @@ typedef struct rs_cli {
     int rank, ranks;        /* allreduce --rank R --ranks N (ranks 0: one process) */
     const char *rendezvous; /* allreduce --rendezvous FILE */
     const char *nccl_tests; /* allreduce --nccl-tests PATH */
+    const char *against;    /* run --stalls --against VARIANT|FILE */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
@@ -53,6 +54,7 @@ enum {
     RS_X_ALGO = 1 << 12,
     RS_X_RANKS = 1 << 13,
     RS_X_NCCL_TESTS = 1 << 14,
+    RS_X_AGAINST = 1 << 15,
 };
 
 /* A command: its name, usage, one-line summary, the request fields (bit per
@@ -139,6 +141,12 @@ int rs_cmd_compile(rs_cli *cli);
 /* Every --kernel file readable and well formed (run: and accepting the
  * request), before any GPU work; 0 or the exit status. */
 int rs_cli_check_kernels(const rs_cli *cli);
+
+/* run --stalls --against (stalls_cmd.c): the option checked before any
+ * work (0 or the exit status); the run printed with the other run's stall
+ * view beside it, line by line. */
+int rs_cli_against_check(const rs_cli *cli);
+int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row);
 
 /* One line on stderr, "redscope: ...". */
 void rs_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

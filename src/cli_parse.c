@@ -30,6 +30,7 @@ enum {
     OPT_RANKS,
     OPT_RENDEZVOUS,
     OPT_NCCL_TESTS,
+    OPT_AGAINST,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -82,6 +83,10 @@ static const extra_opt extras[] = {
      "also run nccl-tests' all_reduce_perf (PATH: it, or its folder) over the same sizes, its "
      "busbw beside each",
      RS_X_NCCL_TESTS},
+    {"against", required_argument, OPT_AGAINST, "VARIANT|FILE",
+     "with --stalls: compare the stall view line by line with another variant on the same "
+     "settings, a .cu kernel, or the same configuration in a recording",
+     RS_X_AGAINST},
     {"arch", required_argument, OPT_ARCH, "sm_XX",
      "the GPU architecture to compile for (default sm_90)", RS_X_ARCH},
     {"help", no_argument, OPT_HELP, NULL, "this help", 0},
@@ -269,6 +274,7 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     case OPT_RANKS: return parse_count(v, "--ranks", 1, 1024, &cli->ranks, err);
     case OPT_RENDEZVOUS: cli->rendezvous = v; break;
     case OPT_NCCL_TESTS: cli->nccl_tests = v; break;
+    case OPT_AGAINST: cli->against = v; break;
     case OPT_CHECK:
         cli->check = rs_check_from_name(v);
         if (cli->check < 0)

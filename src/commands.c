@@ -31,7 +31,7 @@ const rs_command rs_commands[] = {
     {"explore", "[options]", "the full-screen explorer (the default)", ALL_FIELDS,
      RS_X_REPLAY | RS_X_PRESET | RS_X_NO_COLOR, explore},
     {"run", "--variant ID [options]", "run one variant and print every figure",
-     ALL_FIELDS & ~(F(variants) | F(sweep)), RUNS | RS_X_CHECK, rs_cmd_run},
+     ALL_FIELDS & ~(F(variants) | F(sweep)), RUNS | RS_X_CHECK | RS_X_AGAINST, rs_cmd_run},
     {"ladder", "[options]", "run the ladder of variants on one configuration",
      ALL_FIELDS & ~(F(variant) | F(sweep)), RUNS, rs_cmd_ladder},
     {"sweep", "--variants LIST --range RANGE [options]", "time variants over a range of n",

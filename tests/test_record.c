@@ -18,15 +18,19 @@ static void shipped(const char *path)
     if (check_failures) return;
     rs_rec_config c[32];
     const int n = rs_recording_configs(&rec, c, 32);
-    CHECK_MSG(n == 5, "%d configurations", n);
+    CHECK_MSG(n == 6, "%d configurations", n);
     char text[512];
     for (int k = 0; k < n; k++) {
         rs_rec_config_describe(&c[k], "|", text, sizeof text);
         printf("  %s\n", text);
     }
-    /* the first: the int32 ladder at 2^24 with the full counter set */
+    /* the first: the int32 ladder at 2^24 with the full counter set and
+     * stall views, then the float32 one with the default set */
     CHECK(strcmp(c[0].command, "ladder") == 0 && c[0].req.type == RS_INT32 &&
-          c[0].req.n == (1u << 24) && strcmp(c[0].req.metrics, "full") == 0 && c[0].count == 14);
+          c[0].req.n == (1u << 24) && strcmp(c[0].req.metrics, "full") == 0 && c[0].count == 14 &&
+          c[0].req.stalls);
+    CHECK(c[1].req.type == RS_FLOAT32 && c[1].req.n == (1u << 24) && c[1].req.stalls &&
+          strcmp(c[1].req.metrics, "default") == 0 && c[1].count == 14);
     /* the sweep: finish atomic and 5 repetitions, as it was run, over 2^10..2^28 */
     const int s = n - 1;
     CHECK(strcmp(c[s].command, "sweep") == 0);

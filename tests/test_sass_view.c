@@ -6,17 +6,9 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/snippets.h"
 #include "core/ukernel.h"
 #include "profiling/sass_view.h"
 #include "read_file.h"
-
-static int own(const void *ctx, const char *file)
-{
-    (void)ctx;
-    const char *slash = strrchr(file, '/');
-    return rs_kernel_source(slash ? slash + 1 : file) != NULL;
-}
 
 static int holds(const rs_sass_insn *in, int n, const char *op)
 {
@@ -30,6 +22,10 @@ int main(int argc, char **argv)
     CHECK_MSG(argc > 2, "usage: test_sass_view CUBIN_DIR SOURCE_DIR");
     if (argc <= 2) return check_report("test_sass_view");
     static rs_stalls s;
+    const rs_stall_owner own = {RS_V_SEQUENTIAL, NULL};
+    char cache[] = "/tmp/test_sass_view.XXXXXX"; /* no disassembly kept from before */
+    CHECK(mkdtemp(cache) != NULL);
+    setenv("XDG_CACHE_HOME", cache, 1);
     snprintf(s.cubin, sizeof s.cubin, "%s/classic.sm_90.cubin", argv[1]);
     size_t size = 0;
     char *c = read_file(s.cubin, &size);
@@ -48,26 +44,26 @@ int main(int argc, char **argv)
     static rs_sass_insn in[256];
     char tool[4096];
     if (!rs_nvdisasm_path(tool, sizeof tool)) {
-        CHECK(rs_sass_of_line(&s, "classic.cu", tree, own, NULL, in, 256, why, sizeof why) == -1);
+        CHECK(rs_sass_of_line(&s, "classic.cu", tree, &own, in, 256, why, sizeof why) == -1);
         CHECK_STR_EQ(why, "nvdisasm is not on PATH (it comes with the CUDA toolkit)");
         printf("test_sass_view: no nvdisasm here: only its absence was checked\n");
         return check_report("test_sass_view");
     }
-    int n = rs_sass_of_line(&s, "classic.cu", tree, own, NULL, in, 256, why, sizeof why);
+    int n = rs_sass_of_line(&s, "classic.cu", tree, &own, in, 256, why, sizeof why);
     CHECK_MSG(n > 0 && holds(in, n, "LDS") && holds(in, n, "STS"),
               "the tree line's SASS holds its shared loads and store: %d (%s)", n, why);
     for (int i = 1; i < n; i++) CHECK(in[i].offset > in[i - 1].offset);
-    n = rs_sass_of_line(&s, "classic.cu", tree + 1, own, NULL, in, 256, why, sizeof why);
+    n = rs_sass_of_line(&s, "classic.cu", tree + 1, &own, in, 256, why, sizeof why);
     CHECK_MSG(n > 0 && holds(in, n, "BAR.SYNC"), "__syncthreads is a BAR.SYNC: %d (%s)", n, why);
     /* an instruction's samples */
     if (n > 0) rs_stalls_add_pc(&s, in[0].offset, 42);
-    n = rs_sass_of_line(&s, "classic.cu", tree + 1, own, NULL, in, 256, why, sizeof why);
+    n = rs_sass_of_line(&s, "classic.cu", tree + 1, &own, in, 256, why, sizeof why);
     CHECK(n > 0 && in[0].samples == 42);
-    CHECK(rs_sass_of_line(&s, "classic.cu", 1, own, NULL, in, 256, why, sizeof why) == 0);
+    CHECK(rs_sass_of_line(&s, "classic.cu", 1, &own, in, 256, why, sizeof why) == 0);
     CHECK_STR_CONTAINS(why, "no instruction of the kernel is on classic.cu:1");
     snprintf(s.kernel, sizeof s.kernel, "k_nothere");
     s.cubin[0] = '\0';
-    CHECK(rs_sass_of_line(&s, "classic.cu", tree, own, NULL, in, 256, why, sizeof why) == -1);
+    CHECK(rs_sass_of_line(&s, "classic.cu", tree, &own, in, 256, why, sizeof why) == -1);
     CHECK_STR_CONTAINS(why, "no cubin on this machine holds k_nothere");
     return check_report("test_sass_view");
 }

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "core/stall_table.h"
+#include "core/stall_diff.h"
 #include "core/stalls_io.h"
 
 static char *printed(const rs_stalls *s, rs_format fmt)
@@ -67,14 +68,20 @@ static void aggregate(void)
 
     char *t = printed(&s, RS_FMT_TABLE);
     CHECK_STR_CONTAINS(t, "710 samples, 3 dropped, one every 2^12 cycles");
-    CHECK_STR_CONTAINS(t, ">             classic.cu:40    56.3%  75% waiting for global memory "
-                          "(long scoreboard), 25% waiting for shared memory (short scoreboard)");
+    CHECK_STR_CONTAINS(t, ">        classic.cu:40  56.3%  \n");
+    CHECK_STR_CONTAINS(t, "\n                              75% waiting for global memory "
+                          "(long scoreboard), 25% waiting for shared memory (short scoreboard)\n");
     CHECK_STR_CONTAINS(t, "waiting at __syncthreads (barrier)");
+    CHECK_STR_CONTAINS(t, "\n         classic.cu:41   7.0%  \n                              100% a "
+                          "reason redscope does not know\n");
+    CHECK(!strstr(t, "waits ")); /* no view of causes, and no reason given: nothing said */
     free(t);
     t = printed(&s, RS_FMT_CSV);
-    CHECK_STR_CONTAINS(t, "file,line,samples,share,reason1,reason1_share");
+    CHECK_STR_CONTAINS(t, "file,line,text,samples,share,reason1,reason1_share");
+    CHECK_STR_CONTAINS(t, ",waits_for_file,waits_for_line,waits_for_text,waits_for_instruction,"
+                          "waits_for_share\n");
     CHECK_STR_CONTAINS(
-        t, "\"classic.cu\",40,400,56.34,long_scoreboard,75.00,short_scoreboard,25.00,,");
+        t, "\"classic.cu\",40,\"\",400,56.34,long_scoreboard,75.00,short_scoreboard,25.00,,");
     free(t);
     s.valid = 0;
     snprintf(s.why, sizeof s.why, "PC sampling needs root here");
@@ -115,14 +122,14 @@ static void functions(void)
     CHECK(back.nfuncs == 3 && back.line[1].inlined == 300 && back.npcs == 2);
     CHECK(back.sm == 90 && strcmp(back.kernel, s.kernel) == 0 && rs_stalls_pc(&back, 0x40) == 8);
     char *t = printed(&s, RS_FMT_TABLE);
-    CHECK_STR_CONTAINS(t, "modern.cu:102   80.0%  100% waiting for global memory (long "
-                          "scoreboard) [75% in inlined library code]");
+    CHECK_STR_CONTAINS(t, "modern.cu:102  80.0%  \n                              100% waiting for "
+                          "global memory (long scoreboard)\n");
     CHECK_STR_CONTAINS(t, "by function");
     CHECK_STR_CONTAINS(t, "   60.0%  __ldg                         100% waiting for global memory");
     free(t);
     t = printed(&s, RS_FMT_CSV);
-    CHECK_STR_CONTAINS(t, ",inlined_share\n");
-    CHECK_STR_CONTAINS(t, "long_scoreboard,100.00,,,,,75.00\n");
+    CHECK_STR_CONTAINS(t, ",inlined_share,waits_for_file");
+    CHECK_STR_CONTAINS(t, "long_scoreboard,100.00,,,,,75.00,,,,,\n");
     CHECK_STR_CONTAINS(t, "\nfunction,samples,share,reason1");
     CHECK_STR_CONTAINS(t, "\"cg::reduce\",100,20.00,barrier,100.00");
     free(t);
@@ -165,6 +172,148 @@ static void hostile_json(void)
     cJSON_Delete(j);
 }
 
+/* What a line leads to (the code inside it, the instruction its waits
+ * stand on), the lines' texts: kept, merged, printed, through JSON. */
+static void links(void)
+{
+    static rs_stalls s, back;
+    memset(&s, 0, sizeof s);
+    const int lsb = rs_stall_kind("long_scoreboard"), bar = rs_stall_kind("barrier");
+    CHECK(rs_stall_wait_class(lsb) && rs_stall_wait_class(bar) &&
+          !rs_stall_wait_class(rs_stall_kind("selected")));
+    rs_stalls_add(&s, "modern.cu", 105, lsb, 900);
+    rs_stalls_add(&s, "modern.cu", 110, bar, 100);
+    snprintf(s.line[0].text, sizeof s.line[0].text,
+             "op(vec_reduce<T, A, Op>(c), vec_reduce<T, A, "
+             "Op>(d))));");
+    rs_stall_link w = {"modern.cu", 105, RS_LINK_WAITS,        lsb,
+                       "modern.cu", 102, "LDG.E.128.CONSTANT", "const uint4 a = __ldg(vin + i);",
+                       500};
+    rs_stalls_link(&s, &w);
+    w.to_line = 103;
+    snprintf(w.text, sizeof w.text, "const uint4 c = __ldg(vin + i + 2 * nthreads);");
+    w.samples = 300;
+    rs_stalls_link(&s, &w);
+    w.samples = 100; /* the same link again: merged */
+    rs_stalls_link(&s, &w);
+    const rs_stall_link in = {"modern.cu",
+                              105,
+                              RS_LINK_INSIDE,
+                              0,
+                              "common.cuh",
+                              65,
+                              "vec_reduce (modern.cu:81) > SumOp::operator() (common.cuh:65)",
+                              "return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));",
+                              880};
+    rs_stalls_link(&s, &in);
+    CHECK(s.nlinks == 3 && s.link[1].samples == 400);
+    int order[4];
+    CHECK(rs_stalls_links_of(&s, &s.line[0], RS_LINK_WAITS, order, 4) == 2 && order[0] == 0);
+    CHECK(rs_stalls_links_of(&s, &s.line[1], RS_LINK_WAITS, order, 4) == 0);
+    CHECK_STR_EQ(rs_stalls_text(&s, "modern.cu", 103),
+                 "const uint4 c = __ldg(vin + i + 2 * nthreads);");
+    CHECK_STR_EQ(rs_stalls_text(&s, "modern.cu", 9), "");
+    char words[300];
+    rs_stalls_wait_words(&s, words, sizeof words);
+    CHECK_STR_EQ(words,
+                 "90% of the samples wait for the 16-byte global loads on modern.cu:102-103");
+    rs_stall_link_words(&s.link[0], words, sizeof words);
+    CHECK_STR_EQ(words, "the 16-byte global load (LDG.E.128.CONSTANT) on modern.cu:102");
+    for (int i = 0; i < RS_STALL_LINKS + 3; i++) { /* past the table: counted, not lost */
+        rs_stall_link more = w;
+        more.to_line = 1000 + (uint32_t)i;
+        more.samples = 1;
+        rs_stalls_link(&s, &more);
+    }
+    CHECK(s.nlinks == RS_STALL_LINKS && s.other_links == 6);
+    s.valid = s.requested = s.causes = 1;
+    char *t = printed(&s, RS_FMT_TABLE);
+    CHECK_STR_CONTAINS(
+        t, ">        modern.cu:105  90.0%  op(vec_reduce<T, A, Op>(c), vec_reduce<T, A, "
+           "Op>(d))));\n");
+    CHECK_STR_CONTAINS(t,
+                       "\n                              56% wait for the 16-byte global load "
+                       "(LDG.E.128.CONSTANT) on modern.cu:102: const uint4 a = __ldg(vin + i);\n");
+    CHECK_STR_CONTAINS(t, "\n                              98% inside vec_reduce (modern.cu:81) > "
+                          "SumOp::operator() (common.cuh:65)\n");
+    CHECK_STR_CONTAINS(t, "\nwaits      96% of the samples wait for the 16-byte global loads on "
+                          "modern.cu:102, 103, 1000, 1001, 1002, 1003, 1004, 1005\n");
+    free(t);
+    t = printed(&s, RS_FMT_CSV);
+    CHECK_STR_CONTAINS(t,
+                       "\"modern.cu\",105,\"op(vec_reduce<T, A, Op>(c), vec_reduce<T, A, "
+                       "Op>(d))));\",900,90.00,long_scoreboard,100.00,,,,,0.00,\"modern.cu\",102,"
+                       "\"const uint4 a = __ldg(vin + i);\",\"LDG.E.128.CONSTANT\",55.56\n");
+    free(t);
+    cJSON *j = rs_stalls_to_json(&s);
+    rs_stalls_from_json(j, &back);
+    cJSON_Delete(j);
+    CHECK(back.nlinks == s.nlinks && back.causes && back.other_links == 6);
+    CHECK(back.link[2].what == RS_LINK_INSIDE && strcmp(back.link[2].name, in.name) == 0);
+    CHECK(back.link[0].kind == lsb && strcmp(back.link[0].text, w.text) != 0 &&
+          strcmp(back.line[0].text, s.line[0].text) == 0);
+    /* without causes, the table says why */
+    s.causes = 0;
+    s.nlinks = 0;
+    snprintf(s.causes_why, sizeof s.causes_why, "nvdisasm is not on PATH");
+    t = printed(&s, RS_FMT_TABLE);
+    CHECK_STR_CONTAINS(t, "\nwaits      not traced: nvdisasm is not on PATH\n");
+    free(t);
+    /* a hostile link: a newline in a text is one line, a bad number drops it */
+    j = cJSON_Parse("{\"valid\": true, \"links\": [{\"file\": \"k.cu\", \"line\": 3, "
+                    "\"link\": \"waits\", \"reason\": \"barrier\", \"to_file\": \"k.cu\", "
+                    "\"to_line\": 2, \"to_text\": \"a\\nFORGED\", \"instruction\": \"BAR\", "
+                    "\"samples\": 4}, {\"file\": \"k.cu\", \"line\": -1, \"link\": \"waits\", "
+                    "\"to_file\": \"k.cu\", \"to_line\": 2, \"instruction\": \"BAR\"}]}");
+    rs_stalls_from_json(j, &back);
+    cJSON_Delete(j);
+    CHECK(back.nlinks == 1 && !strchr(back.link[0].text, '\n') && !back.causes &&
+          strstr(back.causes_why, "recorded before"));
+}
+
+/* Two views line by line: matched by text when a line moved, the
+ * biggest change first, in words. */
+static void diff(void)
+{
+    static rs_stalls a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    const int bar = rs_stall_kind("barrier");
+    rs_stalls_add(&a, "k.cu", 10, bar, 410); /* the barrier line */
+    rs_stalls_add(&a, "k.cu", 12, bar, 590);
+    rs_stalls_add(&b, "k.cu", 11, bar, 60); /* the same text, a line lower after an edit */
+    rs_stalls_add(&b, "k.cu", 13, bar, 590);
+    rs_stalls_add(&b, "k.cu", 20, bar, 340); /* new */
+    rs_stalls_add(&b, "k.cu", 21, bar, 10);
+    rs_stalls_add(&b, "k.cu", 30, bar, 0); /* nothing: no line */
+    snprintf(a.line[0].text, sizeof a.line[0].text, "__syncthreads();");
+    snprintf(a.line[1].text, sizeof a.line[1].text, "s[tid] += s[tid + s];");
+    snprintf(b.line[0].text, sizeof b.line[0].text, "__syncthreads();");
+    snprintf(b.line[1].text, sizeof b.line[1].text, "s[tid] += s[tid + s];");
+    snprintf(b.line[2].text, sizeof b.line[2].text, "v = warp_reduce(v);");
+    rs_stall_delta d[RS_STALL_DELTAS];
+    const int n = rs_stalls_diff(&a, &b, d, RS_STALL_DELTAS);
+    CHECK(n == 4);
+    CHECK(d[0].line == 11 && d[0].line_before == 10 && d[0].before > 40.9 && d[0].after < 6.1);
+    CHECK(d[1].line == 20 && d[1].line_before == 0 && d[1].after > 33.9);
+    CHECK(d[2].line == 21 && d[3].line == 13 && d[3].line_before == 12);
+    char words[300];
+    rs_stall_delta_words(&d[0], words, sizeof words);
+    CHECK_STR_EQ(words, "k.cu:11 (__syncthreads();) fell from 41.0% to 6.0% of the samples");
+    rs_stall_delta_words(&d[1], words, sizeof words);
+    CHECK_STR_EQ(words, "k.cu:20 (v = warp_reduce(v);) is new, with 34.0% of the samples");
+    rs_stall_delta_words(&d[3], words, sizeof words);
+    CHECK_STR_EQ(words, "k.cu:13 (s[tid] += s[tid + s];) stayed at 59.0% of the samples");
+    CHECK(rs_stalls_diff(&b, &a, d, RS_STALL_DELTAS) == 4 && d[1].line == 0 &&
+          d[1].line_before == 20);
+    rs_stall_delta_words(&d[1], words, sizeof words);
+    CHECK_STR_EQ(words, "k.cu:20 (v = warp_reduce(v);) is gone (it held 34.0% of the samples)");
+    CHECK(rs_stalls_diff(&a, &b, d, 1) == 1); /* never past max */
+    /* without texts, lines match by number */
+    for (int i = 0; i < 4; i++) a.line[i].text[0] = b.line[i].text[0] = '\0';
+    CHECK(rs_stalls_diff(&a, &b, d, RS_STALL_DELTAS) == 6);
+}
+
 int main(void)
 {
     int ni = -1;
@@ -203,5 +352,7 @@ int main(void)
     aggregate();
     hostile_json();
     functions();
+    links();
+    diff();
     return check_report("test_stalls");
 }

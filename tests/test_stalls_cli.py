@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The stall view as the command line prints it, from a recording of a real
-H100 (conf/recordings/h100-stalls.jsonl: `redscope ladder --variants
-sequential,interleaved,cooperative_groups,vectorized --n 2^24 --stalls
---record`, 2026-11-23): table, CSV, JSON, by function, cooperative groups'
-inlined code on its caller's lines, the ladder's line per step, and the
-refusals. No GPU needed."""
+H200 (conf/recordings/h200-demo.jsonl: the int32 and float32 ladders at
+2^24 with a stall view of every step): every line with its source text,
+what its waits stand on (sequential: its __syncthreads; vectorized: its
+16-byte loads), the code inside it, by function, CSV and JSON with the
+same fields, the ladder's line per step, two steps line by line
+(--against), and the refusals. Expected figures are read from the
+recording itself. No GPU needed."""
 import csv
 import io
 import json
@@ -15,68 +17,124 @@ sys.path.insert(0, os.path.dirname(__file__))
 from clitest import Checks, run  # noqa: E402
 
 check = Checks("test_stalls_cli")
-REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-stalls.jsonl")
-ARGS = ("--replay", REC, "--variant", "sequential", "--n", "2^24", "--stalls")
+SRC = os.environ["REDSCOPE_SOURCE"]
+REC = os.path.join(SRC, "conf", "recordings", "h200-demo.jsonl")
+ARGS = ("--replay", REC, "--type", "int32", "--n", "2^24", "--stalls")
 
-rc, out, err = run("run", *ARGS)
+
+def recorded(variant, typ="int32"):
+    """The stall view the recording holds for a step at 2^24."""
+    with open(REC) as f:
+        for l in f:
+            j = json.loads(l)
+            r = j.get("request", {})
+            if r.get("variant") == variant and r.get("type") == typ and r.get("n") == 2 ** 24 \
+                    and j.get("stalls", {}).get("valid"):
+                return j["stalls"]
+    return {}
+
+
+def line_of(path, text):
+    with open(os.path.join(SRC, path)) as f:
+        for n, l in enumerate(f, 1):
+            if text in l:
+                return n
+    return 0
+
+
+SYNC = line_of("src/kernels/classic.cu", "for (unsigned stride = blockDim.x / 2; stride > last") + 2
+seq = recorded("sequential")
+check(seq and seq.get("causes") and all(l.get("text") for l in seq.get("lines", [])),
+      "the recording holds sequential's view with its texts and causes")
+
+rc, out, err = run("run", *ARGS, "--variant", "sequential")
 check(rc == 0, f"run --stalls from the recording: {err}")
 lines = out.splitlines()
 head = [l for l in lines if l.startswith("stalls ")]
-check(head and "166,490 samples, 337 dropped" in head[0] and "2^12 cycles" in head[0],
-      f"the sample count, the drops and the period: {head}")
-hot = [l for l in lines if l.startswith(">")]
-check(len(hot) == 1 and "classic.cu:69" in hot[0] and "waiting for global memory (long scoreboard)" in hot[0],
-      f"the hottest line (the load into shared memory) and its reason: {hot}")
-bar = [l for l in lines if "classic.cu:58" in l]
-check(bar and "waiting at __syncthreads (barrier)" in bar[0], f"the tree loop's barrier: {bar}")
-reasons = [l for l in lines if l.startswith("reasons")]
-check(reasons and "long scoreboard" in reasons[0] and "short scoreboard" in reasons[0],
-      f"the run's totals by reason: {reasons}")
+check(head and f"{seq.get('samples', 0):,} samples" in head[0] and "cycles" in head[0],
+      f"the sample count and the period: {head}")
+hot = max(seq.get("lines", []), key=lambda l: l["samples"], default={})
+row = [l for l in lines if l.startswith(">")]
+check(len(row) == 1 and f"{hot.get('file')}:{hot.get('line')} " in row[0]
+      and hot.get("text", "?")[:30] in row[0], f"the hottest line with its text: {row} {hot}")
+every = [l for l in lines if l[:1] in (" ", ">") and ".cu" in l.split("%")[0]]
+check(len(every) == len(seq.get("lines", [])) and all(
+    any(t["text"][:20] in l for t in seq["lines"]) for l in every),
+      f"every line carries its source text: {every[:3]}")
+waits = [l for l in lines if f"wait for the barrier (BAR.SYNC" in l and f"classic.cu:{SYNC}: __syncthreads();" in l]
+check(waits, f"sequential's barrier waits stand at its __syncthreads (classic.cu:{SYNC}): {out[:1500]}")
+check(any(l.startswith("waits      ") and "% of the samples wait for the " in l for l in lines),
+      f"the sentence of what the samples wait for: {lines[-12:]}")
 fn = out[out.find("by function"):] if "by function" in out else ""
-tree = [l for l in fn.splitlines() if "tree_sequential" in l]
-check(tree and "waiting at __syncthreads (barrier)" in tree[0] and "SumOp::operator()" in fn,
-      f"by function: the tree's barrier, the operation's add: {fn}")
+check("tree_sequential" in fn, f"by function: {fn[:300]}")
 
-# cooperative groups' code (its headers) shows on the lines that call it
-rc, out, err = run("run", "--replay", REC, "--variant", "cooperative_groups", "--n", "2^24",
-                   "--stalls")
+rc, out, err = run("run", *ARGS, "--variant", "vectorized")
+check(rc == 0 and "wait for the 16-byte global load (LDG.E.128" in out and "__ldg(vin + i" in out,
+      f"vectorized's memory waits name its 16-byte loads, with their text: {out[-1500:]}")
+check("> SumOp::operator() (common.cuh:65)" in out and "common.cuh:65  " not in out,
+      f"vectorized: the shared add is inside its line, never a line of its own: {out[-1500:]}")
+
+# cooperative groups' code (its headers) shows on the lines of its own kernel
+rc, out, err = run("run", *ARGS, "--variant", "cooperative_groups")
 table = out[out.find("\nstalls "):out.find("\nreasons ")].splitlines()[2:]
-rows = [l for l in table if l[:1] in (" ", ">")]
-check(rc == 0 and rows and all(("modern.cu:" in l or "common.cuh:" in l) for l in rows),
-      f"cooperative_groups: every line is in its own sources: {rows}")
-call = [l for l in rows if "modern.cu:60 " in l]
-check(call and "[100% in inlined library code]" in call[0],
-      f"cooperative_groups: its cg::reduce line holds the inlined code: {call}")
-check("cg::reduce" in out[out.find("by function"):], f"cg::reduce by function: {out[-600:]}")
+rows = [l for l in table if l[:1] in (" ", ">") and "%" in l[:32] and ":" in l[:26]]
+check(rc == 0 and rows and all("modern.cu:" in l for l in rows),
+      f"cooperative_groups: every line is in its own kernel file: {rows}")
+check("cg::reduce  " in out[out.find("by function"):], f"cg::reduce by function: {out[-600:]}")
+cg = recorded("cooperative_groups")
+reduce_lines = {line_of("src/kernels/modern.cu", "    v = cg::reduce(tile, v, op);"),
+                line_of("src/kernels/modern.cu", "        v = cg::reduce(tile, v, op);")}
+inside = [k for k in cg.get("links", []) if k["link"] == "inside" and k["line"] in reduce_lines]
+check(inside and any("cg::reduce" in k["chain"] for k in inside),
+      f"cooperative_groups: cg::reduce's code is inside its cg::reduce lines: {inside[:2]}")
 
-rc, out, err = run("run", *ARGS, "--format", "csv")
+rc, out, err = run("run", *ARGS, "--variant", "sequential", "--format", "csv")
 parts = out.split("\n\n")
 check(rc == 0 and len(parts) == 3, f"csv: the result row, the lines, the functions: {out[:200]}")
 if len(parts) == 3:
-    fns = list(csv.DictReader(io.StringIO(parts[2])))
-    names = {r["function"]: r for r in fns}
-    check("tree_sequential" in names and names["tree_sequential"]["reason1"] == "barrier"
-          and abs(sum(float(r["share"]) for r in fns) - 100.0) < 1.0,
-          f"csv by function: {list(names)[:6]}")
     rows = list(csv.DictReader(io.StringIO(parts[1])))
-    by = {(r["file"], int(r["line"])): r for r in rows}
-    r69 = by.get(("classic.cu", 69))
-    check(r69 is not None and r69["reason1"] == "long_scoreboard" and float(r69["reason1_share"]) > 80,
-          f"csv row of classic.cu:69: {r69}")
+    check(rows and all(r["text"] for r in rows), "csv: every line's text")
+    sync = [r for r in rows if r["waits_for_line"] == str(SYNC) and r["waits_for_text"] == "__syncthreads();"]
+    check(sync and sync[0]["waits_for_instruction"].startswith("BAR"),
+          f"csv: a line waiting at the barrier names it: {rows[:2]}")
     check(abs(sum(float(r["share"]) for r in rows) - 100.0) < 1.0, "csv shares add up to 100%")
 
-rc, out, err = run("run", *ARGS, "--format", "json")
-j = json.loads(out) if rc == 0 else {}
-st = j.get("stalls", {})
-check(st.get("samples", 0) > 100000 and st.get("dropped", 1e9) * 100 < st.get("samples", 0),
-      f"json: samples, under 1% dropped: {st.get('samples')} / {st.get('dropped')}")
-files = {(l.get("file"), l.get("line")) for l in st.get("lines", [])}
-check(("classic.cu", 69) in files and ("classic.cu", 58) in files, f"json lines: {sorted(files)[:6]}")
+rc, out, err = run("run", *ARGS, "--variant", "sequential", "--format", "json")
+st = json.loads(out).get("stalls", {}) if rc == 0 else {}
+check(st.get("causes") is True and st.get("lines") and all(l.get("text") for l in st["lines"]),
+      f"json: causes traced, every line's text: {str(st)[:200]}")
+links = [k for k in st.get("links", []) if k.get("link") == "waits" and k.get("reason") == "barrier"]
+check(links and links[0].get("to_line") and "to_text" in links[0] and "instruction" in links[0],
+      f"json: the wait links with their target's text and instruction: {links[:1]}")
 
-rc, out, err = run("ladder", "--replay", REC, "--n", "2^24", "--stalls", "--variants", "sequential")
+rc, out, err = run("ladder", *ARGS, "--variants", "sequential,vectorized")
 waits = [l for l in out.splitlines() if "waits:" in l]
-check(rc == 0 and waits and "classic.cu:69 holds 27% of the samples" in waits[0]
-      and "long scoreboard" in waits[0], f"ladder: the step's hottest line: {waits} {err}")
+check(rc == 0 and len(waits) == 2 and all("% of the samples wait for the " in w for w in waits)
+      and "(if (tid < stride)" in waits[0] or "(s[threadIdx.x]" in waits[0],
+      f"ladder: each step's hottest line with its text and what it waits for: {waits} {err}")
+
+# two steps line by line
+rc, out, err = run("run", *ARGS, "--variant", "sequential", "--against", "interleaved")
+tail = out[out.find("\nagainst "):]
+check(rc == 0 and "against    interleaved, same settings" in tail and "change     " in tail
+      and "is gone" in tail, f"--against interleaved: sequential line by line: {tail[:800]} {err}")
+rc, out, err = run("run", *ARGS, "--variant", "sequential", "--against", "interleaved",
+                   "--format", "json")
+ag = json.loads(out).get("against", {}) if rc == 0 else {}
+check(ag.get("lines") and ag.get("biggest_change") and all(
+    {"file", "line", "line_before", "text", "share_before", "share_after"} <= set(d) for d in ag["lines"]),
+      f"--against in JSON: {str(ag)[:300]}")
+rc, out, err = run("run", *ARGS, "--variant", "sequential", "--against", REC, "--format", "csv")
+check(rc == 0 and "file,line,line_before,text,share_before,share_after,change\n" in out,
+      f"--against the recording itself, in CSV: {out[-400:]} {err}")
+diff = out[out.find("file,line,line_before"):].splitlines()[1:]
+check(diff and all(r.endswith(",0.00") for r in diff), f"a view against itself changes nothing: {diff[:3]}")
+rc, out, err = run("run", *ARGS, "--variant", "sequential", "--against", "nothere")
+check(rc != 0 and "--against nothere: not a variant, a .cu kernel or a recording" in err,
+      f"--against a name that is nothing: {rc} {err}")
+rc, out, err = run("run", "--replay", REC, "--variant", "sequential", "--n", "2^24", "--against",
+                   "interleaved")
+check(rc == 2 and "add --stalls" in err, f"--against without --stalls: {rc} {err}")
 
 rc, out, err = run("run", "--variant", "cpu", "--n", "1000", "--stalls")
 check(rc == 0 and "stalls     none: the cpu variant runs on the host" in out, f"cpu: {out[-200:]}")

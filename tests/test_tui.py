@@ -78,7 +78,7 @@ def replay_end_to_end():
               t.screen())
         check(s and "20 reps" in s and "finish auto" in s, "the result title shows finish and reps",
               s)
-        check(s and "5 configurations" in s, "the status says how many configurations", s)
+        check(s and "6 configurations" in s, "the status says how many configurations", s)
         t.keys("k")
         s = t.wait_for("Counters (vs interleaved)")
         check(s is not None, "interleaved_strided's counters against interleaved", t.screen())
@@ -87,15 +87,15 @@ def replay_end_to_end():
         check(s and "32 different banks" in s, "why quotes the bank conflicts", s)
         # the configurations a recording holds, and picking one
         t.keys("R")
-        s = t.wait_for("5 configurations (Enter")
+        s = t.wait_for("6 configurations (Enter")
         check(s is not None, "R lists the recording's configurations", t.screen())
         rows = [l for l in (s or "").splitlines() if re.search(r"\b(ladder|sweep)\b", l)]
-        check(len(rows) == 5, f"5 configurations listed, {len(rows)} seen", s)
+        check(len(rows) == 6, f"6 configurations listed, {len(rows)} seen", s)
         sweep_row = [l for l in rows if "sweep" in l]
         check(sweep_row and "atomic" in sweep_row[0] and re.search(r"\b5\b", sweep_row[0])
               and "2^10..2^28" in sweep_row[0], "the sweep row shows finish atomic, 5 reps, range",
               s)
-        t.keys("Down", "Down", "Down", "Down", "Enter")
+        t.keys("Down", "Down", "Down", "Down", "Down", "Enter")  # the sixth: the sweep
         s = t.wait_for("Sweep \u00b7")
         check(s is not None, "picking the sweep opens the Sweep screen", t.screen())
         title = (s or "").splitlines()[1] if s else ""
@@ -131,7 +131,7 @@ def replay_end_to_end():
         check(s is not None and "other settings" in s,
               "the ladder screen does not show another configuration's rows", t.screen())
         t.keys("R")
-        s = t.wait_for("\u25b6* 5 sweep")
+        s = t.wait_for("\u25b6* 6 sweep")
         check(s is not None, "R marks and selects the configuration shown", t.screen())
         t.keys("Down", "Enter")  # wraps to the first
         s = t.wait_for("Ladder \u00b7 int32")
@@ -430,7 +430,7 @@ def replay_as_asked():
                                ("--n 2^22 --block 128", "n 2^22 \u00b7 block 128", "replaying"),
                                ("--type float32", "float32 sum", "replaying"),
                                ("--type float16", "int32 sum \u00b7 n 2^24 \u00b7 block 256",
-                                "not recorded: float16 as asked; configuration 1 of 5")):
+                                "not recorded: float16 as asked; configuration 1 of 6")):
         t = Tmux(f"{EXE} --replay {REC} {args}", cols=120, rows=40, env=UTF8)
         try:
             s = t.wait_for("\u2713 exact") or t.screen()

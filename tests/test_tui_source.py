@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """The Source screen in a real terminal (tmux), from a recording of a real
-H100 (conf/recordings/h100-stalls.jsonl): W opens it on the hottest line
-with the kernel's own source text and every reason of that line, the
-samples by function beside; the cursor moves the reasons shown; s shows
-the line's SASS (or says nvdisasm is missing); cooperative groups' inlined
-code shows on cooperative_groups' cg::reduce lines; a pinned result stands
-beside the current one on a wide terminal; at 80 columns nothing is cut
-into the frame; Esc goes back and q quits with the terminal restored. A
-recording without samples says so, on the screen and on Enter."""
+H200 (conf/recordings/h200-demo.jsonl, int32 2^24 with a stall view of
+every step): W opens it on the hottest line with the step's own source
+text; the cursor's line shows what its waits stand on (sequential's for
+loop: its __syncthreads), the code inside it and every reason, the
+samples by function beside; s shows the line's SASS (or says nvdisasm is
+missing); cooperative groups' code shows on cooperative_groups' own lines;
+d compares two views line by line, the biggest change first (the pinned
+result, else the previous step sampled), at 160 and at 80 columns; a
+pinned result stands beside the current one on a wide terminal; Esc goes
+back and q quits with the terminal restored. A configuration recorded
+without samples says so, on the screen and on Enter. Expected figures
+come from the recording."""
+import json
 import os
 import shutil
 import sys
@@ -16,7 +21,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 from tuitest import Tmux  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
-REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100-stalls.jsonl")
+SRC = os.environ["REDSCOPE_SOURCE"]
+REC = os.path.join(SRC, "conf", "recordings", "h200-demo.jsonl")
 NVDISASM = shutil.which("nvdisasm") or os.access("/usr/local/cuda/bin/nvdisasm", os.X_OK)
 UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 failures = []
@@ -28,59 +34,88 @@ def check(cond, what, screen=""):
         print(f"FAIL: {what}\n{screen}")
 
 
-t = Tmux(f"{EXE} --replay {REC}", cols=160, rows=40, env=UTF8)
+def recorded(variant):
+    with open(REC) as f:
+        for l in f:
+            j = json.loads(l)
+            r = j.get("request", {})
+            if r.get("variant") == variant and r.get("type") == "int32" and r.get("n") == 2 ** 24:
+                return j.get("stalls", {})
+    return {}
+
+
+def line_of(path, text):
+    with open(os.path.join(SRC, path)) as f:
+        return next((n for n, l in enumerate(f, 1) if text in l), 0)
+
+
+SEQ = recorded("sequential")
+HOT = max(SEQ.get("lines", []), key=lambda l: l["samples"], default={"file": "?", "line": 0})
+FOR = line_of("src/kernels/classic.cu", "for (unsigned stride = blockDim.x / 2; stride > last")
+FOR_ROW = next((i for i, l in enumerate(SEQ.get("lines", [])) if l["line"] == FOR), 0)
+HOT_ROW = SEQ.get("lines", []).index(HOT) if HOT in SEQ.get("lines", []) else 0
+
+t = Tmux(f"{EXE} --replay {REC} --type int32 --n 2^24", cols=160, rows=40, env=UTF8)
 try:
     check(t.wait_for("Ladder", 20) is not None, "the explorer starts on the recording")
     t.keys("W")
     s = t.wait_for("where warps wait", 5) or t.screen()
-    hot = [l for l in s.splitlines() if "classic.cu:69" in l]
-    check(hot and ">" in hot[0] and "26.6%" in hot[0] and "long_scoreboard" in hot[0]
-          and "s[threadIdx.x] = load_one<T, A, Op>(in, n);" in hot[0],
-          "sequential's hottest line, its share, its reason and its source text", s)
-    check("classic.cu:69, 44,355 samples:" in s
-          and "93.3%  waiting for global memory (long scoreboard)" in s,
-          "every reason of the cursor's line, in words and Nsight Compute's names", s)
-    check("166,490 samples, 337 dropped, every 2^12 cycles" in s, "the samples and the drops", s)
-    check("by function:" in s and "tree_sequential" in s and "SumOp::operator()" in s,
-          "the samples by function beside the line's reasons", s)
+    hot = [l for l in s.splitlines() if f"{HOT['file']}:{HOT['line']} " in l]
+    check(hot and ">" in hot[0] and f"{100.0 * HOT['samples'] / SEQ['samples']:.1f}%" in hot[0]
+          and HOT["text"][:40] in hot[0],
+          "sequential's hottest line, its share and its source text", s)
+    check(f"{HOT['file']}:{HOT['line']}, {HOT['samples']:,} samples:" in s,
+          "the cursor's line: its samples", s)
+    check(f"{SEQ['samples']:,} samples, {SEQ['dropped']:,} dropped" in s, "the samples and drops", s)
+    check("by function:" in s and "tree_sequential" in s, "the samples by function", s)
+    t.keys(*(["k"] * (HOT_ROW - FOR_ROW) if HOT_ROW > FOR_ROW else ["j"] * (FOR_ROW - HOT_ROW)))
+    s = t.screen()
+    check(f"classic.cu:{FOR}, " in s and
+          f"wait for the barrier on classic.cu:{FOR + 2}: __syncthreads();" in s,
+          "the for loop's waits stand at its __syncthreads, with its text", s)
     t.keys("z")
     check("z does nothing on the Source screen" in t.screen(), "an unbound key is said", t.screen())
-    t.keys("p")
-    check("pinned sequential" in t.screen(), "p pins on the Source screen too", t.screen())
-    t.keys("p")
-    check("unpinned" in t.screen(), "p again unpins", t.screen())
-    t.keys("j")
-    s = t.screen()
-    check("classic.cu:70, " in s, "Down moves the cursor: the next line's reasons", s)
-    t.keys("k", "s")  # the SASS of the hottest line: nvdisasm where it is, else why not
+    t.keys("s")  # the SASS of the cursor's line: nvdisasm where it is, else why not
     s = t.wait_for("SASS", 20) or t.screen()
     if NVDISASM:
-        check("SASS of classic.cu:69" in s and ("STS" in s or "LDG" in s),
-              "s: the SASS of the cursor's line, from this build's cubin", s)
+        check(f"SASS of classic.cu:{FOR}" in s, "s: the SASS of the cursor's line", s)
     else:
         check("SASS: nvdisasm is not on PATH (it comes with the CUDA toolkit)" in s,
               "s without nvdisasm says what is missing", s)
     t.keys("s")
     s = t.screen()
     check("SASS" not in s and "by function:" in s, "s again hides it; the functions show", s)
-    t.keys("Escape", *["j"] * 7, "W")  # cooperative_groups (step 11): cooperative groups inlined
+    # d without a pin: the previous step sampled (interleaved_strided)
+    t.keys("d")
+    s = t.wait_for("against interleaved_strided, the previous step sampled", 5) or t.screen()
+    gone = [l for l in s.splitlines() if "is gone" in l or "fell from" in l or "rose from" in l
+            or "is new" in l]
+    check(gone and "→" in s, "d: line by line against the previous step, the biggest change in words",
+          s)
+    t.keys("d")
+    check("against " not in t.screen(), "d again goes back to the lines", t.screen())
+    t.keys("Escape", *["j"] * 7, "W")  # cooperative_groups (step 11)
     s = t.wait_for("cooperative_groups:", 5) or t.screen()
-    red = [l for l in s.splitlines() if "modern.cu:60 " in l]
-    check(red and "v = cg::reduce(tile, v, op);" in red[0] and "sm_" not in s and "reduce.h" not in s,
-          "cooperative groups' code shows on the line that calls cg::reduce, no header lines", s)
+    rows = [l for l in s.splitlines() if "%" in l and (".cu:" in l or ".cuh:" in l or ".h:" in l)]
+    check(rows and all("modern.cu:" in l for l in rows if "wait for" not in l and "inside" not in l)
+          and "reduce.h" not in s.split("by function")[0],
+          "cooperative groups' code shows on the kernel's own lines", s)
     check("cg::reduce" in s, "cg::reduce among the functions", s)
-    t.keys("Escape", *["k"] * 7)  # back to sequential
-    t.keys("Escape", "p", "k", "k", "W")  # pin sequential, then interleaved beside it
+    t.keys("Escape", *["k"] * 7)  # back to sequential: pin it, then first_add against it
+    t.keys("p", "j", "W")
     s = t.wait_for("pinned sequential", 5) or t.screen()
-    row = [l for l in s.splitlines() if "interleaved:" in l]
+    row = [l for l in s.splitlines() if "first_add:" in l]
     check(row and "pinned sequential:" in row[0], "the pinned result stands beside the current one", s)
-    inter = [l for l in s.splitlines() if "classic.cu:28 " in l]
-    check(inter and "49.9%" in inter[0] and "wait" in inter[0], "interleaved's tree step, 50%", s)
+    t.keys("d")
+    s = t.wait_for("against pinned sequential", 5) or t.screen()
+    check("against pinned sequential" in s and "→" in s, "d: against the pinned result", s)
     t.resize(80, 24)
-    s = t.screen()
+    s = t.wait_quiet("against pinned", 5) or t.screen()
     lines = s.splitlines()
-    check(all(len(l) <= 80 for l in lines) and any("classic.cu:28" in l for l in lines),
-          "at 80x24 one view, cut inside the frame", s)
+    deltas = [l for l in lines if "→" in l and "%" in l]
+    check(all(len(l) <= 80 for l in lines) and deltas and
+          all(l.count("%") >= 1 and ("+" in l or "-" in l) for l in deltas),
+          "at 80x24 one column of change per line, inside the frame", s)
     t.keys("Escape")
     s = t.screen()
     check("Ladder" in s and "where warps wait" not in s, "Esc goes back to the explorer", s)
@@ -89,9 +124,8 @@ try:
 finally:
     t.close()
 
-# A recording without PC samples: the view and Enter say so, and run nothing.
-DEMO = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
-t = Tmux(f"{EXE} --replay {DEMO}", cols=120, rows=40, env=UTF8)
+# A configuration recorded without PC samples: the view and Enter say so, and run nothing.
+t = Tmux(f"{EXE} --replay {REC} --type float32 --n 2^28", cols=120, rows=40, env=UTF8)
 try:
     t.wait_for("\u2713 exact", 20)
     t.keys("W")

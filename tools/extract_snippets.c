@@ -7,7 +7,8 @@
  * common indentation removed, and OUT.c defines rs_kernel_snippet() with one
  * entry per VARIANT argument, in argument order (the order of rs_variant),
  * and rs_kernel_line(), each key line by its file and line number (what
- * compute-sanitizer and PC sampling name).
+ * compute-sanitizer and PC sampling name), and rs_kernel_key(), whether a
+ * line lies in one of a variant's key regions.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 
 struct marker {
     char name[64];
+    char file[64];   /* the source's name, without its directory */
+    int first, last; /* the lines between rs:key and rs:end */
     char text[MAX_TEXT];
 };
 
@@ -89,9 +92,15 @@ static int scan(const char *path)
             }
             cur = &markers[marker_count++];
             sscanf(key + strlen("// rs:key "), "%63s", cur->name);
+            const char *base = strrchr(path, '/');
+            snprintf(cur->file, sizeof cur->file, "%s", base ? base + 1 : path);
+            cur->first = number + 1;
             cur->text[0] = '\0';
         } else if (strstr(line, "// rs:end")) {
-            if (cur) dedent(cur->text);
+            if (cur) {
+                dedent(cur->text);
+                cur->last = number - 1;
+            }
             cur = NULL;
         } else if (strstr(line, "clang-format") || strstr(line, "/* rs:hide */")) {
             continue; /* formatting switches and plumbing are not part of the lesson */
@@ -154,6 +163,29 @@ static void emit_lines(FILE *out)
             "{\n    for (int i = 0; key_lines[i].line; i++)\n"
             "        if (key_lines[i].line == line && strcmp(key_lines[i].file, file) == 0)\n"
             "            return key_lines[i].text;\n    return NULL;\n}\n");
+}
+
+/* Each variant's key regions by file and line range: the step's own
+ * lines, where the stall view shows its samples (rs_kernel_key). */
+static void emit_ranges(FILE *out, char **maps, int count)
+{
+    fprintf(out, "\nstatic const struct {\n    int variant;\n    const char *file;\n"
+                 "    int first, last;\n} key_ranges[] = {\n");
+    for (int v = 0; v < count; v++) {
+        const char *p = strchr(maps[v], '=');
+        for (p = p ? p + 1 : ""; *p;) {
+            const size_t len = strcspn(p, "+");
+            const struct marker *m = find(p, len);
+            if (m) fprintf(out, "    {%d, \"%s\", %d, %d},\n", v, m->file, m->first, m->last);
+            p += len + (p[len] == '+');
+        }
+    }
+    fprintf(out,
+            "    {-1, \"\", 0, 0},\n};\n\nint rs_kernel_key(rs_variant v, const char *file, "
+            "int line)\n{\n    for (int i = 0; key_ranges[i].variant >= 0; i++)\n"
+            "        if (key_ranges[i].variant == (int)v && line >= key_ranges[i].first &&\n"
+            "            line <= key_ranges[i].last && strcmp(key_ranges[i].file, file) == 0)\n"
+            "            return 1;\n    return 0;\n}\n");
 }
 
 /* The whole text of every source, by its file name: the stall view's
@@ -235,6 +267,7 @@ int main(int argc, char **argv)
                  "    return ((unsigned)v < sizeof snippets / sizeof snippets[0]) ? snippets[v] "
                  ": \"\";\n}\n");
     emit_lines(out);
+    emit_ranges(out, argv + 2, sep - 2);
     const int bad = emit_sources(out, argv + sep + 1, argc - sep - 1);
     return fclose(out) || bad ? 1 : 0;
 }

@@ -19,10 +19,11 @@ int rs_notation_utf8(void)
 const char *rs_sym(rs_sym_id id)
 {
     static const char *const sym[RS_SYM_COUNT][2] = {
-        [RS_SYM_TIMES] = {"x", "\xc3\x97"},      /* × */
-        [RS_SYM_ARROW] = {"->", "\xe2\x86\x92"}, /* → */
-        [RS_SYM_DASH] = {"-", "\xe2\x80\x93"},   /* – */
-        [RS_SYM_MICRO] = {"us", "\xc2\xb5s"},    /* µs */
+        [RS_SYM_TIMES] = {"x", "\xc3\x97"},          /* × */
+        [RS_SYM_ARROW] = {"->", "\xe2\x86\x92"},     /* → */
+        [RS_SYM_DASH] = {"-", "\xe2\x80\x93"},       /* – */
+        [RS_SYM_MICRO] = {"us", "\xc2\xb5s"},        /* µs */
+        [RS_SYM_ELLIPSIS] = {"...", "\xe2\x80\xa6"}, /* … */
     };
     return (unsigned)id < RS_SYM_COUNT ? sym[id][notation_utf8] : "";
 }
@@ -132,5 +133,23 @@ const char *rs_pad(const char *s, int width, int right, char *buf, size_t len)
         snprintf(buf, len, "%*s%s", fill, "", s);
     else
         snprintf(buf, len, "%s%*s", s, fill, "");
+    return buf;
+}
+
+const char *rs_fmt_cut(const char *s, int cols, char *buf, size_t len)
+{
+    if (!len) return buf;
+    if (rs_text_cols(s) <= cols) {
+        snprintf(buf, len, "%s", s);
+        return buf;
+    }
+    const char *dots = rs_sym(RS_SYM_ELLIPSIS);
+    const int keep = cols - rs_text_cols(dots);
+    size_t at = 0;
+    for (int c = 0; s[at] && c < keep; c++) /* one character: its lead byte, then its tail */
+        for (at++; ((unsigned char)s[at] & 0xc0) == 0x80; at++) {
+        }
+    while (at && s[at - 1] == ' ') at--;
+    snprintf(buf, len, "%.*s%s", (int)at, s, keep > 0 ? dots : "");
     return buf;
 }

@@ -8,10 +8,11 @@
  * an ASCII twin used when the locale does not speak UTF-8. The program sets
  * it once (main from the locale, the explorer from its terminal). */
 typedef enum {
-    RS_SYM_TIMES, /* speedups: "×2.20" / "x2.20" */
-    RS_SYM_ARROW, /* a change: "1,179,410 → 9,862" / "->" */
-    RS_SYM_DASH,  /* a range: "90.5–91.7 µs" / "-" */
-    RS_SYM_MICRO, /* "µs" / "us" */
+    RS_SYM_TIMES,    /* speedups: "×2.20" / "x2.20" */
+    RS_SYM_ARROW,    /* a change: "1,179,410 → 9,862" / "->" */
+    RS_SYM_DASH,     /* a range: "90.5–91.7 µs" / "-" */
+    RS_SYM_MICRO,    /* "µs" / "us" */
+    RS_SYM_ELLIPSIS, /* text cut: "…" / "..." */
     RS_SYM_COUNT
 } rs_sym_id;
 void rs_notation_set(int utf8);
@@ -38,5 +39,9 @@ int rs_text_cols(const char *s);
 /* s padded to width columns (right-aligned when right), for tables: printf's
  * %10s counts bytes, and "µs" is two. Returns buf. */
 const char *rs_pad(const char *s, int width, int right, char *buf, size_t len);
+
+/* s cut to at most cols columns, ending in an ellipsis when cut (a
+ * character is never split). Returns buf. */
+const char *rs_fmt_cut(const char *s, int cols, char *buf, size_t len);
 
 #endif

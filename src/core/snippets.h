@@ -13,6 +13,11 @@ const char *rs_kernel_snippet(rs_variant v);
  * number; NULL for a line outside every snippet. */
 const char *rs_kernel_line(const char *file, int line);
 
+/* Whether file:line (the file's name, "classic.cu") lies in one of v's key
+ * regions: the lines its Why panel quotes, which the stall view counts as
+ * the step's own code. */
+int rs_kernel_key(rs_variant v, const char *file, int line);
+
 /* The whole text of a kernel source by its file name ("modern.cu",
  * "common.cuh"), as built; NULL for a file that is not one. */
 const char *rs_kernel_source(const char *file);

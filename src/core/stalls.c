@@ -29,7 +29,7 @@ void rs_stall_kind_words(int kind, char *buf, size_t len)
         snprintf(buf, len, "a reason redscope does not know");
 }
 
-static const char *base_name(const char *path)
+const char *rs_stall_base(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
@@ -64,7 +64,7 @@ void rs_stalls_add(rs_stalls *s, const char *file, uint32_t line, int kind, uint
         return;
     }
     char name[RS_STALL_FILE];
-    snprintf(name, sizeof name, "%s", base_name(file));
+    snprintf(name, sizeof name, "%s", rs_stall_base(file));
     rs_stall_line *l = slot(s, name, line);
     if (!l) {
         s->other_lines += samples;
@@ -137,7 +137,7 @@ void rs_stalls_add_at(rs_stalls *s, const rs_stall_at *at, int kind, uint64_t sa
     rs_stalls_add_func(s, at->function, kind, samples);
     if (!samples || !at->inlined || !at->file || !at->line) return;
     char name[RS_STALL_FILE];
-    snprintf(name, sizeof name, "%s", base_name(at->file));
+    snprintf(name, sizeof name, "%s", rs_stall_base(at->file));
     for (int i = 0; i < s->nlines; i++)
         if (s->line[i].line == at->line && strcmp(s->line[i].file, name) == 0)
             s->line[i].inlined += samples;

@@ -17,6 +17,9 @@
 #define RS_STALL_FUNCS 24  /* functions kept; the rest count as "other functions" */
 #define RS_STALL_NAME  64  /* a function's short name */
 #define RS_STALL_PCS   256 /* instructions kept with their samples (the SASS view) */
+#define RS_STALL_TEXT  96  /* a line's source text, cut */
+#define RS_STALL_LINKS 64  /* what lines lead to (below); the rest count as other_links */
+#define RS_STALL_CHAIN 160 /* an inline chain in words */
 
 typedef struct rs_stall_line {
     char file[RS_STALL_FILE]; /* the source file's name, without its directory */
@@ -24,7 +27,30 @@ typedef struct rs_stall_line {
     uint64_t samples; /* every reason, "selected" included */
     uint64_t inlined; /* of them, on library code inlined at this line */
     uint64_t by_reason[RS_STALL_KINDS];
+    char text[RS_STALL_TEXT]; /* its source text, trimmed ("": not known) */
 } rs_stall_line;
+
+/* What a shown line's samples lead to. */
+enum rs_link_what {
+    /* code inlined at the line (the operator, a load helper): to_* is the
+     * innermost frame, name the calls inside the line, outermost first */
+    RS_LINK_INSIDE = 1,
+    /* the instruction a scoreboard, barrier or fence wait stands on: to_*
+     * is its line (in any of the kernel's sources), name its opcode */
+    RS_LINK_WAITS = 2,
+};
+
+typedef struct rs_stall_link {
+    char file[RS_STALL_FILE]; /* the line the samples are shown on */
+    uint32_t line;
+    int what; /* enum rs_link_what */
+    int kind; /* RS_LINK_WAITS: the reason waited for (the stall table's index) */
+    char to_file[RS_STALL_FILE];
+    uint32_t to_line;
+    char name[RS_STALL_CHAIN];
+    char text[RS_STALL_TEXT]; /* to_line's source text */
+    uint64_t samples;
+} rs_stall_link;
 
 /* The samples of one function: the innermost of a PC's inline chain (an
  * inlined helper, cooperative groups' reduce, an intrinsic) or the kernel's
@@ -70,7 +96,15 @@ typedef struct rs_stalls {
     int sm;           /* built for sm_XX */
     int npcs;
     rs_stall_pc pc[RS_STALL_PCS]; /* the kernel's instructions with samples, by offset */
+    int nlinks;
+    uint64_t other_links; /* samples of links past RS_STALL_LINKS */
+    rs_stall_link link[RS_STALL_LINKS];
+    int causes;           /* 1: waits were traced to the instructions they wait for */
+    char causes_why[160]; /* why not (causes 0, valid 1) */
 } rs_stalls;
+
+/* A file's name without its directory, as the view keeps it. */
+const char *rs_stall_base(const char *path);
 
 /* The reason index of a CUPTI stall name: its place in the stall table, or
  * the last kind for a name the table lacks. */
@@ -111,5 +145,30 @@ int rs_stalls_top(const rs_stalls *s, const rs_stall_line *line, int max, int *k
 
 /* "waiting for shared memory (short scoreboard)" for a kind. */
 void rs_stall_kind_words(int kind, char *buf, size_t len);
+
+/* The class of wait a kind is (enum rs_wait_class of core/sass_deps.h):
+ * long and short scoreboard, barrier, membar; 0 for every other kind. */
+int rs_stall_wait_class(int kind);
+
+/* Count a link's samples (merged with the same link; past the table they
+ * count as other_links). */
+void rs_stalls_link(rs_stalls *s, const rs_stall_link *l);
+
+/* The links of a line of one kind (RS_LINK_*), most samples first: their
+ * indices into order[] (at most max); returns how many. */
+int rs_stalls_links_of(const rs_stalls *s, const rs_stall_line *l, int what, int *order, int max);
+
+/* The source text of a line of the view (or of a link's target): "" when
+ * not known. */
+const char *rs_stalls_text(const rs_stalls *s, const char *file, uint32_t line);
+
+/* "the 16-byte global load (LDG.E.128.CONSTANT) on modern.cu:102" for a
+ * RS_LINK_WAITS link. */
+void rs_stall_link_words(const rs_stall_link *k, char *buf, size_t len);
+
+/* Where the view's waits go, for a sentence: "85% of the samples wait for
+ * the 16-byte global loads on modern.cu:102-103"; "" when no wait was
+ * traced. */
+void rs_stalls_wait_words(const rs_stalls *s, char *buf, size_t len);
 
 #endif

@@ -86,23 +86,82 @@ static void print_funcs(FILE *f, const rs_stalls *s)
         fprintf(f, "  %5.1f%%  %s\n", share(s->other_funcs, s->total), "more functions");
 }
 
+/* The line's biggest wait link as CSV columns (empty without one). */
+static void cause_csv(FILE *f, const rs_stalls *s, const rs_stall_line *l)
+{
+    int top[1];
+    if (rs_stalls_links_of(s, l, RS_LINK_WAITS, top, 1) < 1) {
+        fprintf(f, ",,,,,");
+        return;
+    }
+    const rs_stall_link *k = &s->link[top[0]];
+    fprintf(f, ",");
+    rs_csv_field(f, k->to_file);
+    fprintf(f, ",%u,", k->to_line);
+    rs_csv_field(f, k->text);
+    fprintf(f, ",");
+    rs_csv_field(f, k->name);
+    fprintf(f, ",%.2f", share(k->samples, l->samples));
+}
+
 static void print_csv(FILE *f, const rs_stalls *s)
 {
-    fprintf(f, "file,line,samples,share");
+    fprintf(f, "file,line,text,samples,share");
     for (int i = 1; i <= RS_STALL_TOP; i++) fprintf(f, ",reason%d,reason%d_share", i, i);
-    fprintf(f, ",inlined_share\n");
+    fprintf(f, ",inlined_share,waits_for_file,waits_for_line,waits_for_text,"
+               "waits_for_instruction,waits_for_share\n");
     for (int i = 0; i < s->nlines; i++) {
         const rs_stall_line *l = &s->line[i];
         rs_csv_field(f, l->file);
-        fprintf(f, ",%u,%llu,%.2f", l->line, (unsigned long long)l->samples,
-                share(l->samples, s->total));
+        fprintf(f, ",%u,", l->line);
+        rs_csv_field(f, l->text);
+        fprintf(f, ",%llu,%.2f", (unsigned long long)l->samples, share(l->samples, s->total));
         int kinds[RS_STALL_TOP];
         uint64_t n[RS_STALL_TOP];
         const int c = rs_stalls_top(s, l, RS_STALL_TOP, kinds, n);
         reasons_csv(f, kinds, n, c, l->samples);
-        fprintf(f, ",%.2f\n", share(l->inlined, l->samples));
+        fprintf(f, ",%.2f", share(l->inlined, l->samples));
+        cause_csv(f, s, l);
+        fprintf(f, "\n");
     }
     print_funcs_csv(f, s);
+}
+
+#define TEXT_COLS 56  /* a line's text in the table */
+#define BIG_SHARE 1.0 /* lines with this share of the samples (%) get their reasons in words */
+
+/* One line of the table: where, share, text; a line with a real share of
+ * the samples adds its reasons, what it waits for and what is inside it. */
+static void print_line(FILE *f, const rs_stalls *s, int i, int hot)
+{
+    const rs_stall_line *l = &s->line[i];
+    char where[32], cut[RS_STALL_TEXT * 2], words[400];
+    snprintf(where, sizeof where, "%s:%u", l->file, l->line);
+    const double sh = share(l->samples, s->total);
+    int kind[1];
+    uint64_t n[1];
+    const rs_stall_def *d = rs_stalls_top(s, l, 1, kind, n) ? rs_stall_kind_def(kind[0]) : NULL;
+    fprintf(f, "%s %20s %5.1f%%  %s", hot ? ">" : " ", where, sh,
+            rs_fmt_cut(l->text, TEXT_COLS, cut, sizeof cut));
+    if (sh < BIG_SHARE) {
+        fprintf(f, "%s(%s)\n", l->text[0] ? "  " : "", d ? d->key : "unknown");
+        return;
+    }
+    fprintf(f, "\n");
+    top_words(s, l, words, sizeof words);
+    fprintf(f, "%30s%s\n", "", words);
+    int k[2];
+    const int nw = rs_stalls_links_of(s, l, RS_LINK_WAITS, k, 2);
+    for (int j = 0; j < nw; j++) {
+        const rs_stall_link *w = &s->link[k[j]];
+        char what[200];
+        rs_stall_link_words(w, what, sizeof what);
+        fprintf(f, "%30s%.0f%% wait for %s: %s\n", "", share(w->samples, l->samples), what,
+                rs_fmt_cut(w->text, TEXT_COLS, cut, sizeof cut));
+    }
+    if (rs_stalls_links_of(s, l, RS_LINK_INSIDE, k, 1) == 1)
+        fprintf(f, "%30s%.0f%% inside %s\n", "", share(s->link[k[0]].samples, l->samples),
+                s->link[k[0]].name);
 }
 
 void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
@@ -129,22 +188,18 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
     fprintf(f, "stalls     %s samples, %s dropped, one every 2^%d cycles\n", taken, dropped,
             5 + s->period);
     const int hot = rs_stalls_hottest(s);
-    char words[400];
-    for (int i = 0; i < s->nlines; i++) {
-        const rs_stall_line *l = &s->line[i];
-        top_words(s, l, words, sizeof words);
-        char inl[48] = "";
-        if (l->inlined)
-            snprintf(inl, sizeof inl, " [%.0f%% in inlined library code]",
-                     share(l->inlined, l->samples));
-        fprintf(f, "%s %22s:%-4u %5.1f%%  %s%s\n", i == hot ? ">" : " ", l->file, l->line,
-                share(l->samples, s->total), words, inl);
-    }
+    for (int i = 0; i < s->nlines; i++) print_line(f, s, i, i == hot);
     if (s->unmapped || s->other_lines)
-        fprintf(f, "  %27s %5.1f%%\n", "no line / more lines",
+        fprintf(f, "  %20s %5.1f%%\n", "no line / more lines",
                 share(s->unmapped + s->other_lines, s->total));
+    char words[400];
     top_words(s, NULL, words, sizeof words);
     fprintf(f, "reasons    %s\n", words);
+    rs_stalls_wait_words(s, words, sizeof words);
+    if (words[0])
+        fprintf(f, "waits      %s\n", words);
+    else if (!s->causes && s->causes_why[0])
+        fprintf(f, "waits      not traced: %s\n", s->causes_why);
     print_funcs(f, s);
 }
 
@@ -156,8 +211,62 @@ void rs_stalls_hot_words(const rs_stalls *s, char *buf, size_t len)
     const rs_stall_line *l = &s->line[hot];
     int kind[1];
     uint64_t n[1];
-    char words[96] = "";
+    char words[96] = "", cut[RS_STALL_TEXT * 2], text[RS_STALL_TEXT * 2 + 8] = "";
     if (rs_stalls_top(s, l, 1, kind, n) == 1) rs_stall_kind_words(kind[0], words, sizeof words);
-    snprintf(buf, len, "%s:%u holds %.0f%% of the samples, %.0f%% %s", l->file, l->line,
+    if (l->text[0]) snprintf(text, sizeof text, " (%s)", rs_fmt_cut(l->text, 40, cut, sizeof cut));
+    snprintf(buf, len, "%s:%u%s holds %.0f%% of the samples, %.0f%% %s", l->file, l->line, text,
              share(l->samples, s->total), share(words[0] ? n[0] : 0, l->samples), words);
+}
+
+cJSON *rs_stall_diff_to_json(const char *against, const rs_stall_delta *d, int n)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", against);
+    cJSON *lines = cJSON_AddArrayToObject(j, "lines");
+    for (int i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "file", d[i].file);
+        cJSON_AddNumberToObject(o, "line", d[i].line);
+        cJSON_AddNumberToObject(o, "line_before", d[i].line_before);
+        cJSON_AddStringToObject(o, "text", d[i].text);
+        cJSON_AddNumberToObject(o, "share_before", d[i].before);
+        cJSON_AddNumberToObject(o, "share_after", d[i].after);
+        cJSON_AddItemToArray(lines, o);
+    }
+    if (n > 0) {
+        char words[300];
+        rs_stall_delta_words(&d[0], words, sizeof words);
+        cJSON_AddStringToObject(j, "biggest_change", words);
+    }
+    return j;
+}
+
+void rs_print_stall_diff(FILE *f, const char *against, const rs_stall_delta *d, int n,
+                         rs_format fmt)
+{
+    if (fmt == RS_FMT_CSV) {
+        fprintf(f, "file,line,line_before,text,share_before,share_after,change\n");
+        for (int i = 0; i < n; i++) {
+            rs_csv_field(f, d[i].file);
+            fprintf(f, ",%u,%u,", d[i].line, d[i].line_before);
+            rs_csv_field(f, d[i].text);
+            fprintf(f, ",%.2f,%.2f,%.2f\n", d[i].before, d[i].after, d[i].after - d[i].before);
+        }
+        return;
+    }
+    fprintf(f, "against    %s: line by line, each run's share of its own samples\n", against);
+    for (int i = 0; i < n; i++) {
+        char where[32], cut[RS_STALL_TEXT * 2];
+        snprintf(where, sizeof where, "%s:%u", d[i].file, d[i].line ? d[i].line : d[i].line_before);
+        char before[16], after[16];
+        snprintf(before, sizeof before, d[i].line_before ? "%5.1f%%" : "     -", d[i].before);
+        snprintf(after, sizeof after, d[i].line ? "%5.1f%%" : "     -", d[i].after);
+        fprintf(f, "  %20s %s %s %s  %+6.1f  %s\n", where, before, rs_sym(RS_SYM_ARROW), after,
+                d[i].after - d[i].before, rs_fmt_cut(d[i].text, TEXT_COLS, cut, sizeof cut));
+    }
+    if (n > 0) {
+        char words[300];
+        rs_stall_delta_words(&d[0], words, sizeof words);
+        fprintf(f, "change     %s\n", words);
+    }
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "export.h"
+#include "stall_diff.h"
 #include "stalls.h"
 
 cJSON *rs_stalls_to_json(const rs_stalls *s);
@@ -22,5 +23,12 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt);
  * (short scoreboard)": the hottest line and its top reason; "" without a
  * view. */
 void rs_stalls_hot_words(const rs_stalls *s, char *buf, size_t len);
+
+/* Two views line by line (core/stall_diff.h), against `against` (the
+ * first view's name): a table (the biggest change in words last) or CSV. */
+void rs_print_stall_diff(FILE *f, const char *against, const rs_stall_delta *d, int n,
+                         rs_format fmt);
+/* The same as JSON: {"name", "lines": [...], "biggest_change"}. */
+cJSON *rs_stall_diff_to_json(const char *against, const rs_stall_delta *d, int n);
 
 #endif

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "text.h"
+
 static uint64_t count_of(const cJSON *j)
 {
     const double v = cJSON_IsNumber(j) ? j->valuedouble : 0.0;
@@ -81,6 +83,78 @@ static void functions_from_json(const cJSON *j, rs_stalls *s)
         s, count_of(cJSON_GetArrayItem(pc, 0)), count_of(cJSON_GetArrayItem(pc, 1)));
 }
 
+/* A recorded string into a fixed field: one line, no control characters. */
+static void string_into(const cJSON *o, const char *key, char *buf, size_t len)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    snprintf(buf, len, "%s", cJSON_IsString(v) ? v->valuestring : "");
+    rs_text_scrub(buf, 0);
+}
+
+static const char *const link_names[] = {"", "inside", "waits"};
+
+/* "links": what each line's samples lead to; "causes": whether waits were
+ * traced (and "causes_why" when not). */
+static void links_to_json(const rs_stalls *s, cJSON *j)
+{
+    cJSON_AddBoolToObject(j, "causes", s->causes);
+    if (!s->causes) cJSON_AddStringToObject(j, "causes_why", s->causes_why);
+    cJSON *arr = cJSON_AddArrayToObject(j, "links");
+    for (int i = 0; i < s->nlinks && i < RS_STALL_LINKS; i++) {
+        const rs_stall_link *k = &s->link[i];
+        const rs_stall_def *d = rs_stall_kind_def(k->kind);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "file", k->file);
+        cJSON_AddNumberToObject(o, "line", k->line);
+        cJSON_AddStringToObject(o, "link", link_names[k->what == RS_LINK_WAITS ? 2 : 1]);
+        if (k->what == RS_LINK_WAITS) cJSON_AddStringToObject(o, "reason", d ? d->key : "unknown");
+        cJSON_AddStringToObject(o, "to_file", k->to_file);
+        cJSON_AddNumberToObject(o, "to_line", k->to_line);
+        cJSON_AddStringToObject(o, "to_text", k->text);
+        cJSON_AddStringToObject(o, k->what == RS_LINK_WAITS ? "instruction" : "chain", k->name);
+        cJSON_AddNumberToObject(o, "samples", (double)k->samples);
+        cJSON_AddItemToArray(arr, o);
+    }
+    cJSON_AddNumberToObject(j, "other_links", (double)s->other_links);
+}
+
+static void links_from_json(const cJSON *j, rs_stalls *s)
+{
+    s->causes = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "causes"));
+    if (!s->causes) {
+        string_into(j, "causes_why", s->causes_why, sizeof s->causes_why);
+        if (!s->causes_why[0])
+            snprintf(s->causes_why, sizeof s->causes_why,
+                     "recorded before redscope traced waits to their causes");
+    }
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(j, "links"))
+    {
+        rs_stall_link k;
+        memset(&k, 0, sizeof k);
+        char what[16];
+        string_into(o, "link", what, sizeof what);
+        k.what = strcmp(what, "waits") == 0    ? RS_LINK_WAITS
+                 : strcmp(what, "inside") == 0 ? RS_LINK_INSIDE
+                                               : 0;
+        const double line = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "line"));
+        const double to = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "to_line"));
+        if (!k.what || !(line >= 1.0 && line < 4.0e9) || !(to >= 1.0 && to < 4.0e9)) continue;
+        k.line = (uint32_t)line;
+        k.to_line = (uint32_t)to;
+        string_into(o, "file", k.file, sizeof k.file);
+        string_into(o, "to_file", k.to_file, sizeof k.to_file);
+        string_into(o, "to_text", k.text, sizeof k.text);
+        string_into(o, k.what == RS_LINK_WAITS ? "instruction" : "chain", k.name, sizeof k.name);
+        char reason[48];
+        string_into(o, "reason", reason, sizeof reason);
+        k.kind = k.what == RS_LINK_WAITS ? rs_stall_kind(reason) : 0;
+        k.samples = count_of(cJSON_GetObjectItemCaseSensitive(o, "samples"));
+        if (k.file[0] && k.to_file[0] && k.name[0]) rs_stalls_link(s, &k);
+    }
+    s->other_links += count_of(cJSON_GetObjectItemCaseSensitive(j, "other_links"));
+}
+
 cJSON *rs_stalls_to_json(const rs_stalls *s)
 {
     cJSON *j = cJSON_CreateObject();
@@ -103,10 +177,12 @@ cJSON *rs_stalls_to_json(const rs_stalls *s)
         cJSON_AddNumberToObject(o, "line", l->line);
         cJSON_AddNumberToObject(o, "samples", (double)l->samples);
         cJSON_AddNumberToObject(o, "inlined", (double)l->inlined);
+        cJSON_AddStringToObject(o, "text", l->text);
         cJSON_AddItemToObject(o, "reasons", reasons_json(l->by_reason));
         cJSON_AddItemToArray(lines, o);
     }
     functions_to_json(s, j);
+    links_to_json(s, j);
     return j;
 }
 
@@ -139,8 +215,10 @@ void rs_stalls_from_json(const cJSON *j, rs_stalls *s)
         const uint64_t inl = count_of(cJSON_GetObjectItemCaseSensitive(l, "inlined"));
         for (int i = 0; i < s->nlines; i++) /* never more than the line holds */
             if (s->line[i].line == (uint32_t)line &&
-                strcmp(s->line[i].file, file->valuestring) == 0)
+                strcmp(s->line[i].file, rs_stall_base(file->valuestring)) == 0) {
                 s->line[i].inlined = inl < s->line[i].samples ? inl : s->line[i].samples;
+                string_into(l, "text", s->line[i].text, sizeof s->line[i].text);
+            }
     }
     /* what lay on no line: the recorded totals less what the lines hold */
     uint64_t by[RS_STALL_KINDS] = {0};
@@ -148,4 +226,5 @@ void rs_stalls_from_json(const cJSON *j, rs_stalls *s)
     for (int k = 0; k < RS_STALL_KINDS; k++)
         if (by[k] > s->by_reason[k]) rs_stalls_add(s, NULL, 0, k, by[k] - s->by_reason[k]);
     functions_from_json(j, s);
+    links_from_json(j, s);
 }

@@ -339,9 +339,11 @@ static const char *metric_column(int id)
 static void stall_row(FILE *f, const rs_stalls *s)
 {
     if (!s->requested) return;
-    char words[300];
+    char words[300], waits[300];
     rs_stalls_hot_words(s, words, sizeof words);
-    fprintf(f, "     %-21s %s\n", "  waits:", words[0] ? words : s->why);
+    rs_stalls_wait_words(s, waits, sizeof waits);
+    fprintf(f, "     %-21s %s%s%s\n", "  waits:", words[0] ? words : s->why, waits[0] ? "; " : "",
+            waits);
 }
 
 static int rows_gpus(const rs_row *rows, int count)

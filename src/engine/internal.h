@@ -146,6 +146,8 @@ cudaError_t rs_uk_launch(rs_engine *e, const rs_launch *l);
 int rs_uk_chain(rs_engine *e, const char *function, uint64_t pc, rs_src_frame *frames, int max,
                 rs_error *err);
 const char *rs_uk_path(const rs_engine *e);
+/* The user's kernel file as compiled (NULL: none). */
+const char *rs_uk_text(const rs_engine *e);
 /* The user kernel's cubin written to the cache folder (for its SASS on
  * request, later); 1 with its path, 0 when it is not a user kernel. */
 int rs_uk_save_cubin(rs_engine *e, const char *function, char *path, size_t len);

@@ -2,49 +2,58 @@
  * run of their own after the timed ones, each PC mapped to its inline chain
  * (a built-in kernel through the cubins nvcc kept, the user's through the
  * cubin NVRTC made), gathered by line, function and reason (core/stalls).
- * A sample is shown on the innermost line of its chain that lies in the
- * kernel's own sources (redscope's kernels, or the user's file): library
- * code inlined there (cooperative groups, intrinsics) goes to the line that
- * calls it, and counts under that library function. */
+ * A sample is shown on the step's own line (core/stall_owner.c: the
+ * innermost frame in the step's key lines or the user's file, else the
+ * kernel's line); the code inlined inside it is a link of that line, and
+ * so is the instruction a waiting sample stands on (stalls_cause.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/snippets.h"
+#include "core/stall_owner.h"
 #include "core/trace.h"
 #include "internal.h"
 #include "profiling/builtin_cubins.h"
 #include "profiling/demangle.h"
 #include "profiling/pc_sampling.h"
+#include "profiling/sass_view.h"
+#include "stalls_cause.h"
 
 #define SINK_KERNELS 4   /* kernels whose instructions are kept; the hottest one's stay */
 #define STALL_TARGET 2e5 /* samples aimed at: a share of a line to 0.2% and no drops */
+#define FLUSH_KERNEL "k_stream_read" /* the L2 flush's kernel (kernels/bandwidth.cu) */
+#define INSIDE_KEPT  24 /* links to the code inside lines, at most (of RS_STALL_LINKS) */
 
 typedef struct sink {
     rs_engine *e;
     rs_stalls *s;
     int sm;
+    rs_stall_owner owner;
     char fn[256]; /* the last PC mapped (a PC comes once per reason) */
     uint64_t pc;
     rs_src_frame frames[RS_FRAMES_MAX];
     char name[RS_STALL_NAME]; /* the function it counts under */
     rs_stall_at at;
+    rs_stall_link inside;   /* the code inside the shown line (samples 0: none) */
+    rs_stall_link *insides; /* every one seen, merged (heap); the biggest go to the view */
+    int ninsides, cap;
     int unmapped;                  /* PCs without a line (the first few are traced) */
     rs_stalls *kern[SINK_KERNELS]; /* each kernel's instructions (kernel, pc[]); heap */
+    rs_waits waits;                /* each kernel's waiting PCs, for their causes */
 } sink;
 
-static const char *base_of(const char *path)
+/* "vec_reduce (modern.cu:81) > SumOp::operator() (common.cuh:65)": the
+ * calls inside the shown line, outermost first (what the line calls leads). */
+static void chain_words(const rs_src_frame *f, int shown, char *buf, size_t len)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* A file of the kernel's own: one of redscope's kernel sources, or the
- * user's kernel file. */
-static int own_file(const void *ctx, const char *file)
-{
-    const char *uk = rs_uk_path(ctx);
-    return rs_kernel_source(base_of(file)) || (uk && strcmp(base_of(uk), base_of(file)) == 0);
+    buf[0] = '\0';
+    for (int i = shown - 1; i >= 0; i--) {
+        char fn[RS_STALL_NAME];
+        rs_function_name(f[i].function, fn, sizeof fn);
+        const size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s (%s:%u)", i == shown - 1 ? "" : " > ", fn,
+                 rs_stall_base(f[i].file), f[i].line);
+    }
 }
 
 static void map_pc(sink *k, const char *function, uint64_t pc)
@@ -55,25 +64,95 @@ static void map_pc(sink *k, const char *function, uint64_t pc)
     rs_error err;
     int n = rs_uk_chain(k->e, function, pc, k->frames, RS_FRAMES_MAX, &err);
     if (!n) n = rs_builtin_chain(NULL, k->sm, function, pc, k->frames, RS_FRAMES_MAX, &err);
+    memset(&k->inside, 0, sizeof k->inside);
     if (!n) {
         k->at = (rs_stall_at){NULL, 0, NULL, 0};
         if (k->unmapped++ < 3) rs_trace("stalls: %s", err.msg);
         return;
     }
-    const int pick = rs_frames_pick(k->frames, n, own_file, k->e);
-    /* library code counts under the function the shown line calls */
-    rs_function_name(k->frames[pick > 0 ? pick - 1 : 0].function, k->name, sizeof k->name);
-    k->at = (rs_stall_at){k->frames[pick].file, k->frames[pick].line, k->name, pick > 0};
+    const int shown = rs_stall_shown(k->frames, n, &k->owner);
+    /* library code and helpers count under the function the shown line calls */
+    rs_function_name(k->frames[shown > 0 ? shown - 1 : 0].function, k->name, sizeof k->name);
+    k->at = (rs_stall_at){k->frames[shown].file, k->frames[shown].line, k->name, shown > 0};
+    if (!shown) return;
+    rs_stall_link *l = &k->inside;
+    snprintf(l->file, sizeof l->file, "%s", rs_stall_base(k->frames[shown].file));
+    l->line = k->frames[shown].line;
+    l->what = RS_LINK_INSIDE;
+    snprintf(l->to_file, sizeof l->to_file, "%s", rs_stall_base(k->frames[0].file));
+    l->to_line = k->frames[0].line;
+    chain_words(k->frames, shown, l->name, sizeof l->name);
+}
+
+static void add_inside(sink *k, const rs_stall_link *l)
+{
+    for (int i = 0; i < k->ninsides; i++)
+        if (k->insides[i].line == l->line && k->insides[i].to_line == l->to_line &&
+            strcmp(k->insides[i].file, l->file) == 0 &&
+            strcmp(k->insides[i].to_file, l->to_file) == 0 &&
+            strcmp(k->insides[i].name, l->name) == 0) {
+            k->insides[i].samples += l->samples;
+            return;
+        }
+    if (k->ninsides == k->cap) {
+        const int cap = k->cap ? 2 * k->cap : 64;
+        rs_stall_link *more = realloc(k->insides, sizeof *more * (size_t)cap);
+        if (!more) {
+            k->s->other_links += l->samples;
+            return;
+        }
+        k->insides = more;
+        k->cap = cap;
+    }
+    k->insides[k->ninsides++] = *l;
+}
+
+static int more_samples(const void *a, const void *b)
+{
+    const uint64_t x = ((const rs_stall_link *)a)->samples, y = ((const rs_stall_link *)b)->samples;
+    return (x < y) - (x > y);
+}
+
+/* The code inside each line into the view: its biggest two, at most
+ * INSIDE_KEPT in all (the rest is counted as other links): the waits'
+ * causes need the rest of the table. */
+static void keep_insides(sink *k)
+{
+    qsort(k->insides, (size_t)k->ninsides, sizeof *k->insides, more_samples);
+    int kept = 0;
+    for (int i = 0; i < k->ninsides; i++) {
+        int per_line = 0;
+        for (int j = 0; j < i; j++)
+            per_line += k->insides[j].line == k->insides[i].line &&
+                        strcmp(k->insides[j].file, k->insides[i].file) == 0;
+        if (kept < INSIDE_KEPT && per_line < 2) {
+            rs_stalls_link(k->s, &k->insides[i]);
+            kept++;
+        } else {
+            k->s->other_links += k->insides[i].samples;
+        }
+    }
+    free(k->insides);
+    k->insides = NULL;
+    k->ninsides = k->cap = 0;
 }
 
 static void on_sample(void *ctx, const char *function, uint64_t pc, const char *reason,
                       uint64_t samples)
 {
     sink *k = ctx;
-    /* every reason's count holds its not-issued samples too: counted once */
-    if (strstr(reason, "_not_issued")) return;
+    /* every reason's count holds its not-issued samples too: counted once;
+     * the cache flush before the plan is not the step's */
+    if (strstr(reason, "_not_issued") || strstr(function, FLUSH_KERNEL)) return;
     map_pc(k, function, pc);
-    rs_stalls_add_at(k->s, &k->at, rs_stall_kind(reason), samples);
+    const int kind = rs_stall_kind(reason);
+    rs_stalls_add_at(k->s, &k->at, kind, samples);
+    if (k->inside.what) {
+        k->inside.samples = samples;
+        add_inside(k, &k->inside);
+    }
+    if (k->at.file && rs_stall_wait_class(kind))
+        rs_waits_add(&k->waits, function, pc, kind, k->at.file, k->at.line, samples);
     for (int i = 0; i < SINK_KERNELS; i++) {
         rs_stalls *q = k->kern[i];
         if (!q && !(q = k->kern[i] = calloc(1, sizeof *q))) return;
@@ -101,19 +180,43 @@ static void keep_hottest(sink *k)
     memset(k->kern, 0, sizeof k->kern);
 }
 
-/* The L2 flushed first (outside the samples), then the plan's launches. */
+/* Once a process: the built-in cubins' SASS made ready in the background
+ * (a ladder's later steps then find their causes at once). */
+static void prefetch_sass(int sm)
+{
+    static int done;
+    if (done) return;
+    done = 1;
+    char path[4096 + 256];
+    for (int i = 0; rs_builtin_cubin_nth(NULL, sm, i, path, sizeof path); i++)
+        rs_sass_prefetch(path);
+}
+
+/* The sampled body starts with its own L2 flush, as the counters' does
+ * (counters.c): the plan's first kernel then finds the cache and the
+ * sampler as Nsight Compute's kernel replay leaves them; the flush's own
+ * samples are left out (on_sample). */
+static rs_status flush_then_run(void *vctx, rs_error *err)
+{
+    rs_exec *x = vctx;
+    const rs_status st = rs_engine_flush_l2(x->e, err);
+    return st != RS_OK ? st : rs_engine_exec(vctx, err);
+}
+
+/* One collection of the plan's launches. */
 static rs_status sample_once(rs_engine *e, const rs_plan *p, int period, sink *k,
                              rs_pcs_totals *tot, rs_error *err)
 {
-    rs_status st = rs_engine_flush_l2(e, err);
-    if (st != RS_OK) return st;
-    CUDA_TRY(e, err, cudaStreamSynchronize(e->stream), "flushing the L2");
     memset(k->s, 0, sizeof *k->s);
     k->s->requested = 1;
     k->fn[0] = '\0';
+    rs_waits_clear(&k->waits);
+    free(k->insides);
+    k->insides = NULL;
+    k->ninsides = k->cap = 0;
     rs_exec x = {e, p, NULL, 0, {0}};
-    st = rs_pcs_collect(period, rs_engine_exec, &x, on_sample, k, tot, k->s->why, sizeof k->s->why,
-                        err);
+    const rs_status st = rs_pcs_collect(period, flush_then_run, &x, on_sample, k, tot, k->s->why,
+                                        sizeof k->s->why, err);
     keep_hottest(k);
     return st;
 }
@@ -132,6 +235,7 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
         return RS_OK;
     }
     if (hooks && hooks->stage) hooks->stage(hooks->ctx, "sampling where warps wait");
+    prefetch_sass(e->info.cc_major * 10 + e->info.cc_minor);
     int khz = 0;
     cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, e->device);
     int period = rs_pcs_period(res->t_median_ms, e->info.sm_count, khz, STALL_TARGET);
@@ -140,17 +244,29 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
     k.e = e;
     k.s = s;
     k.sm = e->info.cc_major * 10 + e->info.cc_minor;
+    k.owner = (rs_stall_owner){r->variant, rs_uk_path(e)};
     rs_pcs_totals tot;
     for (int attempt = 0; attempt < 4; attempt++) {
         const rs_status st = sample_once(e, p, period, &k, &tot, err);
-        if (st != RS_OK || s->why[0]) return st; /* a failure, or why none were taken */
+        if (st != RS_OK || s->why[0]) { /* a failure, or why none were taken */
+            rs_waits_clear(&k.waits);
+            free(k.insides);
+            return st;
+        }
         rs_trace("stalls: period %d, %llu of %llu samples dropped", period,
                  (unsigned long long)tot.dropped, (unsigned long long)tot.total);
-        if (tot.dropped * 100 <= tot.total || period >= 29) break;
+        /* a few percent dropped (a short kernel at period 7) is kept: a
+         * slower period would give a quarter of the samples */
+        if (tot.dropped * 100 <= 3 * tot.total || period >= 29) break;
         period += 2; /* a quarter of the samples: the buffer keeps up */
     }
     s->valid = s->total > 0;
     s->sm = k.sm;
+    rs_trace("stalls: gathered");
+    keep_insides(&k);
+    if (s->valid) rs_engine_causes(e, k.sm, &k.owner, &k.waits, s);
+    rs_waits_clear(&k.waits);
+    rs_engine_stall_texts(e, s);
     if (s->kernel[0] && !rs_uk_save_cubin(e, s->kernel, s->cubin, sizeof s->cubin))
         rs_builtin_cubin_path(NULL, k.sm, s->kernel, s->cubin, sizeof s->cubin);
     s->dropped = tot.dropped;

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compile/compile.h"
+#include "core/cache.h"
 #include "core/cubin_lines.h"
 #include "internal.h"
 
@@ -262,31 +262,13 @@ int rs_uk_chain(rs_engine *e, const char *function, uint64_t pc, rs_src_frame *f
     return 0;
 }
 
-/* $XDG_CACHE_HOME/redscope, or ~/.cache/redscope, made when missing. */
-static int cache_dir(char *buf, size_t len)
-{
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int w = -1;
-    if (xdg && *xdg == '/')
-        w = snprintf(buf, len, "%s/redscope", xdg);
-    else if (home && *home) {
-        w = snprintf(buf, len, "%s/.cache", home);
-        if (w > 0 && (size_t)w < len) mkdir(buf, 0755);
-        w = snprintf(buf, len, "%s/.cache/redscope", home);
-    }
-    if (w < 0 || (size_t)w >= len) return 0;
-    mkdir(buf, 0755);
-    struct stat st;
-    return stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 int rs_uk_save_cubin(rs_engine *e, const char *function, char *path, size_t len)
 {
     const rs_ukernels *u = e->uk;
     char dir[RS_NOTE_MAX];
     for (int i = 0; u && i < u->n && len; i++) {
         const uk_module *m = &u->m[i];
-        if (!m->cubin || strcmp(m->build.entry, function) != 0 || !cache_dir(dir, sizeof dir))
+        if (!m->cubin || strcmp(m->build.entry, function) != 0 || !rs_cache_dir(dir, sizeof dir))
             continue;
         char tmp[RS_NOTE_MAX + 64];
         const int w = snprintf(path, len, "%s/kernel-%016llx-%d-%d-%d.cubin", dir,
@@ -301,6 +283,11 @@ int rs_uk_save_cubin(rs_engine *e, const char *function, char *path, size_t len)
     }
     if (len) path[0] = '\0';
     return 0;
+}
+
+const char *rs_uk_text(const rs_engine *e)
+{
+    return e->uk ? e->uk->text : NULL;
 }
 
 const char *rs_uk_path(const rs_engine *e)

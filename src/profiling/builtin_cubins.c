@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../core/cubin_lines.h"
+#include "../core/trace.h"
 #include "../core/ukernel.h"
 #include "sass_lines.h"
 
@@ -128,6 +129,7 @@ static void load(const char *dir, int sm)
         add_cubin(path, sm);
     }
     closedir(d);
+    rs_trace("stalls: %d cubins for sm_%d loaded from %s", cache.count, sm, dir);
 }
 
 static int has_name(const char *names, const char *fn)
@@ -225,4 +227,16 @@ rs_status rs_builtin_line(const char *dir, int sm, const char *function, uint64_
     }
     pthread_mutex_unlock(&cache.lock);
     return st;
+}
+
+int rs_builtin_cubin_nth(const char *dir, int sm, int i, char *path, size_t len)
+{
+    char where[4096];
+    where_of(dir, where, sizeof where);
+    pthread_mutex_lock(&cache.lock);
+    load(where, sm);
+    const int ok = i >= 0 && i < cache.count && len;
+    if (ok) snprintf(path, len, "%s", cache.c[i].path);
+    pthread_mutex_unlock(&cache.lock);
+    return ok;
 }

@@ -22,6 +22,9 @@ int rs_builtin_chain(const char *dir, int sm, const char *function, uint64_t pc_
  * rs_builtin_line; 0 when none does. */
 int rs_builtin_cubin_path(const char *dir, int sm, const char *function, char *path, size_t len);
 
+/* The path of the i-th built-in cubin for sm (0 past the last). */
+int rs_builtin_cubin_nth(const char *dir, int sm, int i, char *path, size_t len);
+
 /* File and line of `pc_offset` in `function` (its cubin name) of the
  * kernels built for sm `sm` (90: sm_90) found in `dir` (NULL: "cubins"
  * beside the program, else the installed ones), through CUPTI's SASS-to-

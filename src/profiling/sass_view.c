@@ -3,19 +3,27 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "../core/cache.h"
 #include "../core/cubin_lines.h"
+#include "../core/sass_deps.h"
+#include "../core/stall_owner.h"
 #include "builtin_cubins.h"
 
-#define OUT_MAX   (8u << 20)   /* nvdisasm's text of one kernel */
-#define CUBIN_MAX (256u << 20) /* a cubin read for its kernel */
+#define OUT_MAX          (8u << 20)   /* nvdisasm's text of one kernel */
+#define CUBIN_MAX        (256u << 20) /* a cubin read for its kernel */
+#define NVDISASM_SECONDS 30           /* one kernel's disassembly, at most */
 
 extern char **environ;
 
@@ -43,7 +51,8 @@ int rs_nvdisasm_path(char *buf, size_t len)
     return executable("/usr/local/cuda/bin", "nvdisasm", buf, len);
 }
 
-/* nvdisasm -c -fun INDEX CUBIN's standard output (NULL on failure). */
+/* nvdisasm -c -fun INDEX CUBIN's standard output (NULL on failure, or
+ * after NVDISASM_SECONDS, when the tool is killed). */
 static char *disassemble(const char *tool, const char *cubin, long index)
 {
     int fd[2];
@@ -61,16 +70,26 @@ static char *disassemble(const char *tool, const char *cubin, long index)
     close(fd[1]);
     char *out = rc == 0 ? malloc(OUT_MAX + 1) : NULL;
     size_t used = 0;
+    int late = 0;
+    const time_t deadline = time(NULL) + NVDISASM_SECONDS;
     for (ssize_t got = 1; out && used < OUT_MAX && got != 0;) { /* a resize's signal: again */
+        struct pollfd p = {fd[0], POLLIN, 0};
+        const int ready = poll(&p, 1, 250);
+        if (ready == 0 && time(NULL) > deadline) {
+            late = 1;
+            break;
+        }
+        if (ready <= 0) continue;
         got = read(fd[0], out + used, OUT_MAX - used);
         if (got > 0) used += (size_t)got;
         if (got < 0 && errno != EINTR) break;
     }
     close(fd[0]);
+    if (rc == 0 && late) kill(pid, SIGKILL);
     int status = -1;
     while (rc == 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (out && (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !used)) {
+    if (out && (late || status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !used)) {
         free(out);
         return NULL;
     }
@@ -150,12 +169,12 @@ static int parse_insn(const char *whole, size_t n, uint64_t *off, char *text, si
 
 /* Is the instruction at off shown on file:line? */
 static int on_line(const rs_line_table *t, uint64_t off, const char *file, unsigned line,
-                   rs_own_file own, const void *ctx)
+                   const rs_stall_owner *o)
 {
     rs_src_frame f[RS_FRAMES_MAX];
     const int n = rs_line_table_chain(t, off, f, RS_FRAMES_MAX);
     if (!n) return 0;
-    const int pick = rs_frames_pick(f, n, own, ctx);
+    const int pick = rs_stall_shown(f, n, o);
     return f[pick].line == line && strcmp(base_of(f[pick].file), base_of(file)) == 0;
 }
 
@@ -173,65 +192,53 @@ static int no(char *why, size_t len, const char *msg, const char *arg)
     return 0;
 }
 
-/* The last kernel disassembled (moving the cursor asks again and again). */
+/* The last kernel's line table (moving the cursor asks again and again). */
 static struct {
     char path[4096], kernel[512];
-    char *text;
     rs_line_table *t;
 } last;
 
-/* s->kernel's line table and nvdisasm's text of it, from the cache or made
- * now; 0 with why. */
-static int disassembly(const rs_stalls *s, const char *tool, const char **text,
-                       const rs_line_table **t, char *why, size_t why_len)
+/* s->kernel's line table, from the cache or read now; 0 with why. */
+static int line_table(const rs_stalls *s, const char *path, const rs_line_table **t, char *why,
+                      size_t why_len)
 {
-    char path[4096];
-    size_t size = 0;
-    char *cubin = find_cubin(s, &size, path, sizeof path);
-    if (!cubin) return no(why, why_len, "no cubin on this machine holds ", s->kernel);
-    if (last.text && strcmp(last.path, path) == 0 && strcmp(last.kernel, s->kernel) == 0) {
-        free(cubin);
-        *text = last.text;
+    if (last.t && strcmp(last.path, path) == 0 && strcmp(last.kernel, s->kernel) == 0) {
         *t = last.t;
         return 1;
     }
-    const long index = rs_cubin_symbol_index(cubin, size, s->kernel);
+    size_t size = 0;
+    char *cubin = slurp(path, &size);
     rs_error err;
-    rs_line_table *table = index >= 0 ? rs_line_table_load(cubin, size, s->kernel, &err) : NULL;
+    rs_line_table *table = cubin ? rs_line_table_load(cubin, size, s->kernel, &err) : NULL;
     free(cubin);
-    if (!table) return no(why, why_len, "its line table: ", index >= 0 ? err.msg : "?");
-    char *out = disassemble(tool, path, index);
-    if (!out) {
-        rs_line_table_free(table);
-        return no(why, why_len, "nvdisasm could not disassemble ", path);
-    }
-    free(last.text);
+    if (!table) return no(why, why_len, "its line table: ", cubin ? err.msg : path);
     rs_line_table_free(last.t);
     snprintf(last.path, sizeof last.path, "%s", path);
     snprintf(last.kernel, sizeof last.kernel, "%s", s->kernel);
-    *text = last.text = out;
     *t = last.t = table;
     return 1;
 }
 
-int rs_sass_of_line(const rs_stalls *s, const char *file, unsigned line, rs_own_file own,
-                    const void *own_ctx, rs_sass_insn *out, int max, char *why, size_t why_len)
+int rs_sass_of_line(const rs_stalls *s, const char *file, unsigned line, const rs_stall_owner *o,
+                    rs_sass_insn *out, int max, char *why, size_t why_len)
 {
-    char tool[4096];
-    if (!rs_nvdisasm_path(tool, sizeof tool))
-        return fail(why, why_len, "nvdisasm is not on PATH (it comes with the CUDA toolkit)", "");
     if (!s->kernel[0])
         return fail(why, why_len, "this stall view names no kernel (recorded before they did)", "");
-    const char *text = NULL;
+    char path[4096];
+    size_t size = 0;
+    char *cubin = find_cubin(s, &size, path, sizeof path);
+    if (!cubin) return fail(why, why_len, "no cubin on this machine holds ", s->kernel);
+    free(cubin);
     const rs_line_table *t = NULL;
-    if (!disassembly(s, tool, &text, &t, why, why_len)) return -1;
+    if (!line_table(s, path, &t, why, why_len)) return -1;
+    char *text = rs_sass_text(path, s->kernel, why, why_len);
+    if (!text) return -1;
     int n = 0;
     for (const char *l = text; *l && n < max;) {
         const size_t len = strcspn(l, "\n");
         uint64_t off;
         char insn[sizeof out->text];
-        if (parse_insn(l, len, &off, insn, sizeof insn) &&
-            on_line(t, off, file, line, own, own_ctx)) {
+        if (parse_insn(l, len, &off, insn, sizeof insn) && on_line(t, off, file, line, o)) {
             out[n].offset = off;
             out[n].samples = rs_stalls_pc(s, off);
             snprintf(out[n].text, sizeof out[n].text, "%s", insn);
@@ -239,6 +246,142 @@ int rs_sass_of_line(const rs_stalls *s, const char *file, unsigned line, rs_own_
         }
         l += len + (l[len] == '\n');
     }
+    free(text);
     if (!n) snprintf(why, why_len, "no instruction of the kernel is on %s:%u", file, line);
     return n;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The cache file of a function of a cubin (NULL function: the whole
+ * cubin): its bytes and the name hashed. */
+static int cache_path(const char *cubin, size_t size, const char *function, char *buf, size_t len)
+{
+    char dir[4096];
+    if (!rs_cache_dir(dir, sizeof dir)) return 0;
+    const size_t used = strlen(dir);
+    snprintf(dir + used, sizeof dir - used, "/sass");
+    mkdir(dir, 0755);
+    uint64_t h = fnv(0xcbf29ce484222325ull, cubin, size);
+    if (function) h = fnv(h, function, strlen(function));
+    const int w =
+        snprintf(buf, len, "%s/%016llx%s.sass", dir, (unsigned long long)h, function ? "" : "-all");
+    return w > 0 && (size_t)w < len;
+}
+
+static void cache_put(const char *path, const char *text)
+{
+    char tmp[4096 + 128];
+    snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0) ok = 0;
+    if (ok && rename(tmp, path) != 0) ok = 0;
+    if (f && !ok) remove(tmp);
+}
+
+/* A file's text, NUL-terminated (NULL: none). */
+static char *text_of(const char *path)
+{
+    size_t size = 0;
+    char *b = slurp(path, &size);
+    char *t = b ? realloc(b, size + 1) : NULL;
+    if (!t) {
+        free(b);
+        return NULL;
+    }
+    t[size] = '\0';
+    return t;
+}
+
+/* Whole cubins' texts read in this process (a ladder asks one many times). */
+static struct {
+    pthread_mutex_t lock;
+    char path[8][4096 + 64];
+    char *text[8];
+    int n;
+} whole = {PTHREAD_MUTEX_INITIALIZER, {""}, {NULL}, 0};
+
+/* fn's part of the whole cubin's disassembly in the cache, copied; NULL
+ * when that is not there (yet). */
+static char *from_whole(const char *cached, const char *fn)
+{
+    pthread_mutex_lock(&whole.lock);
+    int i = 0;
+    while (i < whole.n && strcmp(whole.path[i], cached) != 0) i++;
+    if (i == whole.n && i < 8 && (whole.text[i] = text_of(cached)) != NULL) {
+        snprintf(whole.path[i], sizeof whole.path[i], "%s", cached);
+        whole.n++;
+    }
+    size_t len = 0;
+    const char *part = i < whole.n ? rs_sass_function(whole.text[i], fn, &len) : NULL;
+    char *out = part ? malloc(len + 1) : NULL;
+    if (out) {
+        memcpy(out, part, len);
+        out[len] = '\0';
+    }
+    pthread_mutex_unlock(&whole.lock);
+    return out;
+}
+
+void rs_sass_prefetch(const char *cubin_path)
+{
+    char tool[4096], cached[4096 + 64];
+    size_t size = 0;
+    char *cubin = rs_nvdisasm_path(tool, sizeof tool) ? slurp(cubin_path, &size) : NULL;
+    const int ok = cubin && cache_path(cubin, size, NULL, cached, sizeof cached);
+    free(cubin);
+    struct stat st;
+    if (!ok || stat(cached, &st) == 0) return;
+    /* a job of its own that outlives this process: the cache fills even
+     * when a short run ends first (its shell is waited for at once) */
+    char *argv[] = {"sh",
+                    "-c",
+                    "(\"$0\" -c \"$1\" > \"$2.$$\" && mv -f \"$2.$$\" \"$2\" || rm -f \"$2.$$\")"
+                    " < /dev/null > /dev/null 2>&1 &",
+                    tool,
+                    (char *)cubin_path,
+                    cached,
+                    NULL};
+    pid_t pid;
+    if (posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ) != 0) return;
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
+char *rs_sass_text(const char *cubin_path, const char *function, char *why, size_t why_len)
+{
+    size_t size = 0;
+    char *cubin = slurp(cubin_path, &size);
+    if (!cubin) {
+        no(why, why_len, "cannot read the cubin ", cubin_path);
+        return NULL;
+    }
+    const long index = rs_cubin_symbol_index(cubin, size, function);
+    char cached[4096 + 64], all[4096 + 64];
+    const int can_cache = index >= 0 && cache_path(cubin, size, function, cached, sizeof cached) &&
+                          cache_path(cubin, size, NULL, all, sizeof all);
+    free(cubin);
+    if (index < 0) {
+        no(why, why_len, "the cubin lacks ", function);
+        return NULL;
+    }
+    char *text = can_cache ? from_whole(all, function) : NULL;
+    if (!text && can_cache) text = text_of(cached);
+    if (text) return text;
+    char tool[4096];
+    if (!rs_nvdisasm_path(tool, sizeof tool)) {
+        snprintf(why, why_len, "nvdisasm is not on PATH (it comes with the CUDA toolkit)");
+        return NULL;
+    }
+    if (!(text = disassemble(tool, cubin_path, index)))
+        no(why, why_len, "nvdisasm could not disassemble ", function);
+    if (text && can_cache) cache_put(cached, text);
+    return text;
 }

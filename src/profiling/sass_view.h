@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/stall_owner.h"
 #include "../core/stalls.h"
 
 typedef struct rs_sass_insn {
@@ -17,17 +18,27 @@ typedef struct rs_sass_insn {
     char text[112];   /* "LDG.E R0, desc[UR4][R2.64]" */
 } rs_sass_insn;
 
-/* Whether a file (a path or a name) is one of the kernel's own sources. */
-typedef int (*rs_own_file)(const void *ctx, const char *file);
-
 /* nvdisasm's path (PATH, then $CUDA_HOME/bin, /usr/local/cuda/bin); 0 when
  * there is none. */
 int rs_nvdisasm_path(char *buf, size_t len);
 
 /* The instructions of s->kernel shown on file:line (file as the view names
- * it), in order; returns how many (at most max), or -1 with *why saying
- * what is missing (nvdisasm, the cubin, the kernel in it). */
-int rs_sass_of_line(const rs_stalls *s, const char *file, unsigned line, rs_own_file own,
-                    const void *own_ctx, rs_sass_insn *out, int max, char *why, size_t why_len);
+ * it, the step o's rule of core/stall_owner.h), in order; returns how many
+ * (at most max), or -1 with *why saying what is missing (nvdisasm, the
+ * cubin, the kernel in it). */
+int rs_sass_of_line(const rs_stalls *s, const char *file, unsigned line, const rs_stall_owner *o,
+                    rs_sass_insn *out, int max, char *why, size_t why_len);
+
+/* nvdisasm's text of one function of a cubin (-c -fun), from the cache
+ * folder (core/cache.h, keyed by the cubin's bytes and the name) or made
+ * now (at most 30 s) and kept there; malloc'd. NULL with *why saying what
+ * is missing: the cubin, the function in it, nvdisasm. */
+char *rs_sass_text(const char *cubin_path, const char *function, char *why, size_t why_len);
+
+/* Start disassembling a whole cubin into the cache, in a job of its own
+ * (nvdisasm takes a third of a second to start and a second or more for a
+ * big cubin): later rs_sass_text calls for any of its functions read it
+ * there. Nothing when it is cached already or there is no nvdisasm. */
+void rs_sass_prefetch(const char *cubin_path);
 
 #endif

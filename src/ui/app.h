@@ -60,6 +60,7 @@ typedef struct ui_app {
 
     int src_cur;   /* Source screen: the cursor's line of the stall view */
     int src_sass;  /* its SASS panel shown (s) */
+    int src_diff;  /* compared line by line with another view (d, source_diff.c) */
     int src_nsass; /* the panel's instructions; -1: src_why says why none */
     char src_why[256];
     rs_sass_insn src_insn[UI_SASS_MAX];
@@ -159,6 +160,14 @@ void ui_draw_compare(const ui_app *a, const ui_layout *l);
 void ui_draw_source(const ui_app *a, const ui_layout *l);
 int ui_key_source(ui_app *a, ui_action act);
 void ui_open_source(ui_app *a); /* the Source screen, on the hottest line */
+/* Its comparison (source_diff.c): the view the shown one is compared with
+ * (NULL: none) and its name; the two views line by line (-1: nothing to
+ * compare with); drawn in r. */
+struct rs_stall_delta;
+const rs_result *ui_source_against(const ui_app *a, const rs_result *shown, char *name, size_t len);
+int ui_source_diff(const ui_app *a, const rs_result *shown, struct rs_stall_delta *d, int max,
+                   char *name, size_t len);
+void ui_draw_source_diff(const ui_app *a, const rs_result *res, ui_rect r);
 void ui_draw_sweep(const ui_app *a, const ui_layout *l);
 void ui_draw_help(const ui_app *a, const ui_layout *l);
 void ui_draw_presets(const ui_app *a, const ui_layout *l);

@@ -46,6 +46,10 @@ const ui_binding ui_bindings[] = {
      "source: the SASS of the cursor's line with each instruction's samples (needs nvdisasm on "
      "PATH); s again hides it",
      UI_ACT_SASS, SRC, 6},
+    {'d', 0, "d", "diff",
+     "source: this view against another line by line, the biggest change first: the pinned "
+     "result, your kernel's previous version, or the previous step sampled; d again goes back",
+     UI_ACT_DIFF, SRC, 6},
     {'p', 0, "p", "pin", "pin the selected result as the baseline for changes", UI_ACT_PIN,
      EXP | LAD | SRC, 6},
     {'t', 0, "t", "type", "next element type (T: previous)", UI_ACT_TYPE, EXP | LAD | SWP, 7},

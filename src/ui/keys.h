@@ -51,6 +51,7 @@ typedef enum {
     UI_ACT_SOURCE,
     UI_ACT_STALLS,
     UI_ACT_SASS,
+    UI_ACT_DIFF,
     UI_ACT_GPUS,  /* G: the GPUs a run spans */
     UI_ACT_CROSS, /* c: how their partials are combined */
 } ui_action;

@@ -1,10 +1,11 @@
 /* The Source screen (W): where the selected result's warps waited, line by
  * line, from its stall view (PC sampling): each line's share of the
  * samples as a bar, its top reason and its source text; the hottest lines
- * stand out; the cursor's line shows every reason. A pinned result with a
- * view stands beside it, two steps of the ladder compared line by line.
- * Enter runs the selected variant with PC sampling. Works from a recording
- * exactly as from the GPU. */
+ * stand out; the cursor's line shows every reason, what its waits stand on
+ * and the code inlined inside it. A pinned result with a view stands
+ * beside it on a wide terminal; d compares two views line by line
+ * (source_diff.c). Enter runs the selected variant with PC sampling. Works
+ * from a recording exactly as from the GPU. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/snippets.h"
+#include "core/sass_deps.h"
+#include "core/stall_diff.h"
 #include "core/stalls.h"
 #include "draw.h"
 
@@ -21,30 +24,6 @@
 static double pct(uint64_t part, uint64_t whole)
 {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-/* Line `n` of a text, trimmed, into buf ("" when there is none). */
-static void nth_line(const char *text, unsigned n, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (unsigned i = 1; text && *text && i < n; i++) {
-        const char *nl = strchr(text, '\n');
-        text = nl ? nl + 1 : NULL;
-    }
-    if (!text || !*text || n == 0) return;
-    text += strspn(text, " \t");
-    snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
-}
-
-/* The source text of a line of the view: a built-in kernel's file as
- * built, or the user's kernel as the explorer last read it. */
-static void source_text(const ui_app *a, const rs_stall_line *l, char *buf, size_t len)
-{
-    const char *text = rs_kernel_source(l->file);
-    const char *base = strrchr(a->cfg.kernel, '/');
-    base = base ? base + 1 : a->cfg.kernel;
-    if (!text && a->ktext && base[0] && strcmp(base, l->file) == 0) text = a->ktext;
-    nth_line(text, l->line, buf, len);
 }
 
 /* Is line i among the SRC_HOT lines with the most samples? */
@@ -56,29 +35,61 @@ static int is_hot(const rs_stalls *s, int i)
     return above < SRC_HOT && s->line[i].samples > 0;
 }
 
-static void draw_line(const ui_app *a, const rs_stalls *s, int i, int y, int x, int w, int cur)
+/* The widest file:line of the view (at most 24 columns). */
+static int where_width(const rs_stalls *s)
+{
+    int w = 8;
+    for (int i = 0; i < s->nlines; i++) {
+        char where[64];
+        const int n = snprintf(where, sizeof where, "%s:%u", s->line[i].file, s->line[i].line);
+        if (n > w) w = n;
+    }
+    return w < 24 ? w : 24;
+}
+
+static void draw_line(const rs_stalls *s, int i, int y, int x, int w, int cur)
 {
     const rs_stall_line *l = &s->line[i];
     int kind[1];
     uint64_t n[1];
-    char where[64], why[96] = "", text[256];
+    char where[64], why[96] = "";
     snprintf(where, sizeof where, "%s:%u", l->file, l->line);
     if (rs_stalls_top(s, l, 1, kind, n) == 1) {
         const rs_stall_def *d = rs_stall_kind_def(kind[0]);
         snprintf(why, sizeof why, "%s", d ? d->key : "unknown");
     }
-    source_text(a, l, text, sizeof text);
     const ui_role role = cur ? R_SELECTED : is_hot(s, i) ? R_ACCENT : R_NORMAL;
     const double share = pct(l->samples, s->total);
+    const int ww = where_width(s), bar = w > 90 ? 10 : 0, reason = w > 70 ? 17 : 0;
     if (cur) ui_blank(y, x, w, R_SELECTED);
-    ui_putf(y, x, w, role, "%c%-24.24s %5.1f%%", is_hot(s, i) ? '>' : ' ', where, share);
-    if (w > 64) ui_bar(y, x + 34, 10, share / 100.0, cur ? R_SELECTED : R_BAR);
-    const int tx = x + (w > 64 ? 45 : 34);
-    ui_putf(y, tx, x + w - tx, role, "%-17.17s %s", why, text);
+    ui_putf(y, x, w, role, "%c%-*.*s %5.1f%%", is_hot(s, i) ? '>' : ' ', ww, ww, where, share);
+    int tx = x + ww + 9;
+    if (bar) ui_bar(y, tx, bar, share / 100.0, cur ? R_SELECTED : R_BAR);
+    tx += bar ? bar + 1 : 0;
+    ui_putf(y, tx, x + w - tx, role, "%-*.*s%s%s", reason, reason, why, reason ? " " : "", l->text);
 }
 
-/* Every reason of the cursor's line, most samples first, and how much of
- * it is library code inlined there. */
+/* What the cursor's line leads to: its waits' instructions, then the
+ * code inside it; returns the rows drawn. */
+static int draw_links(const rs_stalls *s, const rs_stall_line *l, int y, ui_rect r)
+{
+    int k[2], rows = 0;
+    const int nw = rs_stalls_links_of(s, l, RS_LINK_WAITS, k, 2);
+    for (int j = 0; j < nw && y + rows < r.y + r.h; j++, rows++) {
+        const rs_stall_link *w = &s->link[k[j]];
+        char what[64];
+        rs_sass_what(w->name, what, sizeof what); /* its instruction: the SASS panel (s) */
+        ui_putf(y + rows, r.x, r.w, R_ACCENT, "%5.1f%%  wait for the %s on %s:%u: %s",
+                pct(w->samples, l->samples), what, w->to_file, w->to_line, w->text);
+    }
+    if (rs_stalls_links_of(s, l, RS_LINK_INSIDE, k, 1) == 1 && y + rows < r.y + r.h)
+        ui_putf(y + rows++, r.x, r.w, R_DIM, "%5.1f%%  inside %s",
+                pct(s->link[k[0]].samples, l->samples), s->link[k[0]].name);
+    return rows;
+}
+
+/* Every reason of the cursor's line, most samples first, after what its
+ * waits stand on and the code inlined inside it. */
 static void draw_reasons(const rs_stalls *s, int i, ui_rect r)
 {
     if (i < 0 || i >= s->nlines) return;
@@ -86,16 +97,14 @@ static void draw_reasons(const rs_stalls *s, int i, ui_rect r)
     int kinds[RS_STALL_KINDS];
     uint64_t n[RS_STALL_KINDS];
     const int c = rs_stalls_top(s, l, RS_STALL_KINDS, kinds, n);
-    char inl[64] = "";
-    if (l->inlined)
-        snprintf(inl, sizeof inl, ", %.0f%% in inlined library code", pct(l->inlined, l->samples));
     char count[32];
     rs_fmt_count((double)l->samples, count, sizeof count);
-    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %s samples%s:", l->file, l->line, count, inl);
-    for (int k = 0; k < c && k + 1 < r.h; k++) {
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %s samples:", l->file, l->line, count);
+    const int used = 1 + draw_links(s, l, r.y + 1, r);
+    for (int k = 0; k < c && k + used < r.h; k++) {
         char words[128];
         rs_stall_kind_words(kinds[k], words, sizeof words);
-        ui_putf(r.y + 1 + k, r.x, r.w, R_NORMAL, "%5.1f%%  %s", pct(n[k], l->samples), words);
+        ui_putf(r.y + used + k, r.x, r.w, R_NORMAL, "%5.1f%%  %s", pct(n[k], l->samples), words);
     }
 }
 
@@ -156,11 +165,11 @@ static void draw_view(const ui_app *a, const rs_result *res, const char *label, 
     ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %s samples, %s dropped, every 2^%d cycles", label, taken,
             dropped, 5 + s->period);
     const int sass = cur >= 0 && a->src_sass;
-    const int detail = sass ? r.h / 2 : r.h >= 16 ? 7 : 0;
+    const int detail = sass ? r.h / 2 : r.h >= 16 ? 8 : 0;
     const int rows = r.h - 1 - detail;
     int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;
     for (int k = 0; k < rows && first + k < s->nlines; k++)
-        draw_line(a, s, first + k, r.y + 1 + k, r.x, r.w, first + k == cur);
+        draw_line(s, first + k, r.y + 1 + k, r.x, r.w, first + k == cur);
     if (!detail) return;
     const ui_rect d = {r.y + r.h - detail + 1, r.x, detail - 1, r.w};
     if (sass) {
@@ -190,6 +199,10 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
                           : "Enter runs it with PC sampling.");
         return;
     }
+    if (a->src_diff) {
+        ui_draw_source_diff(a, res, in);
+        return;
+    }
     if (pin && pin != res && in.w >= 150) { /* side by side */
         const int half = (in.w - 2) / 2;
         char plabel[96];
@@ -201,20 +214,6 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
     draw_view(a, res, label, in, a->src_cur);
 }
 
-static const char *base_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* A file of the kernel's own: redscope's kernels, or the user's file. */
-static int own_file(const void *ctx, const char *file)
-{
-    const ui_app *a = ctx;
-    return rs_kernel_source(base_of(file)) ||
-           (a->cfg.kernel[0] && strcmp(base_of(a->cfg.kernel), base_of(file)) == 0);
-}
-
 /* The SASS panel's instructions for the cursor's line (nvdisasm runs). */
 static void load_sass(ui_app *a, const rs_stalls *s)
 {
@@ -224,8 +223,10 @@ static void load_sass(ui_app *a, const rs_stalls *s)
         return;
     }
     const rs_stall_line *l = &s->line[a->src_cur];
-    a->src_nsass = rs_sass_of_line(s, l->file, l->line, own_file, a, a->src_insn, UI_SASS_MAX,
-                                   a->src_why, sizeof a->src_why);
+    const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
+    const rs_stall_owner o = {res ? res->req.variant : (rs_variant)a->sel, a->cfg.kernel};
+    a->src_nsass = rs_sass_of_line(s, l->file, l->line, &o, a->src_insn, UI_SASS_MAX, a->src_why,
+                                   sizeof a->src_why);
     if (a->src_nsass == 0) a->src_nsass = -1; /* the why says no instruction is there */
 }
 
@@ -250,11 +251,38 @@ static void replay_samples(ui_app *a)
               ui_variant_label(a, (rs_variant)a->sel, name, sizeof name));
 }
 
+/* d: the comparison on or off; the cursor goes to its first row. */
+static void toggle_diff(ui_app *a, const rs_result *res)
+{
+    char name[RS_NOTE_MAX + 48];
+    if (!a->src_diff && (!res || !res->stalls.valid)) {
+        ui_status(a, R_WARN, "no stall view here to compare: Enter samples first");
+        return;
+    }
+    a->src_diff = !a->src_diff;
+    a->src_sass = 0;
+    a->src_cur = 0;
+    if (a->src_diff && !ui_source_against(a, res, name, sizeof name))
+        ui_status(a, R_WARN,
+                  "nothing to compare with: pin a result (p), or sample the previous "
+                  "step");
+    else if (a->src_diff)
+        ui_status(a, R_NORMAL, "line by line against %s (d: back to the lines)", name);
+    else
+        ui_status(a, R_NORMAL, "the lines again (d compares two views)");
+}
+
 int ui_key_source(ui_app *a, ui_action act)
 {
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
-    const int n = res && res->stalls.valid ? res->stalls.nlines : 0;
+    int n = res && res->stalls.valid ? res->stalls.nlines : 0;
+    if (a->src_diff && n) {
+        static rs_stall_delta d[RS_STALL_DELTAS];
+        char name[RS_NOTE_MAX + 48];
+        n = ui_source_diff(a, res, d, RS_STALL_DELTAS, name, sizeof name);
+    }
     switch (act) {
+    case UI_ACT_DIFF: toggle_diff(a, res); return 1;
     case UI_ACT_UP:
         if (a->src_cur > 0) a->src_cur--;
         if (a->src_sass && n) load_sass(a, &res->stalls);
@@ -264,6 +292,7 @@ int ui_key_source(ui_app *a, ui_action act)
         if (a->src_sass && n) load_sass(a, &res->stalls);
         return 1;
     case UI_ACT_SASS:
+        if (a->src_diff) a->src_diff = 0;
         a->src_sass = !a->src_sass && n;
         if (a->src_sass) load_sass(a, &res->stalls);
         if (!n) ui_status(a, R_WARN, "no stall view here: Enter samples first");
@@ -289,5 +318,6 @@ void ui_open_source(ui_app *a)
     a->src_cur = res && res->stalls.valid ? rs_stalls_hottest(&res->stalls) : 0;
     if (a->src_cur < 0) a->src_cur = 0;
     a->src_sass = 0;
+    a->src_diff = 0;
     a->screen = UI_SCREEN_SOURCE;
 }

@@ -258,12 +258,14 @@ int ui_why_key_metrics(rs_variant v, rs_metric_id *out, int max)
 /* Where the warps waited, from the run's PC samples. */
 static void say_stalls(sentences *s, const rs_result *cur)
 {
-    char hot[300];
+    char hot[300], waits[300];
     rs_stalls_hot_words(&cur->stalls, hot, sizeof hot);
+    rs_stalls_wait_words(&cur->stalls, waits, sizeof waits);
     if (hot[0])
         say(s, "PC sampling: %s.", hot);
     else if (cur->stalls.requested && cur->stalls.why[0])
         say(s, "No stall view: %s.", cur->stalls.why);
+    if (waits[0]) say(s, "%s.", waits);
 }
 
 /* A run over several GPUs: which part of the time dominates, the GPUs'

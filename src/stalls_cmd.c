@@ -1,0 +1,111 @@
+/* run --stalls --against VARIANT|FILE: the run's stall view beside
+ * another's, line by line (core/stall_diff.c): another step on the same
+ * settings, the user's other kernel file, or the same configuration as a
+ * recording holds it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/catalogue.h"
+#include "core/stalls_io.h"
+
+/* The request --against names, the source that answers it (a recording
+ * it opens: *opened) and its name for the table. */
+static int against_request(const rs_cli *cli, rs_request *r, rs_source **opened, char *name,
+                           size_t len)
+{
+    const char *a = cli->against;
+    const size_t n = strlen(a);
+    const int v = rs_variant_from_name(a);
+    *opened = NULL;
+    if (v >= 0 && v != RS_V_KERNEL) {
+        rs_request_for_variant(&cli->req, (rs_variant)v, r);
+        snprintf(name, len, "%s, same settings", rs_variant_name((rs_variant)v));
+    } else if (n > 3 && strcmp(a + n - 3, ".cu") == 0) {
+        *r = cli->req;
+        r->variant = RS_V_KERNEL;
+        snprintf(r->kernel, sizeof r->kernel, "%s", a);
+        snprintf(name, len, "%s, same settings", rs_stall_base(a));
+    } else {
+        rs_error err;
+        if (rs_source_recording_open(a, opened, &err) != RS_OK) {
+            rs_cli_error("--against %s: not a variant, a .cu kernel or a recording: %s", a,
+                         err.msg);
+            return err.code;
+        }
+        *r = cli->req;
+        snprintf(name, len, "%s as recorded in %s", rs_request_name(r), rs_stall_base(a));
+    }
+    r->stalls = 1;
+    return 0;
+}
+
+int rs_cli_against_check(const rs_cli *cli)
+{
+    if (!cli->against) return 0;
+    if (!cli->req.stalls) {
+        rs_cli_error("--against compares stall views line by line: add --stalls");
+        return RS_E_USAGE;
+    }
+    if (!*cli->against) {
+        rs_cli_error("--against needs a variant, a .cu kernel or a recording");
+        return RS_E_USAGE;
+    }
+    return 0;
+}
+
+/* The other run, its stall view checked. */
+static int against_run(const rs_cli *cli, rs_source *src, rs_row *out, char *name, size_t len)
+{
+    rs_request r;
+    rs_source *opened = NULL;
+    int rc = against_request(cli, &r, &opened, name, len);
+    if (rc) return rc;
+    rs_cli quiet = *cli;
+    quiet.record = NULL; /* --record keeps the run asked for, not what it is held against */
+    int done = 0;
+    rc = rs_cli_run_list(&quiet, opened ? opened : src, "run", &r, 1, out, &done);
+    if (opened) rs_source_close(opened);
+    if (!rc && out->status != RS_OK) {
+        rs_cli_error("--against %s: %s", cli->against, out->error);
+        rc = (int)out->status;
+    } else if (!rc && !out->result.stalls.valid) {
+        rs_cli_error("--against %s: no stall view: %s", cli->against,
+                     out->result.stalls.why[0] ? out->result.stalls.why : "not sampled");
+        rc = RS_E_USAGE;
+    }
+    return rc;
+}
+
+int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row)
+{
+    rs_row *other = calloc(1, sizeof *other);
+    rs_stall_delta *d = calloc(RS_STALL_DELTAS, sizeof *d);
+    char name[RS_NOTE_MAX + 64];
+    int rc = other && d ? 0 : RS_E_NOMEM;
+    if (!rc && !row->result.stalls.valid) {
+        rs_cli_error("no stall view to compare: %s", row->result.stalls.why);
+        rc = RS_E_USAGE;
+    }
+    if (!rc) rc = against_run(cli, src, other, name, sizeof name);
+    if (!rc) {
+        const int n =
+            rs_stalls_diff(&other->result.stalls, &row->result.stalls, d, RS_STALL_DELTAS);
+        if (cli->format == RS_FMT_JSON) {
+            cJSON *j = rs_row_to_json(row);
+            cJSON_AddItemToObject(j, "against", rs_stall_diff_to_json(name, d, n));
+            char *text = cJSON_Print(j);
+            if (text) printf("%s\n", text);
+            cJSON_free(text);
+            cJSON_Delete(j);
+        } else {
+            rs_print_run(stdout, row, cli->format);
+            printf("\n");
+            rs_print_stall_diff(stdout, name, d, n, cli->format);
+        }
+    }
+    free(other);
+    free(d);
+    return rc;
+}
