@@ -215,8 +215,8 @@ static void links(void)
     CHECK_STR_EQ(rs_stalls_text(&s, "modern.cu", 9), "");
     char words[300];
     rs_stalls_wait_words(&s, words, sizeof words);
-    CHECK_STR_EQ(words,
-                 "90% of the samples wait for the 16-byte global loads on modern.cu:102-103");
+    CHECK_STR_EQ(words, "90% of the samples wait for the 16-byte global loads on modern.cu:102-103 "
+                        "(const uint4 a = __ldg(vin + i);)");
     rs_stall_link_words(&s.link[0], words, sizeof words);
     CHECK_STR_EQ(words, "the 16-byte global load (LDG.E.128.CONSTANT) on modern.cu:102");
     for (int i = 0; i < RS_STALL_LINKS + 3; i++) { /* past the table: counted, not lost */
@@ -237,7 +237,8 @@ static void links(void)
     CHECK_STR_CONTAINS(t, "\n                              98% inside vec_reduce (modern.cu:81) > "
                           "SumOp::operator() (common.cuh:65)\n");
     CHECK_STR_CONTAINS(t, "\nwaits      96% of the samples wait for the 16-byte global loads on "
-                          "modern.cu:102, 103, 1000, 1001, 1002, 1003, 1004, 1005\n");
+                          "modern.cu:102, 103, 1000, 1001, 1002, 1003, 1004, 1005 (const uint4 a = "
+                          "__ldg(vin + i);)\n");
     free(t);
     t = printed(&s, RS_FMT_CSV);
     CHECK_STR_CONTAINS(t,

@@ -10,8 +10,8 @@ d compares two views line by line, the biggest change first (the pinned
 result, else the previous step sampled), at 160 and at 80 columns; a
 pinned result stands beside the current one on a wide terminal; Esc goes
 back and q quits with the terminal restored. A configuration recorded
-without samples says so, on the screen and on Enter. Expected figures
-come from the recording."""
+without samples says so, on the screen and on Enter; a view whose waits
+were not traced says why. Expected figures come from the recording."""
 import json
 import os
 import shutil
@@ -137,6 +137,31 @@ try:
     check(s is not None, "Enter says plainly that no samples were recorded", t.screen())
     t.keys("q")
     check(t.exit_code(10) == 0, "q quits")
+finally:
+    t.close()
+# A view whose waits were not traced (no nvdisasm where it was sampled) says why.
+import tempfile  # noqa: E402
+lines = open(REC, encoding="utf-8").read().splitlines()
+out = []
+for l in lines:
+    j = json.loads(l)
+    st = j.get("stalls", {})
+    if j.get("request", {}).get("variant") == "sequential" and st.get("valid"):
+        st.update(causes=False, links=[], causes_why="nvdisasm is not on PATH (it comes with the "
+                  "CUDA toolkit)")
+        l = json.dumps(j)
+    out.append(l)
+untraced = os.path.join(tempfile.mkdtemp(prefix="rs_src_"), "untraced.jsonl")
+with open(untraced, "w", encoding="utf-8") as f:
+    f.write("\n".join(out) + "\n")
+t = Tmux(f"{EXE} --replay {untraced} --type int32 --n 2^24", cols=120, rows=40, env=UTF8)
+try:
+    t.wait_for("Ladder", 20)
+    t.keys("W")
+    s = t.wait_for("waits not traced", 5) or t.screen()
+    check("waits not traced: nvdisasm is not on PATH" in s
+          and "wait for the" not in s, "a view without causes says what they need", s)
+    t.keys("q")
 finally:
     t.close()
 print(f"test_tui_source: {len(failures)} failed")

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format.h"
 #include "sass_deps.h"
 #include "stalls.h"
 
@@ -81,6 +82,7 @@ typedef struct group {
     uint32_t line[8]; /* distinct, ascending */
     int lines;
     uint64_t samples;
+    const rs_stall_link *top; /* its link with the most samples: its text is quoted */
 } group;
 
 static void group_add(group *g, uint32_t line)
@@ -128,14 +130,17 @@ void rs_stalls_wait_words(const rs_stalls *s, char *buf, size_t len)
         }
         group_add(&g[j], k->to_line);
         g[j].samples += k->samples;
+        if (!g[j].top || k->samples > g[j].top->samples) g[j].top = k;
     }
     int best = -1;
     for (int j = 0; j < ng; j++)
         if (best < 0 || g[j].samples > g[best].samples) best = j;
     if (best < 0 || !s->total) return;
-    char where[96];
+    char where[96], cut[RS_STALL_TEXT * 2], text[RS_STALL_TEXT * 2 + 8] = "";
     lines_words(&g[best], where, sizeof where);
-    snprintf(buf, len, "%.0f%% of the samples wait for the %s%s on %s",
+    if (g[best].top->text[0])
+        snprintf(text, sizeof text, " (%s)", rs_fmt_cut(g[best].top->text, 40, cut, sizeof cut));
+    snprintf(buf, len, "%.0f%% of the samples wait for the %s%s on %s%s",
              100.0 * (double)g[best].samples / (double)s->total, g[best].what,
-             g[best].lines > 1 ? "s" : "", where);
+             g[best].lines > 1 ? "s" : "", where, text);
 }

@@ -100,7 +100,9 @@ static void draw_reasons(const rs_stalls *s, int i, ui_rect r)
     char count[32];
     rs_fmt_count((double)l->samples, count, sizeof count);
     ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %s samples:", l->file, l->line, count);
-    const int used = 1 + draw_links(s, l, r.y + 1, r);
+    int used = 1 + draw_links(s, l, r.y + 1, r);
+    if (!s->causes && s->causes_why[0] && used < r.h)
+        ui_putf(r.y + used++, r.x, r.w, R_DIM, "waits not traced: %s", s->causes_why);
     for (int k = 0; k < c && k + used < r.h; k++) {
         char words[128];
         rs_stall_kind_words(kinds[k], words, sizeof words);
