@@ -13,6 +13,7 @@
 
 #include "allreduce_rec.h"
 #include "cli.h"
+#include "core/files.h"
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/multi.h"
@@ -174,8 +175,10 @@ static void print_csv(FILE *f, const ar_run *r)
  * where it has no point at that size). */
 static int write_chart_csv(const ar_run *r, const char *csv, int *columns)
 {
-    FILE *f = fopen(csv, "w");
-    if (!f) return 0;
+    rs_outfile out;
+    rs_error err;
+    if (rs_out_open(&out, "chart's data", csv, &err) != RS_OK) return 0;
+    FILE *f = out.f;
     unsigned algos = 0;
     for (int i = 0; i < r->npoints; i++) algos |= 1u << r->p[i].algo;
     fprintf(f, "bytes");
@@ -200,16 +203,15 @@ static int write_chart_csv(const ar_run *r, const char *csv, int *columns)
         fprintf(f, "\n");
         last = next;
     }
-    return fclose(f) == 0;
+    return rs_out_commit(&out, &err) == RS_OK;
 }
 
 /* --plot: each algorithm's bus bandwidth against the size, by gnuplot. */
 static int plot(const ar_run *r, const char *file)
 {
-    const char *dot = strrchr(file, '.');
     char csv[4096], script[8192], qcsv[8192], qdev[512];
     int columns = 0;
-    snprintf(csv, sizeof csv, "%.*s.csv", (int)(dot - file), file);
+    rs_cli_plot_csv(file, csv, sizeof csv);
     if (!write_chart_csv(r, csv, &columns)) {
         rs_cli_error("cannot write %s", csv);
         return RS_E_IO;
@@ -317,10 +319,8 @@ int rs_cmd_allreduce(rs_cli *cli)
             if (run.p[i].wrong) return RS_E_MISMATCH;
         return 0;
     }
-    if (cli->record && !rs_ar_run_write(cli->record, &run)) { /* a replay's: the points shown */
-        rs_cli_error("cannot write %s", cli->record);
-        return RS_E_IO;
-    }
+    if (cli->record && !rs_ar_run_write(cli->record, &run)) /* a replay's: the points shown */
+        return RS_E_IO;                                     /* (the reason is said) */
     print_run(stdout, &run, cli->format);
     const int prc = cli->plot && run.npoints ? plot(&run, cli->plot) : 0;
     for (int i = 0; i < run.npoints; i++)

@@ -9,6 +9,7 @@
 
 #include "core/catalogue.h"
 #include "core/export.h"
+#include "core/files.h"
 #include "core/format.h"
 #include "core/text.h"
 
@@ -51,11 +52,12 @@ cJSON *rs_ar_run_to_json(const ar_run *r)
 
 int rs_ar_run_write(const char *path, const ar_run *r)
 {
-    FILE *f = fopen(path, "w");
     cJSON *j = rs_ar_run_to_json(r);
     char *s = cJSON_PrintUnformatted(j);
-    int ok = f && s && fprintf(f, "%s\n", s) > 0;
-    if (f && fclose(f) != 0) ok = 0;
+    rs_error err;
+    /* through a temporary file: a write cut short leaves the old recording whole */
+    const int ok = s && rs_out_write("recording", path, s, strlen(s), &err) == RS_OK;
+    if (s && !ok) rs_cli_error("%s", err.msg);
     cJSON_free(s);
     cJSON_Delete(j);
     return ok;
@@ -116,19 +118,24 @@ static int cut_short(const char *s)
 }
 
 /* The file's text: at most 1 MiB, text, one JSON object. */
+static rs_status parse_text(const char *path, const char *buf, size_t n, cJSON **out, int *one_line,
+                            rs_error *err);
+
 static rs_status parse(const char *path, cJSON **out, int *one_line, rs_error *err)
 {
-    static char buf[1 << 20];
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return rs_fail(err, RS_E_IO, "cannot read %s: %s", path, strerror(errno));
-    const size_t n = fread(buf, 1, sizeof buf - 1, f);
-    const int more = fgetc(f) != EOF;
-    fclose(f);
-    buf[n] = '\0';
-    if (more)
-        return rs_fail(err, RS_E_IO, "%s is over 1 MiB: not a recording of redscope allreduce",
-                       path);
+    char *buf = NULL;
+    size_t n = 0;
+    const rs_status st = rs_file_read(path, "recording", 1u << 20, &buf, &n, err);
+    if (st != RS_OK) return st;
+    const rs_status parsed = parse_text(path, buf, n, out, one_line, err);
+    free(buf);
+    return parsed;
+}
+
+static rs_status parse_text(const char *path, const char *buf, size_t n, cJSON **out, int *one_line,
+                            rs_error *err)
+{
     size_t at = 0, end = n;
     const char *odd = rs_text_problem(buf, n, &at);
     if (odd)

@@ -103,7 +103,7 @@ int rs_cli_nothing_recorded(const rs_cli *cli, const rs_row *rows, int n)
     return RS_E_USAGE;
 }
 
-void rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n)
+int rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n)
 {
     int ran = 0, bare = 0, first = -1;
     for (int i = 0; cli->replay && cli->req.stalls && i < n; i++) {
@@ -113,7 +113,7 @@ void rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n)
         bare++;
         if (first < 0) first = i;
     }
-    if (!bare) return;
+    if (!bare) return 0;
     char label[96], size[32];
     const rs_request *r = &rows[first].result.req;
     rs_request_label(r, label, sizeof label);
@@ -126,4 +126,5 @@ void rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n)
         rs_cli_error("%s holds no stall samples for %d of these %d rows (the first: %s): they "
                      "were recorded without --stalls (record them again with --stalls on a GPU)",
                      cli->replay, bare, ran, label);
+    return bare == ran ? RS_E_USAGE : 0;
 }

@@ -107,6 +107,13 @@ static void print_json(const rs_cli *cli, const rs_check_report *r)
     cJSON_Delete(j);
 }
 
+/* What a check earns: 9 when it found races or memory errors (scripts see
+ * them), 1 when the checked run's result was wrong, else 0. */
+static int report_exit(const rs_check_report *r)
+{
+    return r->total > 0 ? RS_E_FOUND : r->correct == 0 ? RS_E_MISMATCH : 0;
+}
+
 static void print_report(const rs_cli *cli, const rs_check_report *r)
 {
     if (cli->format == RS_FMT_JSON)
@@ -148,6 +155,7 @@ static int replay_check(const rs_cli *cli)
     int rc = 0;
     if (c) {
         print_report(cli, &c->report);
+        rc = report_exit(&c->report);
     } else {
         rs_cli_error("not recorded: %s holds no --check %s of %s with these settings (%d check%s "
                      "recorded)",
@@ -215,7 +223,9 @@ int rs_cmd_check(rs_cli *cli)
         rs_cli_error("%s", err.msg);
     } else {
         print_report(cli, r);
-        if (cli->record) rc = record_check(cli, &dev, r);
+        rc = report_exit(r);
+        const int rec = cli->record ? record_check(cli, &dev, r) : 0;
+        if (rec) rc = rec;
     }
     free(r);
     return rc;

@@ -11,16 +11,18 @@
 #include "core/preset.h"
 #include "core/record.h"
 #include "core/runner.h"
+#include "core/text.h"
 #include "core/trace.h"
 
 void rs_cli_error(const char *fmt, ...)
 {
+    char msg[8192], safe[8192];
     va_list ap;
     va_start(ap, fmt);
-    fputs("redscope: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* what it quotes came from outside (files, logs, values): seen, not obeyed */
+    fprintf(stderr, "redscope: %s\n", rs_text_safe(msg, 1, safe, sizeof safe));
 }
 
 /* ---- running ------------------------------------------------------------------------- */
@@ -91,7 +93,8 @@ int rs_cmd_run(rs_cli *cli)
             rc = rs_cli_print_against(cli, src, row);
         else
             rs_print_run(stdout, row, cli->format);
-        rs_cli_stalls_missing(cli, row, 1);
+        const int missing = rs_cli_stalls_missing(cli, row, 1);
+        if (!rc) rc = missing;
         rs_trace("run: printed");
         if (!rc && !row->result.correct) {
             rs_cli_error("%s gave a WRONG result (see above)", rs_request_name(&cli->req));
@@ -143,8 +146,9 @@ int rs_cmd_ladder(rs_cli *cli)
     int done = 0;
     rc = rs_cli_run_list(cli, src, "ladder", reqs, nvars, rows, &done);
     if (done > 0) rs_print_ladder(stdout, rows, done, cli->format);
-    rs_cli_stalls_missing(cli, rows, done);
+    const int missing = rs_cli_stalls_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, rows, done);
+    if (!rc) rc = missing;
     if (!rc) rc = rs_runner_exit(rows, done, 1);
     if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");
     free(rows);

@@ -79,6 +79,9 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
 /* Usage of a command (NULL: the overview), generated from the field table. */
 void rs_cli_usage(FILE *f, const char *command);
 
+/* A chart's data file: FILE.svg -> FILE.csv (outputs.c). */
+void rs_cli_plot_csv(const char *plot, char *csv, size_t len);
+
 /* Every output file of the command (--record, --plot and gnuplot) can be
  * written: checked before the first kernel runs; 0 or the exit status. */
 int rs_cli_check_outputs(const rs_cli *cli);
@@ -98,8 +101,9 @@ int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *comman
  * and how to see what the recording holds, and RS_E_USAGE; else 0. */
 int rs_cli_nothing_recorded(const rs_cli *cli, const rs_row *rows, int n);
 /* --stalls --replay: one line for the rows that ran but were recorded
- * without PC samples (the stall view has nothing to show for them). */
-void rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n);
+ * without PC samples (the stall view has nothing to show for them); 2
+ * when none of them has a view (asked for, not recorded, as everywhere). */
+int rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n);
 
 /* An executable of that name is on PATH. */
 int rs_on_path(const char *name);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/check.h"
+#include "core/text.h"
 #include "core/preset.h"
 #include "core/multi.h"
 
@@ -55,7 +56,8 @@ static const extra_opt extras[] = {
      "start from a preset (a name from 'redscope presets' or a path)", RS_X_PRESET},
     {"save-preset", required_argument, OPT_SAVE_PRESET, "NAME",
      "save this configuration as a user preset", RS_X_SAVE_PRESET},
-    {"force", no_argument, OPT_FORCE, NULL, "replace an existing preset or shadow a shipped one",
+    {"force", no_argument, OPT_FORCE, NULL,
+     "replace an existing output file (--record, --plot) or preset, or shadow a shipped preset",
      RS_X_FORCE},
     {"no-color", no_argument, OPT_NO_COLOR, NULL, "no colors (NO_COLOR in the environment too)",
      RS_X_NO_COLOR},
@@ -285,6 +287,39 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     return RS_OK;
 }
 
+/* No word of the command line holds a control character, a bidirectional
+ * control or bytes that are not UTF-8: a value is echoed in messages and
+ * tables, and a file name is written or read; a newline there would forge
+ * a line. */
+static rs_status plain_words(int argc, char **argv, rs_error *err)
+{
+    for (int i = 1; i < argc; i++) {
+        char safe[512];
+        rs_text_safe(argv[i], 0, safe, sizeof safe);
+        if (strcmp(safe, argv[i]) != 0)
+            return rs_fail(err, RS_E_USAGE,
+                           "'%s' holds a control character or bytes that are not text: give "
+                           "plain text",
+                           safe);
+    }
+    return RS_OK;
+}
+
+/* One rule for every value: blanks around it are not part of it ("--n= 1024",
+ * "--range ' 2^10..2^12'", "--type 'int32 '"); a word is trimmed in place. */
+static void trim_words(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        char *w = argv[i];
+        char *eq = strncmp(w, "--", 2) == 0 ? strchr(w, '=') : NULL;
+        char *v = eq ? eq + 1 : w;
+        const size_t lead = strspn(v, " ");
+        memmove(v, v + lead, strlen(v + lead) + 1);
+        size_t n = strlen(v);
+        while (n && v[n - 1] == ' ') v[--n] = '\0';
+    }
+}
+
 rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err)
 {
     memset(cli, 0, sizeof *cli);
@@ -299,7 +334,9 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
     given *opts = calloc(cap, sizeof *opts);
     if (!opts) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     int count = 0;
-    rs_status st = collect(command, argc, argv, opts, &count, err);
+    rs_status st = plain_words(argc, argv, err);
+    trim_words(argc, argv);
+    if (st == RS_OK) st = collect(command, argc, argv, opts, &count, err);
     /* The preset first, then every flag on top of it, whatever the order. */
     for (int i = 0; st == RS_OK && i < count; i++) {
         if (opts[i].code == OPT_HELP) cli->help = 1;

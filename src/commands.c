@@ -39,7 +39,8 @@ const rs_command rs_commands[] = {
     {"allreduce", "--gpus N [--n N | --range RANGE] [--algo LIST] [options]",
      "the all-reduce of a vector over several GPUs: NCCL, its ring and tree, a ring by hand",
      F(type) | F(op) | F(n) | F(sweep) | F(warmup) | F(reps) | F(seed) | F(gpus),
-     RS_X_FORMAT | RS_X_RECORD | RS_X_REPLAY | RS_X_ALGO | RS_X_RANKS | RS_X_PLOT | RS_X_NCCL_TESTS,
+     RS_X_FORMAT | RS_X_RECORD | RS_X_REPLAY | RS_X_ALGO | RS_X_RANKS | RS_X_PLOT |
+         RS_X_NCCL_TESTS | RS_X_FORCE,
      rs_cmd_allreduce},
     {"compile", "FILE.cu [--type T --op OP --finish F --arch sm_XX]",
      "compile your kernel with NVRTC (no GPU needed): errors, registers, spills",

@@ -96,7 +96,7 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
     const rs_finish fin = r->finish != RS_FINISH_AUTO ? r->finish : spec.finish;
     const int kfin = fin == RS_FINISH_ATOMIC ? 1 : fin == RS_FINISH_SINGLE_PASS ? 2 : 0;
     rs_compiled c;
-    st = rs_compile(path, text, r->type, r->op, kfin, cli->arch ? cli->arch : 90, &c, &err);
+    st = rs_compile_bounded(path, text, r->type, r->op, kfin, cli->arch ? cli->arch : 90, &c, &err);
     free(text);
     if (cli->format == RS_FMT_JSON) {
         if ((*shown)++ > 0) printf(",\n");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compile/compile.h"
 #include "core/format.h"
 #include "core/source.h"
 #include "core/trace.h"
@@ -31,6 +32,8 @@ int main(int argc, char **argv)
     if (argc == 6 && strcmp(argv[1], RS_GPU_PROCESS_ARG) == 0)
         return rs_source_child_serve(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
                                      rs_source_child_wants(argv[5]));
+    /* a compile under a time and memory bound (compile/compile_bound.c) */
+    if (argc == 2 && strcmp(argv[1], RS_COMPILE_PROCESS_ARG) == 0) return rs_compile_serve();
     if (argc > 1 && argv[1][0] != '-') {
         name = argv[1];
         shift = 1;

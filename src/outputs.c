@@ -1,5 +1,7 @@
-/* Outputs are checked before any kernel runs: a recording, a chart and its
- * gnuplot, so a long measurement never ends in "cannot write". */
+/* Outputs are checked before any kernel runs: a recording, a chart, its
+ * data and gnuplot, so a long measurement never ends in "cannot write";
+ * each is written through core/files.c (a temporary file renamed into
+ * place; an existing one only with --force; never the file replayed). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #include "cli.h"
 #include "core/error.h"
+#include "core/files.h"
 
 int rs_on_path(const char *name)
 {
@@ -25,49 +28,39 @@ int rs_on_path(const char *name)
     return 0;
 }
 
-/* A file redscope may create or replace: not a directory, in a directory
- * that exists and can be written. */
-static int writable(const char *what, const char *file)
+/* The chart's data file beside it: FILE.svg -> FILE.csv. */
+void rs_cli_plot_csv(const char *plot, char *csv, size_t len)
 {
-    struct stat sb;
-    if (!file[0]) {
-        rs_cli_error("%s: an empty file name", what);
-        return RS_E_USAGE;
-    }
-    if (stat(file, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        rs_cli_error("%s '%s' is a directory: give a file name", what, file);
-        return RS_E_IO;
-    }
-    char dir[4096];
-    const char *slash = strrchr(file, '/');
-    if (slash == file)
-        snprintf(dir, sizeof dir, "/");
-    else if (slash)
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
-    else
-        snprintf(dir, sizeof dir, ".");
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        rs_cli_error("cannot write %s '%s': the directory '%s' does not exist", what, file, dir);
-        return RS_E_IO;
-    }
-    if (access(dir, W_OK) != 0 || (access(file, F_OK) == 0 && access(file, W_OK) != 0)) {
-        rs_cli_error("cannot write %s '%s': %s", what, file, strerror(EACCES));
-        return RS_E_IO;
-    }
-    return 0;
+    const char *dot = strrchr(plot, '.');
+    snprintf(csv, len, "%.*s.csv", (int)(dot ? dot - plot : (long)strlen(plot)), plot);
+}
+
+static int checked(const rs_cli *cli, const char *what, const char *path)
+{
+    rs_error err;
+    if (rs_out_check(what, path, cli->force, cli->replay, &err) == RS_OK) return 0;
+    rs_cli_error("%s", err.msg);
+    return err.code;
 }
 
 int rs_cli_check_outputs(const rs_cli *cli)
 {
     int rc;
-    if (cli->record && (rc = writable("recording", cli->record))) return rc;
+    if (cli->record && (rc = checked(cli, "recording", cli->record))) return rc;
     if (!cli->plot) return 0;
     const char *dot = strrchr(cli->plot, '.');
     if (!dot || (strcmp(dot, ".svg") != 0 && strcmp(dot, ".png") != 0)) {
         rs_cli_error("--plot needs a file ending in .svg or .png, not '%s'", cli->plot);
         return RS_E_USAGE;
     }
-    if ((rc = writable("chart", cli->plot))) return rc;
+    char csv[4096];
+    rs_cli_plot_csv(cli->plot, csv, sizeof csv);
+    if ((rc = checked(cli, "chart", cli->plot)) || (rc = checked(cli, "chart's data", csv)))
+        return rc;
+    if (cli->record && (strcmp(cli->record, cli->plot) == 0 || strcmp(cli->record, csv) == 0)) {
+        rs_cli_error("--record and --plot name the same file '%s'", cli->record);
+        return RS_E_USAGE;
+    }
     if (!rs_on_path("gnuplot")) {
         rs_cli_error("--plot needs gnuplot, which is not installed (apt-get install gnuplot-nox)");
         return RS_E_IO;
@@ -95,21 +88,35 @@ int rs_cli_gnuplot(const char *file, const char *csv, const char *script)
                      file, csv);
         return RS_E_IO;
     }
+    rs_error err;
+    rs_outfile out; /* gnuplot draws into a temporary file, renamed when it is whole */
+    if (rs_out_open(&out, "chart", file, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return err.code;
+    }
+    fclose(out.f);
+    out.f = NULL;
     FILE *g = popen("gnuplot", "w");
     if (!g) {
         rs_cli_error("cannot start gnuplot: %s", strerror(errno));
+        rs_out_abort(&out);
         return RS_E_IO;
     }
     const int svg = strcmp(strrchr(file, '.') ? strrchr(file, '.') : "", ".svg") == 0;
     char quoted[8192];
     fprintf(g, "set terminal %s size 1000,620\nset output '%s'\nset datafile separator ','\n%s",
-            svg ? "svg dynamic" : "pngcairo", rs_gnuplot_quote(file, quoted, sizeof quoted),
+            svg ? "svg dynamic" : "pngcairo", rs_gnuplot_quote(out.tmp, quoted, sizeof quoted),
             script);
     const int rc = pclose(g);
     struct stat st;
-    if (rc != 0 || stat(file, &st) != 0 || st.st_size == 0) {
+    if (rc != 0 || stat(out.tmp, &st) != 0 || st.st_size == 0) {
+        rs_out_abort(&out);
         rs_cli_error("gnuplot failed to draw %s (the data is in %s)", file, csv);
         return RS_E_IO;
+    }
+    if (rs_out_commit(&out, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return err.code;
     }
     fprintf(stderr, "redscope: chart in %s, data in %s\n", file, csv);
     return 0;

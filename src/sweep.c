@@ -23,7 +23,7 @@ static int plot(const rs_sweep *s, const char *file, const rs_request *req)
         return RS_E_USAGE;
     }
     char csv[4096];
-    snprintf(csv, sizeof csv, "%.*s.csv", (int)(dot - file), file);
+    rs_cli_plot_csv(file, csv, sizeof csv);
     rs_error err;
     if (rs_sweep_write_csv(s, RS_CHART_TIME, csv, &err) != RS_OK) {
         rs_cli_error("%s", err.msg);
@@ -92,7 +92,7 @@ int rs_cmd_sweep(rs_cli *cli)
         rs_print_sweep(stdout, &s, cli->format);
         if (!rc) rc = rs_cli_nothing_recorded(cli, s.rows, s.done);
         if (!rc) rc = rs_runner_exit(s.rows, s.done, 0);
-        if (cli->plot && s.done > 0) {
+        if (cli->plot && rs_runner_any_ok(s.rows, s.done)) { /* nothing to draw: no file */
             const int prc = plot(&s, cli->plot, &cli->req);
             if (prc && !rc) rc = prc;
         }

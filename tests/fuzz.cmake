@@ -1,5 +1,6 @@
 # libFuzzer targets (clang), run for a bounded time as tests labelled fuzz:
-# the preset reader, the command line, sizes, and recordings (--replay).
+# the preset reader, the command line, sizes, recordings (--replay), and
+# outside text and file names (the escape rule and the writer's checks).
 # Each is built by clang whatever the project's C compiler is, from its
 # harness tests/NAME.c and the src/ files it names, compiled directly.
 # Seeds are copied into the build tree (NAME_corpus), so what a run finds
@@ -13,8 +14,9 @@ if(RS_FUZZ AND RS_CLANG)
   file(GLOB RS_FUZZ_HEADERS ${PROJECT_SOURCE_DIR}/src/*.h ${PROJECT_SOURCE_DIR}/src/core/*.h
                             ${PROJECT_SOURCE_DIR}/src/ui/ui.h)
   set(RS_FUZZ_CORE core/request.c core/size.c core/sweep_range.c core/catalogue.c core/types.c
-                   core/metric_table.c core/error.c core/ukernel.c core/parallel.c core/text.c)
-  # Four fuzzers share CI's two cores: 45 s each keeps the fuzz label to a
+                   core/metric_table.c core/error.c core/ukernel.c core/parallel.c core/text.c
+                   core/files.c)
+  # Five fuzzers share CI's two cores: 45 s each keeps the fuzz label to a
   # few minutes.
   set(RS_FUZZ_SECONDS 45)
 
@@ -64,17 +66,20 @@ if(RS_FUZZ AND RS_CLANG)
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/size/*)
   # The shipped presets from the source tree; no user presets (see the harness).
   rs_fuzzer(fuzz_cli
-    SOURCES cli_parse.c commands.c core/preset.c core/json.c core/format.c core/reference.c
+    SOURCES cli_parse.c commands.c core/preset.c core/json.c core/json_figures.c core/format.c core/reference.c
             core/check.c core/result.c core/stalls.c core/stalls_json.c core/stall_table.c
             core/stall_links.c core/stall_diff.c core/sass_deps.c core/multi.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/cli/*
     FLAGS -DRS_FUZZ_DATA_DIR="${PROJECT_SOURCE_DIR}/conf" -I${INIH_INCLUDE} ${RS_FUZZ_CJSON}
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})
   rs_fuzzer(fuzz_recording
-    SOURCES core/record.c core/json.c core/source_recording.c core/sweep.c core/format.c
+    SOURCES core/record.c core/json.c core/json_figures.c core/source_recording.c core/sweep.c core/format.c
             core/reference.c core/result.c core/tables.c core/check.c core/record_check.c
             core/record_kernel.c core/stalls.c core/stalls_json.c core/stalls_io.c
             core/stall_table.c core/stall_links.c core/stall_diff.c core/sass_deps.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/recording/*
     FLAGS ${RS_FUZZ_CJSON} LIBS ${CJSON_LINK_LIBRARIES})
+  rs_fuzzer(fuzz_names
+    SOURCES ${RS_FUZZ_CORE}
+    SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/names/*)
 endif()

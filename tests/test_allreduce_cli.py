@@ -121,7 +121,8 @@ check(rc == 2 and "holds an all-reduce over 2 GPUs, not 4" in err, f"--gpus 4: {
 rc, out, err = run("allreduce", "--replay", REC, "--gpus", "0")
 check(rc == 0 and "over 2 GPUs" in out, f"--gpus 0, every GPU it ran on: {rc} {err}")
 rc, out, err = run("allreduce", "--replay", "/nonexistent.json")
-check(rc == 7 and "cannot read /nonexistent.json: No such file" in err, f"missing: {err}")
+check(rc == 7 and "cannot open recording '/nonexistent.json': No such file" in err,
+      f"missing: {err}")
 for flag in ("--variant", "--variants"):
     rc, out, err = run("allreduce", flag, "vectorized")
     check(rc == 2 and err.strip() == f"redscope: 'allreduce' takes no {flag}",
@@ -223,5 +224,8 @@ rc, out, err = run("allreduce", "--replay", REC, "--algo", "nccl", "--range", "2
 check(rc == 0 and "nccl-tests" not in out and "NVLink out" not in out,
       f"no nccl-tests or NVLink column where neither was read: {out}")
 rc, out, err = run("allreduce", "--replay", "/nonexistent.json")
-check(rc == 7 and "cannot read /nonexistent.json" in err, f"no such file: {rc} {err.strip()}")
+check(rc == 7 and "cannot open recording '/nonexistent.json'" in err,
+      f"no such file: {rc} {err.strip()}")
+rc, out, err = run("allreduce", "--replay", os.path.dirname(REC))
+check(rc == 7 and "is a directory: give a recording file" in err, f"a directory: {rc} {err}")
 check.finish()

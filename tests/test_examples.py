@@ -5,7 +5,8 @@ command in README.md's sh blocks. They run in a temporary folder that sees
 the source tree's conf/, with a temporary XDG_CONFIG_HOME, so what they
 write stays there. Without a GPU a GPU command must say so (exit 3 or 4),
 never fail on its arguments (2) or crash; commands that need no GPU (the
-listings, help, cpu-only runs, --replay) exit 0; explorer examples start
+listings, help, cpu-only runs, --replay) exit 0 (9 where a --check finds
+the race it shows); explorer examples start
 in a real terminal (tmux) and quit on q."""
 import os
 import re
@@ -123,6 +124,10 @@ def batch(cmd, cwd):
     elif needs_gpu(args) and not have_gpu:
         check(p.returncode in (3, 4) and p.stderr.startswith("redscope: "),
               f"{cmd}: without a GPU exits 3 or 4 and says why, got {p.returncode} {p.stderr!r}")
+    elif "--check" in args and option(args, "--variant", "-v") == "unroll_warp_volatile":
+        # the README's point: racecheck finds the volatile unroll's race (exit 9)
+        check(p.returncode == 9 and "race" in p.stdout.lower(),
+              f"{cmd}: finds the race, exit 9: {p.returncode} {p.stderr!r}")
     else:
         check(p.returncode == 0, f"{cmd}: exit {p.returncode} {p.stderr!r}")
 

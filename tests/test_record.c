@@ -145,20 +145,34 @@ static void over_gpus(const char *path, const char *dir)
     CHECK_MSG(n == 8, "runs: %d configurations, not 8", n);
 }
 
-/* A recorded string loses its control characters, not its text: UTF-8
- * whose continuation bytes lie in 0x80..0x9f stays, a CRLF is a newline. */
+/* Text from outside reaches a terminal escaped, not obeyed: control
+ * characters, C1 and bidirectional controls and bytes that are not UTF-8
+ * are written out ("\\x1b", "\\u202e"); UTF-8 whose continuation bytes lie in
+ * 0x80..0x9f stays; a CRLF is a newline; one field is one line. */
 static void scrub(void)
 {
-    char s[] = "a\x1b[2J\xc2\x9b\x7f \xc2\xb5s \xc3\x97 \xc4\x80 \xe2\x80\xa6\tx\r\ny\rz\n";
-    rs_text_scrub(s, 1);
-    CHECK_MSG(strcmp(s, "a?[2J?? \xc2\xb5s \xc3\x97 \xc4\x80 \xe2\x80\xa6\tx\ny?z\n") == 0, "%s",
-              s);
-    char one[] = "H200\nx\ty";
-    rs_text_scrub(one, 0);
-    CHECK_MSG(strcmp(one, "H200?x?y") == 0, "%s", one);
-    char tail[] = "\xc2";
-    rs_text_scrub(tail, 1);
-    CHECK(strcmp(tail, "\xc2") == 0);
+    char out[256];
+    rs_text_safe("a\x1b[2J\xc2\x9b\x7f \xc2\xb5s \xc3\x97 \xc4\x80 \xe2\x80\xa6\tx\r\ny\rz\n", 1,
+                 out, sizeof out);
+    CHECK_MSG(
+        strcmp(out,
+               "a\\x1b[2J\\u009b\\x7f \xc2\xb5s \xc3\x97 \xc4\x80 \xe2\x80\xa6\tx\ny\\x0dz\n") == 0,
+        "%s", out);
+    rs_text_safe("H200\nx\ty", 0, out, sizeof out);
+    CHECK_MSG(strcmp(out, "H200\\nx\\ty") == 0, "%s", out);
+    rs_text_safe("left \xe2\x80\xae right \xe2\x81\xa6 \xd8\x9c \xe2\x80\x8f", 0, out, sizeof out);
+    CHECK_MSG(strcmp(out, "left \\u202e right \\u2066 \\u061c \\u200f") == 0, "%s", out);
+    rs_text_safe("\xc2 \xff\xfe", 1, out, sizeof out); /* not UTF-8 */
+    CHECK_MSG(strcmp(out, "\\xc2 \\xff\\xfe") == 0, "%s", out);
+    rs_text_safe("ab\x1b", 0, out, 6); /* cut: never inside an escape */
+    CHECK_MSG(strcmp(out, "ab") == 0, "%s", out);
+    rs_text_safe("\xc3\x97\xc3\x97\xc3\x97", 0, out, 6); /* nor inside a character */
+    CHECK_MSG(strcmp(out, "\xc3\x97\xc3\x97") == 0, "%s", out);
+    char in_place[] = "H200\x1b[2J";
+    rs_text_scrub(in_place, 0); /* as much as fits in its own room */
+    CHECK_MSG(strcmp(in_place, "H200") == 0 || strncmp(in_place, "H200\\x1b", 8) == 0, "%s",
+              in_place);
+    CHECK(!strchr(in_place, '\x1b'));
 }
 
 int main(int argc, char **argv)

@@ -184,15 +184,16 @@ rc, out, err = run("sweep", "--replay", DEMO, "--range", "2^10..2^28", "--finish
                    "--reps", "5")
 check(rc == 0 and err == "", f"the recorded sweep: {rc} {err.strip()}")
 
-# 5. --stalls from a configuration recorded without them: said, not silently left out
+# 5. --stalls from a configuration recorded without them: said, not silently left
+# out, and exit 2 as for anything else asked for and not recorded
 # (the demo's float32 2^28 ladder has no samples; its 2^24 ladders have them)
 F28 = ("--type", "float32", "--n", "2^28", "--variants", "interleaved..thrust")
 rc, out, err = run("run", "--variant", "sequential", "--stalls", "--replay", DEMO, *F28[:4])
-check(rc == 0 and err == f"redscope: {DEMO} holds no stall samples for sequential float32 sum, "
+check(rc == 2 and err == f"redscope: {DEMO} holds no stall samples for sequential float32 sum, "
       "n 2^28: it was recorded without --stalls (record it again with --stalls on a GPU)\n",
       f"run --stalls: {rc} {err!r}")
 rc, out, err = run("ladder", "--stalls", "--replay", DEMO, *F28)
-check(rc == 0 and f"{DEMO} holds no stall samples for 13 of these 13 rows (the first: "
+check(rc == 2 and f"{DEMO} holds no stall samples for 13 of these 13 rows (the first: "
       "interleaved)" in err, f"ladder --stalls: {rc} {err!r}")
 rc, out, err = run("run", "--variant", "sequential", "--replay", DEMO, *F28[:4])
 check(rc == 0 and "stall" not in err, f"no --stalls, no notice: {err!r}")
@@ -230,19 +231,21 @@ check(os.path.exists(os.path.join(os.environ["REDSCOPE_SOURCE"], "tests", "data"
                                   "h100-test-gpus2-ladder.jsonl")), "the test's recording moved")
 
 # Control characters a recording's strings hold reach no terminal: an escape
-# sequence in the device name or a failed row's error prints as '?'.
+# sequence in the device name or a failed row's error prints escaped, seen
+# and not obeyed.
 row = ROW | {"device": ROW["device"] | {"name": "H200\u001b[2J\u009b31m"}}
 bad = write("escapes.jsonl", HEADER + "\n" + json.dumps(row) + "\n" + json.dumps(
     {"request": ROW["request"] | {"variant": "cub"}, "status": 4, "error": "x\u001b]0;t\u0007y"})
     + "\n")
 rc, out, err = run("ladder", "--variants", "sequential,cub", "--replay", bad)
-check(rc == 4 and "\x1b" not in out + err and "\u009b" not in out + err and "H200?[2J" in out
-      and "x?]0;t?y" in out, f"escapes in a recording print as '?': {rc} {(out + err)[:400]!r}")
+check(rc == 4 and "\x1b" not in out + err and "\u009b" not in out + err
+      and "H200\\x1b[2J\\u009b31m" in out and "x\\x1b]0;t\\x07y" in out,
+      f"escapes in a recording print escaped: {rc} {(out + err)[:400]!r}")
 # ... nor in a key the reader names as unknown
 bad = write("escape_key.jsonl", HEADER + "\n" + json.dumps(
     ROW | {"request": ROW["request"] | {"x\u001b]0;pwned\u0007\u001b[2J": 1}}) + "\n")
 rc, out, err = run("run", "--variant", "sequential", "--replay", bad)
-check(rc == 7 and "\x1b" not in err and "x?]0;pwned??[2J" in err,
-      f"an escape in a recorded key prints as '?': {rc} {err!r}")
+check(rc == 7 and "\x1b" not in err and "x\\x1b]0;pwned\\x07\\x1b[2J" in err,
+      f"an escape in a recorded key prints escaped: {rc} {err!r}")
 
 check.finish()

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/text.h"
+
 #ifndef RS_CUDA_INCLUDE_DIR
 #define RS_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
 #endif
@@ -160,6 +162,12 @@ static rs_status run_nvrtc(nvrtc_program prog, const char *path, int arch, rs_co
     nv.log(prog, raw);
     rs_ukernel_format_log(raw, out->log, 2 * n + 64);
     free(raw);
+    /* the log quotes the kernel's bytes: made safe once, for every place it is shown */
+    char *safe = rs_text_safe_dup(out->log, 1);
+    if (safe) {
+        free(out->log);
+        out->log = safe;
+    }
     if (rc != 0) {
         char first[400];
         first_error(out->log, first, sizeof first);

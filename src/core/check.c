@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "format.h"
 
 int rs_check_from_name(const char *s)
@@ -272,12 +273,47 @@ static double number(const cJSON *j, const char *key, double lo, double hi)
     return d >= lo && d <= hi ? d : 0.0; /* NaN and out of range: 0 */
 }
 
+/* The figures a recorded check must hold: a whole total, correct -1, 0 or
+ * 1, and findings the total covers. */
+static rs_status check_figures(const cJSON *j, rs_error *err)
+{
+    static const rs_figure figs[] = {
+        {"total", 0, 1e18, 0, 1, 1, "a whole number of hazards or errors from 0 to 10^18"},
+        {"correct", -1, 1, 0, 1, 0, "-1 (not known), 0 (wrong) or 1 (right)"},
+        {"more_groups", 0, 1e9, 0, 1, 0, "a whole number of groups"},
+    };
+    for (size_t i = 0; i < sizeof figs / sizeof *figs; i++)
+        if (rs_figure_check(j, "check.", &figs[i], err) != RS_OK) return err->code;
+    const double total = cJSON_GetObjectItemCaseSensitive(j, "total")->valuedouble;
+    static const rs_figure count = {"count", 0, 1e18, 0, 1, 1, "a whole number from 0 to 10^18"};
+    const cJSON *f;
+    int n = 0;
+    double most = 0;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(j, "findings"))
+    {
+        if (rs_figure_check(f, "check.findings[].", &count, err) != RS_OK) return err->code;
+        const double c = cJSON_GetObjectItemCaseSensitive(f, "count")->valuedouble;
+        if (c > most) most = c;
+        n++;
+    }
+    if (n && total == 0)
+        return rs_fail(err, RS_E_USAGE, "check.total is 0 but it lists %d finding%s", n,
+                       n == 1 ? "" : "s");
+    if (most > total)
+        return rs_fail(err, RS_E_USAGE,
+                       "check.total is %.0f but a finding alone counts %.0f: a total covers its "
+                       "findings",
+                       total, most);
+    return RS_OK;
+}
+
 rs_status rs_check_from_json(const cJSON *j, rs_check_report *r, rs_error *err)
 {
     char kind[16];
     text(j, "kind", kind, sizeof kind);
     const int k = rs_check_from_name(kind);
     if (!cJSON_IsObject(j) || k < 0) return rs_fail(err, RS_E_IO, "a check without a kind");
+    if (check_figures(j, err) != RS_OK) return err->code;
     rs_check_report_init(r, (rs_check_kind)k);
     r->ran = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "ran"));
     r->total = (uint64_t)number(j, "total", 0, 1e18);

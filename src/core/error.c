@@ -37,6 +37,7 @@ const char *rs_status_name(rs_status st)
     case RS_E_CUDA: return "CUDA error";
     case RS_E_IO: return "file error";
     case RS_E_KERNEL: return "kernel failed";
+    case RS_E_FOUND: return "check found errors";
     case RS_E_CANCELLED: return "cancelled";
     }
     return "error";

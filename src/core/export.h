@@ -28,14 +28,18 @@ cJSON *rs_request_to_json(const rs_request *r);
 rs_status rs_request_from_json(const cJSON *j, rs_request *r, rs_error *err);
 cJSON *rs_device_to_json(const rs_device_info *d);
 void rs_device_from_json(const cJSON *j, rs_device_info *d);
+/* A recorded device's figures, each of its type and in range (a GPU's
+ * peak of 1e308 GB/s or -1 is refused, field named). */
+rs_status rs_device_check(const cJSON *j, rs_error *err);
 cJSON *rs_result_to_json(const rs_result *r);
 rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err);
 /* One CSV text field, quoted, with quotes doubled: every CSV writer's text
  * goes through this (a note with '"' or ',' stays one field). */
 void rs_csv_field(FILE *f, const char *s);
 
-/* Every string in j and below it scrubbed of control characters but
- * newline and tab (rs_text_scrub): a recording is text anyone may edit. */
+/* Every string in j and below it made safe for a terminal (rs_text_safe:
+ * control characters, C1 and bidirectional controls escaped), one line
+ * each but a kernel's "source": a recording is text anyone may edit. */
 void rs_json_scrub(cJSON *j);
 
 /* A number a recording holds, checked: of its type and in range. Absent
@@ -48,6 +52,8 @@ typedef struct rs_figure {
     const char *expect;
 } rs_figure;
 rs_status rs_figure_check(const cJSON *o, const char *prefix, const rs_figure *f, rs_error *err);
+/* The figures a measured row must hold (time_ms, correct and the rest). */
+rs_status rs_row_figures_check(const cJSON *j, rs_error *err);
 /* A JSON value as written, cut to fit a message. */
 void rs_json_shown(const cJSON *v, char *buf, size_t len);
 

@@ -129,8 +129,22 @@ static const char *str(const cJSON *j, const char *key)
 void rs_json_scrub(cJSON *j)
 {
     for (; j; j = j->next) {
-        if (j->string) rs_text_scrub(j->string, 0); /* a key may be quoted as unknown */
-        if (cJSON_IsString(j) && j->valuestring) rs_text_scrub(j->valuestring, 1);
+        if (j->string && !(j->type & cJSON_StringIsConst)) { /* a key may be quoted as unknown */
+            char *safe = rs_text_safe_dup(j->string, 0);
+            if (safe && strcmp(safe, j->string) != 0) {
+                cJSON_free(j->string);
+                j->string = safe;
+                safe = NULL;
+            }
+            free(safe);
+        }
+        if (cJSON_IsString(j) && j->valuestring) {
+            /* one field, one line: only a kernel's source keeps its lines */
+            const int lines = j->string && strcmp(j->string, "source") == 0;
+            char *safe = rs_text_safe_dup(j->valuestring, lines);
+            if (safe && strcmp(safe, j->valuestring) != 0) cJSON_SetValuestring(j, safe);
+            free(safe);
+        }
         rs_json_scrub(j->child);
     }
 }
@@ -216,10 +230,22 @@ static cJSON *metrics_json(const rs_metrics *m)
     return j;
 }
 
-static void metrics_from(const cJSON *j, rs_metrics *m)
+/* A counter's recorded value: a number from 0 to 10^18 (a count, bytes,
+ * ns or a percentage); RS_OK or the field named. */
+static rs_status metric_value(const cJSON *v, const char *where, const char *key, rs_error *err)
+{
+    const double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (isfinite(x) && x >= 0.0 && x <= 1e18) return RS_OK;
+    char text[48];
+    rs_json_shown(v, text, sizeof text);
+    return rs_fail(err, RS_E_USAGE, "metrics.%s%s is %s: expected a number from 0 to 10^18", where,
+                   key, text);
+}
+
+static rs_status metrics_from(const cJSON *j, rs_metrics *m, rs_error *err)
 {
     memset(m, 0, sizeof *m);
-    if (!cJSON_IsObject(j)) return;
+    if (!cJSON_IsObject(j)) return RS_OK;
     const cJSON *it;
     cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "requested"))
     {
@@ -233,8 +259,10 @@ static void metrics_from(const cJSON *j, rs_metrics *m)
     {
         const rs_metric_def *d = rs_metric_by_key(it->string);
         if (!d || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "valid"))) continue;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "value");
+        if (metric_value(v, "values.", it->string, err) != RS_OK) return err->code;
         m->valid |= RS_METRIC_BIT(d->id);
-        m->value[d->id] = num(it, "value", 0);
+        m->value[d->id] = v->valuedouble;
     }
     cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "launches"))
     {
@@ -245,9 +273,12 @@ static void metrics_from(const cJSON *j, rs_metrics *m)
         cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(it, "values"))
         {
             const rs_metric_def *d = rs_metric_by_key(v->string);
-            if (d && cJSON_IsNumber(v)) l->value[d->id] = v->valuedouble;
+            if (!d) continue;
+            if (metric_value(v, "launches[].values.", v->string, err) != RS_OK) return err->code;
+            l->value[d->id] = v->valuedouble;
         }
     }
+    return RS_OK;
 }
 
 /* A run over several GPUs: the count, the cross-GPU finish, each GPU's share. */
@@ -380,89 +411,6 @@ cJSON *rs_result_to_json(const rs_result *r)
     return j;
 }
 
-/* A measured row's figures are checked as its request is: a recording is a
- * file anyone may edit, and a time of "fast" or 1e308, or "correct": "yes",
- * would print as nonsense. Optional figures may be absent or null (a NaN
- * is written as null). */
-#define RS_A_DAY_MS 86400000.0
-#define RS_COUNT_HI 4294967295.0
-
-static const rs_figure time_figures[] = {
-    {"median", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
-    {"min", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
-    {"max", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
-    {"reps", 1, RS_COUNT_HI, 0, 1, 1, "a whole number of repetitions, 1 or more"},
-};
-
-static const rs_figure row_figures[] = {
-    {"grid", 0, RS_COUNT_HI, 0, 1, 0, "a whole number of blocks"},
-    {"launch_block", 0, 1024, 0, 1, 0, "a blockDim from 0 to 1024"},
-    {"elements_per_thread", 0, 1.8e19, 0, 0, 0, "elements per thread, 0 or more"},
-    {"launches", 0, RS_COUNT_HI, 0, 1, 0, "a whole number of launches"},
-    {"gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
-    {"pct_peak", 0, 1e4, 0, 0, 0, "a percentage from 0 to 10000"},
-    {"pct_measured", 0, 1e4, 0, 0, 0, "a percentage from 0 to 10000"},
-    {"cpu_ms", 0, RS_A_DAY_MS, 0, 0, 0, "milliseconds from 0 to a day (86400000)"},
-    {"speedup_cpu", 0, 1e12, 0, 0, 0, "a ratio, 0 or more"},
-    {"abs_err", -1, 1e308, 0, 0, 0, "an error, -1 (infinite) or more"},
-    {"rel_err", -1, 1e308, 0, 0, 0, "an error, -1 (infinite) or more"},
-    {"tol", 0, 1e308, 0, 0, 0, "a tolerance, 0 or more"},
-};
-
-/* A JSON value as the user wrote it, cut to fit a message. */
-void rs_json_shown(const cJSON *v, char *buf, size_t len)
-{
-    char *s = cJSON_PrintUnformatted(v);
-    const size_t n = s ? strlen(s) : 0;
-    snprintf(buf, len, n > 40 ? "%.37s..." : "%s", s ? s : "?");
-    cJSON_free(s);
-}
-
-rs_status rs_figure_check(const cJSON *o, const char *prefix, const rs_figure *f, rs_error *err)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
-    if (!v || (cJSON_IsNull(v) && !f->required))
-        return v || !f->required ? RS_OK
-                                 : rs_fail(err, RS_E_USAGE, "%s%s is missing: expected %s", prefix,
-                                           f->key, f->expect);
-    const double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-    if (isfinite(x) && (f->open_lo ? x > f->lo : x >= f->lo) && x <= f->hi &&
-        (!f->whole || x == floor(x)))
-        return RS_OK;
-    char text[48];
-    rs_json_shown(v, text, sizeof text);
-    return rs_fail(err, RS_E_USAGE, "%s%s is %s: expected %s", prefix, f->key, text, f->expect);
-}
-
-/* The figures a measured row must hold, each of its type and in range. */
-static rs_status check_figures(const cJSON *j, rs_error *err)
-{
-    char text[48];
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "time_ms");
-    if (!cJSON_IsObject(t)) {
-        if (t) rs_json_shown(t, text, sizeof text);
-        return rs_fail(err, RS_E_USAGE,
-                       "time_ms is %s: expected {\"median\", \"min\", \"max\", "
-                       "\"reps\"}, the times of a measured row",
-                       t ? text : "missing");
-    }
-    rs_status st = RS_OK;
-    for (size_t i = 0; st == RS_OK && i < sizeof time_figures / sizeof *time_figures; i++)
-        st = rs_figure_check(t, "time_ms.", &time_figures[i], err);
-    for (size_t i = 0; st == RS_OK && i < sizeof row_figures / sizeof *row_figures; i++)
-        st = rs_figure_check(j, "", &row_figures[i], err);
-    if (st != RS_OK) return st;
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "correct");
-    if (!cJSON_IsBool(c)) {
-        if (c) rs_json_shown(c, text, sizeof text);
-        return rs_fail(err, RS_E_USAGE, "correct is %s: expected true or false",
-                       c ? text : "missing");
-    }
-    const double reps = cJSON_GetObjectItemCaseSensitive(t, "reps")->valuedouble;
-    const rs_figure bad = {"bad_reps", 0, reps, 0, 1, 0, "a whole number from 0 to the row's reps"};
-    return rs_figure_check(j, "", &bad, err);
-}
-
 static void ukernel_from(const cJSON *k, rs_ukernel_result *u)
 {
     if (!cJSON_IsObject(k)) return;
@@ -484,8 +432,10 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     if (!cJSON_IsObject(j)) return rs_fail(err, RS_E_USAGE, "result is not a JSON object");
     rs_status st =
         rs_request_from_json(cJSON_GetObjectItemCaseSensitive(j, "request"), &r->req, err);
-    if (st != RS_OK || (st = check_figures(j, err)) != RS_OK) return st;
-    rs_device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &r->device);
+    if (st != RS_OK || (st = rs_row_figures_check(j, err)) != RS_OK) return st;
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+    if ((st = rs_device_check(dev, err)) != RS_OK) return st;
+    rs_device_from_json(dev, &r->device);
     const int fin = rs_finish_from_name(str(j, "finish"));
     r->finish = fin < 0 ? RS_FINISH_AUTO : (rs_finish)fin;
     r->grid = unum(j, "grid");
@@ -512,7 +462,9 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     if (r->abs_err < 0) r->abs_err = INFINITY;
     if (r->rel_err < 0) r->rel_err = INFINITY;
     r->tol = num(j, "tol", 0);
-    metrics_from(cJSON_GetObjectItemCaseSensitive(j, "metrics"), &r->metrics);
+    if ((st = metrics_from(cJSON_GetObjectItemCaseSensitive(j, "metrics"), &r->metrics, err)) !=
+        RS_OK)
+        return st;
     rs_stalls_from_json(cJSON_GetObjectItemCaseSensitive(j, "stalls"), &r->stalls);
     ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &r->uk);
     return multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), r->req.n, &r->multi, err);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "text.h"
 
 #ifndef RS_INSTALL_DATA_DIR
@@ -245,6 +246,15 @@ static int handler(void *user, const char *section, const char *key, const char 
         return 0;
     }
     ps->seen[f->id] = line;
+    char safe[600];
+    if (strcmp(rs_text_safe(value, 0, safe, sizeof safe), value) != 0) {
+        ps->err_line = line;
+        rs_fail(&ps->err, RS_E_USAGE,
+                "%s:%d: the value of '%s' holds a control character or a bidirectional "
+                "control ('%s'): a preset is plain text",
+                ps->label, line, key, safe);
+        return 0;
+    }
     rs_error verr;
     if (rs_field_set(&ps->req, f, value, &verr) != RS_OK) {
         char expect[160];
@@ -294,8 +304,9 @@ static rs_status parse(reader *rd, const char *label, rs_request *r, rs_error *e
 
 rs_status rs_preset_read_file(const char *path, rs_request *r, rs_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return rs_fail(err, RS_E_IO, "cannot open preset '%s': %s", path, strerror(errno));
+    FILE *f = NULL;
+    const rs_status opened = rs_file_open(path, "preset", RS_READ_TEXT, &f, err);
+    if (opened != RS_OK) return opened;
     reader rd = {f, NULL, 0, 0, 0, 0, NULL};
     rs_status st = parse(&rd, path, r, err);
     if (ferror(f) && st == RS_OK) st = rs_fail(err, RS_E_IO, "error reading '%s'", path);
@@ -359,6 +370,9 @@ rs_status rs_preset_write(const char *path, const rs_request *r, int force, rs_e
         return rs_fail(err, RS_E_IO, "preset too large to write");
     if (!force && file_exists(path))
         return rs_fail(err, RS_E_IO, "preset '%s' exists; use --force to replace it", path);
+    /* a regular file only, as every output (core/files.c): no link, FIFO or device */
+    const rs_status ok = rs_out_check("preset", path, 1, NULL, err);
+    if (ok != RS_OK) return ok;
     /* SIGINT, SIGTERM and SIGHUP wait until the file is in place (or not):
      * a signal never leaves a temporary file or half a preset behind. */
     sigset_t block, old;

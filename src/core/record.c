@@ -40,19 +40,9 @@ rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_inf
 {
     memset(rec, 0, sizeof *rec);
     snprintf(rec->path, sizeof rec->path, "%s", path);
-    snprintf(rec->tmp, sizeof rec->tmp, "%s.XXXXXX", path);
-    const int fd = mkstemp(rec->tmp);
-    if (fd < 0)
-        return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", path, strerror(errno));
-    const mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask); /* mkstemp's 0600 would hide it from others */
-    rec->f = fdopen(fd, "w");
-    if (!rec->f) {
-        close(fd);
-        unlink(rec->tmp);
-        return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", path, strerror(errno));
-    }
+    const rs_status st = rs_out_open(&rec->out, "recording", path, err);
+    if (st != RS_OK) return st;
+    rec->f = rec->out.f;
     cJSON *h = cJSON_CreateObject();
     cJSON_AddNumberToObject(h, "redscope_recording", 1);
     cJSON_AddStringToObject(h, "version", RS_VERSION);
@@ -62,9 +52,8 @@ rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_inf
     cJSON_AddStringToObject(h, "date", date);
     cJSON_AddItemToObject(h, "device", rs_device_to_json(dev));
     if (write_line(rec, h, err) == RS_OK) return RS_OK;
-    fclose(rec->f); /* not even the header: nothing is left behind */
+    rs_out_abort(&rec->out); /* not even the header: nothing is left behind */
     rec->f = NULL;
-    unlink(rec->tmp);
     return err->code;
 }
 
@@ -84,17 +73,13 @@ rs_status rs_record_close(rs_recorder *rec, rs_error *err)
     free(rec->pending);
     rec->pending = NULL;
     if (!rec->f) return RS_OK;
-    int bad = rec->failed;
-    bad |= fflush(rec->f) != 0 || fsync(fileno(rec->f)) != 0;
-    const int e = errno;
-    bad |= fclose(rec->f) != 0;
     rec->f = NULL;
-    if (!bad && rename(rec->tmp, rec->path) == 0) return RS_OK;
-    const int why = bad ? e : errno;
-    unlink(rec->tmp);
-    if (rec->failed) /* the write error was said */
+    if (rec->failed) { /* the write error was said */
+        rs_out_abort(&rec->out);
         return rs_fail(err, RS_E_IO, "recording '%s' not written", rec->path);
-    return rs_fail(err, RS_E_IO, "cannot finish recording '%s': %s", rec->path, strerror(why));
+    }
+    fsync(fileno(rec->out.f));
+    return rs_out_commit(&rec->out, err);
 }
 
 static char *read_line(FILE *f, size_t *got)
@@ -151,11 +136,9 @@ static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char
 rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
 {
     memset(out, 0, sizeof *out);
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return rs_fail(err, RS_E_IO, "'%s' is a directory: give a recording file (.jsonl)", path);
-    FILE *f = fopen(path, "r");
-    if (!f) return rs_fail(err, RS_E_IO, "cannot open recording '%s': %s", path, strerror(errno));
+    FILE *f = NULL;
+    const rs_status opened = rs_file_open(path, "recording", RS_READ_RECORDING, &f, err);
+    if (opened != RS_OK) return opened;
     int cap = 0, line = 0;
     rs_status st = RS_OK;
     char *text;
@@ -189,7 +172,11 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
                          "redscope allreduce --replay %s --algo all",
                          path, line, path);
         } else if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
-            rs_device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &out->device);
+            const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+            rs_error sub;
+            if (rs_device_check(dev, &sub) != RS_OK)
+                st = rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
+            rs_device_from_json(dev, &out->device);
             out->has_device = 1;
         } else if (cJSON_IsString(cmd) && strcmp(cmd->valuestring, "kernel") == 0) {
             rs_error sub;

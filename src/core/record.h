@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "files.h"
 #include "check.h"
 #include "export.h"
 
@@ -18,9 +19,9 @@
  * over it when closed: readers never see half a file, and a write that
  * fails (a full disk, RLIMIT_FSIZE) leaves nothing behind. */
 typedef struct rs_recorder {
-    FILE *f;
-    char path[4096];
-    char tmp[4096 + 8];
+    FILE *f;                   /* out.f while open */
+    char path[4096];           /* the target */
+    rs_outfile out;            /* a temporary file beside it, renamed into place at close */
     int failed;                /* a write failed: close removes the temporary file */
     uint64_t kernel_hash[256]; /* user kernel sources written so far */
     int kernel_count;

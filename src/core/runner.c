@@ -81,3 +81,10 @@ int rs_runner_exit(const rs_row *rows, int n, int nomem_fails)
     }
     return wrong ? RS_E_MISMATCH : 0;
 }
+
+int rs_runner_any_ok(const rs_row *rows, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (rows[i].status == RS_OK) return 1;
+    return 0;
+}

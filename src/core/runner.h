@@ -39,4 +39,7 @@ int rs_runner_fatal(rs_status st);
  * RS_E_MISMATCH for a wrong result, else 0. */
 int rs_runner_exit(const rs_row *rows, int n, int nomem_fails);
 
+/* Whether any of rows[0..n) ran (something to draw or write). */
+int rs_runner_any_ok(const rs_row *rows, int n);
+
 #endif

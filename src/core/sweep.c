@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "files.h"
 #include "format.h"
 
 rs_status rs_sweep_init(rs_sweep *s, const rs_sweep_sizes *sizes, const rs_variant *vars, int nvar,
@@ -289,8 +290,10 @@ int rs_place_labels(const int *center, const int *width, int count, int cursor, 
 rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char *path,
                              rs_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return rs_fail(err, RS_E_IO, "cannot write '%s': %s", path, strerror(errno));
+    rs_outfile out;
+    const rs_status st = rs_out_open(&out, "chart's data", path, err);
+    if (st != RS_OK) return st;
+    FILE *f = out.f;
     fprintf(f, "n");
     for (int k = 0; k < rs_sweep_series_count(s); k++)
         fprintf(f, ",%s", k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
@@ -306,8 +309,7 @@ rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char 
         }
         fprintf(f, "\n");
     }
-    if (fclose(f) != 0) return rs_fail(err, RS_E_IO, "cannot write '%s'", path);
-    return RS_OK;
+    return rs_out_commit(&out, err);
 }
 
 /* What a cell without a time says: why its row has none. */

@@ -1,6 +1,10 @@
 /* Whether bytes are text: NUL bytes and UTF-8, for the files read as text. */
 #include "text.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 size_t rs_utf8_len(const char *c, size_t n)
 {
     const unsigned char *s = (const unsigned char *)c;
@@ -47,19 +51,82 @@ int rs_text_line(const char *buf, size_t offset)
     return line;
 }
 
+/* The code point of the UTF-8 character of k bytes at s. */
+static unsigned code_point(const unsigned char *s, size_t k)
+{
+    static const unsigned lead_mask[5] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+    unsigned c = s[0] & lead_mask[k];
+    for (size_t i = 1; i < k; i++) c = (c << 6) | (s[i] & 0x3f);
+    return c;
+}
+
+int rs_text_bidi(unsigned c)
+{
+    return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+           (c >= 0x2066 && c <= 0x2069);
+}
+
+/* Append to out (used bytes *w of len) when it fits whole; 0 when full (a
+ * cut never splits an escape or a character). */
+static int put(char *out, size_t len, size_t *w, const char *piece, size_t n)
+{
+    if (*w + n >= len) return 0;
+    memcpy(out + *w, piece, n);
+    *w += n;
+    return 1;
+}
+
+const char *rs_text_safe(const char *s, int keep_lines, char *out, size_t len)
+{
+    if (!len) return out;
+    size_t w = 0;
+    const size_t n = s ? strlen(s) : 0;
+    for (size_t i = 0, k; i < n; i += k ? k : 1) {
+        const unsigned char c = (unsigned char)s[i];
+        k = rs_utf8_len(s + i, n - i);
+        char esc[16];
+        const char *piece = esc;
+        size_t size = 0;
+        if (keep_lines && c == '\r' && s[i + 1] == '\n') /* CRLF: a line end */
+            continue;
+        if (k == 1 && (c >= 0x20 || (keep_lines && (c == '\n' || c == '\t'))) && c != 0x7f) {
+            piece = s + i, size = 1;
+        } else if (k == 1 && (c == '\t' || c == '\n')) { /* one field, one line */
+            piece = c == '\t' ? "\\t" : "\\n", size = 2;
+        } else if (k <= 1) { /* a control character, or a byte that is not UTF-8 */
+            size = (size_t)snprintf(esc, sizeof esc, "\\x%02x", c);
+        } else {
+            const unsigned cp = code_point((const unsigned char *)s + i, k);
+            if ((cp >= 0x80 && cp <= 0x9f) || rs_text_bidi(cp))
+                size = (size_t)snprintf(esc, sizeof esc, "\\u%04x", cp);
+            else
+                piece = s + i, size = k;
+        }
+        if (!put(out, len, &w, piece, size)) break;
+    }
+    out[w] = '\0';
+    return out;
+}
+
 void rs_text_scrub(char *s, int keep_lines)
 {
-    unsigned char *r = (unsigned char *)s, *w = r;
-    for (; r && *r; r++) {
-        const int c1 = r[0] == 0xc2 && r[1] >= 0x80 && r[1] <= 0x9f;
-        const int kept = keep_lines && (*r == '\n' || *r == '\t');
-        if (keep_lines && r[0] == '\r' && r[1] == '\n') continue; /* CRLF: a line end */
-        if (c1 || ((*r < 0x20 || *r == 0x7f) && !kept)) {
-            *w++ = '?';
-            r += c1; /* both bytes of a C1 control */
-        } else {
-            *w++ = *r;
-        }
+    if (!s) return;
+    const size_t n = strlen(s);
+    char *safe = malloc(6 * n + 1);
+    if (!safe) {
+        for (char *p = s; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+        return;
     }
-    if (w) *w = '\0';
+    rs_text_safe(s, keep_lines, safe, n + 1); /* what fits in place; escapes kept whole */
+    memcpy(s, safe, strlen(safe) + 1);
+    free(safe);
+}
+
+char *rs_text_safe_dup(const char *s, int keep_lines)
+{
+    const size_t n = s ? strlen(s) : 0;
+    char *out = malloc(6 * n + 1);
+    if (out) rs_text_safe(s, keep_lines, out, 6 * n + 1);
+    return out;
 }

@@ -10,12 +10,23 @@
  * UTF-8"), and where (*at, when at is not NULL). */
 const char *rs_text_problem(const char *buf, size_t len, size_t *at);
 
-/* Control characters in s (C0 but newline and tab when keep_lines, DEL,
- * and C1, U+0080..U+009F) each become '?', in place (with keep_lines a CR
- * before a newline goes): a recorded string
- * may reach a terminal or a gnuplot script, and an escape sequence or a
- * newline there is a command, not text. */
+/* The one way text from outside (kernels and compiler logs, presets,
+ * recordings, file names, option values) leaves for a terminal, a table
+ * or a chart: s into out with every control character (C0 but newline and
+ * tab when keep_lines, DEL, C1 U+0080..U+009F), every bidirectional
+ * control (U+202E and its kin) and every byte that is not UTF-8 written
+ * as an escape ("\x1b", "\u202e", "\n", "\t"), so it is seen, not
+ * obeyed; one field is one line unless keep_lines (which keeps newline
+ * and tab, and drops a CR before a newline). Cut to len - 1 bytes, never
+ * inside an escape or a character. Returns out. */
+const char *rs_text_safe(const char *s, int keep_lines, char *out, size_t len);
+/* The same into a malloc'd string (NULL: out of memory). */
+char *rs_text_safe_dup(const char *s, int keep_lines);
+/* The same in place, cut to s's own length. */
 void rs_text_scrub(char *s, int keep_lines);
+/* Whether code point c is a bidirectional control (U+202A..U+202E,
+ * U+2066..U+2069, U+200E, U+200F, U+061C). */
+int rs_text_bidi(unsigned c);
 
 /* The length of the UTF-8 character at s (at most n bytes), 0 if it is
  * not one: no overlong forms, surrogates or code points above U+10FFFF. */

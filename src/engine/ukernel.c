@@ -96,7 +96,7 @@ static rs_status module_for(rs_engine *e, rs_dtype t, rs_op op, int kfin, uk_mod
     make_room(u);
     rs_compiled c;
     const int arch = e->info.cc_major * 10 + e->info.cc_minor;
-    rs_status st = rs_compile(u->path, u->text, t, op, kfin, arch, &c, err);
+    rs_status st = rs_compile_bounded(u->path, u->text, t, op, kfin, arch, &c, err);
     if (st != RS_OK) {
         rs_compiled_free(&c);
         return st;

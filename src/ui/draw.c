@@ -8,6 +8,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "core/text.h"
+
 /* Bytes of the longest prefix of s that fits in w columns (cols gets them). */
 static size_t fit(const char *s, int w, int *cols)
 {
@@ -74,10 +76,13 @@ int ui_row_text(const char **s, char *line, size_t len)
     const unsigned char *p = (const unsigned char *)*s;
     size_t n = 0;
     while (p[n] && (p[n] >= 0x20 || p[n] == '\t') && p[n] != 0x7f) n++;
-    if (!memchr(*s, '\t', n) && !p[n]) return 0; /* the common case: as it is */
-    if (n >= len) n = len - 1;
-    for (size_t i = 0; i < n; i++) line[i] = p[i] == '\t' ? ' ' : (char)p[i];
-    line[n] = '\0';
+    char row[1024];
+    const size_t k = n < sizeof row ? n : sizeof row - 1;
+    for (size_t i = 0; i < k; i++) row[i] = p[i] == '\t' ? ' ' : (char)p[i];
+    row[k] = '\0';
+    /* C1 and bidirectional controls, and bytes that are not UTF-8, shown as escapes */
+    rs_text_safe(row, 0, line, len);
+    if (!p[n] && strcmp(line, *s) == 0) return 0; /* the common case: as it is */
     const unsigned char *rest = p + n;
     while (*rest && (*rest <= 0x20 || *rest == 0x7f)) rest++; /* a final newline hides nothing */
     *s = line;

@@ -1,0 +1,115 @@
+/* The figures of recordings checked where they are read, each of its type
+ * and in range, as request fields are (json.c reads the rest). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export.h"
+
+/* A measured row's figures are checked as its request is: a recording is a
+ * file anyone may edit, and a time of "fast" or 1e308, or "correct": "yes",
+ * would print as nonsense. Optional figures may be absent or null (a NaN
+ * is written as null). */
+#define RS_A_DAY_MS 86400000.0
+#define RS_COUNT_HI 4294967295.0
+
+static const rs_figure time_figures[] = {
+    {"median", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
+    {"min", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
+    {"max", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
+    {"reps", 1, RS_COUNT_HI, 0, 1, 1, "a whole number of repetitions, 1 or more"},
+};
+
+static const rs_figure row_figures[] = {
+    {"grid", 0, RS_COUNT_HI, 0, 1, 0, "a whole number of blocks"},
+    {"launch_block", 0, 1024, 0, 1, 0, "a blockDim from 0 to 1024"},
+    {"elements_per_thread", 0, 1.8e19, 0, 0, 0, "elements per thread, 0 or more"},
+    {"launches", 0, RS_COUNT_HI, 0, 1, 0, "a whole number of launches"},
+    {"gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
+    {"pct_peak", 0, 1e4, 0, 0, 0, "a percentage from 0 to 10000"},
+    {"pct_measured", 0, 1e4, 0, 0, 0, "a percentage from 0 to 10000"},
+    {"cpu_ms", 0, RS_A_DAY_MS, 0, 0, 0, "milliseconds from 0 to a day (86400000)"},
+    {"speedup_cpu", 0, 1e12, 0, 0, 0, "a ratio, 0 or more"},
+    {"abs_err", -1, 1e308, 0, 0, 0, "an error, -1 (infinite) or more"},
+    {"rel_err", -1, 1e308, 0, 0, 0, "an error, -1 (infinite) or more"},
+    {"tol", 0, 1e308, 0, 0, 0, "a tolerance, 0 or more"},
+};
+
+/* A GPU's recorded figures: what a real device can have (an H200: 132 SMs,
+ * 141 GB, 4814 GB/s; the bounds leave room for GPUs to come). */
+static const rs_figure device_figures[] = {
+    {"sm_count", 0, 100000, 0, 1, 0, "a whole number of SMs from 0 to 100000"},
+    {"max_threads_per_sm", 0, 65536, 0, 1, 0, "a whole number of threads from 0 to 65536"},
+    {"total_mem", 0, 1e15, 0, 1, 0, "bytes from 0 to 10^15"},
+    {"free_mem", 0, 1e15, 0, 1, 0, "bytes from 0 to 10^15"},
+    {"mem_clock_khz", 0, 1e8, 0, 1, 0, "kHz from 0 to 10^8"},
+    {"bus_width_bits", 0, 1e5, 0, 1, 0, "bits from 0 to 100000"},
+    {"peak_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
+    {"measured_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
+    {"floor_empty_us", 0, 1e6, 0, 0, 0, "microseconds from 0 to 1000000"},
+    {"floor_launch_us", 0, 1e6, 0, 0, 0, "microseconds from 0 to 1000000"},
+};
+
+rs_status rs_device_check(const cJSON *j, rs_error *err)
+{
+    if (!j) return RS_OK; /* no device: nothing said of it */
+    if (!cJSON_IsObject(j)) return rs_fail(err, RS_E_USAGE, "device is not a JSON object");
+    rs_status st = RS_OK;
+    for (size_t i = 0; st == RS_OK && i < sizeof device_figures / sizeof *device_figures; i++)
+        st = rs_figure_check(j, "device.", &device_figures[i], err);
+    return st;
+}
+
+/* A JSON value as the user wrote it, cut to fit a message. */
+void rs_json_shown(const cJSON *v, char *buf, size_t len)
+{
+    char *s = cJSON_PrintUnformatted(v);
+    const size_t n = s ? strlen(s) : 0;
+    snprintf(buf, len, n > 40 ? "%.37s..." : "%s", s ? s : "?");
+    cJSON_free(s);
+}
+
+rs_status rs_figure_check(const cJSON *o, const char *prefix, const rs_figure *f, rs_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
+    if (!v || (cJSON_IsNull(v) && !f->required))
+        return v || !f->required ? RS_OK
+                                 : rs_fail(err, RS_E_USAGE, "%s%s is missing: expected %s", prefix,
+                                           f->key, f->expect);
+    const double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (isfinite(x) && (f->open_lo ? x > f->lo : x >= f->lo) && x <= f->hi &&
+        (!f->whole || x == floor(x)))
+        return RS_OK;
+    char text[48];
+    rs_json_shown(v, text, sizeof text);
+    return rs_fail(err, RS_E_USAGE, "%s%s is %s: expected %s", prefix, f->key, text, f->expect);
+}
+
+/* The figures a measured row must hold, each of its type and in range. */
+rs_status rs_row_figures_check(const cJSON *j, rs_error *err)
+{
+    char text[48];
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "time_ms");
+    if (!cJSON_IsObject(t)) {
+        if (t) rs_json_shown(t, text, sizeof text);
+        return rs_fail(err, RS_E_USAGE,
+                       "time_ms is %s: expected {\"median\", \"min\", \"max\", "
+                       "\"reps\"}, the times of a measured row",
+                       t ? text : "missing");
+    }
+    rs_status st = RS_OK;
+    for (size_t i = 0; st == RS_OK && i < sizeof time_figures / sizeof *time_figures; i++)
+        st = rs_figure_check(t, "time_ms.", &time_figures[i], err);
+    for (size_t i = 0; st == RS_OK && i < sizeof row_figures / sizeof *row_figures; i++)
+        st = rs_figure_check(j, "", &row_figures[i], err);
+    if (st != RS_OK) return st;
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "correct");
+    if (!cJSON_IsBool(c)) {
+        if (c) rs_json_shown(c, text, sizeof text);
+        return rs_fail(err, RS_E_USAGE, "correct is %s: expected true or false",
+                       c ? text : "missing");
+    }
+    const double reps = cJSON_GetObjectItemCaseSensitive(t, "reps")->valuedouble;
+    const rs_figure bad = {"bad_reps", 0, reps, 0, 1, 0, "a whole number from 0 to the row's reps"};
+    return rs_figure_check(j, "", &bad, err);
+}

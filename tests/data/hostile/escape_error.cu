@@ -1,0 +1,2 @@
+#error "]0;PWNED[2J"
+extern "C" __global__ void k() {}

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""The hostile corpus (tests/data/hostile, written by its make.py from the
+shipped recordings, and special files made here): recordings with escape
+sequences, C1 and bidirectional controls and newlines in their strings,
+figures out of range and totals that contradict their parts; a preset and
+kernels of the same kind; FIFOs, devices, directories and links where
+files are read or written; output files that exist, are being read, or
+have control characters in their names. Each case must end in its
+documented exit status within a few seconds, write nothing it was not asked
+to (the old file kept whole where a write is refused), and print no control
+character but newline and tab, no C1 or bidirectional control, and no
+forged line. No GPU needed."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import EXE, Checks  # noqa: E402
+
+check = Checks("test_hostile")
+SRC = os.environ["REDSCOPE_SOURCE"]
+DATA = os.path.join(SRC, "tests", "data", "hostile")
+DEMO = os.path.join(SRC, "conf", "recordings", "h200-demo.jsonl")
+AR = os.path.join(SRC, "conf", "recordings", "h200x2-allreduce.json")
+SEQ = ("run", "--variant", "sequential", "--n", "2^24", "--replay")
+CHECK = ("run", "--variant", "unroll_warp_volatile", "--n", "2^20", "--check", "race", "--replay")
+BIDI = ("\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c")
+
+
+def data(name):
+    return os.path.join(DATA, name)
+
+
+def clean(out):
+    """No control byte but newline and tab, no C1 or bidi control, no forged line."""
+    bad = [c for c in out if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f
+           or c in BIDI]
+    forged = [l for l in out.splitlines() if l.lstrip().startswith(("5 first_add", "FORGED"))]
+    return not bad and not forged, bad[:3] + forged[:1]
+
+
+def listing(d):
+    return sorted(os.listdir(d))
+
+
+def case(name, args, rc, env=None, made=(), keep=(), within=10.0):
+    """Run redscope in a fresh folder holding what setup put there; check
+    the exit status, the time, the output and the files."""
+    work = CASES[name]
+    before = listing(work)
+    kept = {k: open(os.path.join(work, k), "rb").read() for k in keep}
+    e = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, ".config"), **(env or {}))
+    t0 = time.time()
+    try:
+        p = subprocess.run([EXE, *args], cwd=work, capture_output=True, env=e, timeout=within + 20)
+        got, out = p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        got, out = "timeout", ""
+    took = time.time() - t0
+    ok_text, what = clean(out)
+    after = [f for f in listing(work) if f not in before]
+    check(got == rc, f"{name}: exit {got}, not {rc}: {out[-300:]!r}")
+    check(took < within, f"{name}: {took:.1f} s, over {within} s")
+    check(ok_text, f"{name}: control characters or forged lines in the output: {what}")
+    check(sorted(after) == sorted(made), f"{name}: made {after}, not {list(made)}")
+    for k, old in kept.items():
+        path = os.path.join(work, k)
+        still = os.path.islink(path) or not os.path.isfile(path) or open(path, "rb").read() == old
+        check(still, f"{name}: {k} changed")
+    return out
+
+
+CASES = {}
+
+
+def folder(name, setup=None):
+    d = tempfile.mkdtemp(prefix="rs_hostile_")
+    CASES[name] = d
+    if setup:
+        setup(d)
+    return d
+
+
+def fifo(d, n="f"):
+    os.mkfifo(os.path.join(d, n))
+
+
+def touch(d, n, text="OLD\n"):
+    with open(os.path.join(d, n), "w") as f:
+        f.write(text)
+
+
+# 1. recordings: every string reaches the terminal escaped, every figure checked
+for rec, rc, args in (("device_escape.jsonl", 0, SEQ), ("device_bidi.jsonl", 0, SEQ),
+                      ("device_c1.jsonl", 0, SEQ), ("peak_huge.jsonl", 7, SEQ),
+                      ("peak_negative.jsonl", 7, SEQ), ("sm_count_text.jsonl", 7, SEQ),
+                      ("metric_negative.jsonl", 7, SEQ), ("metric_huge.jsonl", 7, SEQ),
+                      ("metric_reason_newline.jsonl", 0, SEQ),
+                      ("launch_name_newline.jsonl", 0, SEQ), ("row_error_escape.jsonl", 4, SEQ),
+                      ("command_bidi.jsonl", 0, SEQ)):
+    folder(rec)
+    out = case(rec, [*args, data(rec), "--metrics", "full", "--format", "table"], rc)
+for rec in ("stall_file_newline.jsonl", "stall_text_escape.jsonl", "stall_function_newline.jsonl",
+            "stall_link_newline.jsonl"):
+    for fmt in ("table", "csv", "json"):
+        folder(rec + fmt)
+        out = case(rec + fmt, [*SEQ, data(rec), "--stalls", "--format", fmt], 0)
+folder("peak_refusal")
+out = case("peak_refusal", [*SEQ, data("peak_huge.jsonl")], 7)
+check("device.peak_gbps is 1e+308: expected GB/s from 0 to 1000000" in out, f"named: {out}")
+for rec, rc in (("check_total_zero.jsonl", 7), ("check_total_negative.jsonl", 7),
+                ("check_total_huge.jsonl", 7), ("check_wrong.jsonl", 1),
+                ("check_file_newline.jsonl", 9)):
+    folder(rec)
+    out = case(rec, [*CHECK, data(rec)], rc)
+    if rec == "check_total_zero.jsonl":
+        check("check.total is 0 but it lists 5 findings" in out, f"the contradiction named: {out}")
+folder("allreduce_newline")
+case("allreduce_newline", ["allreduce", "--replay", data("allreduce_newline.json")], 0)
+folder("stalls_not_recorded")
+case("stalls_not_recorded", [*SEQ[:-3], "--type", "float32", "--n", "2^28", "--replay", DEMO,
+                             "--stalls"], 2)
+
+# 2. files read: a regular file, never waited on, never read without end
+folder("replay_zero")
+case("replay_zero", ["ladder", "--replay", "/dev/zero"], 7)
+folder("replay_fifo", fifo)
+case("replay_fifo", ["ladder", "--replay", "f"], 7)
+folder("allreduce_fifo", fifo)
+case("allreduce_fifo", ["allreduce", "--replay", "f"], 7)
+folder("allreduce_dir", lambda d: os.mkdir(os.path.join(d, "dir")))
+out = case("allreduce_dir", ["allreduce", "--replay", "dir"], 7)
+check("'dir' is a directory: give a recording file" in out, f"a directory: {out}")
+
+
+def presets_dir(d, kind):
+    p = os.path.join(d, ".config", "redscope", "presets")
+    os.makedirs(p)
+    if kind == "fifo":
+        os.mkfifo(os.path.join(p, "stuck.ini"))
+    elif kind == "zero":
+        os.symlink("/dev/zero", os.path.join(p, "zero.ini"))
+    else:
+        shutil.copy(data("evil.ini"), os.path.join(p, "evil.ini"))
+
+
+for kind in ("fifo", "zero", "evil"):
+    folder("presets_" + kind, lambda d, k=kind: presets_dir(d, k))
+    out = case("presets_" + kind, ["presets"], 0)
+    check("BROKEN" in out, f"presets: the {kind} preset is listed as broken: {out[-300:]}")
+folder("preset_evil", lambda d: presets_dir(d, "evil"))
+case("preset_evil", ["ladder", "--preset", "evil", "--replay", DEMO], 2)
+
+# 3. kernels: the compiler's log escaped, a compile bounded in time
+folder("kernel_escape")
+case("kernel_escape", ["compile", data("escape_error.cu")], 2)
+
+
+def include_fifo(d):
+    fifo(d)
+    touch(d, "inc.cu", '#include "f"\nextern "C" __global__ void k() {}\n')
+
+
+folder("kernel_fifo_include", include_fifo)
+out = case("kernel_fifo_include", ["compile", "inc.cu"], 2,
+           env={"REDSCOPE_COMPILE_SECONDS": "2"})
+check("the compile ran past 2 s and was stopped" in out, f"the bound named: {out}")
+
+# 4. files written: regular files only, an existing one only with --force,
+# never the one read, a temporary file renamed into place
+CPU = ("run", "--variant", "cpu", "--n", "1000")
+folder("record_fifo", fifo)
+case("record_fifo", [*CPU, "--record", "f"], 7)
+check(not os.path.isfile(os.path.join(CASES["record_fifo"], "f")), "the FIFO stays a FIFO")
+folder("record_link", lambda d: os.symlink("/etc/hostname", os.path.join(d, "l.jsonl")))
+case("record_link", [*CPU, "--record", "l.jsonl"], 7)
+check(os.path.islink(os.path.join(CASES["record_link"], "l.jsonl")), "the link stays a link")
+folder("record_dir", lambda d: os.mkdir(os.path.join(d, "d")))
+case("record_dir", [*CPU, "--record", "d"], 7)
+folder("record_exists", lambda d: touch(d, "old.jsonl"))
+out = case("record_exists", [*CPU, "--record", "old.jsonl"], 2, keep=("old.jsonl",))
+check("exists: add --force to replace it" in out, f"--force named: {out}")
+folder("record_force", lambda d: touch(d, "old.jsonl"))
+case("record_force", [*CPU, "--record", "old.jsonl", "--force"], 0)
+check(open(os.path.join(CASES["record_force"], "old.jsonl")).read().startswith('{"redscope'),
+      "--force replaces it")
+folder("record_same", lambda d: shutil.copy(DEMO, os.path.join(d, "same.jsonl")))
+case("record_same", ["ladder", "--replay", "same.jsonl", "--record", "same.jsonl", "--force"], 2,
+     keep=("same.jsonl",))
+folder("record_same_ar", lambda d: shutil.copy(AR, os.path.join(d, "same.json")))
+case("record_same_ar", ["allreduce", "--replay", "same.json", "--record", "same.json",
+                        "--force"], 2, keep=("same.json",))
+folder("record_missing_dir")
+case("record_missing_dir", [*CPU, "--record", "no/such/x.jsonl"], 7)
+folder("record_newline")
+case("record_newline", [*CPU, "--record", "new\nline.jsonl"], 2)
+SWEEP = ("sweep", "--variants", "first_add", "--range", "2^10..2^12", "--finish", "atomic",
+         "--reps", "5", "--type", "float64", "--replay", DEMO)
+folder("plot_csv_exists", lambda d: touch(d, "c.csv"))
+case("plot_csv_exists", [*SWEEP, "--plot", "c.svg"], 2, keep=("c.csv",))
+folder("plot_nothing")
+case("plot_nothing", [*SWEEP[:-6], "--type", "int64", "--replay", DEMO, "--plot", "n.svg"], 2)
+folder("plot_newline")
+case("plot_newline", [*SWEEP, "--plot", "new\nline.svg"], 2)
+
+# 5. values: refused with the control character shown, never echoed raw
+folder("value_newline")
+case("value_newline", ["run", "--variant", "seq\nredscope: FORGED", "--n", "1000"], 2)
+folder("value_escape")
+case("value_escape", ["run", "--variant", "cpu", "--n", "10\x1b[2J"], 2)
+folder("value_blanks")
+case("value_blanks", ["run", "--variant", " cpu ", "--n", " 1000 "], 0)
+
+print(f"test_hostile: {len(CASES)} cases")
+for d in CASES.values():
+    shutil.rmtree(d, ignore_errors=True)
+check.finish()
