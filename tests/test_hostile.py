@@ -9,7 +9,9 @@ have control characters in their names. Each case must end in its
 documented exit status within a few seconds, write nothing it was not asked
 to (the old file kept whole where a write is refused), and print no control
 character but newline and tab, no C1 or bidirectional control, and no
-forged line. No GPU needed."""
+forged line. The explorer, in a real terminal (tmux), draws a recording's
+bidirectional controls escaped and lists a FIFO preset as broken without
+blocking. No GPU needed."""
 import os
 import shutil
 import subprocess
@@ -19,6 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import EXE, Checks  # noqa: E402
+from tuitest import Tmux  # noqa: E402
 
 check = Checks("test_hostile")
 SRC = os.environ["REDSCOPE_SOURCE"]
@@ -213,6 +216,31 @@ folder("value_escape")
 case("value_escape", ["run", "--variant", "cpu", "--n", "10\x1b[2J"], 2)
 folder("value_blanks")
 case("value_blanks", ["run", "--variant", " cpu ", "--n", " 1000 "], 0)
+
+# 6. the explorer: escapes drawn, a FIFO preset never waited on
+UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+for rec, key, want in (("command_bidi.jsonl", "R", "\\u202eladder"),
+                       ("device_bidi.jsonl", None, "H200 \\u202e002H")):
+    d = folder("tui_" + rec, lambda d: presets_dir(d, "fifo"))
+    t = Tmux(f"cd {d} && XDG_CONFIG_HOME={d}/.config {EXE} --replay {data(rec)}", cols=120,
+             rows=35, env=UTF8)
+    try:
+        t.wait_for("REPLAY")
+        if key:
+            t.keys(key)
+        s = t.wait_for(want, 10) or t.screen()
+        check(want in s and not any(c in s for c in BIDI), f"explorer {rec}: {want} drawn", s)
+        if key:
+            t.keys("Escape")
+        t.keys("P")
+        s = t.wait_for("stuck", 5) or t.screen()
+        check("Presets" in s and "stuck" in s, f"explorer {rec}: P lists the FIFO preset", s)
+        t.keys("q")
+        if t.wait_for("q again", 2):
+            t.keys("q")
+        check(t.exit_code(10) == 0, f"explorer {rec}: quits")
+    finally:
+        t.close()
 
 print(f"test_hostile: {len(CASES)} cases")
 for d in CASES.values():

@@ -1,6 +1,8 @@
 /* The rendezvous through a file: what rank 0 writes is what a rank reads;
- * a wait ends, and says what it found instead (nothing, a folder, a past
- * job's file, a file of another size); the wait's setting is checked. */
+ * a wait ends, and says what it found instead (nothing, a folder, a FIFO,
+ * a past job's file, a file of another size, one it cannot read); rank 0
+ * replaces a past job's file but never writes over a FIFO, a folder or a
+ * link; the wait's setting is checked. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +57,7 @@ static void waits(void)
 
     path_of(p, sizeof p, "folder.nccl");
     CHECK(mkdir(p, 0700) == 0);
-    wait_fails(p, 0, "is no file (a folder?)");
+    wait_fails(p, 0, "is a folder, not a file");
     rmdir(p);
 
     path_of(p, sizeof p, "short.nccl");
@@ -73,6 +75,52 @@ static void waits(void)
     wait_fails(p, time(NULL) - 30, "is older than this rank (a past job's)");
     remove(p);
     path_of(p, sizeof p, "short.nccl");
+    remove(p);
+}
+
+/* Rank 0 meets what a shared folder may hold instead of its file. */
+static void special_files(void)
+{
+    char p[256], target[256];
+    const unsigned char id[16] = {7};
+    unsigned char got[16];
+    rs_error err = {0};
+    struct stat st;
+
+    path_of(p, sizeof p, "fifo.nccl");
+    CHECK(mkfifo(p, 0600) == 0);
+    wait_fails(p, 0, "is a FIFO, a device or a socket, not a file"); /* never opened: no hang */
+    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_IO);
+    CHECK_STR_CONTAINS(err.msg, "redscope writes regular files only");
+    CHECK(lstat(p, &st) == 0 && S_ISFIFO(st.st_mode)); /* still the FIFO */
+    remove(p);
+
+    path_of(p, sizeof p, "dir.nccl");
+    CHECK(mkdir(p, 0700) == 0);
+    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_IO);
+    CHECK_STR_CONTAINS(err.msg, "is a directory");
+    rmdir(p);
+
+    path_of(target, sizeof target, "elsewhere");
+    path_of(p, sizeof p, "link.nccl");
+    CHECK(symlink(target, p) == 0);
+    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_IO);
+    CHECK_STR_CONTAINS(err.msg, "is a symbolic link");
+    CHECK(lstat(target, &st) != 0); /* nothing written through it */
+    remove(p);
+
+    path_of(p, sizeof p, "past.nccl"); /* a past job's file: replaced, whole */
+    FILE *f = fopen(p, "wb");
+    CHECK(f && fputs("a past job's id, longer than sixteen bytes", f) >= 0);
+    if (f) fclose(f);
+    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_OK);
+    CHECK(rs_rendezvous_wait(p, got, sizeof got, time(NULL) - 30, 1.0, &err) == RS_OK);
+    CHECK(memcmp(id, got, sizeof id) == 0);
+
+    if (geteuid() != 0) { /* root reads a file of mode 000 */
+        CHECK(chmod(p, 0) == 0);
+        wait_fails(p, time(NULL) - 30, "cannot read the rendezvous file");
+    }
     remove(p);
 }
 
@@ -102,6 +150,7 @@ int main(void)
     if (!mkdtemp(dir)) return 1;
     round_trip();
     waits();
+    special_files();
     timeouts();
     rmdir(dir);
     return check_report("test_rendezvous");

@@ -9,21 +9,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
+
+/* Through the one writer (files.c): a past job's file is replaced (no
+ * --force here), a folder, a FIFO, a device or a link is refused; the id
+ * appears whole or not at all (a temporary file renamed into place). */
 rs_status rs_rendezvous_publish(const char *path, const void *bytes, size_t n, rs_error *err)
 {
-    char tmp[4096];
-    const int w = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path ? path : "", (long)getpid());
-    if (!path || !*path || w < 0 || (size_t)w >= sizeof tmp)
+    if (!path || !*path || strlen(path) >= 4000)
         return rs_fail(err, RS_E_USAGE, "no usable --rendezvous path");
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(bytes, 1, n, f) == n;
-    if (f && fclose(f) != 0) ok = 0;
-    if (ok && rename(tmp, path) != 0) ok = 0;
-    if (!ok) {
-        remove(tmp);
-        return rs_fail(err, RS_E_IO, "cannot write the rendezvous file %s", path);
-    }
-    return RS_OK;
+    const rs_status st = rs_out_check("rendezvous file", path, 1, NULL, err);
+    return st != RS_OK ? st : rs_out_write("rendezvous file", path, bytes, n, err);
 }
 
 static int ready(const char *path, size_t n, time_t not_before)
@@ -45,9 +41,8 @@ static rs_status not_found(const char *path, size_t n, time_t not_before, double
                        path, timeout_s);
     if (!S_ISREG(st.st_mode))
         return rs_fail(err, RS_E_IO,
-                       "%s is no file (a folder?): --rendezvous names a file rank 0 "
-                       "writes",
-                       path);
+                       "%s is %s, not a file: --rendezvous names a file rank 0 writes", path,
+                       S_ISDIR(st.st_mode) ? "a folder" : "a FIFO, a device or a socket");
     if (st.st_mtime < not_before)
         return rs_fail(err, RS_E_IO,
                        "%s is older than this rank (a past job's): waited %g s for rank 0 to "
@@ -72,10 +67,14 @@ rs_status rs_rendezvous_wait(const char *path, void *bytes, size_t n, time_t not
     const struct timespec nap = {0, 50 * 1000 * 1000};
     const double tries = isfinite(timeout_s) && timeout_s > 0 ? timeout_s * 20.0 : 0.0;
     for (double i = 0; i <= tries; i++) {
-        if (ready(path, n, not_before)) {
-            FILE *f = fopen(path, "rb");
-            const int ok = f && fread(bytes, 1, n, f) == n;
-            if (f) fclose(f);
+        if (ready(path, n, not_before)) { /* read without blocking, at most n bytes */
+            char *got = NULL;
+            size_t len = 0;
+            rs_error ignored;
+            const int ok =
+                rs_file_read(path, "rendezvous file", n, &got, &len, &ignored) == RS_OK && len == n;
+            if (ok) memcpy(bytes, got, n);
+            free(got);
             if (ok) return RS_OK;
         }
         nanosleep(&nap, NULL);
