@@ -37,6 +37,12 @@ def run(*args, env=None, timeout=600, cwd=None):
 NO_DRIVER, NO_DEVICE = 3, 4
 
 
+def line_of(path, text):
+    """The 1-based line of the source tree's file `path` holding `text` (0: none)."""
+    with open(os.path.join(os.environ["REDSCOPE_SOURCE"], path)) as f:
+        return next((n for n, l in enumerate(f, 1) if text in l), 0)
+
+
 def skip_without_gpu():
     """Skip (77) only where there is no NVIDIA driver or no CUDA device;
     any other failure to open the GPU fails the test."""

@@ -16,19 +16,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from clitest import Checks, run, skip_without_gpu  # noqa: E402
+from clitest import Checks, line_of, run, skip_without_gpu  # noqa: E402
 
 print(skip_without_gpu().strip())
 check = Checks("test_gpu_stalls")
 SRC = os.environ["REDSCOPE_SOURCE"]
-
-
-def line_of(path, text):
-    with open(os.path.join(SRC, path)) as f:
-        for n, l in enumerate(f, 1):
-            if text in l:
-                return n
-    return 0
 
 
 OP_ADD = ("common.cuh", line_of("src/kernels/common.cuh", "static_cast<U>(a) + static_cast<U>(b)"))

@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from clitest import Checks, run  # noqa: E402
+from clitest import Checks, line_of, run  # noqa: E402
 
 check = Checks("test_stalls_cli")
 SRC = os.environ["REDSCOPE_SOURCE"]
@@ -32,14 +32,6 @@ def recorded(variant, typ="int32"):
                     and j.get("stalls", {}).get("valid"):
                 return j["stalls"]
     return {}
-
-
-def line_of(path, text):
-    with open(os.path.join(SRC, path)) as f:
-        for n, l in enumerate(f, 1):
-            if text in l:
-                return n
-    return 0
 
 
 SYNC = line_of("src/kernels/classic.cu", "for (unsigned stride = blockDim.x / 2; stride > last") + 2

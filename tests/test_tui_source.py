@@ -18,6 +18,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+from clitest import line_of  # noqa: E402
 from tuitest import Tmux  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
@@ -42,11 +43,6 @@ def recorded(variant):
             if r.get("variant") == variant and r.get("type") == "int32" and r.get("n") == 2 ** 24:
                 return j.get("stalls", {})
     return {}
-
-
-def line_of(path, text):
-    with open(os.path.join(SRC, path)) as f:
-        return next((n for n, l in enumerate(f, 1) if text in l), 0)
 
 
 SEQ = recorded("sequential")
