@@ -23,7 +23,7 @@
 extern char **environ;
 
 #define COMPILE_SECONDS 60           /* the time bound (REDSCOPE_COMPILE_SECONDS) */
-#define COMPILE_MEMORY  (8ull << 30) /* the memory bound: address space */
+#define COMPILE_MEMORY  (8ull << 30) /* the memory bound: address space past the start */
 #define MSG_BYTES       1024
 
 typedef struct request {
@@ -46,10 +46,31 @@ static double seconds_bound(void)
     return v > 0 && v <= 3600 ? v : COMPILE_SECONDS;
 }
 
+/* Bound the address space to what this process holds now plus
+ * COMPILE_MEMORY. Counted from the start, not from zero: a sanitizer build
+ * reserves terabytes of shadow before main, and a bound below that makes
+ * every later mapping (dlopen of NVRTC first) fail. */
+static void bound_memory(void)
+{
+    unsigned long long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu", &pages) != 1) pages = 0;
+        fclose(f);
+    }
+    const long page = sysconf(_SC_PAGESIZE);
+    const rlim_t held = (rlim_t)pages * (rlim_t)(page > 0 ? page : 4096);
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) != 0) return;
+    const rlim_t want = held + COMPILE_MEMORY;
+    if (as.rlim_max != RLIM_INFINITY && want > as.rlim_max) return; /* already lower */
+    as.rlim_cur = want;
+    setrlimit(RLIMIT_AS, &as);
+}
+
 int rs_compile_serve(void)
 {
-    const struct rlimit as = {COMPILE_MEMORY, COMPILE_MEMORY};
-    setrlimit(RLIMIT_AS, &as);
+    bound_memory();
     request q;
     if (rs_fd_get(0, &q, sizeof q, 0) != 0 || q.path_len > 4096 || q.text_len > (64u << 20))
         return 2;
