@@ -295,12 +295,11 @@ static rs_status plain_words(int argc, char **argv, rs_error *err)
 {
     for (int i = 1; i < argc; i++) {
         char safe[512];
-        rs_text_safe(argv[i], 0, safe, sizeof safe);
-        if (strcmp(safe, argv[i]) != 0)
+        if (!rs_text_plain(argv[i]))
             return rs_fail(err, RS_E_USAGE,
                            "'%s' holds a control character or bytes that are not text: give "
                            "plain text",
-                           safe);
+                           rs_text_safe(argv[i], 0, safe, sizeof safe));
     }
     return RS_OK;
 }

@@ -47,7 +47,7 @@ if(RS_FUZZ AND RS_CLANG)
     endif()
     add_test(NAME ${name}
              COMMAND ${out} -max_total_time=${RS_FUZZ_SECONDS} -rss_limit_mb=1024 -timeout=5
-                     ${corpus})
+                     -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/${name}- ${corpus})
     set_tests_properties(${name} PROPERTIES LABELS "unit;fuzz" TIMEOUT 300)
   endfunction()
 

@@ -7,7 +7,8 @@
  *         UTF-8 with no control character (newline and tab only where
  *         lines are kept), no C1 character and no bidirectional control;
  *         it must fit its buffer, pass printable ASCII through unchanged,
- *         be its own escape, and match rs_text_scrub's in-place result.
+ *         be its own escape, match rs_text_scrub's in-place result, and be
+ *         unchanged exactly when rs_text_plain says the text is plain.
  *   odd:  a file name through rs_out_check (files.c), in a folder of its
  *         own that holds a FIFO "f", a link "l", a folder "d" and a file
  *         "e". Refused or accepted, never crashed; what it accepts has no
@@ -68,6 +69,7 @@ static void text_case(const char *s, size_t n)
         if (!all) return;
         safe_output(all, keep);
         if (plain) must(strcmp(all, s) == 0);
+        if (!keep) must(rs_text_plain(s) == (strcmp(all, s) == 0));
         char *again = rs_text_safe_dup(all, keep);
         must(again && strcmp(again, all) == 0);
         free(again);

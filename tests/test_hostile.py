@@ -198,6 +198,16 @@ case("record_same_ar", ["allreduce", "--replay", "same.json", "--record", "same.
                         "--force"], 2, keep=("same.json",))
 folder("record_missing_dir")
 case("record_missing_dir", [*CPU, "--record", "no/such/x.jsonl"], 7)
+LONG = os.path.join("a" * 250, "b" * 250, "c" * 200 + ".jsonl")  # 700 bytes, plain
+folder("record_long_name", lambda d: os.makedirs(os.path.join(d, "a" * 250, "b" * 250)))
+case("record_long_name", [*CPU, "--record", LONG], 0)
+check(os.path.isfile(os.path.join(CASES["record_long_name"], LONG)),
+      "a long plain name is no control character: the recording is written")
+folder("record_name_too_long")
+# a GPU variant: refused before the GPU is looked for (no GPU here: 3 or 4 after it)
+out = case("record_name_too_long", ["run", "--variant", "sequential", "--n", "1000", "--record",
+                                    "x" * 300 + ".jsonl"], 7)
+check("File name too long" in out, f"the name's length named before any work: {out}")
 folder("record_newline")
 case("record_newline", [*CPU, "--record", "new\nline.jsonl"], 2)
 SWEEP = ("sweep", "--variants", "first_add", "--range", "2^10..2^12", "--finish", "atomic",

@@ -141,19 +141,17 @@ rs_status rs_out_check(const char *what, const char *path, int force, const char
                        rs_error *err)
 {
     if (!path || !*path) return rs_fail(err, RS_E_USAGE, "%s: an empty file name", what);
-    char *safe = rs_text_safe_dup(path, 0);
-    if (!safe) return rs_fail(err, RS_E_NOMEM, "out of host memory");
-    if (strcmp(safe, path) != 0) {
-        rs_fail(err, RS_E_USAGE, "the %s's name '%s' holds a control character: give plain text",
-                what, safe);
-        free(safe);
-        return RS_E_USAGE;
-    }
-    free(safe);
+    char safe[600];
+    if (!rs_text_plain(path))
+        return rs_fail(err, RS_E_USAGE,
+                       "the %s's name '%s' holds a control character: give plain text", what,
+                       rs_text_safe(path, 0, safe, sizeof safe));
     struct stat st;
     if (lstat(path, &st) == 0) {
         const rs_status s = check_existing(what, path, &st, force, reading, err);
         if (s != RS_OK) return s;
+    } else if (errno != ENOENT) { /* a name too long, a path through a file */
+        return rs_fail(err, RS_E_IO, "cannot write %s '%s': %s", what, path, strerror(errno));
     }
     char dir[4096];
     dir_of(path, dir, sizeof dir);

@@ -246,13 +246,13 @@ static int handler(void *user, const char *section, const char *key, const char 
         return 0;
     }
     ps->seen[f->id] = line;
-    char safe[600];
-    if (strcmp(rs_text_safe(value, 0, safe, sizeof safe), value) != 0) {
+    if (!rs_text_plain(value)) {
+        char safe[600];
         ps->err_line = line;
         rs_fail(&ps->err, RS_E_USAGE,
                 "%s:%d: the value of '%s' holds a control character or a bidirectional "
                 "control ('%s'): a preset is plain text",
-                ps->label, line, key, safe);
+                ps->label, line, key, rs_text_safe(value, 0, safe, sizeof safe));
         return 0;
     }
     rs_error verr;

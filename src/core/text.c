@@ -66,6 +66,25 @@ int rs_text_bidi(unsigned c)
            (c >= 0x2066 && c <= 0x2069);
 }
 
+/* Whether the character of k bytes at s (k from rs_utf8_len; 0: not
+ * UTF-8) is shown as it is on one line: printable, not C1, not bidi. */
+static int as_is(const char *s, size_t k)
+{
+    const unsigned char c = (unsigned char)s[0];
+    if (k == 1) return c >= 0x20 && c != 0x7f;
+    if (k == 0) return 0;
+    const unsigned cp = code_point((const unsigned char *)s, k);
+    return !(cp >= 0x80 && cp <= 0x9f) && !rs_text_bidi(cp);
+}
+
+int rs_text_plain(const char *s)
+{
+    const size_t n = s ? strlen(s) : 0;
+    for (size_t i = 0, k; i < n; i += k)
+        if (!as_is(s + i, k = rs_utf8_len(s + i, n - i))) return 0;
+    return 1;
+}
+
 /* Append to out (used bytes *w of len) when it fits whole; 0 when full (a
  * cut never splits an escape or a character). */
 static int put(char *out, size_t len, size_t *w, const char *piece, size_t n)
@@ -89,19 +108,15 @@ const char *rs_text_safe(const char *s, int keep_lines, char *out, size_t len)
         size_t size = 0;
         if (keep_lines && c == '\r' && s[i + 1] == '\n') /* CRLF: a line end */
             continue;
-        if (k == 1 && (c >= 0x20 || (keep_lines && (c == '\n' || c == '\t'))) && c != 0x7f) {
-            piece = s + i, size = 1;
-        } else if (k == 1 && (c == '\t' || c == '\n')) { /* one field, one line */
+        if (as_is(s + i, k) || (k == 1 && keep_lines && (c == '\n' || c == '\t')))
+            piece = s + i, size = k;
+        else if (k == 1 && (c == '\t' || c == '\n')) /* one field, one line */
             piece = c == '\t' ? "\\t" : "\\n", size = 2;
-        } else if (k <= 1) { /* a control character, or a byte that is not UTF-8 */
+        else if (k <= 1) /* a control character, or a byte that is not UTF-8 */
             size = (size_t)snprintf(esc, sizeof esc, "\\x%02x", c);
-        } else {
-            const unsigned cp = code_point((const unsigned char *)s + i, k);
-            if ((cp >= 0x80 && cp <= 0x9f) || rs_text_bidi(cp))
-                size = (size_t)snprintf(esc, sizeof esc, "\\u%04x", cp);
-            else
-                piece = s + i, size = k;
-        }
+        else /* C1 or a bidirectional control */
+            size = (size_t)snprintf(esc, sizeof esc, "\\u%04x",
+                                    code_point((const unsigned char *)s + i, k));
         if (!put(out, len, &w, piece, size)) break;
     }
     out[w] = '\0';

@@ -24,6 +24,10 @@ const char *rs_text_safe(const char *s, int keep_lines, char *out, size_t len);
 char *rs_text_safe_dup(const char *s, int keep_lines);
 /* The same in place, cut to s's own length. */
 void rs_text_scrub(char *s, int keep_lines);
+/* Whether s would pass rs_text_safe unchanged (one line, no control,
+ * C1 or bidirectional character, all UTF-8): how a value or a name from
+ * outside is refused rather than escaped. NULL is plain. */
+int rs_text_plain(const char *s);
 /* Whether code point c is a bidirectional control (U+202A..U+202E,
  * U+2066..U+2069, U+200E, U+200F, U+061C). */
 int rs_text_bidi(unsigned c);
