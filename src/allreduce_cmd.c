@@ -17,6 +17,7 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/multi.h"
+#include "core/rendezvous.h"
 #include "core/sweep_range.h"
 #include "engine/allreduce.h"
 #include "engine/engine.h"
@@ -301,7 +302,8 @@ int rs_cmd_allreduce(rs_cli *cli)
     rs_error err;
     const int bad = rs_cli_check_outputs(cli);
     if (bad) return bad;
-    rs_status st = sizes_of(cli, &sz, &err);
+    rs_status st = cli->rendezvous ? rs_rendezvous_check(cli->rendezvous, cli->rank, &err) : RS_OK;
+    if (st == RS_OK) st = sizes_of(cli, &sz, &err);
     if (st == RS_OK && cli->nccl_tests) st = rs_nt_find(cli->nccl_tests, &err);
     if (st == RS_OK && cli->replay)
         st = rs_ar_run_read(cli->replay, cli, &sz, algos, &run, &err);

@@ -7,8 +7,11 @@ check against the CPU reference, the counters read on the share, a fault
 and the next run, and a recording replayed. Right for int32 sums and
 maxima (exact) and float32 and float64 sums (within tolerance) at n = 1,
 31, 2^20+7 and 2^28. The all-reduce over one GPU: every algorithm exact,
-busbw 0 (2(G-1)/G), one process of one rank alike, and nccl-tests' time
-beside ours where .nccl-tests is built. What needs two GPUs (peer copies,
+busbw 0 (2(G-1)/G), one process of one rank alike, what a waiting rank
+finds at the rendezvous path after its wait named (nothing, a past job's
+file, another program's file; a folder, a FIFO or a link is refused before
+the wait, in test_hostile.py; unreadable is not tried: as root it reads),
+and nccl-tests' time beside ours where .nccl-tests is built. What needs two GPUs (peer copies,
 NCCL between ranks, the shares' split) is tests/test_gpu_split.py and
 test_gpu_allreduce.py. Skips (77) without a CUDA device."""
 import json
@@ -108,6 +111,30 @@ with tempfile.TemporaryDirectory() as d:  # one process of one rank, through the
     check(len(got) == 8 and not any(q["wrong"] for q in got) and not os.listdir(d),
           f"--ranks 1: 8 exact points, the rendezvous files removed: {p.returncode} "
           f"{p.stderr[-300:]} {os.listdir(d)}")
+
+
+def rank1(rv, timeout="1"):
+    """Rank 1 of 2 on this GPU, waiting at rv for rank 0, which never comes."""
+    p = subprocess.run([EXE, "allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
+                        "--algo", "nccl", "--n", "2^10"], capture_output=True, text=True,
+                       timeout=120, env={**os.environ, "REDSCOPE_RENDEZVOUS_TIMEOUT": timeout})
+    return p.returncode, p.stderr
+
+
+with tempfile.TemporaryDirectory() as d:  # what a waiting rank finds at the path, named
+    rc, err = rank1(os.path.join(d, "none.id"))
+    check(rc == 7 and "no rendezvous in" in err and "after 1 s" in err,
+          f"nothing at the path: the wait ends at its bound, exit 7: {rc} {err[-300:]}")
+    old = os.path.join(d, "old.id")
+    with open(old, "wb") as f:
+        f.write(b"x" * 128)
+    os.utime(old, (1, 1))
+    rc, err = rank1(old)
+    check(rc == 7 and "older than this rank" in err, f"a past job's file: {rc} {err[-300:]}")
+    with open(os.path.join(d, "short.id"), "wb") as f:
+        f.write(b"x" * 5)
+    rc, err = rank1(os.path.join(d, "short.id"))
+    check(rc == 7 and "holds 5 bytes" in err, f"another program's file: {rc} {err[-300:]}")
 
 NT = os.environ.get("RS_NCCL_TESTS") or os.path.join(os.environ["REDSCOPE_SOURCE"], ".nccl-tests")
 if os.path.exists(os.path.join(NT, "all_reduce_perf")):

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "text.h"
 
 /* Through the one writer (files.c): a past job's file is replaced (no
  * --force here), a folder, a FIFO, a device or a link is refused; the id
@@ -29,6 +30,31 @@ static int ready(const char *path, size_t n, time_t not_before)
            st.st_mtime >= not_before;
 }
 
+static rs_status not_a_file(const char *path, mode_t m, rs_error *err)
+{
+    return rs_fail(err, RS_E_IO, "%s is %s, not a file: --rendezvous names a file rank 0 writes",
+                   path,
+                   S_ISDIR(m)   ? "a folder"
+                   : S_ISLNK(m) ? "a symbolic link (rank 0 does not write through links)"
+                                : "a FIFO, a device or a socket");
+}
+
+rs_status rs_rendezvous_check(const char *path, int rank, rs_error *err)
+{
+    if (!path || !*path || strlen(path) >= 4000)
+        return rs_fail(err, RS_E_USAGE, "no usable --rendezvous path");
+    if (rank == 0) return rs_out_check("rendezvous file", path, 1, NULL, err);
+    char safe[600];
+    if (!rs_text_plain(path))
+        return rs_fail(err, RS_E_USAGE,
+                       "the rendezvous file's name '%s' holds a control "
+                       "character: give plain text",
+                       rs_text_safe(path, 0, safe, sizeof safe));
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) return not_a_file(path, st.st_mode, err);
+    return RS_OK;
+}
+
 /* Why the file at path is no rendezvous, after a wait that found none. */
 static rs_status not_found(const char *path, size_t n, time_t not_before, double timeout_s,
                            rs_error *err)
@@ -39,10 +65,7 @@ static rs_status not_found(const char *path, size_t n, time_t not_before, double
                        "no rendezvous in %s after %g s: is rank 0 running, and does every rank "
                        "see this path?",
                        path, timeout_s);
-    if (!S_ISREG(st.st_mode))
-        return rs_fail(err, RS_E_IO,
-                       "%s is %s, not a file: --rendezvous names a file rank 0 writes", path,
-                       S_ISDIR(st.st_mode) ? "a folder" : "a FIFO, a device or a socket");
+    if (!S_ISREG(st.st_mode)) return not_a_file(path, st.st_mode, err);
     if (st.st_mtime < not_before)
         return rs_fail(err, RS_E_IO,
                        "%s is older than this rank (a past job's): waited %g s for rank 0 to "

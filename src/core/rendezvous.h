@@ -10,6 +10,12 @@
 
 #include "error.h"
 
+/* Before any work: whether `rank` can use path. Rank 0 writes it (through
+ * files.c: a past job's file is replaced; a folder, a FIFO, a device or a
+ * link refused); a waiting rank refuses at once what is there and is no
+ * file, since rank 0 would never write it. */
+rs_status rs_rendezvous_check(const char *path, int rank, rs_error *err);
+
 /* Write the n bytes to path. */
 rs_status rs_rendezvous_publish(const char *path, const void *bytes, size_t n, rs_error *err);
 
