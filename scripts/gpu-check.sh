@@ -2,8 +2,11 @@
 # On the GPU machine (see docs/results.md): the GPU tests, the benchmarks and
 # the Nsight Compute comparison in one go. Logs go to $OUT/gpu-logs.tar.gz;
 # a short summary is printed last.
-#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|all]   (check: tests and bench;
-#          lecture: only the demo's two ladders with stall views, to $OUT/h200-lecture.jsonl)
+#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|ncu-probe|all]
+#          (check: tests and bench; lecture: only the demo's two ladders with stall
+#          views, to $OUT/h200-lecture.jsonl; ncu-probe: the step-configurations where
+#          the stall view and Nsight Compute disagreed, at three ncu sampling intervals
+#          and without ncu's cache control)
 set -u
 what=${1:-all}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,6 +59,21 @@ if [ "$what" = record ] || [ "$what" = all ]; then
   record_demo
 elif [ "$what" = lecture ]; then
   record_lecture
+fi
+
+if [ "$what" = ncu-probe ]; then
+  pairs=sequential@0,unroll_warp_volatile@1,unrolled@1,first_add@2,vectorized@0
+  for s in 5 2 0; do
+    (cd /work/main/build-sm90 && RS_NCU_SHIFT=$s RS_NCU_ONLY=$pairs timeout 200 \
+        ctest -R "^gpu_stalls_ncu$" -V) > "$logs/ncu-shift$s.log" 2>&1
+    echo "== ncu interval = redscope's period - $s" >> "$summary"
+    grep -E "pp \(|checks," "$logs/ncu-shift$s.log" | sed 's/^[0-9]*: //' >> "$summary"
+  done
+  (cd /work/main/build-sm90 && RS_NCU_EXTRA="--cache-control none" \
+      RS_NCU_ONLY=sequential@0,unrolled@1 timeout 100 ctest -R "^gpu_stalls_ncu$" -V) \
+      > "$logs/ncu-nocache.log" 2>&1
+  echo "== ncu --cache-control none" >> "$summary"
+  grep -E "pp \(|checks," "$logs/ncu-nocache.log" | sed 's/^[0-9]*: //' >> "$summary"
 fi
 
 if [ "$what" = tests ] || [ "$what" = check ] || [ "$what" = all ]; then

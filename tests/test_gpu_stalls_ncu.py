@@ -37,6 +37,11 @@ CONFIGS = (("--type", "int32", "--op", "sum", "--n", "2^24", "--block", "256"),
            ("--type", "float64", "--op", "max", "--n", "16777217", "--block", "512"),
            ("--type", "float16", "--op", "sum", "--n", "16777213", "--block", "128"))
 ARGS = CONFIGS[0]
+# Experiments: RS_NCU_SHIFT sets how much lower ncu's interval is than
+# redscope's period; RS_NCU_ONLY="step@config-index,..." limits the pairs.
+SHIFT = int(os.environ.get("RS_NCU_SHIFT", "5"))
+ONLY = [tuple(x.split("@")) for x in os.environ.get("RS_NCU_ONLY", "").split(",") if x]
+EXTRA = os.environ.get("RS_NCU_EXTRA", "").split()
 NCU_REASON = {"long_sb": "long_scoreboard", "short_sb": "short_scoreboard", "mio": "mio_throttle",
               "lg": "lg_throttle", "tex": "tex_throttle", "math": "math_pipe_throttle",
               "dispatch": "dispatch_stall", "no_inst": "no_instructions", "imc": "imc_miss",
@@ -56,8 +61,8 @@ def ncu_pcs(v, tmp, period, launches, args):
     (samples, {reason: samples}) from ncu's SASS source page (each table's
     first row is its kernel's entry)."""
     rep = os.path.join(tmp, v)
-    p = subprocess.run([ncu, "--clock-control", "none", "--section", "SourceCounters",
-                        "--warp-sampling-interval", str(max(0, period - 5)), "-k",
+    p = subprocess.run([ncu, "--clock-control", "none", *EXTRA, "--section", "SourceCounters",
+                        "--warp-sampling-interval", str(max(0, period - SHIFT)), "-k",
                         f"regex:k_{v}([<I(]|$)", "--launch-skip", str(5 * launches), "-c",
                         str(launches), "-f", "-o", rep, EXE, "run", "--variant", v, *args,
                         "--reps", "12", "--warmup", "0"],
@@ -132,11 +137,13 @@ PERIOD, LAUNCHES = {}, {}
 check(ncu is not None, "ncu (Nsight Compute) is on PATH for the comparison")
 if ncu:
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
-    for args in CONFIGS:
+    for ci, args in enumerate(CONFIGS):
         print(f"\n{' '.join(args)}")
         print(f"{'step':22} {'hottest (redscope)':18} {'top reason':18} {'share':>6} "
               f"{'hottest (ncu)':18} {'top reason':18} {'share':>6} {'max diff':>8}")
         for v in STEPS:
+            if ONLY and (v, str(ci)) not in ONLY:
+                continue
             a = ours(v, args)
             b = ncu_lines(v, ncu_pcs(v, tmp, PERIOD.get(v, 7), LAUNCHES.get(v, 1), args))
             if not a or not b:
@@ -146,7 +153,8 @@ if ncu:
             sa, sb = shares(a), shares(b)
             diff = max(abs(sa.get(k, 0.0) - sb.get(k, 0.0)) for k in set(sa) | set(sb))
             print(f"{v:22} {ka[0] + ':' + str(ka[1]):18} {ra:18} {sa[ka]:5.1f}% "
-                  f"{kb[0] + ':' + str(kb[1]):18} {rb:18} {sb[kb]:5.1f}% {diff:7.1f}pp")
+                  f"{kb[0] + ':' + str(kb[1]):18} {rb:18} {sb[kb]:5.1f}% {diff:7.1f}pp "
+                  f"({sum(n for n, _ in a.values())} / {sum(n for n, _ in b.values())} samples)")
             where = f"{v} ({' '.join(args[1::2])})"
             check(ka == kb, f"{where}: the same hottest line: {ka} against ncu's {kb}")
             check(ra == rb, f"{where}: the same top reason on it: {ra} against ncu's {rb}")
