@@ -30,9 +30,9 @@ rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, i
 void rs_compiled_free(rs_compiled *c);
 
 /* rs_compile in a process of its own (compile_bound.c): at most 60 s
- * (REDSCOPE_COMPILE_SECONDS) and 8 GiB of address space, so an #include of
- * a FIFO or a macro that expands without end stops with the bound it hit
- * (RS_E_USAGE) instead of hanging the caller. */
+ * (REDSCOPE_COMPILE_SECONDS) and 8 GiB of address space past the child's
+ * start, so an #include of a FIFO or a macro that expands without end
+ * stops with the bound it hit (RS_E_USAGE) instead of hanging the caller. */
 rs_status rs_compile_bounded(const char *path, const char *text, rs_dtype t, rs_op op, int kfinish,
                              int arch, rs_compiled *out, rs_error *err);
 /* The child's side: `redscope RS_COMPILE_PROCESS_ARG`; its exit status. */
