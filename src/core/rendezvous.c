@@ -41,8 +41,9 @@ static rs_status not_a_file(const char *path, mode_t m, rs_error *err)
 
 rs_status rs_rendezvous_check(const char *path, int rank, rs_error *err)
 {
-    if (!path || !*path || strlen(path) >= 4000)
-        return rs_fail(err, RS_E_USAGE, "no usable --rendezvous path");
+    if (!path || !*path)
+        return rs_fail(err, RS_E_USAGE, "--rendezvous FILE: a path every rank can see");
+    if (strlen(path) >= 4000) return rs_fail(err, RS_E_USAGE, "no usable --rendezvous path");
     if (rank == 0) return rs_out_check("rendezvous file", path, 1, NULL, err);
     char safe[600];
     if (!rs_text_plain(path))
