@@ -203,8 +203,42 @@ check(rc == 0 and cells and "refused" not in out.split("\n", 1)[-1]
       and "\nnot recorded: atomic, first_add, cpu, at the sizes so marked: the recording "
       "holds no run of them with these settings" in out
       and "'not recorded' said below" in out
-      and "\ncpu: leave cpu out of --variants to see the CPU time recorded beside" in out,
+      and "\ncpu: where the cpu step was not recorded, the CPU time recorded beside the GPU "
+      "runs of that size" in out,
       f"sweep --replay: sizes the recording lacks are 'not recorded', not 'refused': {out[-900:]}")
+
+# One CPU time, the same everywhere it is recorded (the demo holds no run of
+# the cpu step, and each GPU row timed the CPU beside it: 4.3 to 8.9 ms).
+cpu_rows = {l.split()[0]: l.split()[-1] for l in out.splitlines() if l.strip()[:2] == "2^"}
+check(cpu_rows.get("2^10") not in (None, "recorded") and cpu_rows.get("2^28") != "recorded"
+      and "crossovers (a lead changes where another is >5% faster): cpu fastest up to 2^13; "
+      "first_add from 2^14 on" in out,
+      f"sweep --replay: the cpu column from the recorded CPU times, in the crossovers: {out[-900:]}")
+rc, out, err = run("ladder", "--replay", demo, "--format", "json")
+rows = json.loads(out)["rows"] if rc == 0 else []
+cpu_ms = {r["cpu_ms"] for r in rows}
+check(len(rows) == 14 and len(cpu_ms) == 1 and all(r["cpu_from"] == "beside" for r in rows)
+      and all(abs(r["speedup_cpu"] - r["cpu_ms"] / r["time_ms"]["median"]) < 1e-9 for r in rows),
+      f"ladder --replay: every row's vs CPU against one CPU time: {sorted(cpu_ms)} {err}")
+one_cpu = min(cpu_ms) if cpu_ms else 0
+rc, out, err = run("ladder", "--replay", demo)
+check(rc == 0 and "\nvs CPU: against 4.28 ms on one host thread, the best of the host runs timed "
+      "beside the GPU runs, up to 3 each\n" in out, f"ladder --replay: what vs CPU is against: {out}")
+rc, out, err = run("run", "--replay", demo, "--variant", "sequential", "--format", "json")
+check(rc == 0 and json.loads(out)["cpu_ms"] == one_cpu,
+      f"run --replay of one step: the same CPU time as the ladder's: {out[:200]} {err}")
+rc, out, err = run("run", "--replay", demo, "--variant", "cpu", "--format", "json")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j["time_ms"]["median"] == one_cpu and j["cpu_from"] == "beside",
+      f"run --replay --variant cpu: the CPU time recorded beside, said so: {rc} {err}")
+rc, out, err = run("run", "--replay", demo, "--variant", "cpu")
+check(rc == 0 and "time       4.28 ms: the CPU time recorded beside GPU runs of this input (one "
+      "thread, the best of up to 3 runs; no median or spread)" in out, f"run --replay cpu: {out}")
+rc, out, err = run("ladder", "--variants", "cpu,sequential", "--replay", demo, "--format", "csv")
+lines = out.splitlines()
+col = lines[0].split(",").index("cpu_from") if lines else -1
+check(rc == 0 and len(lines) == 3 and all(l.split(",")[col] == "beside" for l in lines[1:]),
+      f"ladder csv: the cpu_from column: {out[:400]} {err}")
 
 # Listings.
 rc, out, _ = run("variants")

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "cpu_time.h"
 #include "format.h"
 #include "stalls_io.h"
 #include "text.h"
@@ -384,6 +385,8 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddNumberToObject(j, "pct_measured", r->pct_measured);
     cJSON_AddNumberToObject(j, "cpu_ms", r->cpu_ms);
     cJSON_AddNumberToObject(j, "speedup_cpu", r->speedup_cpu);
+    if (r->cpu_ms > 0.0)
+        cJSON_AddStringToObject(j, "cpu_from", rs_cpu_from_name(rs_cpu_from_of(r)));
     cJSON_AddBoolToObject(j, "correct", r->correct);
     cJSON_AddNumberToObject(j, "bad_reps", r->bad_reps);
     cJSON_AddItemToObject(j, "result", value_json(&r->got));
@@ -452,6 +455,10 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     r->pct_measured = num(j, "pct_measured", 0);
     r->cpu_ms = num(j, "cpu_ms", 0);
     r->speedup_cpu = num(j, "speedup_cpu", 0);
+    const cJSON *from = cJSON_GetObjectItemCaseSensitive(j, "cpu_from");
+    const int cf = from ? rs_cpu_from_parse(cJSON_GetStringValue(from)) : RS_CPU_UNSHARED;
+    if (cf < 0) return rs_fail(err, RS_E_USAGE, "cpu_from: neither \"beside\" nor \"cpu_step\"");
+    r->cpu_from = (rs_cpu_from)cf;
     r->correct = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "correct"));
     r->bad_reps = unum(j, "bad_reps");
     const rs_dtype acc = rs_dtype_acc(r->req.type);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "catalogue.h"
+#include "cpu_time.h"
 #include "format.h"
 #include "text.h"
 
@@ -195,6 +196,8 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
     if (st == RS_OK && out->count == 0 && !out->has_device)
         st = rs_fail(err, RS_E_IO, "%s: an empty recording", path);
     if (st != RS_OK) rs_recording_free(out);
+    else
+        rs_cpu_share_rows(out->rows, out->count); /* one CPU time per input, whatever replays */
     return st;
 }
 

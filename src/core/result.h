@@ -77,6 +77,11 @@ typedef struct rs_multi_result {
     rs_gpu_share share[RS_GPUS_MAX];
 } rs_multi_result;
 
+/* Where a result's cpu_ms comes from (core/cpu_time.h): not yet shared (a
+ * GPU run's own time beside it, or the cpu step's own), the best of the
+ * times measured beside GPU runs, or the cpu step's median. */
+typedef enum rs_cpu_from { RS_CPU_UNSHARED = 0, RS_CPU_BESIDE, RS_CPU_STEP } rs_cpu_from;
+
 typedef struct rs_result {
     rs_request req;    /* the request answered */
     rs_finish finish;  /* resolved finish (AUTO: the variant has none) */
@@ -94,6 +99,7 @@ typedef struct rs_result {
     double pct_measured; /* of the measured streaming-read peak (0: not measured) */
     double cpu_ms;       /* one host thread, same input */
     double speedup_cpu;
+    rs_cpu_from cpu_from;
 
     /* correctness, checked on every timed repetition */
     int correct;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "cpu_time.h"
 #include "request.h"
 
 int rs_runner_fatal(rs_status st)
@@ -46,8 +47,8 @@ static void make_row(const rs_runner *rn, const rs_request *r, int index, int to
     }
 }
 
-rs_status rs_runner_run(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows, int *done,
-                        rs_error *err)
+static rs_status run_list(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows,
+                          int *done, rs_error *err)
 {
     *done = 0;
     for (int i = 0; i < n; i++) {
@@ -65,6 +66,14 @@ rs_status rs_runner_run(const rs_runner *rn, const rs_request *reqs, int n, rs_r
             return rs_fail(err, rows[i].status, "%s", rows[i].error);
     }
     return RS_OK;
+}
+
+rs_status rs_runner_run(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows, int *done,
+                        rs_error *err)
+{
+    const rs_status st = run_list(rn, reqs, n, rows, done, err);
+    rs_cpu_share_rows(rows, *done); /* one CPU time per input (recorded as measured) */
+    return st;
 }
 
 int rs_runner_exit(const rs_row *rows, int n, int nomem_fails)

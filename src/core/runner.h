@@ -6,7 +6,9 @@
  * - no driver, no device, a recording that cannot be written, or a cancel
  *   stops it: the rows so far are kept;
  * - every row is recorded as it is made (a stopped run keeps what it
- *   measured), and handed to `row` as it is made. */
+ *   measured), and handed to `row` as it is made;
+ * - the rows returned take one CPU time per input (core/cpu_time.h), so
+ *   every "vs CPU" of a list is against the same figure. */
 #ifndef RS_RUNNER_H
 #define RS_RUNNER_H
 

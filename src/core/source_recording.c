@@ -1,10 +1,13 @@
 /* The recording source: answers a request with the last recorded row that
  * was measured with the same settings, preferring rows of the same command;
- * otherwise says plainly that it was not recorded. */
+ * the cpu step, where it was not run, with the CPU time recorded beside
+ * GPU runs of the same input; otherwise says plainly that it was not
+ * recorded. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalogue.h"
+#include "cpu_time.h"
 #include "source.h"
 
 typedef struct recording_source {
@@ -76,6 +79,8 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
     out->device = rec->device; /* the GPU it was recorded on, for the ladder's header */
     if (row) return rs_fail(err, row->status, "%s", row->error);
     if (r->variant == RS_V_KERNEL && kernel_not_recorded(rec, r, err) != RS_OK) return err->code;
+    if (r->variant == RS_V_CPU && rs_cpu_from_rows(rec->rows, rec->count, r, out))
+        return RS_OK; /* the CPU time measured beside GPU runs of this input */
     char label[96];
     return rs_fail(err, RS_E_USAGE, RS_NOT_RECORDED ": %s with this configuration was not recorded",
                    rs_request_label(r, label, sizeof label));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "cpu_time.h"
 #include "files.h"
 #include "format.h"
 
@@ -320,20 +321,21 @@ static const char *cell_word(const rs_row *r)
     return rs_row_not_recorded(r) ? "not recorded" : "refused";
 }
 
-/* One line for what the recording lacks: every variant with such a cell. */
+/* One line for what the recording lacks: every variant with such a cell;
+ * one for a cpu column answered from the CPU times recorded beside. */
 static void say_not_recorded(FILE *f, const rs_sweep *s)
 {
     char names[320] = "";
     size_t len = 0;
-    int cpu = 0, baseline = 0; /* the cpu variant lacking; a CPU time beside a GPU row */
+    int beside = 0; /* a cpu cell from the times beside GPU runs */
     for (int v = 0; v < s->nvar; v++) {
         int lacks = 0;
         for (int i = 0; i < s->sizes.count && i * s->nvar + v < s->done; i++) {
             const rs_row *r = rs_sweep_row(s, i, v);
             lacks |= rs_row_not_recorded(r);
-            baseline |= r->status == RS_OK && r->result.cpu_ms > 0.0 && s->var[v] != RS_V_CPU;
+            beside |=
+                r->status == RS_OK && s->var[v] == RS_V_CPU && r->result.cpu_from == RS_CPU_BESIDE;
         }
-        cpu |= lacks && s->var[v] == RS_V_CPU;
         if (lacks && len < sizeof names)
             len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
                                     rs_sweep_series_name(s, v));
@@ -343,9 +345,9 @@ static void say_not_recorded(FILE *f, const rs_sweep *s)
                 "not recorded: %s, at the sizes so marked: the recording holds no run of them "
                 "with these settings (type, op, block, finish, input, reps and counters)\n",
                 names);
-    if (cpu && baseline) /* what it does hold of the CPU */
-        fprintf(f, "cpu: leave cpu out of --variants to see the CPU time recorded beside each "
-                   "GPU run instead (one thread, the best of up to 3)\n");
+    if (beside)
+        fprintf(f, "cpu: where the cpu step was not recorded, the CPU time recorded beside the "
+                   "GPU runs of that size (one thread, the best of up to 3 runs)\n");
 }
 
 static void print_sweep_table(FILE *f, const rs_sweep *s)
@@ -402,6 +404,11 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
     say_not_recorded(f, s);
 }
 
+static const char *cpu_from_csv(const rs_result *r)
+{
+    return r->cpu_ms > 0.0 ? rs_cpu_from_name(rs_cpu_from_of(r)) : "";
+}
+
 void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
 {
     if (fmt == RS_FMT_TABLE) {
@@ -410,7 +417,8 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
     }
     if (fmt == RS_FMT_CSV) {
         fprintf(f,
-                "n,variant,status,time_median_ms,gbps,pct_peak,pct_limit,cpu_ms,correct,error\n");
+                "n,variant,status,time_median_ms,gbps,pct_peak,pct_limit,cpu_ms,cpu_from,correct,"
+                "error\n");
         for (int i = 0; i < s->done; i++) {
             const rs_row *r = &s->rows[i];
             const rs_result *x = &r->result;
@@ -418,10 +426,11 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
             fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n,
                     rs_request_label(&x->req, label, sizeof label), r->status);
             if (r->status == RS_OK)
-                fprintf(f, "%.6g,%.2f,%.2f,%.2f,%.6g,%s,\n", x->t_median_ms, x->gbps, x->pct_peak,
-                        x->pct_measured, x->cpu_ms, x->correct ? "yes" : "no");
+                fprintf(f, "%.6g,%.2f,%.2f,%.2f,%.6g,%s,%s,\n", x->t_median_ms, x->gbps,
+                        x->pct_peak, x->pct_measured, x->cpu_ms, cpu_from_csv(x),
+                        x->correct ? "yes" : "no");
             else {
-                fprintf(f, ",,,,,,");
+                fprintf(f, ",,,,,,,");
                 rs_csv_field(f, r->error);
                 fprintf(f, "\n");
             }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "cpu_time.h"
 #include "format.h"
 #include "stalls_io.h"
 #include "ukernel.h"
@@ -151,10 +152,40 @@ static void describe_gpus(FILE *f, const rs_multi_result *m)
     }
 }
 
+/* The run's time, bandwidth and CPU lines. */
+static void print_times(FILE *f, const rs_result *r)
+{
+    char a[32], b[32], c[32];
+    const int utf8 = rs_notation_utf8();
+    rs_fmt_time(r->t_median_ms, utf8, a, sizeof a);
+    rs_fmt_time(r->t_min_ms, utf8, b, sizeof b);
+    rs_fmt_time(r->t_max_ms, utf8, c, sizeof c);
+    if (r->req.variant == RS_V_CPU && r->cpu_from == RS_CPU_BESIDE)
+        fprintf(f,
+                "time       %s: the CPU time recorded beside GPU runs of this input (one thread, "
+                "the best of up to 3 runs; no median or spread)\n",
+                a);
+    else
+        fprintf(f, "time       %s median (min %s, max %s, %u rep%s)\n", a, b, c, r->reps,
+                r->reps == 1 ? "" : "s");
+    fprintf(f, "bandwidth  %.1f GB/s", r->gbps);
+    const int g = r->multi.gpus > 1 ? r->multi.gpus : 1; /* % of all the GPUs' peaks */
+    if (r->pct_peak > 0)
+        fprintf(f, ", %.1f%% of peak %.0f GB/s", r->pct_peak, g * r->device.peak_gbps);
+    if (r->pct_measured > 0)
+        fprintf(f, ", %.1f%% of measured %.0f GB/s", r->pct_measured, g * r->device.measured_gbps);
+    fprintf(f, "\n");
+    rs_fmt_time(r->cpu_ms, utf8, a, sizeof a);
+    rs_fmt_ratio(r->speedup_cpu, utf8, b, sizeof b);
+    if (r->req.variant != RS_V_CPU)
+        fprintf(f, "cpu        %s on one host thread (%s); %s on the GPU\n", a,
+                rs_cpu_from_words(rs_cpu_from_of(r)), b);
+}
+
 static void print_run_table(FILE *f, const rs_row *row)
 {
     const rs_result *r = &row->result;
-    char n[48], a[32], b[32], c[32];
+    char n[48];
     rs_format_size(r->req.n, n, sizeof n);
     if (row->status != RS_OK) {
         fprintf(f, "%s: %s\n", rs_request_name(&r->req), row->error);
@@ -186,22 +217,7 @@ static void print_run_table(FILE *f, const rs_row *row)
                 "           %s chose blockDim %u for this n (asked: %u; --grid or --ept keeps "
                 "yours)\n",
                 rs_request_name(&r->req), rs_result_block(r), r->req.block);
-    const int utf8 = rs_notation_utf8();
-    rs_fmt_time(r->t_median_ms, utf8, a, sizeof a);
-    rs_fmt_time(r->t_min_ms, utf8, b, sizeof b);
-    rs_fmt_time(r->t_max_ms, utf8, c, sizeof c);
-    fprintf(f, "time       %s median (min %s, max %s, %u reps)\n", a, b, c, r->reps);
-    fprintf(f, "bandwidth  %.1f GB/s", r->gbps);
-    const int g = r->multi.gpus > 1 ? r->multi.gpus : 1; /* % of all the GPUs' peaks */
-    if (r->pct_peak > 0)
-        fprintf(f, ", %.1f%% of peak %.0f GB/s", r->pct_peak, g * r->device.peak_gbps);
-    if (r->pct_measured > 0)
-        fprintf(f, ", %.1f%% of measured %.0f GB/s", r->pct_measured, g * r->device.measured_gbps);
-    fprintf(f, "\n");
-    rs_fmt_time(r->cpu_ms, utf8, a, sizeof a);
-    rs_fmt_ratio(r->speedup_cpu, utf8, b, sizeof b);
-    if (r->req.variant != RS_V_CPU)
-        fprintf(f, "cpu        %s on one host thread; %s on the GPU\n", a, b);
+    print_times(f, r);
     char got[64], exp[64];
     rs_value_format(&r->got, got, sizeof got);
     rs_value_format(&r->expected, exp, sizeof exp);
@@ -223,7 +239,8 @@ static void csv_header(FILE *f, rs_metric_mask m)
 {
     fprintf(f, "step,variant,type,op,n,block,finish,grid,elements_per_thread,launches,reps,"
                "time_median_ms,time_min_ms,time_max_ms,step_speedup,cumulative_speedup,gbps,"
-               "pct_peak,pct_measured,cpu_ms,speedup_cpu,correct,result,expected,rel_err,tol,"
+               "pct_peak,pct_measured,cpu_ms,speedup_cpu,cpu_from,correct,result,expected,rel_err,"
+               "tol,"
                "gpus,cross_finish,finish_ms,status,error");
     for (int i = 0; i < RS_METRIC_COUNT; i++)
         if (m & RS_METRIC_BIT(i)) fprintf(f, ",%s", rs_metric_defs[i].key);
@@ -249,7 +266,7 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
             rs_dtype_name(r->req.type), rs_op_name(r->req.op), (unsigned long long)r->req.n,
             r->req.block, rs_finish_name(r->finish));
     if (rows[i].status != RS_OK) {
-        fprintf(f, ",,,,,,,,,,,,,,,,,,,%u,%s,,%d,", r->req.gpus,
+        fprintf(f, ",,,,,,,,,,,,,,,,,,,,%u,%s,,%d,", r->req.gpus,
                 r->req.gpus == 1 ? "" : rs_cross_name(r->req.cross), rows[i].status);
         rs_csv_field(f, rows[i].error);
         for (int k = 0; k < RS_METRIC_COUNT; k++)
@@ -265,9 +282,10 @@ static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
     const double sp = rs_ladder_step_speedup(rows, i), cu = rs_ladder_cumulative_speedup(rows, i);
     if (sp > 0.0) snprintf(step, sizeof step, "%.4g", sp);
     if (cu > 0.0) snprintf(cumul, sizeof cumul, "%.4g", cu);
-    fprintf(f, "%u,%.3f,%u,%u,%.6g,%.6g,%.6g,%s,%s,%.2f,%.2f,%.2f,%.6g,%.2f,%s,%s,%s,%.3g,%.3g,",
+    const char *from = r->cpu_ms > 0.0 ? rs_cpu_from_name(rs_cpu_from_of(r)) : "";
+    fprintf(f, "%u,%.3f,%u,%u,%.6g,%.6g,%.6g,%s,%s,%.2f,%.2f,%.2f,%.6g,%.2f,%s,%s,%s,%s,%.3g,%.3g,",
             r->grid, r->ept, r->launches, r->reps, r->t_median_ms, r->t_min_ms, r->t_max_ms, step,
-            cumul, r->gbps, r->pct_peak, r->pct_measured, r->cpu_ms, r->speedup_cpu,
+            cumul, r->gbps, r->pct_peak, r->pct_measured, r->cpu_ms, r->speedup_cpu, from,
             r->correct ? "yes" : "no", got, exp, r->rel_err, r->tol);
     fprintf(f, "%d,%s,%.6g,0,", r->multi.gpus > 1 ? r->multi.gpus : 1,
             r->multi.gpus > 1 ? rs_cross_name(r->multi.cross) : "", r->multi.finish_ms);
@@ -394,6 +412,20 @@ static void gpus_footer(FILE *f, const rs_row *rows, int count)
     }
 }
 
+/* What "vs CPU" is against: one CPU time per input (core/cpu_time.h). */
+static void cpu_footer(FILE *f, const rs_row *rows, int count)
+{
+    for (int i = 0; i < count; i++) {
+        const rs_result *r = &rows[i].result;
+        if (rows[i].status != RS_OK || !(r->cpu_ms > 0.0)) continue;
+        char t[32];
+        rs_fmt_time(r->cpu_ms, rs_notation_utf8(), t, sizeof t);
+        fprintf(f, "vs CPU: against %s on one host thread, %s\n", t,
+                rs_cpu_from_words(rs_cpu_from_of(r)));
+        return;
+    }
+}
+
 /* The ladder's first line: type, operation, n, block and GPU, from its
  * first row that ran, else from what was asked. */
 static void ladder_header(FILE *f, const rs_row *rows, int count)
@@ -464,6 +496,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         stall_row(f, &r->stalls);
     }
     if (rows_gpus(rows, count) > 1) gpus_footer(f, rows, count);
+    cpu_footer(f, rows, count);
     for (int i = 0; i < count; i++) {
         const rs_metrics *mt = &rows[i].result.metrics;
         if (rows[i].status == RS_OK && mt->requested && !mt->valid &&

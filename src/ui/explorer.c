@@ -183,9 +183,14 @@ static const rs_result *comparison(const ui_app *a, const rs_result *cur, char *
     return ui_result_for(a, prev);
 }
 
-/* min-max in the median's unit: "90.5-91.7 us" */
+/* min-max in the median's unit: "90.5-91.7 us"; a CPU time recorded
+ * beside GPU runs has none */
 static void time_range(const rs_result *res, char *buf, size_t len)
 {
+    if (res->req.variant == RS_V_CPU && res->cpu_from == RS_CPU_BESIDE) {
+        snprintf(buf, len, "best of up to 3, timed beside the GPU runs");
+        return;
+    }
     const double ms = res->t_median_ms;
     const double k = ms < 1.0 ? 1e3 : ms < 1000.0 ? 1.0 : 1e-3;
     const char *unit = ms < 1.0 ? rs_sym(RS_SYM_MICRO) : ms < 1000.0 ? "ms" : "s";

@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
+#include "core/cpu_time.h"
 #include "core/size.h"
 #include "draw.h"
 
@@ -69,7 +70,7 @@ void ui_replay_pick(ui_app *a, int k, int show)
         for (int v = RS_VARIANT_COUNT - 1; v >= 0; v--)
             if (c->req.variants & (1u << v)) a->sel = v;
     a->cfg.variant = (rs_variant)a->sel;
-    int kernel_seen = 0; /* as the ladder: the first kernel file recorded */
+    int kernel_seen = 0, cpu_seen = 0; /* as the ladder: the first kernel file recorded */
     for (int i = c->first; i < c->first + c->count; i++) {
         const rs_row *row = &a->rec.rows[i];
         if (row->status != RS_OK || row->result.req.n != a->cfg.n) continue;
@@ -77,6 +78,14 @@ void ui_replay_pick(ui_app *a, int k, int show)
         if (row->result.req.variant == RS_V_KERNEL && kernel_seen++) continue;
         a->last[row->result.req.variant] = *row;
         a->have[row->result.req.variant] = 1;
+        cpu_seen |= row->result.req.variant == RS_V_CPU;
+    }
+    rs_request cpu = a->cfg; /* the cpu step: where not run, the CPU time recorded beside */
+    cpu.variant = RS_V_CPU;
+    if (!cpu_seen && rs_cpu_from_rows(a->rec.rows, a->rec.count, &cpu, &a->last[RS_V_CPU].result)) {
+        a->last[RS_V_CPU].status = RS_OK;
+        a->last[RS_V_CPU].error[0] = '\0';
+        a->have[RS_V_CPU] = 1;
     }
     ui_kernel_replay(a, c); /* your kernel's file, a recorded failure, its previous version */
     if (sweep)

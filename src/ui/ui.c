@@ -15,6 +15,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
+#include "core/cpu_time.h"
 #include "core/trace.h"
 #include "draw.h"
 
@@ -76,6 +77,20 @@ int ui_previous_step(const ui_app *a, rs_variant v)
     return -1;
 }
 
+/* One CPU time per input over what the explorer holds (core/cpu_time.h):
+ * a GPU process started afresh times the CPU anew, and "vs CPU" should not
+ * move with it. */
+static void share_cpu(ui_app *a)
+{
+    rs_row *p[2 * RS_VARIANT_COUNT];
+    int n = 0;
+    for (int v = 0; v < RS_VARIANT_COUNT; v++)
+        if (a->have[v]) p[n++] = &a->last[v];
+    for (int i = 0; i < a->ladder_done && i < RS_VARIANT_COUNT; i++) p[n++] = &a->ladder[i];
+    rs_cpu_share(p, n);
+    if (a->sweep_ready) rs_cpu_share_rows(a->sweep.rows, a->sweep.done);
+}
+
 static void take_row(ui_app *a, const ui_event *ev)
 {
     const rs_row *row = &ev->row;
@@ -105,6 +120,7 @@ static void take_row(ui_app *a, const ui_event *ev)
             if ((int)v == a->sel) a->src_sass = 0; /* its instructions were the old result's */
         }
     }
+    share_cpu(a);
     /* the first line: a compile error goes on with the line and a caret (Why);
      * an error that names the kernel's file already is not prefixed with it */
     const char *name = rs_request_name(&row->result.req);

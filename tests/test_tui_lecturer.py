@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""What the second lecturer's trial met in the explorer on the shipped H200
+recording (no GPU), each as a lecturer would see it. The CPU time: the
+cpu step of a recording that holds GPU runs only reads the CPU time
+recorded beside them, says so, and is the figure every "vs CPU" is
+against. `test_tui_lecturer.py NAME...` runs only those."""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import Checks  # noqa: E402
+from tuitest import Tmux  # noqa: E402
+
+EXE = os.environ["REDSCOPE"]
+REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
+UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+check = Checks("test_tui_lecturer")
+
+
+def replay(cols=120, rows=40, env=UTF8):
+    t = Tmux(f"{EXE} --replay {REC}", cols=cols, rows=rows, env=env)
+    t.wait_for("REPLAY")
+    t.wait_for("reps")
+    return t
+
+
+def cpu_time():
+    """15 cpu has the recorded CPU time in the list and the result panel,
+    Enter answers it, and sequential's vs CPU is against that figure."""
+    t = replay()
+    try:
+        s = t.screen()
+        m = re.search(r"4 sequential +([\d.]+) µs", s)
+        v = re.search(r"×([\d.]+) vs CPU", s)
+        check(m and v, "sequential's time and vs CPU are shown", s)
+        t.keys(*["Down"] * 11)
+        s = t.wait_for("cpu \u00b7") or t.screen()
+        row = re.search(r"15 cpu +([\d.]+) ms", s)
+        check(row is not None, "the list shows the cpu step's time", s)
+        check("best of up to 3, timed beside the GPU runs" in s,
+              "the result panel says where the CPU time comes from", s)
+        if m and v and row:
+            ratio = float(row.group(1)) * 1e3 / float(m.group(1))
+            check(abs(ratio - float(v.group(1))) < 0.06 * ratio,
+                  f"sequential's vs CPU ({v.group(1)}) is against the cpu step's time "
+                  f"({row.group(1)} ms / {m.group(1)} µs = {ratio:.1f})", s)
+        t.keys("Enter")
+        s = t.wait_quiet("done") or t.screen()
+        check("not recorded" not in s and re.search(r"15 cpu +[\d.]+ ms", s),
+              "Enter on cpu answers from the recording", s)
+    finally:
+        t.close()
+
+
+TESTS = [cpu_time]
+for test in TESTS:
+    if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
+        test()
+check.finish()
