@@ -288,6 +288,21 @@ static int ranks_ok(const rs_cli *cli)
     return 0;
 }
 
+/* Each algorithm's rendezvous file (PATH.ALGO), checked before any work. */
+static rs_status rendezvous_files(const rs_cli *cli, unsigned algos, rs_error *err)
+{
+    for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
+        if (!(algos & (1u << a)) || a == RS_AR_PEER_RING) continue; /* in one process only */
+        char path[4200];
+        if (!*cli->rendezvous || strlen(cli->rendezvous) >= 4000)
+            return rs_rendezvous_check(cli->rendezvous, cli->rank, err);
+        snprintf(path, sizeof path, "%s.%s", cli->rendezvous, rs_ar_algo_name((rs_ar_algo)a));
+        const rs_status st = rs_rendezvous_check(path, cli->rank, err);
+        if (st != RS_OK) return st;
+    }
+    return RS_OK;
+}
+
 int rs_cmd_allreduce(rs_cli *cli)
 {
     if (!ranks_ok(cli)) return RS_E_USAGE;
@@ -302,7 +317,7 @@ int rs_cmd_allreduce(rs_cli *cli)
     rs_error err;
     const int bad = rs_cli_check_outputs(cli);
     if (bad) return bad;
-    rs_status st = cli->rendezvous ? rs_rendezvous_check(cli->rendezvous, cli->rank, &err) : RS_OK;
+    rs_status st = cli->rendezvous ? rendezvous_files(cli, algos, &err) : RS_OK;
     if (st == RS_OK) st = sizes_of(cli, &sz, &err);
     if (st == RS_OK && cli->nccl_tests) st = rs_nt_find(cli->nccl_tests, &err);
     if (st == RS_OK && cli->replay)

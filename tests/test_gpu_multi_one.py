@@ -114,7 +114,7 @@ with tempfile.TemporaryDirectory() as d:  # one process of one rank, through the
 
 
 def rank1(rv, timeout="1"):
-    """Rank 1 of 2 on this GPU, waiting at rv for rank 0, which never comes."""
+    """Rank 1 of 2 on this GPU, waiting at rv.nccl for rank 0, which never comes."""
     p = subprocess.run([EXE, "allreduce", "--rank", "1", "--ranks", "2", "--rendezvous", rv,
                         "--algo", "nccl", "--n", "2^10"], capture_output=True, text=True,
                        timeout=120, env={**os.environ, "REDSCOPE_RENDEZVOUS_TIMEOUT": timeout})
@@ -125,13 +125,13 @@ with tempfile.TemporaryDirectory() as d:  # what a waiting rank finds at the pat
     rc, err = rank1(os.path.join(d, "none.id"))
     check(rc == 7 and "no rendezvous in" in err and "after 1 s" in err,
           f"nothing at the path: the wait ends at its bound, exit 7: {rc} {err[-300:]}")
-    old = os.path.join(d, "old.id")
+    old = os.path.join(d, "old.id.nccl")
     with open(old, "wb") as f:
         f.write(b"x" * 128)
     os.utime(old, (1, 1))
-    rc, err = rank1(old)
+    rc, err = rank1(os.path.join(d, "old.id"))
     check(rc == 7 and "older than this rank" in err, f"a past job's file: {rc} {err[-300:]}")
-    with open(os.path.join(d, "short.id"), "wb") as f:
+    with open(os.path.join(d, "short.id.nccl"), "wb") as f:
         f.write(b"x" * 5)
     rc, err = rank1(os.path.join(d, "short.id"))
     check(rc == 7 and "holds 5 bytes" in err, f"another program's file: {rc} {err[-300:]}")

@@ -209,22 +209,30 @@ folder("record_name_too_long")
 out = case("record_name_too_long", ["run", "--variant", "sequential", "--n", "1000", "--record",
                                     "x" * 300 + ".jsonl"], 7)
 check("File name too long" in out, f"the name's length named before any work: {out}")
-# the rendezvous path, before any GPU is looked for (no GPU here: exit 3 after)
+# the rendezvous file (the --rendezvous path and the algorithm's name),
+# before any GPU is looked for (no GPU here: exit 3 after)
 RANK = ("allreduce", "--ranks", "2", "--algo", "nccl", "--n", "2^10", "--rendezvous")
-folder("rendezvous_fifo", fifo)
+folder("rendezvous_fifo", lambda d: fifo(d, "f.nccl"))
 out = case("rendezvous_fifo", [*RANK, "f", "--rank", "0"], 7)
 check("is a FIFO" in out and stat.S_ISFIFO(os.lstat(os.path.join(CASES["rendezvous_fifo"],
-                                                                 "f")).st_mode),
+                                                                 "f.nccl")).st_mode),
       f"rank 0 refuses to write NCCL's id over a FIFO, which stays: {out}")
-folder("rendezvous_wait_dir", lambda d: os.mkdir(os.path.join(d, "d")))
+folder("rendezvous_kept", lambda d: touch(d, "j.nccl", "a user's file\n"))
+out = case("rendezvous_kept", [*RANK, "j", "--rank", "0"], 3, keep=("j.nccl",))
+check(os.path.isfile(os.path.join(CASES["rendezvous_kept"], "j.nccl")),
+      f"rank 0 that wrote nothing removes nothing: {out}")
+folder("rendezvous_wait_dir", lambda d: os.mkdir(os.path.join(d, "d.nccl")))
 out = case("rendezvous_wait_dir", [*RANK, "d", "--rank", "1"], 7, within=3)
-check("is a folder, not a file" in out, f"a waiting rank refuses a folder at once: {out}")
-folder("rendezvous_wait_fifo", fifo)
+check("d.nccl is a folder, not a file" in out, f"a waiting rank refuses a folder at once: {out}")
+folder("rendezvous_wait_fifo", lambda d: fifo(d, "f.nccl"))
 out = case("rendezvous_wait_fifo", [*RANK, "f", "--rank", "1"], 7, within=3)
 check("a FIFO, a device or a socket" in out, f"a waiting rank refuses a FIFO at once: {out}")
-folder("rendezvous_wait_link", lambda d: os.symlink("/etc/hostname", os.path.join(d, "l")))
+folder("rendezvous_wait_link",
+       lambda d: os.symlink("/etc/hostname", os.path.join(d, "l.nccl")))
 out = case("rendezvous_wait_link", [*RANK, "l", "--rank", "1"], 7, within=3)
 check("symbolic link" in out, f"a waiting rank refuses a link rank 0 would not write: {out}")
+folder("rendezvous_folder_path", lambda d: os.mkdir(os.path.join(d, "job")))
+case("rendezvous_folder_path", [*RANK, "job", "--rank", "1"], 3)  # job.nccl beside it: fine
 folder("record_newline")
 case("record_newline", [*CPU, "--record", "new\nline.jsonl"], 2)
 SWEEP = ("sweep", "--variants", "first_add", "--range", "2^10..2^12", "--finish", "atomic",

@@ -32,7 +32,9 @@ static int ready(const char *path, size_t n, time_t not_before)
 
 static rs_status not_a_file(const char *path, mode_t m, rs_error *err)
 {
-    return rs_fail(err, RS_E_IO, "%s is %s, not a file: --rendezvous names a file rank 0 writes",
+    return rs_fail(err, RS_E_IO,
+                   "%s is %s, not a file: rank 0 writes NCCL's id there (the --rendezvous path "
+                   "and the algorithm's name)",
                    path,
                    S_ISDIR(m)   ? "a folder"
                    : S_ISLNK(m) ? "a symbolic link (rank 0 does not write through links)"

@@ -10,7 +10,8 @@
 
 #include "error.h"
 
-/* Before any work: whether `rank` can use path. Rank 0 writes it (through
+/* Before any work: whether `rank` can use the rendezvous file path (the
+ * --rendezvous path and an algorithm's name). Rank 0 writes it (through
  * files.c: a past job's file is replaced; a folder, a FIFO, a device or a
  * link refused); a waiting rank refuses at once what is there and is no
  * file, since rank 0 would never write it. */

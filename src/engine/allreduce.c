@@ -279,10 +279,12 @@ rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_alg
         st = rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclGetUniqueId or ncclCommInitRank");
     char path[4096]; /* one file per algorithm: each has its own communicator */
     snprintf(path, sizeof path, "%s.%s", rendezvous, rs_ar_algo_name(algo));
+    int published = 0; /* what rank 0 wrote is what it removes, nothing else */
     if (st == RS_OK && rank == 0) {
         const int r = a->get_uid(&id);
         st = r ? rs_fail(err, RS_E_CUDA, "ncclGetUniqueId: %s", a->error(r))
                : rs_rendezvous_publish(path, &id, sizeof id, err);
+        published = st == RS_OK;
     } else if (st == RS_OK) {
         st = rs_rendezvous_wait(path, &id, sizeof id, start - 30, wait_s, err);
     }
@@ -297,7 +299,7 @@ rs_status rs_ar_open_rank(int rank, int ranks, const char *rendezvous, rs_ar_alg
                          a->error(r));
     }
     /* every rank has joined, or rank 0 failed: either way no rank may read it again */
-    if (rank == 0) remove(path);
+    if (published) remove(path);
     st = st == RS_OK ? setup_streams(a, err) : st;
     if (st != RS_OK) {
         rs_ar_close(a);
