@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "core/preset.h"
 
 int rs_on_path(const char *name)
 {
@@ -35,10 +36,32 @@ void rs_cli_plot_csv(const char *plot, char *csv, size_t len)
     snprintf(csv, len, "%.*s.csv", (int)(dot ? dot - plot : (long)strlen(plot)), plot);
 }
 
+/* Whether output path is one of the files the command reads (its kernels,
+ * its preset, the file --against names; the replayed one is rs_out_check's):
+ * --force replaces what exists, never what is read. */
+static int reads(const rs_cli *cli, const char *what, const char *path)
+{
+    const char *in[RS_UKERNEL_MAX_FILES + 2];
+    int n = 0;
+    for (int i = 0; i < cli->nkernels && n < RS_UKERNEL_MAX_FILES; i++) in[n++] = cli->kernels[i];
+    if (cli->against) in[n++] = cli->against;
+    char preset[4096];
+    rs_error ignored;
+    if (cli->preset && rs_preset_resolve(cli->preset, preset, sizeof preset, &ignored) == RS_OK)
+        in[n++] = preset;
+    for (int i = 0; i < n; i++) {
+        if (!rs_same_file(path, in[i])) continue;
+        rs_cli_error("%s '%s' is a file this command reads: give another name", what, path);
+        return RS_E_USAGE;
+    }
+    return 0;
+}
+
 static int checked(const rs_cli *cli, const char *what, const char *path)
 {
     rs_error err;
-    if (rs_out_check(what, path, cli->force, cli->replay, &err) == RS_OK) return 0;
+    if (rs_out_check(what, path, cli->force, cli->replay, &err) == RS_OK)
+        return reads(cli, what, path);
     rs_cli_error("%s", err.msg);
     return err.code;
 }

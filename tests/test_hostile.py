@@ -197,6 +197,18 @@ case("record_same", ["ladder", "--replay", "same.jsonl", "--record", "same.jsonl
 folder("record_same_ar", lambda d: shutil.copy(AR, os.path.join(d, "same.json")))
 case("record_same_ar", ["allreduce", "--replay", "same.json", "--record", "same.json",
                         "--force"], 2, keep=("same.json",))
+# never a file the command reads, --force or not
+folder("record_kernel_self", lambda d: touch(d, "k.cu", "// mine\n"))
+out = case("record_kernel_self", ["ladder", "--replay", DEMO, "--kernel", "k.cu", "--record",
+                                  "k.cu", "--force"], 2, keep=("k.cu",))
+check("is a file this command reads" in out, f"--record over the --kernel file: {out}")
+folder("record_preset_self", lambda d: touch(d, "p.ini", "[run]\nn = 1000\n"))
+out = case("record_preset_self", [*CPU, "--preset", "./p.ini", "--record", "p.ini", "--force"], 2,
+           keep=("p.ini",))
+check("is a file this command reads" in out, f"--record over the --preset file: {out}")
+folder("record_against_self", lambda d: shutil.copy(DEMO, os.path.join(d, "ag.jsonl")))
+case("record_against_self", [*SEQ, DEMO, "--stalls", "--against", "ag.jsonl", "--record",
+                             "./ag.jsonl", "--force"], 2, keep=("ag.jsonl",))
 folder("record_missing_dir")
 case("record_missing_dir", [*CPU, "--record", "no/such/x.jsonl"], 7)
 LONG = os.path.join("a" * 250, "b" * 250, "c" * 200 + ".jsonl")  # 700 bytes, plain
@@ -237,6 +249,9 @@ folder("record_newline")
 case("record_newline", [*CPU, "--record", "new\nline.jsonl"], 2)
 SWEEP = ("sweep", "--variants", "first_add", "--range", "2^10..2^12", "--finish", "atomic",
          "--reps", "5", "--type", "float64", "--replay", DEMO)
+folder("plot_kernel_self", lambda d: touch(d, "k.csv", "mine\n"))
+case("plot_kernel_self", [*SWEEP, "--kernel", "k.csv", "--plot", "k.svg", "--force"], 2,
+     keep=("k.csv",))
 folder("plot_csv_exists", lambda d: touch(d, "c.csv"))
 case("plot_csv_exists", [*SWEEP, "--plot", "c.svg"], 2, keep=("c.csv",))
 folder("plot_nothing")

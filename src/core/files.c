@@ -113,6 +113,13 @@ static void dir_of(const char *path, char *dir, size_t len)
 
 /* The existing target: a regular file, not the one being read, replaced
  * only with force. */
+int rs_same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    return a && b && stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev &&
+           x.st_ino == y.st_ino;
+}
+
 static rs_status check_existing(const char *what, const char *path, const struct stat *st,
                                 int force, const char *reading, rs_error *err)
 {

@@ -36,6 +36,9 @@ rs_status rs_file_open(const char *path, const char *what, size_t max, FILE **ou
 rs_status rs_out_check(const char *what, const char *path, int force, const char *reading,
                        rs_error *err);
 
+/* Whether a and b both exist and are one file (a link, ./x, a hard link). */
+int rs_same_file(const char *a, const char *b);
+
 typedef struct rs_outfile {
     char path[4096];
     char tmp[4096 + 256];
