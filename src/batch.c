@@ -89,6 +89,7 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
         rs_cli_error("%s", err.msg);
         st = RS_E_IO;
     }
+    if (rec.empty) rs_cli_error("no run to record: %s not written", cli->record);
     return (int)st;
 }
 

@@ -14,6 +14,7 @@ bidirectional controls escaped and lists a FIFO preset as broken without
 blocking. No GPU needed."""
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -209,6 +210,26 @@ check("is a file this command reads" in out, f"--record over the --preset file: 
 folder("record_against_self", lambda d: shutil.copy(DEMO, os.path.join(d, "ag.jsonl")))
 case("record_against_self", [*SEQ, DEMO, "--stalls", "--against", "ag.jsonl", "--record",
                              "./ag.jsonl", "--force"], 2, keep=("ag.jsonl",))
+# nothing ran, nothing written: an existing recording stays whole
+folder("record_nothing_asked")
+out = case("record_nothing_asked", ["ladder", "--replay", DEMO, "--n", "12345", "--record",
+                                    "new.jsonl"], 2)
+check("no run to record: new.jsonl not written" in out, f"a replay that held nothing: {out}")
+folder("record_nothing_kept", lambda d: shutil.copy(DEMO, os.path.join(d, "old.jsonl")))
+case("record_nothing_kept", ["ladder", "--replay", DEMO, "--n", "12345", "--record", "old.jsonl",
+                             "--force"], 2, keep=("old.jsonl",))
+folder("record_cancelled", lambda d: shutil.copy(DEMO, os.path.join(d, "good.jsonl")))
+p = subprocess.Popen([EXE, *CPU[:-1], "2^26", "--reps", "10000", "--record", "good.jsonl",
+                      "--force"], cwd=CASES["record_cancelled"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE)
+time.sleep(1.0)
+p.send_signal(signal.SIGINT)
+_, err = p.communicate(timeout=30)
+check(p.returncode == 130 and open(os.path.join(CASES["record_cancelled"], "good.jsonl"),
+                                   "rb").read() == open(DEMO, "rb").read()
+      and listing(CASES["record_cancelled"]) == ["good.jsonl"],
+      f"a run cancelled before its first row leaves the old recording whole: {p.returncode} "
+      f"{err[-300:]!r}")
 folder("record_missing_dir")
 case("record_missing_dir", [*CPU, "--record", "no/such/x.jsonl"], 7)
 LONG = os.path.join("a" * 250, "b" * 250, "c" * 200 + ".jsonl")  # 700 bytes, plain

@@ -61,12 +61,15 @@ rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_inf
 rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err)
 {
     if (!rec->f || rec->failed) return RS_OK;
+    if (rs_row_not_recorded(row)) return RS_OK; /* a replay's "not in the recording": no run */
     /* a user kernel's source goes first, once per version */
     rs_status st = rs_record_kernel_source(rec, row, err);
     if (st != RS_OK) return st;
     cJSON *j = rs_row_to_json(row);
     cJSON_AddStringToObject(j, "command", command);
-    return write_line(rec, j, err);
+    st = write_line(rec, j, err);
+    if (st == RS_OK) rec->rows++;
+    return st;
 }
 
 rs_status rs_record_close(rs_recorder *rec, rs_error *err)
@@ -78,6 +81,11 @@ rs_status rs_record_close(rs_recorder *rec, rs_error *err)
     if (rec->failed) { /* the write error was said */
         rs_out_abort(&rec->out);
         return rs_fail(err, RS_E_IO, "recording '%s' not written", rec->path);
+    }
+    if (rec->rows == 0) { /* nothing ran: an existing file stays as it was */
+        rs_out_abort(&rec->out);
+        rec->empty = 1;
+        return RS_OK;
     }
     fsync(fileno(rec->out.f));
     return rs_out_commit(&rec->out, err);

@@ -23,6 +23,8 @@ typedef struct rs_recorder {
     char path[4096];           /* the target */
     rs_outfile out;            /* a temporary file beside it, renamed into place at close */
     int failed;                /* a write failed: close removes the temporary file */
+    int rows;                  /* rows and checks written */
+    int empty;                 /* closed with none: nothing was written */
     uint64_t kernel_hash[256]; /* user kernel sources written so far */
     int kernel_count;
     char *pending; /* the kernel file as it was when its run began */
@@ -32,6 +34,9 @@ typedef struct rs_recorder {
 rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,
                          rs_error *err);
 rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err);
+/* Renamed into place; with no row or check written (a cancel before the
+ * first, a replay that held nothing asked for) nothing is written, an
+ * existing file is left as it was, and rec->empty says so. */
 rs_status rs_record_close(rs_recorder *rec, rs_error *err);
 
 /* A check (run --check) as recorded: the configuration and the findings. */

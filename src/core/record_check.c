@@ -14,13 +14,9 @@ rs_status rs_record_check(rs_recorder *rec, const rs_request *req, const rs_chec
     cJSON_AddStringToObject(j, "command", "check");
     cJSON_AddItemToObject(j, "request", rs_request_to_json(req));
     cJSON_AddItemToObject(j, "check", rs_check_to_json(r));
-    char *s = cJSON_PrintUnformatted(j);
-    cJSON_Delete(j);
-    const int ok = s && fprintf(rec->f, "%s\n", s) > 0 && fflush(rec->f) == 0;
-    free(s);
-    if (ok) return RS_OK;
-    rec->failed = 1;
-    return rs_fail(err, RS_E_IO, "cannot write recording '%s'", rec->path);
+    const rs_status st = rs_record_line(rec, j, err);
+    if (st == RS_OK) rec->rows++;
+    return st;
 }
 
 rs_status rs_recording_add_check(rs_recording *rec, const cJSON *j, rs_error *err)
