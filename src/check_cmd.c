@@ -141,6 +141,19 @@ static int refuse(const rs_cli *cli)
     return 0;
 }
 
+/* --record: the findings as a line of a recording, for --replay. */
+static int record_check(const rs_cli *cli, const rs_device_info *dev, const rs_check_report *r)
+{
+    rs_recorder rec;
+    rs_error err;
+    rs_status st = rs_record_open(&rec, cli->record, dev, &err);
+    if (st == RS_OK) st = rs_record_check(&rec, &cli->req, r, &err);
+    const rs_status closed = rs_record_close(&rec, &err);
+    if (st == RS_OK) st = closed;
+    if (st != RS_OK) rs_cli_error("%s", err.msg);
+    return (int)st;
+}
+
 /* run --check --replay FILE: the check recorded for this configuration. */
 static int replay_check(const rs_cli *cli)
 {
@@ -153,9 +166,10 @@ static int replay_check(const rs_cli *cli)
     const rs_recorded_check *c =
         rs_recording_find_check(&rec, &cli->req, (rs_check_kind)cli->check);
     int rc = 0;
-    if (c) {
+    if (c) { /* --record writes what is shown, as every replay does */
+        rc = cli->record ? record_check(cli, &rec.device, &c->report) : 0;
         print_report(cli, &c->report);
-        rc = report_exit(&c->report);
+        if (!rc) rc = report_exit(&c->report);
     } else {
         rs_cli_error("not recorded: %s holds no --check %s of %s with these settings (%d check%s "
                      "recorded)",
@@ -165,19 +179,6 @@ static int replay_check(const rs_cli *cli)
     }
     rs_recording_free(&rec);
     return rc;
-}
-
-/* --record: the findings as a line of a recording, for --replay. */
-static int record_check(const rs_cli *cli, const rs_device_info *dev, const rs_check_report *r)
-{
-    rs_recorder rec;
-    rs_error err;
-    rs_status st = rs_record_open(&rec, cli->record, dev, &err);
-    if (st == RS_OK) st = rs_record_check(&rec, &cli->req, r, &err);
-    const rs_status closed = rs_record_close(&rec, &err);
-    if (st == RS_OK) st = closed;
-    if (st != RS_OK) rs_cli_error("%s", err.msg);
-    return (int)st;
 }
 
 int rs_cmd_check(rs_cli *cli)

@@ -210,6 +210,13 @@ check("is a file this command reads" in out, f"--record over the --preset file: 
 folder("record_against_self", lambda d: shutil.copy(DEMO, os.path.join(d, "ag.jsonl")))
 case("record_against_self", [*SEQ, DEMO, "--stalls", "--against", "ag.jsonl", "--record",
                              "./ag.jsonl", "--force"], 2, keep=("ag.jsonl",))
+# a replayed check is recorded as shown, and replays the same
+CHECKS = os.path.join(SRC, "conf", "recordings", "h100-checks.jsonl")
+folder("record_check_replay")
+first = case("record_check_replay", [*CHECK, CHECKS, "--record", "ck.jsonl"], 9,
+             made=("ck.jsonl",))
+again = case("record_check_replay", [*CHECK, "ck.jsonl"], 9)
+check("hazards" in first and first == again, f"a recorded check replays as shown: {again[-300:]}")
 # nothing ran, nothing written: an existing recording stays whole
 folder("record_nothing_asked")
 out = case("record_nothing_asked", ["ladder", "--replay", DEMO, "--n", "12345", "--record",
