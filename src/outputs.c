@@ -103,6 +103,25 @@ const char *rs_gnuplot_quote(const char *s, char *out, size_t len)
     return out;
 }
 
+/* Whether gnuplot's chart at path is whole: an SVG ends with </svg>, a PNG
+ * with its IEND chunk. gnuplot can exit 0 after a write failed (a full
+ * disk, a file size limit), leaving half a chart. */
+static int chart_whole(const char *path, int svg)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    char tail[64] = "";
+    size_t got = 0;
+    if (fseek(f, -(long)(sizeof tail - 1), SEEK_END) != 0) rewind(f);
+    got = fread(tail, 1, sizeof tail - 1, f);
+    fclose(f);
+    tail[got] = '\0';
+    if (!svg) return got >= 12 && memcmp(tail + got - 8, "IEND", 4) == 0;
+    while (got && (tail[got - 1] == '\n' || tail[got - 1] == ' ' || tail[got - 1] == '\r'))
+        tail[--got] = '\0';
+    return got >= 6 && strcmp(tail + got - 6, "</svg>") == 0;
+}
+
 int rs_cli_gnuplot(const char *file, const char *csv, const char *script)
 {
     if (!rs_on_path("gnuplot")) {
@@ -132,7 +151,7 @@ int rs_cli_gnuplot(const char *file, const char *csv, const char *script)
             script);
     const int rc = pclose(g);
     struct stat st;
-    if (rc != 0 || stat(out.tmp, &st) != 0 || st.st_size == 0) {
+    if (rc != 0 || stat(out.tmp, &st) != 0 || st.st_size == 0 || !chart_whole(out.tmp, svg)) {
         rs_out_abort(&out);
         rs_cli_error("gnuplot failed to draw %s (the data is in %s)", file, csv);
         return RS_E_IO;

@@ -13,6 +13,7 @@ forged line. The explorer, in a real terminal (tmux), draws a recording's
 bidirectional controls escaped and lists a FIFO preset as broken without
 blocking. No GPU needed."""
 import os
+import resource
 import shutil
 import signal
 import stat
@@ -280,6 +281,14 @@ SWEEP = ("sweep", "--variants", "first_add", "--range", "2^10..2^12", "--finish"
 folder("plot_kernel_self", lambda d: touch(d, "k.csv", "mine\n"))
 case("plot_kernel_self", [*SWEEP, "--kernel", "k.csv", "--plot", "k.svg", "--force"], 2,
      keep=("k.csv",))
+folder("plot_cut")  # gnuplot exits 0 after its writes failed: half a chart is no chart
+p = subprocess.run([EXE, "allreduce", "--replay", AR, "--algo", "all", "--plot", "pl.svg"],
+                   cwd=CASES["plot_cut"], capture_output=True, text=True, timeout=60,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048)))
+check(p.returncode == 7 and "gnuplot failed to draw pl.svg" in p.stderr
+      and listing(CASES["plot_cut"]) == ["pl.csv"],
+      f"a chart cut by a file size limit is refused, not renamed into place: {p.returncode} "
+      f"{p.stderr[-300:]} {listing(CASES['plot_cut'])}")
 folder("plot_csv_exists", lambda d: touch(d, "c.csv"))
 case("plot_csv_exists", [*SWEEP, "--plot", "c.svg"], 2, keep=("c.csv",))
 folder("plot_nothing")
