@@ -149,6 +149,10 @@ def presets_dir(d, kind):
         os.mkfifo(os.path.join(p, "stuck.ini"))
     elif kind == "zero":
         os.symlink("/dev/zero", os.path.join(p, "zero.ini"))
+    elif kind == "names":  # names are outside text too
+        for name in ("esc\x1b]0;PWNED\x07.ini", "nl\nshipped presets (FORGED):.ini",
+                     "rlo\u202e.ini", "comma,name.ini"):
+            touch(p, name, "[run]\nn = 1000\n")
     else:
         shutil.copy(data("evil.ini"), os.path.join(p, "evil.ini"))
 
@@ -157,6 +161,14 @@ for kind in ("fifo", "zero", "evil"):
     folder("presets_" + kind, lambda d, k=kind: presets_dir(d, k))
     out = case("presets_" + kind, ["presets"], 0)
     check("BROKEN" in out, f"presets: the {kind} preset is listed as broken: {out[-300:]}")
+folder("presets_names", lambda d: presets_dir(d, "names"))
+for fmt in ("table", "csv", "json"):
+    out = case("presets_names", ["presets", "--format", fmt], 0)
+    check("\\x1b]0;PWNED" in out and "\\u202e" in out,
+          f"presets --format {fmt}: names shown escaped: {out[-400:]}")
+out = case("presets_names", ["presets", "--format", "csv"], 0)
+check(any(l.startswith('"comma,name",user,') for l in out.splitlines()),
+      f"presets --format csv: a name with a comma is one field: {out[-400:]}")
 folder("preset_evil", lambda d: presets_dir(d, "evil"))
 case("preset_evil", ["ladder", "--preset", "evil", "--replay", DEMO], 2)
 
