@@ -1,4 +1,5 @@
 /* redscope: the explorer by default, batch sub-commands for scripts. */
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -16,7 +17,25 @@
 #define RS_VERSION "0"
 #endif
 
+/* What was printed must have reached its file: a full disk or a file size
+ * limit is an error, not exit 0 with the output cut. */
+static int output_written(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    rs_cli_error("cannot write the output: %s",
+                 errno ? strerror(errno) : "a write failed (a full disk, a file size limit?)");
+    return rc ? rc : RS_E_IO;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return output_written(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
 {
     const char *name = "explore";
     int shift = 0;

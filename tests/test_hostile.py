@@ -230,6 +230,13 @@ first = case("record_check_replay", [*CHECK, CHECKS, "--record", "ck.jsonl"], 9,
              made=("ck.jsonl",))
 again = case("record_check_replay", [*CHECK, "ck.jsonl"], 9)
 check("hazards" in first and first == again, f"a recorded check replays as shown: {again[-300:]}")
+# output that cannot be written is an error, not exit 0 with the output cut
+for args in (["ladder", "--replay", DEMO, "--format", "json"], ["--version"], ["presets"]):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([EXE, *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                           timeout=60)
+    check(p.returncode == 7 and "cannot write the output" in p.stderr,
+          f"{' '.join(args[:2])} > /dev/full: exit {p.returncode}, {p.stderr.strip()!r}")
 # nothing ran, nothing written: an existing recording stays whole
 folder("record_nothing_asked")
 out = case("record_nothing_asked", ["ladder", "--replay", DEMO, "--n", "12345", "--record",
