@@ -56,6 +56,61 @@ static void show(void *ctx, int index, int total, double done, const char *label
     fflush(stderr);
 }
 
+/* --metrics given to a replay: the counters asked for, no more ("none":
+ * none); one the row lacks stays asked for, read as not recorded. */
+static void only_asked_metrics(const rs_cli *cli, rs_row *rows, int n)
+{
+    rs_metric_mask want = 0;
+    rs_metric_parse_set(cli->req.metrics, &want, NULL);
+    for (int i = 0; i < n; i++) {
+        rs_metrics *m = &rows[i].result.metrics;
+        if (rows[i].status != RS_OK || rows[i].result.req.variant == RS_V_CPU) continue;
+        if (!want) {
+            memset(m, 0, sizeof *m);
+            continue;
+        }
+        const rs_metric_mask lacking = want & ~m->requested;
+        m->requested = want;
+        m->valid &= want;
+        if (lacking && !m->reason[0])
+            snprintf(m->reason, sizeof m->reason, RS_NOT_RECORDED ": counters recorded: %s",
+                     rows[i].result.req.metrics);
+    }
+}
+
+int rs_cli_metrics_missing(const rs_cli *cli, const rs_row *rows, int n)
+{
+    rs_metric_mask want = 0;
+    if (!cli->replay || !cli->set[RS_F_metrics] ||
+        rs_metric_parse_set(cli->req.metrics, &want, NULL) != RS_OK || !want)
+        return 0;
+    int ran = 0, bare = 0, first = -1;
+    for (int i = 0; i < n; i++) {
+        if (rows[i].status != RS_OK || rows[i].result.req.variant == RS_V_CPU) continue;
+        ran++;
+        if (strncmp(rows[i].result.metrics.reason, RS_NOT_RECORDED,
+                    strlen(RS_NOT_RECORDED)) != 0)
+            continue;
+        bare++;
+        if (first < 0) first = i;
+    }
+    if (!bare) return 0;
+    char label[96];
+    const rs_result *r = &rows[first].result;
+    rs_request_label(&r->req, label, sizeof label);
+    if (ran == 1)
+        rs_cli_error("%s holds counters '%s' for %s, not all of '%s' (record it again with "
+                     "--metrics %s on a GPU)",
+                     cli->replay, r->req.metrics, label, cli->req.metrics, cli->req.metrics);
+    else
+        rs_cli_error("%s holds only some of the counters '%s' for %d of these %d rows (the "
+                     "first: %s, recorded with '%s'; record them again with --metrics %s on a "
+                     "GPU)",
+                     cli->replay, cli->req.metrics, bare, ran, label, r->req.metrics,
+                     cli->req.metrics);
+    return bare == ran ? RS_E_USAGE : 0;
+}
+
 int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, const rs_request *reqs,
                     int n, rs_row *rows, int *done)
 {
@@ -84,6 +139,7 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     /* a recording may hold a stall view nobody asked for: shown as live */
     for (int i = 0; i < *done; i++)
         if (!reqs[i].stalls) memset(&rows[i].result.stalls, 0, sizeof rows[i].result.stalls);
+    if (cli->replay && cli->set[RS_F_metrics]) only_asked_metrics(cli, rows, *done);
     if (st != RS_OK) rs_cli_error("%s", err.msg);
     if (rs_record_close(&rec, &err) != RS_OK && st == RS_OK) {
         rs_cli_error("%s", err.msg);

@@ -94,7 +94,8 @@ int rs_cmd_run(rs_cli *cli)
         else
             rs_print_run(stdout, row, cli->format);
         const int missing = rs_cli_stalls_missing(cli, row, 1);
-        if (!rc) rc = missing;
+        const int lacking = rs_cli_metrics_missing(cli, row, 1);
+        if (!rc) rc = missing ? missing : lacking;
         rs_trace("run: printed");
         if (!rc && !row->result.correct) {
             rs_cli_error("%s gave a WRONG result (see above)", rs_request_name(&cli->req));
@@ -147,8 +148,9 @@ int rs_cmd_ladder(rs_cli *cli)
     rc = rs_cli_run_list(cli, src, "ladder", reqs, nvars, rows, &done);
     if (done > 0) rs_print_ladder(stdout, rows, done, cli->format);
     const int missing = rs_cli_stalls_missing(cli, rows, done);
+    const int lacking = rs_cli_metrics_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, rows, done);
-    if (!rc) rc = missing;
+    if (!rc) rc = missing ? missing : lacking;
     if (!rc) rc = rs_runner_exit(rows, done, 1);
     if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");
     free(rows);

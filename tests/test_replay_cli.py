@@ -248,4 +248,26 @@ rc, out, err = run("run", "--variant", "sequential", "--replay", bad)
 check(rc == 7 and "\x1b" not in err and "x\\x1b]0;pwned\\x07\\x1b[2J" in err,
       f"an escape in a recorded key prints escaped: {rc} {err!r}")
 
+# --metrics given to a replay: the counters asked for, no more; a set the
+# recording lacks is asked for, not recorded (exit 2), as --stalls is.
+rc, out, err = run("ladder", "--replay", DEMO, "--metrics", "none")
+check(rc == 0 and "DRAM rd" not in out and "bank ld" not in out,
+      f"ladder --replay --metrics none: no counter columns: {rc} {out[:300]} {err}")
+rc, out, err = run("run", "--replay", DEMO, "--variant", "sequential", "--metrics", "none",
+                   "--format", "json")
+check(rc == 0 and json.loads(out)["metrics"]["requested"] == [],
+      f"run --replay --metrics none: no counters: {rc} {err}")
+rc, out, err = run("ladder", "--replay", DEMO, "--metrics", "dram_read")
+head = out.splitlines()[1] if rc == 0 else ""
+check(rc == 0 and "DRAM rd" in head and "bank ld" not in head,
+      f"ladder --replay --metrics dram_read: that column alone: {rc} {head} {err}")
+rc, out, err = run("run", "--replay", DEMO, "--variant", "sequential", "--type", "float32",
+                   "--n", "2^28", "--metrics", "occupancy")
+check(rc == 2 and "holds counters 'default' for sequential, not all of 'occupancy'" in err,
+      f"run --replay --metrics occupancy where default was recorded: exit 2: {rc} {err}")
+rc, out, err = run("ladder", "--replay", DEMO, "--type", "float32", "--n", "2^28", "--metrics",
+                   "full")
+check(rc == 2 and "holds only some of the counters 'full' for 14 of these 14 rows" in err,
+      f"ladder --replay --metrics full where default was recorded: exit 2: {rc} {err}")
+
 check.finish()
