@@ -221,6 +221,7 @@ static void json_round_trip(void)
     a.t_median_ms = a.t_min_ms = a.t_max_ms = 0.3; /* a measured row's times */
     a.reps = 5;
     a.correct = 1;
+    a.gbps = rs_result_input_bytes(&a) / (a.t_median_ms * 1e-3) / 1e9; /* as measured */
     a.multi.gpus = 3;
     a.multi.cross = RS_CROSS_NCCL;
     a.multi.shard_ms = 0.25;

@@ -70,6 +70,20 @@ for name, change, want in BAD:
     rc, out, err = replay_run(path)
     check(rc == 7 and f"{path}:2: {want}: expected" in err and out == "",
           f"{name}: refused with line and field: {rc} {err.strip()} {out[:200]}")
+# figures that disagree with their parts (each fine alone): refused, line named
+CONTRA = (("result_other", lambda j: j.update(result="123"), "correct with tol 0 (exact)"),
+          ("result_junk", lambda j: j.update(result="12abc"), "result and expected: expected"),
+          ("abs_err_exact", lambda j: j.update(abs_err=1e308), "correct with tol 0 (exact)"),
+          ("gbps_zero", lambda j: j.update(gbps=0), "gbps is 0: n and the median time give"),
+          ("peak_zero", lambda j: j["device"].update(peak_gbps=0), "pct_peak is 15.9"),
+          ("n_half", lambda j: j["request"].update(n=1.5), "bad value '1.5' for n"),
+          ("correct_missed", lambda j: j.update(bad_reps=2), "correct is true with bad_reps 2"),
+          ("min_over", lambda j: j["time_ms"].update(min=1), "time_ms: min 1, median"))
+for name, change, want in CONTRA:
+    path = edited(name + ".jsonl", change)
+    rc, out, err = replay_run(path)
+    check(rc == 7 and f"{path}:2: {want}" in err and out == "",
+          f"{name}: figures that disagree refused: {rc} {err.strip()} {out[:200]}")
 rc, out, err = run("ladder", "--replay", edited("ladder_text.jsonl",
                                                 lambda j: j["time_ms"].update(max="slow")))
 check(rc == 7 and ':2: time_ms.max is "slow"' in err, f"ladder: {rc} {err.strip()}")

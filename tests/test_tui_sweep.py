@@ -153,6 +153,7 @@ def no_usable_row():
     the chart opens with nothing to plot, in both views."""
     def wrong(r):
         r["correct"] = False
+        r["bad_reps"] = r["time_ms"]["reps"]  # a wrong row missed on its repetitions
         r["cpu_ms"] = 0
         return [r]
     path = recording(os.path.join(tempfile.mkdtemp(), "wrong.jsonl"), wrong)
@@ -358,6 +359,8 @@ def many_series():
             f = 1.8 ** j  # apart, so most marks have cells of their own
             c["time_ms"] = {k: v * f if k != "reps" else v for k, v in c["time_ms"].items()}
             c["gbps"] /= f
+            c["pct_peak"] /= f  # every figure from its parts, as a recording holds them
+            c["pct_measured"] /= f
             out.append(c)
         return out
     path = recording(os.path.join(tempfile.mkdtemp(), "many.jsonl"), clone)

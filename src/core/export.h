@@ -54,6 +54,10 @@ typedef struct rs_figure {
 rs_status rs_figure_check(const cJSON *o, const char *prefix, const rs_figure *f, rs_error *err);
 /* The figures a measured row must hold (time_ms, correct and the rest). */
 rs_status rs_row_figures_check(const cJSON *j, rs_error *err);
+/* A measured result's figures against each other, as read: GB/s from n and
+ * the median, % of peak from GB/s and the peak, min <= median <= max, the
+ * verdict from its misses, result and reference, errors and tolerance. */
+rs_status rs_result_consistent(const rs_result *r, rs_error *err);
 /* A JSON value as written, cut to fit a message. */
 void rs_json_shown(const cJSON *v, char *buf, size_t len);
 

@@ -2,6 +2,7 @@
  * recordings and --format json), and the format names. */
 #include "export.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -58,8 +59,8 @@ rs_status rs_request_from_json(const cJSON *j, rs_request *r, rs_error *err)
             if (strcmp(rs_fields[i].key, it->string) == 0) f = &rs_fields[i];
         if (!f) return rs_fail(err, RS_E_USAGE, "unknown request key '%s'", it->string);
         char buf[512];
-        if (cJSON_IsNumber(it))
-            snprintf(buf, sizeof buf, "%.0f", it->valuedouble);
+        if (cJSON_IsNumber(it)) /* as written: 1.5 is no n, whatever it rounds to */
+            snprintf(buf, sizeof buf, "%.17g", it->valuedouble);
         else if (cJSON_IsString(it))
             snprintf(buf, sizeof buf, "%s", it->valuestring);
         else
@@ -183,17 +184,23 @@ static cJSON *value_json(const rs_value *v)
     return cJSON_CreateString(buf);
 }
 
-static rs_value value_from(const cJSON *j, rs_dtype acc)
+/* A recorded result or reference: the whole string a number of its type
+ * ("12abc" is no 12); 0 where it is not. */
+static int value_from(const cJSON *j, rs_dtype acc, rs_value *v)
 {
-    rs_value v = {acc, 0, 0.0};
-    const char *s = cJSON_IsString(j) ? j->valuestring : "0";
+    *v = (rs_value){acc, 0, 0.0};
+    if (!j) return 1; /* absent: 0, as before */
+    const char *s = cJSON_IsString(j) ? j->valuestring : NULL;
+    char *end = NULL;
+    if (!s || !*s) return 0;
+    errno = 0;
     if (rs_dtype_is_float(acc)) {
-        v.f = strtod(s, NULL);
+        v->f = strtod(s, &end);
     } else {
-        v.i = strtoll(s, NULL, 10);
-        v.f = (double)v.i;
+        v->i = strtoll(s, &end, 10);
+        v->f = (double)v->i;
     }
-    return v;
+    return end && *end == '\0' && errno != ERANGE;
 }
 
 static cJSON *metrics_json(const rs_metrics *m)
@@ -462,8 +469,11 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     r->correct = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "correct"));
     r->bad_reps = unum(j, "bad_reps");
     const rs_dtype acc = rs_dtype_acc(r->req.type);
-    r->got = value_from(cJSON_GetObjectItemCaseSensitive(j, "result"), acc);
-    r->expected = value_from(cJSON_GetObjectItemCaseSensitive(j, "expected"), acc);
+    if (!value_from(cJSON_GetObjectItemCaseSensitive(j, "result"), acc, &r->got) ||
+        !value_from(cJSON_GetObjectItemCaseSensitive(j, "expected"), acc, &r->expected))
+        return rs_fail(err, RS_E_USAGE,
+                       "result and expected: expected numbers of the row's type, "
+                       "written as strings");
     r->abs_err = num(j, "abs_err", 0);
     r->rel_err = num(j, "rel_err", 0);
     if (r->abs_err < 0) r->abs_err = INFINITY;
@@ -474,7 +484,10 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
         return st;
     rs_stalls_from_json(cJSON_GetObjectItemCaseSensitive(j, "stalls"), &r->stalls);
     ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &r->uk);
-    return multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), r->req.n, &r->multi, err);
+    if ((st = multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), r->req.n, &r->multi, err)) !=
+        RS_OK)
+        return st;
+    return rs_result_consistent(r, err);
 }
 
 cJSON *rs_row_to_json(const rs_row *row)

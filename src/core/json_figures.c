@@ -113,3 +113,46 @@ rs_status rs_row_figures_check(const cJSON *j, rs_error *err)
     const rs_figure bad = {"bad_reps", 0, reps, 0, 1, 0, "a whole number from 0 to the row's reps"};
     return rs_figure_check(j, "", &bad, err);
 }
+
+/* Within a part in 10^6: figures written with 17 digits come back so. */
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b)) + 1e-12;
+}
+
+rs_status rs_result_consistent(const rs_result *r, rs_error *err)
+{
+    const double gbps = rs_result_input_bytes(r) / (r->t_median_ms * 1e-3) / 1e9;
+    if (!near(r->gbps, gbps))
+        return rs_fail(err, RS_E_USAGE,
+                       "gbps is %.6g: n and the median time give %.6g (figures that disagree "
+                       "with their parts)",
+                       r->gbps, gbps);
+    const int g = r->multi.gpus > 1 ? r->multi.gpus : 1;
+    const double peak = g * r->device.peak_gbps;
+    if (peak > 0.0 ? !near(r->pct_peak, 100.0 * r->gbps / peak) : r->pct_peak != 0.0)
+        return rs_fail(err, RS_E_USAGE,
+                       "pct_peak is %.6g: gbps and the device's peak (%.6g GB/s) give %.6g",
+                       r->pct_peak, peak, peak > 0.0 ? 100.0 * r->gbps / peak : 0.0);
+    if (r->t_min_ms > r->t_median_ms * (1 + 1e-9) || r->t_median_ms > r->t_max_ms * (1 + 1e-9))
+        return rs_fail(err, RS_E_USAGE,
+                       "time_ms: min %.6g, median %.6g and max %.6g are not in "
+                       "order",
+                       r->t_min_ms, r->t_median_ms, r->t_max_ms);
+    if (r->correct != (r->bad_reps == 0))
+        return rs_fail(err, RS_E_USAGE,
+                       "correct is %s with bad_reps %u: a run is correct "
+                       "exactly when no repetition missed",
+                       r->correct ? "true" : "false", r->bad_reps);
+    if (!r->correct) return RS_OK;
+    if (r->tol == 0.0 &&
+        (r->abs_err != 0.0 || r->rel_err != 0.0 ||
+         (rs_dtype_is_float(r->got.acc) ? r->got.f != r->expected.f : r->got.i != r->expected.i)))
+        return rs_fail(err, RS_E_USAGE,
+                       "correct with tol 0 (exact): result, expected, abs_err "
+                       "and rel_err disagree");
+    if (r->tol > 0.0 && !(r->rel_err <= r->tol))
+        return rs_fail(err, RS_E_USAGE, "correct, yet rel_err %.3g is over tol %.3g", r->rel_err,
+                       r->tol);
+    return RS_OK;
+}
