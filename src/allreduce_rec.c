@@ -3,6 +3,7 @@
 #include "allreduce_rec.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +209,35 @@ static rs_status check_run(const char *where, const cJSON *j, const rs_cli *cli,
 }
 
 /* One point's figures, each of its type and in range. */
-static rs_status check_point(const char *where, const cJSON *p, int k, rs_error *err)
+/* Within a part in 10^6: figures written with 17 digits come back so. */
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b)) + 1e-12;
+}
+
+/* A point's figures against each other: its bytes from n and the element
+ * size, algbw from the bytes and the time, busbw from algbw and G. */
+static rs_status point_consistent(const char *pre, const cJSON *p, size_t elem, int g,
+                                  rs_error *err)
+{
+    const double n = num(p, "n"), bytes = num(p, "bytes"), us = num(p, "time_us");
+    const double alg = num(p, "algbw_gbps"), bus = num(p, "busbw_gbps");
+    if (bytes != n * (double)elem)
+        return rs_fail(err, RS_E_IO, "%sbytes is %.17g: n %.17g of %zu-byte elements is %.17g", pre,
+                       bytes, n, elem, n * (double)elem);
+    const double want = bytes / (us * 1e-6) / 1e9;
+    if (!near(alg, want))
+        return rs_fail(err, RS_E_IO, "%salgbw_gbps is %.6g: bytes over time_us give %.6g", pre, alg,
+                       want);
+    const double bus_want = g >= 1 ? alg * 2.0 * (g - 1) / g : 0.0;
+    if (!near(bus, bus_want))
+        return rs_fail(err, RS_E_IO, "%sbusbw_gbps is %.6g: algbw x 2(G-1)/G over %d GPUs is %.6g",
+                       pre, bus, g, bus_want);
+    return RS_OK;
+}
+
+static rs_status check_point(const char *where, const cJSON *p, int k, size_t elem, int g,
+                             rs_error *err)
 {
     char pre[512];
     snprintf(pre, sizeof pre, "%s: points[%d].", where, k);
@@ -222,7 +251,8 @@ static rs_status check_point(const char *where, const cJSON *p, int k, rs_error 
     rs_status st = RS_OK;
     for (size_t i = 0; st == RS_OK && i < sizeof point_figures / sizeof *point_figures; i++)
         st = rs_figure_check(p, pre, &point_figures[i], err);
-    return st == RS_OK ? RS_OK : (err->code = RS_E_IO);
+    if (st != RS_OK) return err->code = RS_E_IO;
+    return point_consistent(pre, p, elem, g, err);
 }
 
 static rs_ar_point point_from(const cJSON *p)
@@ -284,10 +314,12 @@ rs_status rs_ar_run_read(const char *path, const rs_cli *cli, const rs_sweep_siz
     st = check_run(where, j, cli, err);
     const cJSON *points = cJSON_GetObjectItemCaseSensitive(j, "points"), *p;
     int k = 0;
+    const int type = rs_dtype_from_name(text(j, "type"));
+    const size_t elem = type >= 0 ? rs_dtype_size((rs_dtype)type) : 0;
     cJSON_ArrayForEach(p, points)
     {
         if (st != RS_OK) break;
-        st = check_point(where, p, k++, err);
+        st = check_point(where, p, k++, elem, (int)num(j, "gpus"), err);
     }
     if (st != RS_OK) {
         cJSON_Delete(j);

@@ -189,6 +189,16 @@ with tempfile.TemporaryDirectory() as d:  # the bandwidth-vs-size chart, from th
     rc, out, err = run("allreduce", "--replay", odd, "--plot", os.path.join(d, "odd2.svg"))
     check(rc == 0 and "INJECTED" not in err.splitlines() and "\nsystem(" not in out,
           f"a newline in the recorded device name is a mark, not a line: {rc} {err} {out[:300]}")
+    # a point's figures against each other: bytes from n, algbw from the time, busbw from G
+    for key, value, want in (("algbw_gbps", 500.0, "points[0].algbw_gbps is 500: bytes over"),
+                             ("busbw_gbps", 1.0, "points[0].busbw_gbps is 1: algbw x 2(G-1)/G"),
+                             ("bytes", 12.0, "points[0].bytes is 12: n 2 of 4-byte elements")):
+        j = json.load(open(REC))
+        j["points"][0][key] = value
+        json.dump(j, open(odd, "w"))
+        rc, out, err = run("allreduce", "--replay", odd, "--algo", "all")
+        check(rc == 7 and want in err and not out,
+              f"{key} {value}: figures that disagree are refused: {rc} {err.strip()}")
     rc, out, err = run("allreduce", "--replay", REC, "--plot", os.path.join(d, "x.txt"))
     check(rc == 2 and "--plot needs a file ending in .svg or .png" in err and not out,
           f"--plot x.txt is refused before anything runs: {rc} {err}")
