@@ -288,6 +288,20 @@ static int ranks_ok(const rs_cli *cli)
     return 0;
 }
 
+/* 1 (said) where a point's result was wrong, else 0. */
+static int wrong_points(const ar_run *run)
+{
+    int bad = 0, first = -1;
+    for (int i = 0; i < run->npoints; i++)
+        if (run->p[i].wrong && bad++ == 0) first = i;
+    if (!bad) return 0;
+    rs_cli_error("%d of %d points WRONG (the first: %s at n %llu, %llu elements differ from the "
+                 "exact result)",
+                 bad, run->npoints, rs_ar_algo_name(run->p[first].algo),
+                 (unsigned long long)run->p[first].n, (unsigned long long)run->p[first].wrong);
+    return RS_E_MISMATCH;
+}
+
 /* Each algorithm's rendezvous file (PATH.ALGO), checked before any work. */
 static rs_status rendezvous_files(const rs_cli *cli, unsigned algos, rs_error *err)
 {
@@ -331,16 +345,12 @@ int rs_cmd_allreduce(rs_cli *cli)
         rs_cli_error("%s", err.msg);
         return (int)st;
     }
-    if (cli->rank > 0) { /* rank 0 reports for the job */
-        for (int i = 0; i < run.npoints; i++)
-            if (run.p[i].wrong) return RS_E_MISMATCH;
-        return 0;
-    }
+    if (cli->rank > 0) /* rank 0 reports for the job */
+        return wrong_points(&run);
     if (cli->record && !rs_ar_run_write(cli->record, &run)) /* a replay's: the points shown */
         return RS_E_IO;                                     /* (the reason is said) */
     print_run(stdout, &run, cli->format);
     const int prc = cli->plot && run.npoints ? plot(&run, cli->plot) : 0;
-    for (int i = 0; i < run.npoints; i++)
-        if (run.p[i].wrong) return RS_E_MISMATCH;
-    return prc;
+    const int wrong = wrong_points(&run);
+    return wrong ? wrong : prc;
 }

@@ -109,9 +109,21 @@ static void print_json(const rs_cli *cli, const rs_check_report *r)
 
 /* What a check earns: 9 when it found races or memory errors (scripts see
  * them), 1 when the checked run's result was wrong, else 0. */
-static int report_exit(const rs_check_report *r)
+/* The exit status a report earns, said where the report alone would not:
+ * 9 for findings, 4 for a check that did not finish (as live), 1 for a
+ * checked run whose result was wrong. */
+static int report_exit(const rs_cli *cli, const rs_check_report *r)
 {
-    return r->total > 0 ? RS_E_FOUND : r->correct == 0 ? RS_E_MISMATCH : 0;
+    if (r->total > 0) return RS_E_FOUND;
+    if (!r->ran) {
+        rs_cli_error("%s was not checked: %s", rs_request_name(&cli->req),
+                     r->note[0] ? r->note : "compute-sanitizer did not finish");
+        return RS_E_CUDA;
+    }
+    if (r->correct != 0) return 0;
+    rs_cli_error("%s gave a WRONG result under compute-sanitizer (see above)",
+                 rs_request_name(&cli->req));
+    return RS_E_MISMATCH;
 }
 
 static void print_report(const rs_cli *cli, const rs_check_report *r)
@@ -169,7 +181,7 @@ static int replay_check(const rs_cli *cli)
     if (c) { /* --record writes what is shown, as every replay does */
         rc = cli->record ? record_check(cli, &rec.device, &c->report) : 0;
         print_report(cli, &c->report);
-        if (!rc) rc = report_exit(&c->report);
+        if (!rc) rc = report_exit(cli, &c->report);
     } else {
         rs_cli_error("not recorded: %s holds no --check %s of %s with these settings (%d check%s "
                      "recorded)",
@@ -224,7 +236,7 @@ int rs_cmd_check(rs_cli *cli)
         rs_cli_error("%s", err.msg);
     } else {
         print_report(cli, r);
-        rc = report_exit(r);
+        rc = report_exit(cli, r);
         const int rec = cli->record ? record_check(cli, &dev, r) : 0;
         if (rec) rc = rec;
     }

@@ -117,13 +117,20 @@ for rec in ("stall_file_newline.jsonl", "stall_text_escape.jsonl", "stall_functi
 folder("peak_refusal")
 out = case("peak_refusal", [*SEQ, data("peak_huge.jsonl")], 7)
 check("device.peak_gbps is 1e+308: expected GB/s from 0 to 1000000" in out, f"named: {out}")
-for rec, rc in (("check_total_zero.jsonl", 7), ("check_total_negative.jsonl", 7),
-                ("check_total_huge.jsonl", 7), ("check_wrong.jsonl", 1),
-                ("check_file_newline.jsonl", 9)):
+for rec, rc, said in (("check_total_zero.jsonl", 7, "check.total is 0 but it lists 5 findings"),
+                      ("check_total_negative.jsonl", 7, "check.total is -1"),
+                      ("check_total_huge.jsonl", 7, "check.total is 1e+308"),
+                      ("check_wrong.jsonl", 1, "gave a WRONG result under compute-sanitizer"),
+                      ("check_not_ran_found.jsonl", 7, "check.ran is false, yet it lists"),
+                      ("check_not_ran.jsonl", 6, "was not checked: racecheck stopped"),
+                      ("check_file_newline.jsonl", 9, "hazards")):
     folder(rec)
     out = case(rec, [*CHECK, data(rec)], rc)
-    if rec == "check_total_zero.jsonl":
-        check("check.total is 0 but it lists 5 findings" in out, f"the contradiction named: {out}")
+    check(said in out, f"{rec}: exit {rc} says why: {out[-300:]}")
+folder("allreduce_wrong")
+out = case("allreduce_wrong", ["allreduce", "--replay", data("allreduce_wrong.json"), "--algo",
+                               "all"], 1)
+check("1 of 120 points WRONG (the first: nccl at n 16" in out, f"a wrong point is said: {out[-300:]}")
 folder("allreduce_newline")
 case("allreduce_newline", ["allreduce", "--replay", data("allreduce_newline.json")], 0)
 folder("stalls_not_recorded")

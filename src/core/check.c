@@ -333,5 +333,9 @@ rs_status rs_check_from_json(const cJSON *j, rs_check_report *r, rs_error *err)
         g->line2 = (int)number(f, "line2", 0, 1e9);
         g->count = (uint64_t)number(f, "count", 0, 1e18);
     }
+    if (!r->ran && (r->total > 0 || r->count > 0))
+        return rs_fail(err, RS_E_USAGE,
+                       "check.ran is false, yet it lists findings: a check that did not finish "
+                       "found nothing to count");
     return RS_OK;
 }

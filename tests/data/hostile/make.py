@@ -97,6 +97,10 @@ write("check_total_zero.jsonl", HEADER, check(lambda c: c.update(total=0)))
 write("check_total_negative.jsonl", HEADER, check(lambda c: c.update(total=-1)))
 write("check_total_huge.jsonl", HEADER, check(lambda c: c.update(total=1e308)))
 write("check_wrong.jsonl", HEADER, check(lambda c: c.update(total=0, correct=0, findings=[])))
+write("check_not_ran_found.jsonl", HEADER, check(lambda c: c.update(ran=False)))
+write("check_not_ran.jsonl", HEADER,
+      check(lambda c: c.update(ran=False, total=0, findings=[], more_groups=0,
+                               note="racecheck stopped")))
 write("check_file_newline.jsonl", HEADER,
       check(lambda c: c["findings"][0].update(file="classic.cu" + FORGE)))
 # the all-reduce
@@ -104,6 +108,9 @@ ar = json.load(open(os.path.join(RECS, "h200x2-allreduce.json"), encoding="utf-8
 ar["links"] = "NVLink" + FORGE
 ar["device"] = "NVIDIA H200" + ESC
 write("allreduce_newline.json", ar)
+ar = json.load(open(os.path.join(RECS, "h200x2-allreduce.json"), encoding="utf-8"))
+ar["points"][3]["wrong"] = 3
+write("allreduce_wrong.json", ar)
 # a preset and kernels
 with open(os.path.join(HERE, "evil.ini"), "w", encoding="utf-8") as f:
     f.write("[preset]\nnote = a note" + ESC + " \u202e \u009b\n[run]\nvariant = sequential\n")
