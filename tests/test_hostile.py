@@ -176,6 +176,11 @@ for fmt in ("table", "csv", "json"):
 out = case("presets_names", ["presets", "--format", "csv"], 0)
 check(any(l.startswith('"comma,name",user,') for l in out.splitlines()),
       f"presets --format csv: a name with a comma is one field: {out[-400:]}")
+for kind, name, said in (("fifo", "stuck", "stuck.ini' is a FIFO, not a regular file"),
+                        ("zero", "zero", "zero.ini' is a device, not a regular file")):
+    folder("preset_named_" + kind, lambda d, k=kind: presets_dir(d, k))
+    out = case("preset_named_" + kind, ["ladder", "--preset", name, "--replay", DEMO], 7)
+    check(said in out, f"--preset {name}: what is there is named, not 'no preset': {out}")
 folder("preset_evil", lambda d: presets_dir(d, "evil"))
 case("preset_evil", ["ladder", "--preset", "evil", "--replay", DEMO], 2)
 

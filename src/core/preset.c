@@ -69,6 +69,14 @@ static int file_exists(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Something is there, whatever it is: the reader (core/files.c) says why a
+ * FIFO, a device, a folder or a dangling link is no preset. */
+static int present(const char *p)
+{
+    struct stat st;
+    return lstat(p, &st) == 0;
+}
+
 int rs_preset_name_ok(const char *name)
 {
     size_t len = strlen(name);
@@ -94,7 +102,7 @@ rs_status rs_preset_resolve(const char *given, char *path, size_t len, rs_error 
         return rs_fail(err, RS_E_IO, "'%s' is a directory: give a preset name or an .ini file",
                        given);
     if (strchr(given, '/') || file_exists(given)) {
-        if (!file_exists(given)) return rs_fail(err, RS_E_IO, "preset file '%s' not found", given);
+        if (!present(given)) return rs_fail(err, RS_E_IO, "preset file '%s' not found", given);
         snprintf(path, len, "%s", given);
         return RS_OK;
     }
@@ -106,12 +114,12 @@ rs_status rs_preset_resolve(const char *given, char *path, size_t len, rs_error 
     char dir[RS_PATH_MAX];
     if (rs_preset_user_dir(dir, sizeof dir, NULL) == RS_OK) {
         snprintf(path, len, "%s/%s.ini", dir, name);
-        if (file_exists(path)) return RS_OK;
+        if (present(path)) return RS_OK;
     }
     const char *shipped = rs_preset_shipped_dir();
     if (*shipped) {
         snprintf(path, len, "%s/%s.ini", shipped, name);
-        if (file_exists(path)) return RS_OK;
+        if (present(path)) return RS_OK;
     }
     return rs_fail(err, RS_E_USAGE, "no preset named '%s' (see: redscope presets)", name);
 }
