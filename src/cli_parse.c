@@ -239,6 +239,8 @@ static rs_status parse_algos(const char *v, unsigned *algos, rs_error *err)
     snprintf(buf, sizeof buf, "%s", v);
     *algos = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        t += strspn(t, " "); /* blanks around a name are not part of it, as in --variants */
+        for (size_t n = strlen(t); n && t[n - 1] == ' ';) t[--n] = '\0';
         const int a = rs_ar_algo_parse(t);
         if (strcmp(t, "all") == 0)
             *algos |= (1u << RS_AR_ALGO_COUNT) - 1;

@@ -199,6 +199,18 @@ out = case("kernel_fifo_include", ["compile", "inc.cu"], 2,
            env={"REDSCOPE_COMPILE_SECONDS": "2"})
 check("the compile ran past 2 s and was stopped" in out, f"the bound named: {out}")
 
+# the environment's numbers by the option values' rule: blanks around them
+# are not part of them; anything else that is not the number is refused
+for v, rc in (("0", 2), ("abc", 2), ("1e9", 2), (" 30 ", 0)):
+    folder("compile_seconds" + v.strip())
+    out = case("compile_seconds" + v.strip(), ["compile", os.path.join(SRC, "conf", "kernels",
+                                                                      "template.cu")], rc,
+               env={"REDSCOPE_COMPILE_SECONDS": v})
+    check(rc == 0 or f"REDSCOPE_COMPILE_SECONDS='{v}': seconds, more than 0" in out,
+          f"REDSCOPE_COMPILE_SECONDS='{v}': exit {rc}: {out}")
+folder("algo_blanks")
+case("algo_blanks", ["allreduce", "--replay", AR, "--algo", "ring, tree"], 0)
+
 # 4. files written: regular files only, an existing one only with --force,
 # never the one read, a temporary file renamed into place
 CPU = ("run", "--variant", "cpu", "--n", "1000")

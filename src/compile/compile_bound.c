@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "core/env.h"
 #include "core/files.h"
 
 extern char **environ;
@@ -38,13 +39,6 @@ typedef struct reply {
     double ms;
     uint64_t log_len, cubin_len;
 } reply;
-
-static double seconds_bound(void)
-{
-    const char *s = getenv("REDSCOPE_COMPILE_SECONDS"); /* tests make it short */
-    const double v = s ? atof(s) : 0;
-    return v > 0 && v <= 3600 ? v : COMPILE_SECONDS;
-}
 
 /* Bound the address space to what this process holds now plus
  * COMPILE_MEMORY. Counted from the start, not from zero: a sanitizer build
@@ -148,6 +142,10 @@ rs_status rs_compile_bounded(const char *path, const char *text, rs_dtype t, rs_
                              int arch, rs_compiled *out, rs_error *err)
 {
     memset(out, 0, sizeof *out);
+    double bound = COMPILE_SECONDS; /* tests make it short */
+    const rs_status bst =
+        rs_env_seconds("REDSCOPE_COMPILE_SECONDS", 3600.0, COMPILE_SECONDS, &bound, err);
+    if (bst != RS_OK) return bst;
     int down = -1, up = -1;
     const pid_t pid = spawn(&down, &up);
     if (pid < 0)
@@ -155,7 +153,6 @@ rs_status rs_compile_bounded(const char *path, const char *text, rs_dtype t, rs_
     const request q = {(int32_t)t, (int32_t)op, kfinish, arch, strlen(path), strlen(text)};
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    const double bound = seconds_bound();
     const double deadline = (double)now.tv_sec + 1e-9 * (double)now.tv_nsec + bound;
     void (*old)(int) = signal(SIGPIPE, SIG_IGN);
     const int sent = !rs_fd_put(down, &q, sizeof q) && !rs_fd_put(down, path, q.path_len) &&

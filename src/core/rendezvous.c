@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "files.h"
 #include "text.h"
 
@@ -110,16 +111,5 @@ rs_status rs_rendezvous_wait(const char *path, void *bytes, size_t n, time_t not
 
 rs_status rs_rendezvous_timeout(double *seconds, rs_error *err)
 {
-    *seconds = 120.0;
-    const char *s = getenv("REDSCOPE_RENDEZVOUS_TIMEOUT");
-    if (!s) return RS_OK;
-    char *end = NULL;
-    const double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v <= 0.0 || v > 86400.0)
-        return rs_fail(err, RS_E_USAGE,
-                       "REDSCOPE_RENDEZVOUS_TIMEOUT='%.40s': seconds a rank waits for rank 0, "
-                       "more than 0 and at most 86400 (unset: 120)",
-                       s);
-    *seconds = v;
-    return RS_OK;
+    return rs_env_seconds("REDSCOPE_RENDEZVOUS_TIMEOUT", 86400.0, 120.0, seconds, err);
 }
