@@ -262,7 +262,8 @@ rc, _, err = run("run", "--variant", "cpu", "--n", "2000", "--reps", "1", "--not
 saved = os.path.join(tmp, "redscope", "presets", "mine.ini")
 check(rc == 0 and os.path.exists(saved) and "saved preset" in err, "save preset")
 rc, _, err = run("run", "--variant", "cpu", "--n", "3000", "--save-preset", "mine", env=env)
-check(rc == 7 and "--force" in err, "no clobber without --force")
+check(rc == 2 and "exists: add --force to replace it" in err,
+      f"no clobber without --force, refused as every output: {rc} {err}")
 check("n = 2000" in open(saved).read(), "the old preset is intact")
 rc, _, _ = run("run", "--variant", "cpu", "--n", "3000", "--save-preset", "mine", "--force", env=env)
 check(rc == 0 and "n = 3000" in open(saved).read(), "--force replaces")

@@ -61,11 +61,12 @@ static void round_trip(void)
         rs_field_format(&back, &rs_fields[i], b, sizeof b);
         CHECK_MSG(strcmp(a, b) == 0, "%s: '%s' came back as '%s'", rs_fields[i].key, a, b);
     }
-    /* Without --force an existing file stays as it was. */
+    /* Without --force an existing file stays as it was (refused as every
+     * output is: exit 2, "add --force"). */
     rs_request other;
     rs_request_defaults(&other);
-    CHECK(rs_preset_write(path, &other, 0, &err) == RS_E_IO);
-    CHECK_STR_CONTAINS(err.msg, "exists; use --force");
+    CHECK(rs_preset_write(path, &other, 0, &err) == RS_E_USAGE);
+    CHECK_STR_CONTAINS(err.msg, "exists: add --force to replace it");
     CHECK(rs_preset_read_file(path, &back, &err) == RS_OK && rs_request_equal(&r, &back));
     CHECK(rs_preset_write(path, &other, 1, &err) == RS_OK);
     CHECK(rs_preset_read_file(path, &back, &err) == RS_OK && rs_request_equal(&other, &back));
@@ -87,7 +88,7 @@ static void saving(void)
     char expect[512];
     snprintf(expect, sizeof expect, "%s/redscope/presets/my-class_1.b.ini", tmpdir);
     CHECK_MSG(strcmp(path, expect) == 0, "%s", path);
-    CHECK(rs_preset_save("my-class_1.b", &r, 0, path, sizeof path, &err) == RS_E_IO);
+    CHECK(rs_preset_save("my-class_1.b", &r, 0, path, sizeof path, &err) == RS_E_USAGE);
     CHECK(rs_preset_save("../evil", &r, 1, path, sizeof path, &err) == RS_E_USAGE);
     CHECK(rs_preset_save(".hidden", &r, 1, path, sizeof path, &err) == RS_E_USAGE);
     CHECK(rs_preset_save("", &r, 1, path, sizeof path, &err) == RS_E_USAGE);
@@ -123,7 +124,7 @@ static void ini_suffix(void)
     CHECK(rs_preset_resolve("dotted.ini", again, sizeof again, &err) == RS_OK);
     CHECK(strcmp(again, expect) == 0 && rs_preset_read_file(again, &back, &err) == RS_OK);
     CHECK(back.n == 5000);
-    CHECK(rs_preset_save("dotted", &r, 0, path, sizeof path, &err) == RS_E_IO);
+    CHECK(rs_preset_save("dotted", &r, 0, path, sizeof path, &err) == RS_E_USAGE);
     CHECK_STR_CONTAINS(err.msg, "exists");
     CHECK(!rs_preset_would_shadow("dotted"));
     unlink(expect);
@@ -153,7 +154,7 @@ static void shadowing(void)
     CHECK(strcmp(path, mine) == 0 && rs_preset_read_file(path, &back, &err) == RS_OK);
     CHECK(back.n == 777);
     /* Now it is the user's own: saving again is "exists", not "shadow". */
-    CHECK(rs_preset_save("harris-2007", &r, 0, path, sizeof path, &err) == RS_E_IO);
+    CHECK(rs_preset_save("harris-2007", &r, 0, path, sizeof path, &err) == RS_E_USAGE);
     CHECK(strstr(err.msg, "exists") && !strstr(err.msg, "shadow"));
     unlink(mine);
 }

@@ -200,8 +200,8 @@ rs_status rs_out_open(rs_outfile *o, const char *what, const char *path, rs_erro
 rs_status rs_out_commit(rs_outfile *o, rs_error *err)
 {
     int bad = 0;
-    if (o->f) {
-        bad = fflush(o->f) != 0 || ferror(o->f);
+    if (o->f) { /* on the disk before the name points at it */
+        bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
         bad |= fclose(o->f) != 0;
         o->f = NULL;
     }

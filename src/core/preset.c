@@ -355,31 +355,14 @@ rs_status rs_preset_format(const rs_request *r, char *buf, size_t len)
     return RS_OK;
 }
 
-static rs_status write_all(int fd, const char *data, size_t len, const char *tmp, rs_error *err)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, data, len);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0)
-            return rs_fail(err, RS_E_IO, "cannot write '%s': %s", tmp,
-                           w < 0 ? strerror(errno) : "short write");
-        data += w;
-        len -= (size_t)w;
-    }
-    return RS_OK;
-}
-
-static rs_status place(const char *path, const char *text, int force, rs_error *err);
-
 rs_status rs_preset_write(const char *path, const rs_request *r, int force, rs_error *err)
 {
     char text[8192];
     if (rs_preset_format(r, text, sizeof text) != RS_OK)
         return rs_fail(err, RS_E_IO, "preset too large to write");
-    if (!force && file_exists(path))
-        return rs_fail(err, RS_E_IO, "preset '%s' exists; use --force to replace it", path);
-    /* a regular file only, as every output (core/files.c): no link, FIFO or device */
-    const rs_status ok = rs_out_check("preset", path, 1, NULL, err);
+    /* as every output (core/files.c): a regular file only, no link, FIFO or
+     * device; an existing one only with --force; a temporary file renamed */
+    const rs_status ok = rs_out_check("preset", path, force, NULL, err);
     if (ok != RS_OK) return ok;
     /* SIGINT, SIGTERM and SIGHUP wait until the file is in place (or not):
      * a signal never leaves a temporary file or half a preset behind. */
@@ -389,37 +372,8 @@ rs_status rs_preset_write(const char *path, const rs_request *r, int force, rs_e
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    const rs_status st = place(path, text, force, err);
+    const rs_status st = rs_out_write("preset", path, text, strlen(text), err);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return st;
-}
-
-/* text into path through a temporary file beside it. */
-static rs_status place(const char *path, const char *text, int force, rs_error *err)
-{
-    char tmp[RS_PATH_MAX + 16];
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) return rs_fail(err, RS_E_IO, "cannot create '%s': %s", tmp, strerror(errno));
-    rs_status st = write_all(fd, text, strlen(text), tmp, err);
-    if (st == RS_OK && fsync(fd) != 0)
-        st = rs_fail(err, RS_E_IO, "cannot flush '%s': %s", tmp, strerror(errno));
-    if (close(fd) != 0 && st == RS_OK)
-        st = rs_fail(err, RS_E_IO, "cannot close '%s': %s", tmp, strerror(errno));
-    if (st == RS_OK) {
-        /* link() refuses to replace an existing file, rename() replaces it
-         * atomically: either way readers see the old file or the new one. */
-        if (force) {
-            if (rename(tmp, path) != 0)
-                st = rs_fail(err, RS_E_IO, "cannot replace '%s': %s", path, strerror(errno));
-        } else if (link(tmp, path) != 0) {
-            st = rs_fail(err, RS_E_IO,
-                         errno == EEXIST ? "preset '%s' exists; use --force to replace it"
-                                         : "cannot create '%s'",
-                         path);
-        }
-    }
-    unlink(tmp); /* after rename it is gone already */
     return st;
 }
 
