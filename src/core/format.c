@@ -136,6 +136,19 @@ const char *rs_pad(const char *s, int width, int right, char *buf, size_t len)
     return buf;
 }
 
+/* A cut at byte `at` of escaped text (core/text.c: \n, \t, \xHH, \uHHHH)
+ * moves back to the escape it would split, so "\u202e" never reads "\u202". */
+static size_t escape_start(const char *s, size_t at)
+{
+    for (size_t b = at; b > 0 && at - b < 6; b--) {
+        if (s[b - 1] != '\\') continue;
+        const char k = s[b];
+        const size_t n = k == 'x' ? 4 : k == 'u' ? 6 : (k == 'n' || k == 't') ? 2 : 1;
+        return b - 1 + n > at ? b - 1 : at;
+    }
+    return at;
+}
+
 const char *rs_fmt_cut(const char *s, int cols, char *buf, size_t len)
 {
     if (!len) return buf;
@@ -149,6 +162,7 @@ const char *rs_fmt_cut(const char *s, int cols, char *buf, size_t len)
     for (int c = 0; s[at] && c < keep; c++) /* one character: its lead byte, then its tail */
         for (at++; ((unsigned char)s[at] & 0xc0) == 0x80; at++) {
         }
+    at = escape_start(s, at);
     while (at && s[at - 1] == ' ') at--;
     snprintf(buf, len, "%.*s%s", (int)at, s, keep > 0 ? dots : "");
     return buf;

@@ -41,7 +41,7 @@ int rs_text_cols(const char *s);
 const char *rs_pad(const char *s, int width, int right, char *buf, size_t len);
 
 /* s cut to at most cols columns, ending in an ellipsis when cut (a
- * character is never split). Returns buf. */
+ * character is never split, nor an escape of outside text). Returns buf. */
 const char *rs_fmt_cut(const char *s, int cols, char *buf, size_t len);
 
 #endif

@@ -1,0 +1,24 @@
+/* The notation's cut (core/format.c): at most cols columns with an
+ * ellipsis, never a character split, never an escape of outside text
+ * split ("\u202e" does not become "\u202"). */
+#include "check.h"
+#include "core/format.h"
+
+int main(void)
+{
+    char buf[128];
+    rs_notation_set(1);
+    CHECK_STR_EQ(rs_fmt_cut("classic.cu", 20, buf, sizeof buf), "classic.cu");
+    CHECK_STR_EQ(rs_fmt_cut("abcdefghij", 6, buf, sizeof buf), "abcde\u2026");
+    CHECK_STR_EQ(rs_fmt_cut("µµµµµµµµ", 4, buf, sizeof buf), "µµµ\u2026");
+    /* escapes: cut before the one the cut would split, kept where whole */
+    CHECK_STR_EQ(rs_fmt_cut("ab\\u202eXYZ", 6, buf, sizeof buf), "ab\u2026");
+    CHECK_STR_EQ(rs_fmt_cut("ab\\u202eXYZ", 9, buf, sizeof buf), "ab\\u202e\u2026");
+    CHECK_STR_EQ(rs_fmt_cut("ab\\x1b[2J", 5, buf, sizeof buf), "ab\u2026");
+    CHECK_STR_EQ(rs_fmt_cut("ab\\x1b[2J", 8, buf, sizeof buf), "ab\\x1b[\u2026");
+    CHECK_STR_EQ(rs_fmt_cut("file\\nname.cu", 6, buf, sizeof buf), "file\u2026");
+    CHECK_STR_EQ(rs_fmt_cut("a\\\\bcdef", 4, buf, sizeof buf), "a\\\\\u2026");
+    rs_notation_set(0);
+    CHECK_STR_EQ(rs_fmt_cut("ab\\u202eXYZ", 7, buf, sizeof buf), "ab...");
+    return check_report("test_format");
+}
