@@ -69,6 +69,28 @@ static int log_has_diagnostics(const char *log)
     return strstr(log, ": warning") || strstr(log, ": error") || strstr(log, ": catastrophic");
 }
 
+/* The log on stderr, its first 10 errors: 100 of them (a README given to
+ * compile) bury the first, which is the one to read. */
+static void print_log(const char *path, const char *log)
+{
+    enum { SHOWN = 10 };
+    int errors = 0;
+    const char *cut = NULL;
+    for (const char *l = log; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+        const char *e = strstr(l, ": error");
+        if (!e || e > l + strcspn(l, "\n") || l[0] == ' ') continue;
+        if (++errors == SHOWN + 1) cut = l;
+    }
+    fprintf(stderr, "%.*s", cut ? (int)(cut - log) : (int)strlen(log), log);
+    const size_t n = strlen(path);
+    const int cu =
+        (n > 3 && strcmp(path + n - 3, ".cu") == 0) || (n > 4 && strcmp(path + n - 4, ".cuh") == 0);
+    if (cut)
+        rs_cli_error("%d more errors not shown (%d in all; --format json carries the whole log)%s",
+                     errors - SHOWN, errors,
+                     cu ? "" : ": is it a kernel? (a .cu file, as conf/kernels/template.cu)");
+}
+
 /* The first line of msg is already in the log (a compile error, said above). */
 static int in_log(const char *log, const char *msg)
 {
@@ -87,6 +109,9 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
     rs_ukernel_spec spec;
     rs_status st = rs_ukernel_read(path, &text, &len, &err);
     if (st == RS_OK) st = rs_ukernel_parse(path, text, &spec, &err);
+    rs_request asked = cli->req; /* what the file's header refuses is refused, as by run */
+    asked.variant = RS_V_KERNEL;
+    if (st == RS_OK) st = rs_ukernel_check(path, &spec, &asked, &err);
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);
         free(text);
@@ -111,7 +136,7 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
                c.build.smem, c.build.spill_st, c.build.spill_ld, c.ms);
         if (st != RS_OK) rs_cli_error("%s", err.msg);
     } else {
-        if (c.log && log_has_diagnostics(c.log)) fputs(c.log, stderr);
+        if (c.log && log_has_diagnostics(c.log)) print_log(path, c.log);
         if (st == RS_OK) print_table(path, r, &spec, &c, fin);
     }
     if (st != RS_OK && cli->format == RS_FMT_TABLE) {
@@ -119,8 +144,6 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
         if (!in_log(c.log, err.msg)) rs_cli_error("%s", err.msg);
         rs_cli_error("%s did not compile (%s %s)", path, rs_dtype_name(r->type), rs_op_name(r->op));
     }
-    if (st == RS_OK && rs_ukernel_check(path, &spec, r, &err) != RS_OK)
-        fprintf(stderr, "redscope: note: %s\n", err.msg);
     rs_compiled_free(&c);
     return (int)st;
 }

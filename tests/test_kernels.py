@@ -80,9 +80,44 @@ cases = [
     (os.path.join(T, "two.cu"), 2, "keep one entry point"),
     (os.path.join(T, "badheader.cu"), 2, "badheader.cu:3: unknown directive 'blocksize'"),
 ]
+# ... and kernels that break the contract where the compiler does not look
+TEMPLATE = open(os.path.join(K, "template.cu"), encoding="utf-8").read()
+
+
+def variant(name, old, new):
+    path = os.path.join(tmp, name)
+    assert old in TEMPLATE
+    open(path, "w", encoding="utf-8").write(TEMPLATE.replace(old, new))
+    return path
+
+
+cases += [
+    (variant("int_n.cu", "unsigned long long n)", "int n)"), 2,
+     "reduce takes 3 parameters (8, 8, 4 bytes): the contract is (const RS_T *in, RS_ACC *out, "
+     "unsigned long long n)"),
+    (variant("four.cu", "unsigned long long n)", "unsigned long long n, int k)"), 2,
+     "reduce takes 4 parameters"),
+    (variant("no_result.cu", "    rs_block_result(out, rs_shared[0]);",
+             "    if (tid == 0) out[blockIdx.x] = rs_shared[0]; // not rs_block_result"), 2,
+     "reduce never calls rs_block_result(out, v)"),
+    (variant("types.cu", "// redscope: block pow2", "// redscope: block pow2\n// redscope: types "
+             "float32"), 2, "types.cu does not take int32 (its header says types: float32)"),
+]
 for path, code, words in cases:
     rc, out, err = run("compile", path)
     check(rc == code and words in err, f"compile {os.path.basename(path)}: exit {rc}, {err.strip()}")
+# a file that is no kernel: its first errors, not a hundred
+rc, out, err = run("compile", os.path.join(os.environ["REDSCOPE_SOURCE"], "README.md"))
+check(rc == 2 and err.count(": error:") == 10 and "more errors not shown" in err
+      and "is it a kernel?" in err, f"compile README.md: {rc} {err.count(': error:')} errors shown")
+# the caret stands under the error when UTF-8 text comes before it
+utf = variant("utf8.cu", "    const unsigned tid = threadIdx.x;",
+              "    /* µs éè */ const unsigned tid = threadIdx_x;")
+rc, out, err = run("compile", utf)
+lines = err.splitlines()
+at = next((i for i, l in enumerate(lines) if "utf8.cu:" in l and ": error:" in l), -1)
+check(at >= 0 and at + 2 < len(lines) and lines[at + 2].index("^") == lines[at + 1].index(
+      "threadIdx_x"), f"the caret under threadIdx_x after 'µs éè': {lines[at:at + 3]}")
 rc, out, err = run("compile")
 check(rc == 2 and "needs a file" in err, f"compile without a file: {err}")
 rc, out, err = run("compile", "", "")

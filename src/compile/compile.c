@@ -186,6 +186,29 @@ static rs_status run_nvrtc(nvrtc_program prog, const char *path, int arch, rs_co
     return check_entry(path, &out->build, err);
 }
 
+/* What the contract asks that the compiler does not check: the entry's
+ * three parameters (in, out, n) as the cubin holds them, and a call of
+ * rs_block_result, without which no block's result is written. */
+static rs_status check_contract(const char *path, const char *text, const rs_compiled *c,
+                                rs_error *err)
+{
+    const char *name = rs_ukernel_basename(path);
+    int sizes[8] = {0};
+    const int np = rs_cubin_params(c->cubin, c->cubin_len, c->build.entry, sizes, 8);
+    if (np >= 0 && (np != 3 || sizes[0] != 8 || sizes[1] != 8 || sizes[2] != 8))
+        return rs_fail(err, RS_E_USAGE,
+                       "%s: %s takes %d parameter%s (%d, %d, %d bytes): the contract is (const "
+                       "RS_T *in, RS_ACC *out, unsigned long long n), 8 bytes each",
+                       name, c->build.entry, np, np == 1 ? "" : "s", sizes[0], sizes[1], sizes[2]);
+    if (!rs_ukernel_word(text, "rs_block_result"))
+        return rs_fail(err, RS_E_USAGE,
+                       "%s: %s never calls rs_block_result(out, v): every thread of a block "
+                       "calls it once, at the end, so the block's result is written "
+                       "(conf/kernels/template.cu)",
+                       name, c->build.entry);
+    return RS_OK;
+}
+
 rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, int kfinish,
                      int arch, rs_compiled *out, rs_error *err)
 {
@@ -194,6 +217,13 @@ rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, i
     if (loaded()) {
         out->log = calloc(1, 1);
         return rs_fail(err, RS_E_IO, "%s", load_error);
+    }
+    if (!rs_ukernel_word(text, "__global__")) { /* a README, not a kernel: no 100 errors */
+        out->log = calloc(1, 1);
+        return rs_fail(err, RS_E_USAGE,
+                       "%s: no extern \"C\" __global__ function at all: not a CUDA kernel "
+                       "(start from conf/kernels/template.cu)",
+                       rs_ukernel_basename(path));
     }
     char prelude[8192];
     rs_ukernel_prelude(t, op, kfinish, prelude, sizeof prelude);
@@ -206,8 +236,9 @@ rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, i
         return rs_fail(err, RS_E_NOMEM, "NVRTC could not take the program: %s",
                        nv.error_string(rc));
     }
-    const rs_status st = run_nvrtc(prog, path, arch, out, err);
+    rs_status st = run_nvrtc(prog, path, arch, out, err);
     nv.destroy(&prog);
+    if (st == RS_OK) st = check_contract(path, text, out, err);
     out->ms = now_ms() - t0;
     if (!out->log) out->log = calloc(1, 1);
     return st;

@@ -244,13 +244,41 @@ void rs_ukernel_info(const char *path, const rs_ukernel_spec *s, rs_variant_info
 
 /* ---- NVRTC's log ------------------------------------------------------------------- */
 
+/* A caret line ("    ^") under the source line it points into: NVRTC
+ * counts bytes, a terminal columns, so "µs" before the error moved the
+ * caret one to the right. The columns of the first `bytes` bytes of src. */
+static size_t caret_cols(const char *src, size_t src_len, size_t bytes)
+{
+    size_t cols = 0;
+    for (size_t i = 0; i < bytes && i < src_len; i++)
+        cols += ((unsigned char)src[i] & 0xc0) != 0x80; /* a lead byte starts a character */
+    return cols + (bytes > src_len ? bytes - src_len : 0);
+}
+
+static int is_caret(const char *p, size_t n)
+{
+    const size_t sp = strspn(p, " ");
+    return sp < n && p[sp] == '^';
+}
+
 void rs_ukernel_format_log(const char *log, char *out, size_t len)
 {
-    size_t o = 0;
+    size_t o = 0, prev_n = 0;
+    const char *prev = NULL;
     if (!len) return;
     for (const char *p = log ? log : ""; *p && o + 1 < len;) {
         const char *eol = strchr(p, '\n');
         const size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+        if (prev && is_caret(p, n)) {
+            const size_t sp = strspn(p, " ");
+            o += (size_t)snprintf(out + o, len - o, "%*s%.*s", (int)caret_cols(prev, prev_n, sp),
+                                  "", (int)(n - sp), p + sp);
+            prev = NULL;
+            p += n;
+            continue;
+        }
+        prev = p;
+        prev_n = n;
         /* "NAME(LINE): " at the start of a line */
         const char *paren = memchr(p, '(', n);
         size_t digits = 0;
@@ -308,6 +336,41 @@ void rs_ukernel_ptxas(const char *log, rs_kernel_build *b)
             b->smem = after_int(line, " bytes smem");
         }
     }
+}
+
+/* Past a comment or a literal starting at p, or p itself when none does. */
+static const char *skip_non_code(const char *p)
+{
+    if (p[0] == '/' && p[1] == '/') return p + strcspn(p, "\n");
+    if (p[0] == '/' && p[1] == '*') {
+        const char *e = strstr(p + 2, "*/");
+        return e ? e + 2 : p + strlen(p);
+    }
+    if (*p != '"' && *p != '\'') return p;
+    const char q = *p++;
+    while (*p && *p != q && *p != '\n') p += p[0] == '\\' && p[1] ? 2 : 1;
+    return *p == q ? p + 1 : p;
+}
+
+int rs_ukernel_word(const char *text, const char *word)
+{
+    const size_t n = strlen(word);
+    for (const char *p = text ? text : ""; *p;) {
+        const char *q = skip_non_code(p);
+        if (q != p) {
+            p = q;
+            continue;
+        }
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            size_t k = 1;
+            while (isalnum((unsigned char)p[k]) || p[k] == '_') k++;
+            if (k == n && strncmp(p, word, n) == 0) return 1;
+            p += k;
+            continue;
+        }
+        p++;
+    }
+    return 0;
 }
 
 /* ---- the cubin ----------------------------------------------------------------------- */
@@ -386,6 +449,57 @@ uint64_t rs_cubin_entry_size(const void *cubin, size_t len, const char *name)
 {
     size_ctx c = {name, 0};
     return name && each_entry(cubin, len, find_size, &c) > 0 ? c.size : 0;
+}
+
+/* The section named `want` of a 64-bit ELF: its bytes and size; NULL where
+ * there is none or the file is not one. */
+static const unsigned char *elf_section(const void *cubin, size_t len, const char *want,
+                                        uint64_t *size)
+{
+    const unsigned char *e = cubin;
+    if (!e || len < 64 || memcmp(e, "\177ELF", 4) != 0 || e[4] != 2) return NULL;
+    const uint64_t shoff = rd(e + 40, 8), shent = rd(e + 58, 2), shnum = rd(e + 60, 2);
+    const uint64_t strndx = rd(e + 62, 2);
+    if (shent < 64 || shoff > len || shnum > (len - shoff) / shent || strndx >= shnum) return NULL;
+    const unsigned char *strs = e + shoff + strndx * shent;
+    const uint64_t soff = rd(strs + 24, 8), ssize = rd(strs + 32, 8);
+    if (soff > len || ssize > len - soff) return NULL;
+    for (uint64_t i = 0; i < shnum; i++) {
+        const unsigned char *sh = e + shoff + i * shent;
+        const uint64_t name = rd(sh, 4), off = rd(sh + 24, 8), sz = rd(sh + 32, 8);
+        if (name >= ssize || off > len || sz > len - off) continue;
+        const char *n = (const char *)e + soff + name;
+        if (!memchr(n, '\0', ssize - name) || strcmp(n, want) != 0) continue;
+        *size = sz;
+        return e + off;
+    }
+    return NULL;
+}
+
+int rs_cubin_params(const void *cubin, size_t len, const char *entry, int *sizes, int max)
+{
+    char want[160];
+    snprintf(want, sizeof want, ".nv.info.%s", entry ? entry : "");
+    uint64_t size = 0;
+    const unsigned char *d = elf_section(cubin, len, want, &size);
+    if (!d) return -1;
+    int count = 0;
+    for (uint64_t i = 0; i + 4 <= size;) { /* records: format, attribute, then its value */
+        const int fmt = d[i], attr = d[i + 1];
+        if (fmt != 4) { /* a value of two bytes or none */
+            i += 4;
+            continue;
+        }
+        const uint64_t n = rd(d + i + 2, 2);
+        if (n > size - i - 4) return -1;
+        if (attr == 0x17 && n >= 12) { /* EIATTR_KPARAM_INFO: ordinal, offset, size<<18 */
+            const uint64_t ordinal = rd(d + i + 8, 2), bytes = rd(d + i + 12, 4) >> 18;
+            if (ordinal < (uint64_t)max) sizes[ordinal] = (int)bytes;
+            if ((int)ordinal + 1 > count) count = (int)ordinal + 1;
+        }
+        i += 4 + n;
+    }
+    return count;
 }
 
 void rs_ukernel_spills(int spill_st, int spill_ld, int local, char *buf, size_t len)
