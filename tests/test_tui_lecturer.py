@@ -3,7 +3,8 @@
 recording (no GPU), each as a lecturer would see it. The CPU time: the
 cpu step of a recording that holds GPU runs only reads the CPU time
 recorded beside them, says so, and is the figure every "vs CPU" is
-against. `test_tui_lecturer.py NAME...` runs only those."""
+against. Counters: the header and the panel say what the recording holds,
+with no advice a replay cannot follow. `test_tui_lecturer.py NAME...` runs only those."""
 import os
 import re
 import sys
@@ -53,7 +54,29 @@ def cpu_time():
         t.close()
 
 
-TESTS = [cpu_time]
+def counters_in_replay():
+    """The header says what the recording holds; a row recorded without
+    counters gives no advice a replay cannot follow."""
+    bare = os.path.join(os.path.dirname(REC), "h200x2-ladder.jsonl")
+    t = Tmux(f"{EXE} --replay {bare}", cols=120, rows=40, env=UTF8)
+    try:
+        s = t.wait_for("Counters") or t.screen()
+        head = s.splitlines()[0] if s else ""
+        check("no counters recorded" in head, "a recording without counters says so", s)
+        check("Recorded without counters" in s and "m picks a set" not in s,
+              "the Counters panel says the recording has none, not 'm picks a set'", s)
+    finally:
+        t.close()
+    t = replay()
+    try:
+        head = t.screen().splitlines()[0]
+        check(" counters recorded" in head and "no counters" not in head,
+              "a recording with counters says counters recorded", head)
+    finally:
+        t.close()
+
+
+TESTS = [cpu_time, counters_in_replay]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

@@ -15,8 +15,13 @@
 /* The counter set as the header says it: what the next run collects. */
 static void counters_state(const ui_app *a, char *buf, size_t len)
 {
-    if (a->replay) {
-        snprintf(buf, len, "counters recorded");
+    if (a->replay) { /* what the configuration shown holds, not what a run would */
+        int any = 0;
+        const rs_rec_config *c =
+            a->config_cur >= 0 && a->config_cur < a->nconfigs ? &a->configs[a->config_cur] : NULL;
+        for (int i = c ? c->first : 0; c && i < c->first + c->count && i < a->rec.count; i++)
+            any |= a->rec.rows[i].status == RS_OK && a->rec.rows[i].result.metrics.requested;
+        snprintf(buf, len, any ? "counters recorded" : "no counters recorded");
     } else if (!a->counters_ok) {
         snprintf(buf, len, "counters off (unavailable)");
     } else {
@@ -424,7 +429,11 @@ static void draw_counters(const ui_app *a, ui_rect r, const rs_result *res)
     const rs_metrics *m = &res->metrics;
     char msg[600];
     ui_role role = R_DIM;
-    if (!m->requested) {
+    if (!m->requested && a->replay) {
+        snprintf(msg, sizeof msg,
+                 "Recorded without counters: a replay shows what was measured. Record with "
+                 "--metrics on a GPU to see them here.");
+    } else if (!m->requested) {
         const int why = !a->replay && !a->counters_ok && a->counters_why[0];
         char cost[96] = ""; /* the pass counts the worker measured, when it did */
         if (a->passes_default > 0 && a->passes_full > 0)
