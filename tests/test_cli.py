@@ -240,6 +240,17 @@ col = lines[0].split(",").index("cpu_from") if lines else -1
 check(rc == 0 and len(lines) == 3 and all(l.split(",")[col] == "beside" for l in lines[1:]),
       f"ladder csv: the cpu_from column: {out[:400]} {err}")
 
+# sweep --replay FILE without settings: the recorded sweep, as the explorer opens it
+rc, out, err = run("sweep", "--replay", demo)
+sizes = [l.split()[0] for l in out.splitlines() if l.strip()[:2] == "2^"]
+check(rc == 0 and sizes == [f"2^{k}" for k in range(10, 29)]
+      and not any("not recorded" in l for l in out.splitlines() if l.strip()[:2] == "2^")
+      and "fastest up to 2^13; multi_element from 2^14 to 2^18; cub from 2^19 on" in out,
+      f"sweep --replay: the recorded sweep, not one row: {rc} {out[-600:]} {err}")
+rc, out, err = run("sweep", "--replay", demo, "--type", "int32")  # no int32 sweep: as asked
+check(rc == 0 and "vectorized fastest at the one size measured (2^24)" in out
+      and "every size" not in out, f"sweep --replay --type int32: one size is no range: {out}")
+
 # Listings.
 rc, out, _ = run("variants")
 check(rc == 0 and all(v in out for v in ("interleaved_strided", "vectorized", "thrust")), "variants")
