@@ -141,6 +141,8 @@ int rs_cmd_devices(rs_cli *cli);
 int rs_cmd_variants(rs_cli *cli);
 int rs_cmd_metrics(rs_cli *cli);
 int rs_cmd_presets(rs_cli *cli);
+/* recording_cmd.c: a recording's configurations, as the explorer's R lists them. */
+int rs_cmd_recording(rs_cli *cli);
 /* run --check: the configuration under compute-sanitizer (check_cmd.c). */
 int rs_cmd_check(rs_cli *cli);
 /* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (kernel_cmd.c). */

@@ -127,6 +127,22 @@ typedef struct given {
     const char *value;
 } given;
 
+/* The words after the options: compile's files, the file recording lists. */
+static rs_status positionals(const char *command, int argc, char **argv, given *out, int *count,
+                             rs_error *err)
+{
+    /* compile FILE.cu ...: the files are its arguments */
+    for (; strcmp(command, "compile") == 0 && optind < argc; optind++)
+        out[(*count)++] = (given){OPT_FIELD + RS_F_kernel, argv[optind]};
+    /* recording FILE: the file to list, as --replay names one */
+    if (strcmp(command, "recording") == 0 && optind < argc)
+        out[(*count)++] = (given){OPT_REPLAY, argv[optind++]};
+    if (optind < argc)
+        return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",
+                       argv[optind], command);
+    return RS_OK;
+}
+
 static rs_status collect(const char *command, int argc, char **argv, given *out, int *count,
                          rs_error *err)
 {
@@ -190,13 +206,7 @@ static rs_status collect(const char *command, int argc, char **argv, given *out,
         }
         out[(*count)++] = (given){c, value};
     }
-    /* compile FILE.cu ...: the files are its arguments */
-    for (; strcmp(command, "compile") == 0 && optind < argc; optind++)
-        out[(*count)++] = (given){OPT_FIELD + RS_F_kernel, argv[optind]};
-    if (optind < argc)
-        return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",
-                       argv[optind], command);
-    return RS_OK;
+    return positionals(command, argc, argv, out, count, err);
 }
 
 static rs_status add_kernel(rs_cli *cli, const char *path, rs_error *err)

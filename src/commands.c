@@ -50,6 +50,8 @@ const rs_command rs_commands[] = {
     {"metrics", "[--device I]", "list the hardware counters and what they cost", F(device),
      RS_X_FORMAT, rs_cmd_metrics},
     {"presets", "", "list shipped and saved presets", 0, RS_X_FORMAT, rs_cmd_presets},
+    {"recording", "FILE", "list what a recording holds: its configurations, as R shows them", 0,
+     RS_X_FORMAT | RS_X_REPLAY, rs_cmd_recording},
 };
 const int rs_command_count = (int)(sizeof rs_commands / sizeof rs_commands[0]);
 

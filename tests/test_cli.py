@@ -251,6 +251,22 @@ rc, out, err = run("sweep", "--replay", demo, "--type", "int32")  # no int32 swe
 check(rc == 0 and "vectorized fastest at the one size measured (2^24)" in out
       and "every size" not in out, f"sweep --replay --type int32: one size is no range: {out}")
 
+# What a recording holds, from the command line (the explorer's R)
+rc, out, err = run("recording", demo)
+rows = [l for l in out.splitlines() if l[:3].strip().isdigit()]
+check(rc == 0 and "6 configurations, 151 rows" in out and len(rows) == 6
+      and rows[0].split()[1:5] == ["ladder", "int32", "sum", "2^24"]
+      and "atomic..thrust" in rows[0] and rows[5].split()[1] == "sweep"
+      and "2^10..2^28" in rows[5], f"recording FILE lists its configurations: {rc} {out} {err}")
+rc, out, err = run("recording", demo, "--format", "json")
+j = json.loads(out) if rc == 0 else []
+check(len(j) == 6 and j[0]["stall_views"] == 13 and j[5]["n_min"] == 1024
+      and j[5]["n_max"] == 2 ** 28, f"recording --format json: {out[:300]} {err}")
+rc, out, err = run("recording")
+check(rc == 2 and "recording needs a file" in err, f"recording without a file: {rc} {err}")
+rc, out, err = run("recording", os.path.join(tmp, "none.jsonl"))
+check(rc == 7 and "No such file" in err, f"recording of a missing file: {rc} {err}")
+
 # Listings.
 rc, out, _ = run("variants")
 check(rc == 0 and all(v in out for v in ("interleaved_strided", "vectorized", "thrust")), "variants")

@@ -1,0 +1,159 @@
+/* `redscope recording FILE`: what a recording holds, as the explorer's R
+ * screen lists it: each configuration with its command, variants, type,
+ * operation, sizes, block, finish, repetitions, counters, stall views, GPUs
+ * and user kernels; then its checks. Replay any of them with --replay. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/catalogue.h"
+#include "core/format.h"
+#include "core/record.h"
+#include "core/text.h"
+
+typedef struct config_facts {
+    char vars[400], sizes[48], kernels[400];
+    int rows, stalls;
+} config_facts;
+
+/* What the rows of configuration c hold beyond its settings. */
+static void facts(const rs_recording *rec, const rs_rec_config *c, config_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    size_t kl = 0;
+    for (int i = c->first; i < c->first + c->count && i < rec->count; i++) {
+        const rs_row *row = &rec->rows[i];
+        f->rows++;
+        f->stalls += row->status == RS_OK && row->result.stalls.valid;
+        const char *k = row->result.req.variant == RS_V_KERNEL ? row->result.req.kernel : "";
+        if (*k && !strstr(f->kernels, k) && kl < sizeof f->kernels)
+            kl += (size_t)snprintf(f->kernels + kl, sizeof f->kernels - kl, "%s%s", kl ? ", " : "",
+                                   k);
+    }
+    size_t vl = 0; /* as --variants takes them: runs of three or more as a..b */
+    for (int v = 0; v < RS_VARIANT_COUNT && vl < sizeof f->vars;) {
+        int e = v;
+        while (e < RS_VARIANT_COUNT && (c->req.variants & (1u << e))) e++;
+        if (e == v) {
+            v++;
+            continue;
+        }
+        const char *sep = vl ? "," : "";
+        if (e - v >= 3)
+            vl += (size_t)snprintf(f->vars + vl, sizeof f->vars - vl, "%s%s..%s", sep,
+                                   rs_variant_name((rs_variant)v),
+                                   rs_variant_name((rs_variant)(e - 1)));
+        else
+            for (int k = v; k < e && vl < sizeof f->vars; k++)
+                vl += (size_t)snprintf(f->vars + vl, sizeof f->vars - vl, "%s%s", vl ? "," : "",
+                                       rs_variant_name((rs_variant)k));
+        v = e;
+    }
+    char lo[32], hi[32];
+    rs_format_size(c->n_lo, lo, sizeof lo);
+    rs_format_size(c->n_hi, hi, sizeof hi);
+    snprintf(f->sizes, sizeof f->sizes, c->n_lo == c->n_hi ? "%s" : "%s..%s", lo, hi);
+    rs_text_scrub(f->kernels, 0);
+}
+
+static cJSON *config_json(const rs_rec_config *c, const config_facts *f, int k)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "config", k + 1);
+    cJSON_AddStringToObject(o, "command", c->command);
+    cJSON_AddStringToObject(o, "variants", f->vars);
+    cJSON_AddStringToObject(o, "type", rs_dtype_name(c->req.type));
+    cJSON_AddStringToObject(o, "op", rs_op_name(c->req.op));
+    cJSON_AddNumberToObject(o, "n_min", (double)c->n_lo);
+    cJSON_AddNumberToObject(o, "n_max", (double)c->n_hi);
+    cJSON_AddNumberToObject(o, "block", c->req.block);
+    cJSON_AddStringToObject(o, "finish", rs_finish_name(c->req.finish));
+    cJSON_AddNumberToObject(o, "reps", c->req.reps);
+    cJSON_AddStringToObject(o, "input", rs_dist_name(c->req.dist));
+    cJSON_AddStringToObject(o, "metrics", c->req.metrics);
+    cJSON_AddNumberToObject(o, "rows", f->rows);
+    cJSON_AddNumberToObject(o, "stall_views", f->stalls);
+    cJSON_AddNumberToObject(o, "gpus", c->gpus);
+    cJSON_AddStringToObject(o, "kernels", f->kernels);
+    return o;
+}
+
+static void print_table(const char *path, const rs_recording *rec, const rs_rec_config *c, int n)
+{
+    char dev[96];
+    rs_text_safe(rec->device.name, 0, dev, sizeof dev);
+    printf("%s: %d configuration%s, %d row%s, %d check%s, recorded on %s\n", path, n,
+           n == 1 ? "" : "s", rec->count, rec->count == 1 ? "" : "s", rec->check_count,
+           rec->check_count == 1 ? "" : "s", rec->has_device ? dev : "no GPU");
+    printf("%3s  %-7s %-8s %-7s %-13s %5s  %-11s %4s %-8s %-8s %4s %4s %6s  %s\n", "#", "command",
+           "type", "op", "n", "block", "finish", "reps", "input", "counters", "gpus", "rows",
+           "stalls", "variants");
+    for (int k = 0; k < n; k++) {
+        config_facts f;
+        facts(rec, &c[k], &f);
+        char gpus[16];
+        snprintf(gpus, sizeof gpus, c[k].gpus == 1 ? "1" : c[k].gpus ? "1,%u" : "1,all", c[k].gpus);
+        printf("%3d  %-7s %-8s %-7s %-13s %5u  %-11s %4u %-8s %-8s %4s %4d %6d  %s%s%s\n", k + 1,
+               c[k].command, rs_dtype_name(c[k].req.type), rs_op_name(c[k].req.op), f.sizes,
+               c[k].req.block, rs_finish_name(c[k].req.finish), c[k].req.reps,
+               rs_dist_name(c[k].req.dist), c[k].req.metrics, gpus, f.rows, f.stalls, f.vars,
+               f.kernels[0] ? "; kernels " : "", f.kernels);
+    }
+    printf("replay one: redscope --replay %s (R lists these), or run, ladder or sweep with "
+           "--replay and its settings\n",
+           path);
+}
+
+int rs_cmd_recording(rs_cli *cli)
+{
+    if (!cli->replay || !*cli->replay) {
+        rs_cli_error("recording needs a file: redscope recording FILE.jsonl");
+        return RS_E_USAGE;
+    }
+    rs_recording rec;
+    rs_error err;
+    if (rs_recording_load(cli->replay, &rec, &err) != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        return err.code;
+    }
+    enum { MAXC = 256 };
+    rs_rec_config *c = calloc(MAXC, sizeof *c);
+    const int n = c ? rs_recording_configs(&rec, c, MAXC) : 0;
+    char path[1024];
+    rs_text_safe(cli->replay, 0, path, sizeof path);
+    if (cli->format == RS_FMT_TABLE) {
+        print_table(path, &rec, c, n);
+    } else if (cli->format == RS_FMT_JSON) {
+        cJSON *arr = cJSON_CreateArray();
+        for (int k = 0; k < n; k++) {
+            config_facts f;
+            facts(&rec, &c[k], &f);
+            cJSON_AddItemToArray(arr, config_json(&c[k], &f, k));
+        }
+        char *s = cJSON_Print(arr);
+        if (s) printf("%s\n", s);
+        free(s);
+        cJSON_Delete(arr);
+    } else {
+        printf("config,command,variants,type,op,n_min,n_max,block,finish,reps,input,metrics,rows,"
+               "stall_views,gpus,kernels\n");
+        for (int k = 0; k < n; k++) {
+            config_facts f;
+            facts(&rec, &c[k], &f);
+            printf("%d,%s,", k + 1, c[k].command);
+            rs_csv_field(stdout, f.vars);
+            printf(",%s,%s,%llu,%llu,%u,%s,%u,%s,%s,%d,%d,%u,", rs_dtype_name(c[k].req.type),
+                   rs_op_name(c[k].req.op), (unsigned long long)c[k].n_lo,
+                   (unsigned long long)c[k].n_hi, c[k].req.block, rs_finish_name(c[k].req.finish),
+                   c[k].req.reps, rs_dist_name(c[k].req.dist), c[k].req.metrics, f.rows, f.stalls,
+                   c[k].gpus);
+            rs_csv_field(stdout, f.kernels);
+            printf("\n");
+        }
+    }
+    free(c);
+    rs_recording_free(&rec);
+    return 0;
+}
