@@ -7,7 +7,9 @@ against. Counters: the header and the panel say what the recording holds,
 with no advice a replay cannot follow. `test_tui_lecturer.py NAME...` runs only those."""
 import os
 import re
+import shutil
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import Checks  # noqa: E402
@@ -76,7 +78,39 @@ def counters_in_replay():
         t.close()
 
 
-TESTS = [cpu_time, counters_in_replay]
+def kernel_no_run():
+    """K in a replay and without a GPU: the prompt takes the path (no letter
+    of it acts as a key), Enter compiles the file, a save compiles it
+    again, and the screen says running needs a GPU."""
+    tmp = tempfile.mkdtemp(prefix="rs_lecturer_")
+    mine = os.path.join(tmp, "own.cu")  # an 'o': once the op key
+    shutil.copy(os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "kernels", "template.cu"),
+                mine)
+    for cmd, why in ((f"{EXE} --replay {REC}", "a replay"), (EXE, "needs an NVIDIA GPU")):
+        t = Tmux(f"cd {tmp} && {cmd}", cols=120, rows=40, env=UTF8)
+        try:
+            t.wait_for("reps")
+            t.keys("K")
+            t.wait_for("kernel file:")
+            t.keys("C-u", "own.cu", "Enter")
+            s = t.wait_for("Enter compiles it") or t.screen()
+            check("o sum" in s, f"{why}: the 'o' of own.cu typed in the prompt, not the op key", s)
+            t.keys("Enter")
+            s = t.wait_for("compiled, not run") or t.screen()
+            check(f"own.cu compiled, not run ({why}): 12 registers" in s
+                  and "Compiled, not run" in s and "Built: entry reduce" in s,
+                  f"{why}: Enter compiles, the build under Why", s)
+            with open(mine, "a", encoding="utf-8") as f:
+                f.write("this is no C++;\n")
+            s = t.wait_for("own.cu:57: error") or t.screen()
+            check("own.cu:57: error" in s, f"{why}: a save compiles again, the error shown", s)
+            shutil.copy(os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "kernels",
+                                     "template.cu"), mine)
+        finally:
+            t.close()
+
+
+TESTS = [cpu_time, counters_in_replay, kernel_no_run]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

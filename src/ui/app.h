@@ -130,6 +130,12 @@ typedef struct ui_app {
     char kread_error[512];
     rs_row kprev, kfail;
     int has_kprev, has_kfail;
+    /* your kernel compiled here, not run (a replay that lacks it, no GPU):
+     * kbuilt its build facts when it compiled; the Why panel shows the
+     * file as it is, not a recorded version */
+    rs_row kbuilt;
+    int kcompiled, has_kbuilt;
+    int ksaved; /* the job going on came from a save of the file */
 
     ui_worker *worker;
     ui_job_kind job;

@@ -286,9 +286,10 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
             ui_putf(r.y + 1, x, w, R_BAD, "%.*s", (int)strcspn(a->kfail.error, "\n"),
                     a->kfail.error); /* its first line: Why has it all */
             ui_put(r.y + 2, x, w, R_DIM,
-                   a->replay ? "As recorded; the whole message is under Why."
-                             : "The whole message is under Why; save the file or Enter runs it "
-                               "again.");
+                   a->replay && !a->kcompiled
+                       ? "As recorded; the whole message is under Why."
+                       : "The whole message is under Why; save the file or Enter runs it "
+                         "again.");
             return;
         }
         if (want.variant == RS_V_KERNEL && !want.kernel[0])
@@ -300,6 +301,9 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
         else if (a->has_failed[a->sel] && rs_request_same_run(&a->failed[a->sel].result.req, &want))
             ui_putf(r.y + 1, x, w, R_BAD, "%s%.*s", failed_lead(a, &a->failed[a->sel]),
                     (int)strcspn(a->failed[a->sel].error, "\n"), a->failed[a->sel].error);
+        else if (want.variant == RS_V_KERNEL && a->kcompiled && a->has_kbuilt)
+            ui_putf(r.y + 1, x, w, R_DIM, "Compiled, not run (%s): its build is under Why.",
+                    a->replay ? "this replay holds no run of it" : "no GPU here");
         else
             ui_putf(r.y + 1, x, w, R_DIM, "Not run with this configuration: Enter %s.",
                     a->replay ? "looks it up in the recording" : "runs it");

@@ -5,6 +5,7 @@
 
 #include "app.h"
 #include "core/trace.h"
+#include "core/ukernel.h"
 
 int ui_busy(ui_app *a)
 {
@@ -44,6 +45,20 @@ static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
     return 1;
 }
 
+static int compile_only(ui_app *a)
+{
+    const rs_variant v = RS_V_KERNEL;
+    ui_take_events(a);
+    if (!a->worker || !ui_worker_submit(a->worker, UI_JOB_COMPILE, &a->cfg, &v, 1, NULL)) {
+        say_busy(a);
+        return 0;
+    }
+    a->job = UI_JOB_COMPILE;
+    ui_status(a, R_NORMAL, "compiling %s (no run: %s)", rs_ukernel_basename(a->cfg.kernel),
+              a->replay ? "this is a replay" : "no GPU here");
+    return 1;
+}
+
 int ui_run_one(ui_app *a, rs_variant v)
 {
     rs_request r;
@@ -60,6 +75,11 @@ int ui_run_one(ui_app *a, rs_variant v)
         ui_status(a, R_BAD, "%s", err.msg);
         return 0;
     }
+    /* your kernel where it cannot run (a replay that lacks it, no GPU):
+     * compiled, so its errors, registers and spills are seen all the same */
+    if (v == RS_V_KERNEL && (a->replay ? !rs_recording_find(&a->rec, &r, NULL)
+                                       : a->dev_ready && a->gpu_status != RS_OK))
+        return compile_only(a);
     return start_job(a, UI_JOB_RUN, &v, 1, NULL);
 }
 

@@ -29,12 +29,10 @@ const char *ui_variant_label(const ui_app *a, rs_variant v, char *buf, size_t le
     return buf;
 }
 
+/* K, live or in a replay: a file the recording lacks is compiled, not run
+ * (ui_run_one), so the prompt is the same everywhere. */
 void ui_kernel_prompt(ui_app *a)
 {
-    if (a->replay) {
-        ui_status(a, R_WARN, "replay: kernels are shown as recorded (K loads yours live)");
-        return;
-    }
     ui_prompt_open(a, UI_PROMPT_KERNEL, a->cfg.kernel);
 }
 
@@ -104,9 +102,12 @@ static void rerun(ui_app *a)
 {
     const char *name = rs_ukernel_basename(a->cfg.kernel);
     a->krerun = 0;
+    a->ksaved = 1;
     if (ui_run_one(a, RS_V_KERNEL)) {
-        ui_status(a, R_NORMAL, "%s changed: compiling and running", name);
+        ui_status(a, R_NORMAL, "%s changed: compiling%s", name,
+                  a->job == UI_JOB_COMPILE ? "" : " and running");
     } else {
+        a->ksaved = 0;
         char why[sizeof a->status];
         snprintf(why, sizeof why, "%s", a->status);
         ui_status(a, R_BAD, "%s changed, not run: %s", name, why);
@@ -117,7 +118,6 @@ static void rerun(ui_app *a)
  * again on the current configuration, now or when the run going ends. */
 void ui_kernel_watch(ui_app *a)
 {
-    if (a->replay) return;
     if (strcmp(a->kwatch_path, a->cfg.kernel) != 0) {
         watch_new_file(a);
         return;
@@ -181,10 +181,15 @@ int ui_kernel_set(ui_app *a, const char *path)
     rs_request r;
     ui_request_for(a, RS_V_KERNEL, &r);
     const char *name = rs_ukernel_basename(path);
+    const int runs = a->replay ? rs_recording_find(&a->rec, &r, NULL) != NULL
+                               : !a->dev_ready || a->gpu_status == RS_OK;
     if (rs_ukernel_check(path, &spec, &r, &err) != RS_OK)
         ui_status(a, R_WARN, "kernel %s: %s", name, err.msg);
+    else if (runs)
+        ui_status(a, R_GOOD, "kernel %s: Enter %s it", name, a->replay ? "shows" : "runs");
     else
-        ui_status(a, R_GOOD, "kernel %s: Enter runs it", name);
+        ui_status(a, R_GOOD, "kernel %s: Enter compiles it (%s)", name,
+                  a->replay ? "this replay holds no run of it" : "running needs an NVIDIA GPU");
     return 1;
 }
 
@@ -307,7 +312,7 @@ void ui_kernel_take_row(ui_app *a, const rs_row *row)
 void ui_kernel_replay(ui_app *a, const rs_rec_config *c)
 {
     int shown = -1;
-    a->has_kprev = a->has_kfail = 0;
+    a->has_kprev = a->has_kfail = a->kcompiled = a->has_kbuilt = 0;
     for (int i = c->first; i < c->first + c->count && i < a->rec.count; i++) {
         const rs_request *q = &a->rec.rows[i].result.req;
         if (q->variant == RS_V_KERNEL && q->n == a->cfg.n && shown < 0) shown = i; /* the first */

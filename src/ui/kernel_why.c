@@ -159,7 +159,8 @@ static void say_measured(kwhy *k, const ui_app *a, const rs_result *res, int w)
 static void find_source(kwhy *k, const ui_app *a, const rs_row *shown)
 {
     const char *name = rs_ukernel_basename(a->cfg.kernel);
-    if (a->replay) {
+    const int recorded = a->replay && !a->kcompiled;
+    if (recorded) {
         k->src = shown ? rs_recording_kernel_source(&a->rec, shown->result.uk.hash) : NULL;
         if (!k->src) add(k, R_DIM, "%s: source not recorded", name);
     } else {
@@ -175,7 +176,7 @@ static void find_source(kwhy *k, const ui_app *a, const rs_row *shown)
     }
     k->src_lines = lines;
     add(k, R_TITLE, "%s, %d line%s %s:", name, lines, lines == 1 ? "" : "s",
-        a->replay ? "as recorded" : "as it is now");
+        recorded ? "as recorded" : "as it is now");
 }
 
 /* The last result of this file (any settings), for its build facts. */
@@ -201,10 +202,18 @@ static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
         return;
     }
     add(k, R_TITLE, "%d %s: %s", vi->step, rs_ukernel_basename(a->cfg.kernel), vi->idea);
-    add(k, R_DIM, "%s %s", a->replay ? "recorded from" : "file", a->cfg.kernel);
+    const int recorded = a->replay && !a->kcompiled;
+    add(k, R_DIM, "%s %s", recorded ? "recorded from" : "file", a->cfg.kernel);
     const rs_row *last = last_row(a);
     if (a->has_kfail) {
-        say_failure(k, &a->kfail, w, a->replay);
+        say_failure(k, &a->kfail, w, recorded);
+    } else if (a->kcompiled && a->has_kbuilt) { /* compiled here, not run */
+        say_build(k, &a->kbuilt.result, w);
+        add_wrapped(k, R_DIM,
+                    a->replay ? "Compiled, not run: this recording holds no run of it, and a "
+                                "replay runs nothing new."
+                              : "Compiled, not run: running it needs an NVIDIA GPU.",
+                    w);
     } else if (last) {
         say_build(k, &last->result, w);
         if (res) say_versions(k, a, res, w);

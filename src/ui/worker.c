@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compile/compile.h"
 #include "core/catalogue.h"
 #include "engine/engine.h"
 #include "core/runner.h"
@@ -195,6 +196,45 @@ static rs_status run_check(ui_worker *w, ui_event *ev)
     return ev->status;
 }
 
+/* Your kernel compiled where it cannot run (a replay, no GPU): NVRTC needs
+ * none. The row carries the build facts, or the compiler's first error. */
+static rs_status run_compile(ui_worker *w)
+{
+    if (!w->row_event) return RS_E_NOMEM;
+    rs_row *row = &w->row_event->row;
+    rs_error err = {RS_OK, ""};
+    char *text = NULL;
+    size_t len = 0;
+    rs_ukernel_spec spec;
+    rs_compiled c;
+    memset(&c, 0, sizeof c);
+    memset(row, 0, sizeof *row);
+    row->result.req = w->base;
+    row->result.req.variant = RS_V_KERNEL;
+    rs_status st = rs_ukernel_read(w->base.kernel, &text, &len, &err);
+    if (st == RS_OK) st = rs_ukernel_parse(w->base.kernel, text, &spec, &err);
+    if (st == RS_OK) {
+        const rs_finish f = w->base.finish != RS_FINISH_AUTO ? w->base.finish : spec.finish;
+        const int kfin = f == RS_FINISH_ATOMIC ? 1 : f == RS_FINISH_SINGLE_PASS ? 2 : 0;
+        st = rs_compile_bounded(w->base.kernel, text, w->base.type, w->base.op, kfin, 90, &c, &err);
+    }
+    free(text);
+    row->status = st;
+    snprintf(row->error, sizeof row->error, "%s", st == RS_OK ? "" : err.msg);
+    rs_ukernel_result *u = &row->result.uk;
+    snprintf(u->entry, sizeof u->entry, "%s", c.build.entry);
+    u->regs = c.build.regs, u->smem = c.build.smem;
+    u->spill_st = c.build.spill_st, u->spill_ld = c.build.spill_ld;
+    u->arch = c.arch, u->compile_ms = c.ms;
+    rs_compiled_free(&c);
+    ui_event *ev = w->row_event;
+    ev->kind = UI_EV_ROW;
+    ev->job = UI_JOB_COMPILE;
+    ev->index = ev->index2 = RS_V_KERNEL;
+    post(w, ev);
+    return RS_OK;
+}
+
 static void *loop(void *arg)
 {
     ui_worker *w = arg;
@@ -210,9 +250,10 @@ static void *loop(void *arg)
         w->busy = 1;
         w->progress = 0.0;
         pthread_mutex_unlock(&w->mu);
-        const rs_status st = w->kind == UI_JOB_CHECK ? run_check(w, ev)
-                             : w->src                ? run_job(w)
-                                                     : RS_E_NODEVICE;
+        const rs_status st = w->kind == UI_JOB_CHECK     ? run_check(w, ev)
+                             : w->kind == UI_JOB_COMPILE ? run_compile(w)
+                             : w->src                    ? run_job(w)
+                                                         : RS_E_NODEVICE;
         memset(ev, 0, sizeof *ev);
         ev->kind = UI_EV_DONE;
         ev->job = w->kind;

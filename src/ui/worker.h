@@ -9,7 +9,9 @@
 #include "core/record.h"
 #include "core/sweep_range.h"
 
-typedef enum { UI_JOB_RUN, UI_JOB_LADDER, UI_JOB_SWEEP, UI_JOB_CHECK } ui_job_kind;
+/* UI_JOB_COMPILE: the kernel file of base compiled, not run (a replay, or
+ * no GPU): one row, its status and build facts, or the compiler's error. */
+typedef enum { UI_JOB_RUN, UI_JOB_LADDER, UI_JOB_SWEEP, UI_JOB_CHECK, UI_JOB_COMPILE } ui_job_kind;
 
 typedef enum {
     UI_EV_OPENED, /* engine ready (or why not); dev, counters */
