@@ -71,15 +71,32 @@ static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned a
     return st;
 }
 
+/* The bandwidth a chart and the crossovers read: busbw, as nccl-tests
+ * reports it; on one GPU that is 0 by its definition (2(G-1)/G: nothing
+ * crosses between GPUs), so algbw there. */
+static double shown_bw(const ar_run *r, const rs_ar_point *p)
+{
+    return r->gpus > 1 ? p->busbw : p->algbw;
+}
+
+static const char *shown_bw_name(const ar_run *r)
+{
+    return r->gpus > 1 ? "busbw" : "algbw";
+}
+
 /* Each algorithm's crossover, when it has three sizes or more. */
 static void print_crossovers(FILE *f, const ar_run *r)
 {
+    const char *bwn = shown_bw_name(r);
+    if (r->gpus <= 1 && r->npoints)
+        fprintf(f, "on one GPU busbw is 0 by its definition (x 2(G-1)/G): nothing crosses between "
+                   "GPUs; what follows reads algbw\n");
     for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
         double b[MAX_POINTS], us[MAX_POINTS], bw[MAX_POINTS], lat, band;
         int n = 0;
         for (int i = 0; i < r->npoints; i++)
             if (r->p[i].algo == (rs_ar_algo)a)
-                b[n] = (double)r->p[i].bytes, us[n] = r->p[i].us, bw[n++] = r->p[i].busbw;
+                b[n] = (double)r->p[i].bytes, us[n] = r->p[i].us, bw[n++] = shown_bw(r, &r->p[i]);
         const int kind = rs_ar_crossover(b, us, bw, n, &lat, &band);
         if (!kind) continue;
         char l[32], h[32], t0[32];
@@ -94,14 +111,14 @@ static void print_crossovers(FILE *f, const ar_run *r)
                     name, t0);
         else if (kind == RS_AR_ALL_BANDWIDTH)
             fprintf(f,
-                    "%s: bandwidth-bound over the whole range (busbw at half the range's best or "
+                    "%s: bandwidth-bound over the whole range (%s at half the range's best or "
                     "more from %s, the smallest size): smaller sizes find the latency-bound ones\n",
-                    name, h);
+                    name, bwn, h);
         else
             fprintf(f,
                     "%s: latency-bound up to %s (within 2x of the smallest size's %s), "
-                    "bandwidth-bound from %s (busbw at half the range's best or more)\n",
-                    name, l, t0, h);
+                    "bandwidth-bound from %s (%s at half the range's best or more)\n",
+                    name, l, t0, h, bwn);
     }
 }
 
@@ -199,7 +216,7 @@ static int write_chart_csv(const ar_run *r, const char *csv, int *columns)
             fprintf(f, ",");
             for (int i = 0; i < r->npoints; i++)
                 if (r->p[i].algo == (rs_ar_algo)a && r->p[i].bytes == next)
-                    fprintf(f, "%.6g", r->p[i].busbw);
+                    fprintf(f, "%.6g", shown_bw(r, &r->p[i]));
         }
         fprintf(f, "\n");
         last = next;
@@ -217,13 +234,17 @@ static int plot(const ar_run *r, const char *file)
         rs_cli_error("cannot write %s", csv);
         return RS_E_IO;
     }
+    const int one = r->gpus <= 1;
     snprintf(script, sizeof script,
              "set logscale x 2\nset format x '%%.0b %%BB'\nset grid\nset key top left\n"
-             "set title 'redscope allreduce over %d GPUs (%s), %s %s: bus bandwidth as "
-             "nccl-tests reports it'\nset xlabel 'bytes per GPU'\nset ylabel 'busbw (GB/s)'\n"
+             "set title 'redscope allreduce over %d GPU%s (%s), %s %s: %s'\n"
+             "set xlabel 'bytes per GPU'\nset ylabel '%s (GB/s)'\n"
              "plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i) noenhanced\n",
-             r->gpus, rs_gnuplot_quote(r->device, qdev, sizeof qdev), rs_dtype_name(r->type),
-             rs_op_name(r->op), columns + 1, rs_gnuplot_quote(csv, qcsv, sizeof qcsv));
+             r->gpus, one ? "" : "s", rs_gnuplot_quote(r->device, qdev, sizeof qdev),
+             rs_dtype_name(r->type), rs_op_name(r->op),
+             one ? "algorithm bandwidth (busbw is 0 on one GPU)"
+                 : "bus bandwidth as nccl-tests reports it",
+             shown_bw_name(r), columns + 1, rs_gnuplot_quote(csv, qcsv, sizeof qcsv));
     return rs_cli_gnuplot(file, csv, script);
 }
 

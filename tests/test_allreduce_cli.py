@@ -199,6 +199,17 @@ with tempfile.TemporaryDirectory() as d:  # the bandwidth-vs-size chart, from th
         rc, out, err = run("allreduce", "--replay", odd, "--algo", "all")
         check(rc == 7 and want in err and not out,
               f"{key} {value}: figures that disagree are refused: {rc} {err.strip()}")
+    # one GPU: busbw is 0 by its definition, so the chart and the bounds read algbw
+    one = os.path.join(os.path.dirname(REC), "h100-allreduce-1gpu.json")
+    rc, out, err = run("allreduce", "--replay", one, "--plot", os.path.join(d, "one.svg"))
+    data = list(csv.DictReader(open(os.path.join(d, "one.csv")))) if rc == 0 else []
+    svg1 = open(os.path.join(d, "one.svg")).read() if rc == 0 else ""
+    check(rc == 0 and data and all(float(r["nccl"]) > 0 for r in data)
+          and "empty y range" not in err and "over 1 GPU (" in svg1 and "1 GPUs" not in svg1
+          and "busbw is 0 on one GPU" in svg1,
+          f"one GPU: the chart draws algbw, not a flat 0: {rc} {err} {data[:2]}")
+    check("nccl: latency-bound up to" in out and "what follows reads algbw" in out,
+          f"one GPU: the bounds are named, from algbw: {out[-400:]}")
     rc, out, err = run("allreduce", "--replay", REC, "--plot", os.path.join(d, "x.txt"))
     check(rc == 2 and "--plot needs a file ending in .svg or .png" in err and not out,
           f"--plot x.txt is refused before anything runs: {rc} {err}")
