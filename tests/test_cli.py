@@ -247,6 +247,9 @@ check(rc == 0 and sizes == [f"2^{k}" for k in range(10, 29)]
       and not any("not recorded" in l for l in out.splitlines() if l.strip()[:2] == "2^")
       and "fastest up to 2^13; multi_element from 2^14 to 2^18; cub from 2^19 on" in out,
       f"sweep --replay: the recorded sweep, not one row: {rc} {out[-600:]} {err}")
+rc, out, err = run("sweep", "--replay", demo, "--range", "2^8..2^11")
+sizes = [l.split()[0] for l in out.splitlines() if l.strip()[:1].isdigit()]
+check(sizes == ["2^8", "2^9", "2^10", "2^11"], f"one notation down the n column: {sizes}")
 rc, out, err = run("sweep", "--replay", demo, "--type", "int32")  # no int32 sweep: as asked
 check(rc == 0 and "vectorized fastest at the one size measured (2^24)" in out
       and "every size" not in out, f"sweep --replay --type int32: one size is no range: {out}")

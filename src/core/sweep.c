@@ -138,6 +138,19 @@ double rs_sweep_value(const rs_sweep *s, int i, int series, rs_chart_quantity q)
     return -1.0;
 }
 
+/* A size as the sweep writes it: one notation down a column, so a range of
+ * powers of two reads 2^1 .. 2^30, not 512 then 2^10. */
+static void sweep_size(const rs_sweep *s, uint64_t n, char *buf, size_t len)
+{
+    int pow2 = s->sizes.count > 0;
+    for (int i = 0; i < s->sizes.count && pow2; i++)
+        pow2 = s->sizes.n[i] >= 2 && (s->sizes.n[i] & (s->sizes.n[i] - 1)) == 0;
+    if (pow2 && n >= 2 && (n & (n - 1)) == 0)
+        snprintf(buf, len, "2^%d", __builtin_ctzll(n));
+    else
+        rs_format_size(n, buf, len);
+}
+
 /* The fastest usable variant at size i, or -1. */
 static int fastest(const rs_sweep *s, int i, double *t_out)
 {
@@ -177,8 +190,8 @@ int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
     segments++;
     for (int k = 0; k < segments; k++) {
         char a[32], b[32];
-        rs_format_size(s->sizes.n[seg_start[k]], a, sizeof a);
-        rs_format_size(s->sizes.n[seg_end[k]], b, sizeof b);
+        sweep_size(s, s->sizes.n[seg_start[k]], a, sizeof a);
+        sweep_size(s, s->sizes.n[seg_end[k]], b, sizeof b);
         const char *name = rs_sweep_series_name(s, seg_lead[k]);
         int w;
         if (segments == 1 && seg_start[k] == seg_end[k]) /* one size: no crossover to find */
@@ -375,7 +388,7 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
     fprintf(f, "\n");
     for (int i = 0; i < s->sizes.count; i++) {
         char n[32];
-        rs_format_size(s->sizes.n[i], n, sizeof n);
+        sweep_size(s, s->sizes.n[i], n, sizeof n);
         fprintf(f, "%12s", n);
         for (int k = 0; k < ns; k++) {
             char cell[32];
