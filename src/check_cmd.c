@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "core/catalogue.h"
 #include "core/check.h"
+#include "core/size.h"
 #include "core/format.h"
 #include "core/record.h"
 #include "core/snippets.h"
@@ -58,7 +59,7 @@ static void line_with_text(const char *file, int line, char *buf, size_t len)
 static void print_table(const rs_cli *cli, const rs_check_report *r)
 {
     char n[32], what[64];
-    rs_fmt_count((double)cli->req.n, n, sizeof n);
+    rs_format_size(cli->req.n, n, sizeof n); /* as every n is written: 2^20 */
     printf("%s check of %s (%s %s, n %s, block %u) with %s:\n", rs_check_name(r->kind),
            rs_request_name(&cli->req), rs_dtype_name(cli->req.type), rs_op_name(cli->req.op), n,
            cli->req.block, r->tools);

@@ -365,7 +365,7 @@ checks = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h100
 rc, out, err = run("run", "--variant", "unroll_warp_volatile", "--n", "2^20", "--check", "race",
                    "--replay", checks)
 # a check that finds races exits 9: scripts see them
-check(rc == 9 and "1,059,348 hazards on lines 107" in out and
+check(rc == 9 and "1,059,348 hazards on lines 107" in out and "(int32 sum, n 2^20, block" in out and
       "Write classic.cu:107  vs[tid] = op(vs[tid], vs[tid + 32]);" in out,
       f"--check --replay: the recorded race, line by line: {rc} {out} {err}")
 rc, out, _ = run("run", "--variant", "unroll_warp_volatile", "--n", "2^20", "--check", "race",
