@@ -286,6 +286,14 @@ int rs_request_equal(const rs_request *a, const rs_request *b)
     return 1;
 }
 
+/* A list item without the blanks around it, cut to fit. */
+static void token_name(const char *s, size_t len, char *buf, size_t n)
+{
+    while (len && isspace((unsigned char)*s)) s++, len--;
+    while (len && isspace((unsigned char)s[len - 1])) len--;
+    snprintf(buf, n, "%.*s", (int)(len < n ? len : n - 1), s);
+}
+
 static int variant_token(const char *s, size_t len, rs_error *err, const char *all)
 {
     char name[64];
@@ -315,9 +323,18 @@ rs_status rs_parse_variants(const char *s, uint32_t *mask, rs_error *err)
         size_t len = strcspn(p, ",");
         const char *dots = strstr(p, "..");
         if (dots && dots < p + len) {
-            int a = variant_token(p, (size_t)(dots - p), err, s);
+            rs_error first = {RS_OK, ""};
+            int a = variant_token(p, (size_t)(dots - p), &first, s);
             int b = variant_token(dots + 2, len - (size_t)(dots + 2 - p), err, s);
-            if (a < 0 || b < 0) return RS_E_USAGE;
+            if (a < 0 && b < 0 && first.msg[0] == 'u' && err->msg[0] == 'u') { /* both unknown */
+                char x[64], y[64];
+                token_name(p, (size_t)(dots - p), x, sizeof x);
+                token_name(dots + 2, len - (size_t)(dots + 2 - p), y, sizeof y);
+                return rs_fail(err, RS_E_USAGE,
+                               "unknown variants '%s' and '%s' (see: redscope variants)", x, y);
+            }
+            if (a < 0) return rs_fail(err, RS_E_USAGE, "%s", first.msg);
+            if (b < 0) return RS_E_USAGE;
             if (a > b)
                 return rs_fail(err, RS_E_USAGE, "bad variant range in '%s': %s comes after %s", s,
                                rs_variant_name(a), rs_variant_name(b));
