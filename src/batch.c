@@ -10,6 +10,7 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/metric_table.h"
+#include "core/record.h"
 #include "core/runner.h"
 
 static volatile sig_atomic_t batch_cancel; /* set by the handler, read between launches */
@@ -35,6 +36,10 @@ int rs_cli_open_source(const rs_cli *cli, int need_gpu, rs_source **src)
                        ? rs_source_recording_open(cli->replay, src, &err)
                        : rs_source_child_open((int)cli->req.device, child_wants(cli), src, &err);
     if (st == RS_OK) st = (*src)->prepare(*src, need_gpu, &err);
+    const rs_recording *rec = st == RS_OK ? rs_source_recording_of(*src) : NULL;
+    char note[600];
+    if (rec && rec->cut_line)
+        rs_cli_error("%s", rs_recording_cut_note(rec, cli->replay, note, sizeof note));
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);
         rs_source_close(*src);
@@ -88,8 +93,7 @@ int rs_cli_metrics_missing(const rs_cli *cli, const rs_row *rows, int n)
     for (int i = 0; i < n; i++) {
         if (rows[i].status != RS_OK || rows[i].result.req.variant == RS_V_CPU) continue;
         ran++;
-        if (strncmp(rows[i].result.metrics.reason, RS_NOT_RECORDED,
-                    strlen(RS_NOT_RECORDED)) != 0)
+        if (strncmp(rows[i].result.metrics.reason, RS_NOT_RECORDED, strlen(RS_NOT_RECORDED)) != 0)
             continue;
         bare++;
         if (first < 0) first = i;

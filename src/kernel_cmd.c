@@ -109,8 +109,13 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
     rs_ukernel_spec spec;
     rs_status st = rs_ukernel_read(path, &text, &len, &err);
     if (st == RS_OK) st = rs_ukernel_parse(path, text, &spec, &err);
-    rs_request asked = cli->req; /* what the file's header refuses is refused, as by run */
+    /* the type and operation the file's header refuses are refused, as by
+     * run; the blockDim is the launch's, which compile does not take: a
+     * block the header fixes is the one checked */
+    rs_request asked = cli->req;
     asked.variant = RS_V_KERNEL;
+    asked.block = spec.block_rule == RS_UB_EXACT ? spec.block_exact : 256;
+    asked.grid = 0, asked.ept = 0;
     if (st == RS_OK) st = rs_ukernel_check(path, &spec, &asked, &err);
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);

@@ -28,7 +28,11 @@ static void facts(const rs_recording *rec, const rs_rec_config *c, config_facts 
         f->rows++;
         f->stalls += row->status == RS_OK && row->result.stalls.valid;
         const char *k = row->result.req.variant == RS_V_KERNEL ? row->result.req.kernel : "";
-        if (*k && !strstr(f->kernels, k) && kl < sizeof f->kernels)
+        int seen = 0; /* each file once: an earlier row of the same path */
+        for (int j = c->first; j < i && !seen; j++)
+            seen = rec->rows[j].result.req.variant == RS_V_KERNEL &&
+                   strcmp(rec->rows[j].result.req.kernel, k) == 0;
+        if (*k && !seen && kl < sizeof f->kernels)
             kl += (size_t)snprintf(f->kernels + kl, sizeof f->kernels - kl, "%s%s", kl ? ", " : "",
                                    k);
     }
@@ -118,9 +122,9 @@ int rs_cmd_recording(rs_cli *cli)
         rs_cli_error("%s", err.msg);
         return err.code;
     }
-    enum { MAXC = 256 };
-    rs_rec_config *c = calloc(MAXC, sizeof *c);
-    const int n = c ? rs_recording_configs(&rec, c, MAXC) : 0;
+    const int maxc = rec.count + 1; /* a configuration has a row at least */
+    rs_rec_config *c = calloc((size_t)maxc, sizeof *c);
+    const int n = c ? rs_recording_configs(&rec, c, maxc) : 0;
     char path[1024];
     rs_text_safe(cli->replay, 0, path, sizeof path);
     if (cli->format == RS_FMT_TABLE) {
@@ -142,7 +146,9 @@ int rs_cmd_recording(rs_cli *cli)
         for (int k = 0; k < n; k++) {
             config_facts f;
             facts(&rec, &c[k], &f);
-            printf("%d,%s,", k + 1, c[k].command);
+            printf("%d,", k + 1);
+            rs_csv_field(stdout, c[k].command);
+            printf(",");
             rs_csv_field(stdout, f.vars);
             printf(",%s,%s,%llu,%llu,%u,%s,%u,%s,%s,%d,%d,%u,", rs_dtype_name(c[k].req.type),
                    rs_op_name(c[k].req.op), (unsigned long long)c[k].n_lo,

@@ -106,6 +106,22 @@ cases += [
 for path, code, words in cases:
     rc, out, err = run("compile", path)
     check(rc == code and words in err, f"compile {os.path.basename(path)}: exit {rc}, {err.strip()}")
+# ... and what the contract checks must not refuse: rs_block_result called in
+# an included helper, a digit separator before it, a block the header fixes
+os.makedirs(os.path.join(tmp, "inc"), exist_ok=True)
+open(os.path.join(tmp, "inc", "help.cuh"), "w").write(
+    "__device__ inline void finish(RS_ACC *out, RS_ACC v) { rs_block_result(out, v); }\n")
+for name, text in (
+        ("via_include.cu", '#include "inc/help.cuh"\nextern "C" __global__ void k(const RS_T *in, '
+         'RS_ACC *out, unsigned long long n)\n{ finish(out, RS_IDENTITY); }\n'),
+        ("separator.cu", 'extern "C" __global__ void k(const RS_T *in, RS_ACC *out, unsigned long '
+         "long n)\n{ if (n > 1'000) {} rs_block_result(out, RS_IDENTITY); }\n"),
+        ("block128.cu", '// redscope: block 128\nextern "C" __global__ void k(const RS_T *in, '
+         'RS_ACC *out, unsigned long long n)\n{ rs_block_result(out, RS_IDENTITY); }\n')):
+    path = os.path.join(tmp, name)
+    open(path, "w").write(text)
+    rc, out, err = run("compile", path)
+    check(rc == 0, f"compile {name}: a kernel within the contract compiles: {rc} {err.strip()}")
 # a file that is no kernel: its first errors, not a hundred
 rc, out, err = run("compile", os.path.join(os.environ["REDSCOPE_SOURCE"], "README.md"))
 check(rc == 2 and err.count(": error:") == 10 and "more errors not shown" in err

@@ -262,6 +262,18 @@ rc, out, err = run("run", "--variant", "sequential", "--replay", bad)
 check(rc == 7 and "\x1b" not in err and "x\\x1b]0;pwned\\x07\\x1b[2J" in err,
       f"an escape in a recorded key prints escaped: {rc} {err!r}")
 
+# A recording cut short (an interrupted write): what is whole replays, the
+# cut line named; a bad line elsewhere is still refused.
+whole = open(DEMO, encoding="utf-8").read().splitlines()
+cut = write("cut.jsonl", "\n".join(whole[:6]) + "\n" + whole[6][:400])
+rc, out, err = run("ladder", "--replay", cut)
+check(rc == 0 and f"{cut}:7: the last line is cut short" in err and "replaying the 6 lines" in err
+      and " 5  first_add" in out, f"a cut last line: the rows before it replay: {rc} {err}")
+mid = write("mid.jsonl", "\n".join(whole[:4]) + "\n" + whole[4][:300] + "\n" +
+            "\n".join(whole[5:8]) + "\n")
+rc, out, err = run("ladder", "--replay", mid)
+check(rc == 7 and f"{mid}:5: not a JSON line" in err, f"a cut line inside: refused: {rc} {err}")
+
 # --metrics given to a replay: the counters asked for, no more; a set the
 # recording lacks is asked for, not recorded (exit 2), as --stalls is.
 rc, out, err = run("ladder", "--replay", DEMO, "--metrics", "none")

@@ -62,7 +62,8 @@ def counters_in_replay():
     bare = os.path.join(os.path.dirname(REC), "h200x2-ladder.jsonl")
     t = Tmux(f"{EXE} --replay {bare}", cols=120, rows=40, env=UTF8)
     try:
-        s = t.wait_for("Counters") or t.screen()
+        t.wait_for("Recorded without counters")
+        s = t.wait_quiet("Counters") or t.screen()
         head = s.splitlines()[0] if s else ""
         check("no counters recorded" in head, "a recording without counters says so", s)
         check("Recorded without counters" in s and "m picks a set" not in s,
@@ -71,7 +72,7 @@ def counters_in_replay():
         t.close()
     t = replay()
     try:
-        head = t.screen().splitlines()[0]
+        head = (t.wait_quiet("reps") or t.screen()).splitlines()[0]
         check(" counters recorded" in head and "no counters" not in head,
               "a recording with counters says counters recorded", head)
     finally:
@@ -110,7 +111,23 @@ def kernel_no_run():
             t.close()
 
 
-TESTS = [cpu_time, counters_in_replay, kernel_no_run]
+def cut_recording():
+    """A recording whose last line was cut short opens on what is whole and
+    says which line it left out."""
+    lines = open(REC, encoding="utf-8").read().splitlines()
+    path = os.path.join(tempfile.mkdtemp(prefix="rs_lecturer_"), "cut.jsonl")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines[:6]) + "\n" + lines[6][:400])
+    t = Tmux(f"{EXE} --replay {path}", cols=120, rows=40, env=UTF8)
+    try:
+        s = t.wait_for("cut short") or t.screen()
+        check("cut.jsonl:7: the last line is cut short" in s and "5 first_add" in s,
+              "the explorer opens what is whole and names the cut line", s)
+    finally:
+        t.close()
+
+
+TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

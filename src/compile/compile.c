@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/files.h"
 #include "core/text.h"
 
 #ifndef RS_CUDA_INCLUDE_DIR
@@ -186,6 +187,34 @@ static rs_status run_nvrtc(nvrtc_program prog, const char *path, int arch, rs_co
     return check_entry(path, &out->build, err);
 }
 
+/* Whether `word` is in the code of text or of a file it #includes "so"
+ * (beside path, three deep): a helper in a .cuh may call rs_block_result. */
+static int in_code(const char *path, const char *text, const char *word, int depth)
+{
+    if (rs_ukernel_word(text, word)) return 1;
+    if (depth >= 3) return 0;
+    const char *slash = strrchr(path, '/');
+    for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+        const char *p = l + strspn(l, " \t");
+        if (*p++ != '#') continue;
+        p += strspn(p, " \t");
+        if (strncmp(p, "include", 7) != 0) continue;
+        p += 7 + strspn(p + 7, " \t");
+        if (*p++ != '"') continue;
+        const size_t n = strcspn(p, "\"\n");
+        char inc[4096], *got = NULL;
+        size_t len = 0;
+        rs_error ignored;
+        snprintf(inc, sizeof inc, "%.*s%.*s", p[0] == '/' || !slash ? 0 : (int)(slash - path + 1),
+                 path, (int)n, p);
+        if (rs_file_read(inc, "included file", 16u << 20, &got, &len, &ignored) != RS_OK) continue;
+        const int found = in_code(inc, got, word, depth + 1);
+        free(got);
+        if (found) return 1;
+    }
+    return 0;
+}
+
 /* What the contract asks that the compiler does not check: the entry's
  * three parameters (in, out, n) as the cubin holds them, and a call of
  * rs_block_result, without which no block's result is written. */
@@ -200,7 +229,7 @@ static rs_status check_contract(const char *path, const char *text, const rs_com
                        "%s: %s takes %d parameter%s (%d, %d, %d bytes): the contract is (const "
                        "RS_T *in, RS_ACC *out, unsigned long long n), 8 bytes each",
                        name, c->build.entry, np, np == 1 ? "" : "s", sizes[0], sizes[1], sizes[2]);
-    if (!rs_ukernel_word(text, "rs_block_result"))
+    if (!in_code(path, text, "rs_block_result", 0))
         return rs_fail(err, RS_E_USAGE,
                        "%s: %s never calls rs_block_result(out, v): every thread of a block "
                        "calls it once, at the end, so the block's result is written "
@@ -218,7 +247,7 @@ rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, i
         out->log = calloc(1, 1);
         return rs_fail(err, RS_E_IO, "%s", load_error);
     }
-    if (!rs_ukernel_word(text, "__global__")) { /* a README, not a kernel: no 100 errors */
+    if (!in_code(path, text, "__global__", 0)) { /* a README, not a kernel: no 100 errors */
         out->log = calloc(1, 1);
         return rs_fail(err, RS_E_USAGE,
                        "%s: no extern \"C\" __global__ function at all: not a CUDA kernel "

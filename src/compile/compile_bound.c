@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -65,6 +66,13 @@ static void bound_memory(void)
 int rs_compile_serve(void)
 {
     bound_memory();
+    /* the child ends with its parent (an explorer quit mid-compile) and at
+     * its own bound: a compile left alone never outlives either */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    double bound = COMPILE_SECONDS;
+    rs_error ignored;
+    rs_env_seconds("REDSCOPE_COMPILE_SECONDS", 3600.0, COMPILE_SECONDS, &bound, &ignored);
+    alarm((unsigned)bound + 5);
     request q;
     if (rs_fd_get(0, &q, sizeof q, 0) != 0 || q.path_len > 4096 || q.text_len > (64u << 20))
         return 2;

@@ -98,6 +98,9 @@ int rs_cpu_from_rows(const rs_row *rows, int n, const rs_request *r, rs_result *
     out->reps = 1;
     out->t_median_ms = out->t_min_ms = out->t_max_ms = ms;
     out->gbps = rs_result_input_bytes(out) / (ms * 1e-3) / 1e9;
+    if (out->device.peak_gbps > 0.0) out->pct_peak = 100.0 * out->gbps / out->device.peak_gbps;
+    if (out->device.measured_gbps > 0.0)
+        out->pct_measured = 100.0 * out->gbps / out->device.measured_gbps;
     out->cpu_ms = ms;
     out->speedup_cpu = 1.0;
     out->cpu_from = RS_CPU_BESIDE;

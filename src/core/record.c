@@ -62,6 +62,9 @@ rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command
 {
     if (!rec->f || rec->failed) return RS_OK;
     if (rs_row_not_recorded(row)) return RS_OK; /* a replay's "not in the recording": no run */
+    if (row->status == RS_OK && row->result.req.variant == RS_V_CPU &&
+        row->result.cpu_from == RS_CPU_BESIDE)
+        return RS_OK; /* the cpu step answered from the times beside: no run of its own */
     /* a user kernel's source goes first, once per version */
     rs_status st = rs_record_kernel_source(rec, row, err);
     if (st != RS_OK) return st;
@@ -91,7 +94,9 @@ rs_status rs_record_close(rs_recorder *rec, rs_error *err)
     return rs_out_commit(&rec->out, err);
 }
 
-static char *read_line(FILE *f, size_t *got)
+/* One line, without its newline; *ended: it had one (a file cut short
+ * ends in a line without). */
+static char *read_line(FILE *f, size_t *got, int *ended)
 {
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
@@ -108,6 +113,7 @@ static char *read_line(FILE *f, size_t *got)
         }
         buf[len++] = (char)c;
     }
+    *ended = c == '\n';
     if (c == EOF && len == 0) {
         free(buf);
         return NULL;
@@ -142,6 +148,48 @@ static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char
     return RS_OK;
 }
 
+const char *rs_recording_cut_note(const rs_recording *rec, const char *path, char *buf, size_t len)
+{
+    if (!rec->cut_line) {
+        snprintf(buf, len, "%s", "");
+        return buf;
+    }
+    snprintf(buf, len,
+             "%s:%d: the last line is cut short (an interrupted recording?): replaying the %d "
+             "line%s before it",
+             path, rec->cut_line, rec->cut_line - 1, rec->cut_line == 2 ? "" : "s");
+    return buf;
+}
+
+/* One JSON line of a recording into out: its header, a user kernel's
+ * source, a check, or a row. */
+static rs_status take_line(rs_recording *out, int *cap, const cJSON *j, const char *path, int line,
+                           rs_error *err)
+{
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(j, "command");
+    const char *c = cJSON_IsString(cmd) ? cmd->valuestring : "";
+    rs_error sub;
+    rs_status st = RS_OK;
+    if (cJSON_GetObjectItemCaseSensitive(j, "redscope_allreduce"))
+        return rs_fail(err, RS_E_IO,
+                       "%s:%d: this is a recording of redscope allreduce: replay it with: "
+                       "redscope allreduce --replay %s --algo all",
+                       path, line, path);
+    if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
+        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+        st = rs_device_check(dev, &sub);
+        rs_device_from_json(dev, &out->device);
+        out->has_device = 1;
+    } else if (strcmp(c, "kernel") == 0) {
+        st = rs_recording_add_kernel(out, j, &sub);
+    } else if (strcmp(c, "check") == 0) {
+        st = rs_recording_add_check(out, j, &sub);
+    } else {
+        return add_row(out, cap, j, path, line, err);
+    }
+    return st == RS_OK ? RS_OK : rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
+}
+
 rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -152,7 +200,8 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
     rs_status st = RS_OK;
     char *text;
     size_t len = 0;
-    while (st == RS_OK && (text = read_line(f, &len))) {
+    int ended = 1;
+    while (st == RS_OK && (text = read_line(f, &len, &ended))) {
         line++;
         const char *odd = rs_text_problem(text, len, NULL);
         if (odd) {
@@ -170,40 +219,22 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
         cJSON *j = cJSON_Parse(text);
         free(text);
         rs_json_scrub(j);
+        if (!j && !ended && line > 1) { /* cut short (an interrupted write): what is whole */
+            out->cut_line = line;
+            break;
+        }
         if (!j) {
             st = rs_fail(err, RS_E_IO, "%s:%d: not a JSON line", path, line);
             break;
         }
-        const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(j, "command");
-        if (cJSON_GetObjectItemCaseSensitive(j, "redscope_allreduce")) {
-            st = rs_fail(err, RS_E_IO,
-                         "%s:%d: this is a recording of redscope allreduce: replay it with: "
-                         "redscope allreduce --replay %s --algo all",
-                         path, line, path);
-        } else if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
-            const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
-            rs_error sub;
-            if (rs_device_check(dev, &sub) != RS_OK)
-                st = rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
-            rs_device_from_json(dev, &out->device);
-            out->has_device = 1;
-        } else if (cJSON_IsString(cmd) && strcmp(cmd->valuestring, "kernel") == 0) {
-            rs_error sub;
-            if (rs_recording_add_kernel(out, j, &sub) != RS_OK)
-                st = rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
-        } else if (cJSON_IsString(cmd) && strcmp(cmd->valuestring, "check") == 0) {
-            rs_error sub;
-            if (rs_recording_add_check(out, j, &sub) != RS_OK)
-                st = rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
-        } else {
-            st = add_row(out, &cap, j, path, line, err);
-        }
+        st = take_line(out, &cap, j, path, line, err);
         cJSON_Delete(j);
     }
     fclose(f);
     if (st == RS_OK && out->count == 0 && !out->has_device)
         st = rs_fail(err, RS_E_IO, "%s: an empty recording", path);
-    if (st != RS_OK) rs_recording_free(out);
+    if (st != RS_OK)
+        rs_recording_free(out);
     else
         rs_cpu_share_rows(out->rows, out->count); /* one CPU time per input, whatever replays */
     return st;

@@ -55,7 +55,12 @@ typedef struct rs_recording {
     rs_recorded_check *checks;
     int kernel_count; /* lines with "command": "kernel": user kernels' sources */
     struct rs_recorded_kernel *kernels;
+    int cut_line; /* its last line, cut short (no newline, not JSON): left out; 0: none */
 } rs_recording;
+
+/* The note a replay gives of a recording whose last line was cut short
+ * (rs_recording.cut_line), or "" where none was. */
+const char *rs_recording_cut_note(const rs_recording *rec, const char *path, char *buf, size_t len);
 
 /* A user kernel's source as recorded (record_kernel.c): written before the
  * first row that ran it, once per version, so a replay shows what ran. */

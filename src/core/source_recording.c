@@ -126,6 +126,11 @@ rs_status rs_source_recording_borrow(const rs_recording *rec, rs_source **out, r
     return RS_OK;
 }
 
+const rs_recording *rs_source_recording_of(const rs_source *s)
+{
+    return s && s->close == rec_close ? ((const recording_source *)s->self)->rec : NULL;
+}
+
 void rs_source_close(rs_source *s)
 {
     if (s) s->close(s);

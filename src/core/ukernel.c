@@ -368,6 +368,10 @@ int rs_ukernel_word(const char *text, const char *word)
             p += k;
             continue;
         }
+        if (isdigit((unsigned char)*p)) { /* a number, 1'000 (a separator, no literal) too */
+            while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '\'') p++;
+            continue;
+        }
         p++;
     }
     return 0;
@@ -483,7 +487,7 @@ int rs_cubin_params(const void *cubin, size_t len, const char *entry, int *sizes
     uint64_t size = 0;
     const unsigned char *d = elf_section(cubin, len, want, &size);
     if (!d) return -1;
-    int count = 0;
+    int count = -1;                        /* no EIATTR_KPARAM_INFO: the cubin does not say */
     for (uint64_t i = 0; i + 4 <= size;) { /* records: format, attribute, then its value */
         const int fmt = d[i], attr = d[i + 1];
         if (fmt != 4) { /* a value of two bytes or none */
@@ -495,7 +499,7 @@ int rs_cubin_params(const void *cubin, size_t len, const char *entry, int *sizes
         if (attr == 0x17 && n >= 12) { /* EIATTR_KPARAM_INFO: ordinal, offset, size<<18 */
             const uint64_t ordinal = rd(d + i + 8, 2), bytes = rd(d + i + 12, 4) >> 18;
             if (ordinal < (uint64_t)max) sizes[ordinal] = (int)bytes;
-            if ((int)ordinal + 1 > count) count = (int)ordinal + 1;
+            if (ordinal < 4096 && (int)ordinal + 1 > count) count = (int)ordinal + 1;
         }
         i += 4 + n;
     }

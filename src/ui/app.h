@@ -192,6 +192,9 @@ void ui_draw_header(const ui_app *a, const ui_layout *l);
 void ui_run_variant(ui_app *a);
 /* Variant v on the current configuration; 1 when the worker took it. */
 int ui_run_one(ui_app *a, rs_variant v);
+/* Your kernel compiled in the worker, not run (a replay, no GPU): 1 when
+ * the job was taken. */
+int ui_compile_kernel(ui_app *a);
 void ui_run_ladder(ui_app *a);
 void ui_run_sweep(ui_app *a);
 /* The selected variant under compute-sanitizer (x: race, X: memory). */

@@ -44,8 +44,8 @@ static void take_compile(ui_app *a, const rs_row *row)
     char spills[96];
     rs_ukernel_spills(u->spill_st, u->spill_ld, 0, spills, sizeof spills);
     ui_status(a, R_GOOD, "%s %scompiled, not run (%s): %d registers, %s, sm_%d, %.0f ms", name,
-              a->ksaved ? "changed, " : "", a->replay ? "a replay" : "needs an NVIDIA GPU",
-              u->regs, spills, u->arch, u->compile_ms);
+              a->ksaved ? "changed, " : "", a->replay ? "a replay" : "needs an NVIDIA GPU", u->regs,
+              spills, u->arch, u->compile_ms);
     a->ksaved = 0;
 }
 
@@ -72,7 +72,7 @@ static void take_row(ui_app *a, const ui_event *ev)
             a->ladder_done = ev->index + 1;
         }
         if (v == RS_V_KERNEL) {
-            a->kcompiled = a->has_kbuilt = 0; /* ran, or as recorded */
+            a->kcompiled = a->has_kbuilt = a->ksaved = 0; /* ran, or as recorded */
             ui_kernel_take_row(a, row);
         }
         if ((unsigned)v < RS_VARIANT_COUNT && row->status != RS_OK) {

@@ -286,10 +286,11 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
             ui_putf(r.y + 1, x, w, R_BAD, "%.*s", (int)strcspn(a->kfail.error, "\n"),
                     a->kfail.error); /* its first line: Why has it all */
             ui_put(r.y + 2, x, w, R_DIM,
-                   a->replay && !a->kcompiled
-                       ? "As recorded; the whole message is under Why."
-                       : "The whole message is under Why; save the file or Enter runs it "
-                         "again.");
+                   a->replay && !a->kcompiled ? "As recorded; the whole message is under Why."
+                   : a->kcompiled ? "The whole message is under Why; save the file or Enter "
+                                    "compiles it again."
+                                  : "The whole message is under Why; save the file or Enter runs "
+                                    "it again.");
             return;
         }
         if (want.variant == RS_V_KERNEL && !want.kernel[0])

@@ -45,7 +45,7 @@ static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
     return 1;
 }
 
-static int compile_only(ui_app *a)
+int ui_compile_kernel(ui_app *a)
 {
     const rs_variant v = RS_V_KERNEL;
     ui_take_events(a);
@@ -79,7 +79,7 @@ int ui_run_one(ui_app *a, rs_variant v)
      * compiled, so its errors, registers and spills are seen all the same */
     if (v == RS_V_KERNEL && (a->replay ? !rs_recording_find(&a->rec, &r, NULL)
                                        : a->dev_ready && a->gpu_status != RS_OK))
-        return compile_only(a);
+        return ui_compile_kernel(a);
     return start_job(a, UI_JOB_RUN, &v, 1, NULL);
 }
 

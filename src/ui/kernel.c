@@ -103,7 +103,9 @@ static void rerun(ui_app *a)
     const char *name = rs_ukernel_basename(a->cfg.kernel);
     a->krerun = 0;
     a->ksaved = 1;
-    if (ui_run_one(a, RS_V_KERNEL)) {
+    /* in a replay a save compiles the file as it is now: a recorded run of
+     * the same path is not this version */
+    if (a->replay ? ui_compile_kernel(a) : ui_run_one(a, RS_V_KERNEL)) {
         ui_status(a, R_NORMAL, "%s changed: compiling%s", name,
                   a->job == UI_JOB_COMPILE ? "" : " and running");
     } else {

@@ -213,6 +213,9 @@ void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigne
         return;
     }
     open_on(a, path, &asked, want ? ask : 0); /* on the screen that shows it */
+    char note[600];
+    if (a->rec.cut_line) /* said over the pick's line: what was left out */
+        ui_status(a, R_WARN, "%s", rs_recording_cut_note(&a->rec, path, note, sizeof note));
 }
 
 void ui_replay_shipped(ui_app *a)

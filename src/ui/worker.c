@@ -216,7 +216,10 @@ static rs_status run_compile(ui_worker *w)
     if (st == RS_OK) {
         const rs_finish f = w->base.finish != RS_FINISH_AUTO ? w->base.finish : spec.finish;
         const int kfin = f == RS_FINISH_ATOMIC ? 1 : f == RS_FINISH_SINGLE_PASS ? 2 : 0;
-        st = rs_compile_bounded(w->base.kernel, text, w->base.type, w->base.op, kfin, 90, &c, &err);
+        const rs_device_info *d = w->rec ? &w->rec->device : NULL; /* the GPU replayed */
+        const int arch = d && d->cc_major >= 5 ? 10 * d->cc_major + d->cc_minor : 90;
+        st = rs_compile_bounded(w->base.kernel, text, w->base.type, w->base.op, kfin, arch, &c,
+                                &err);
     }
     free(text);
     row->status = st;
