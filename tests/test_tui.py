@@ -150,7 +150,8 @@ def replay_end_to_end():
         check(s is not None and "shipped" in s, "the presets list", t.screen())
         t.keys("Escape", "?")
         s = t.wait_for("every key")
-        check(s is not None and "quit" in s and "previous element type" in s, "the help screen",
+        check(s is not None and "quit" in s and "next element type (T: previous)" in s
+              and not re.search(r"\n\S*\s+T\s+previous element type", s), "the help screen",
               t.screen())
         t.keys("Escape")
         t.resize(60, 15)

@@ -127,7 +127,34 @@ def cut_recording():
         t.close()
 
 
-TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording]
+def help_per_screen():
+    """? on a screen lists that screen's keys first, each once (Esc too), and
+    folds a back-step into its key (t ... (T: previous))."""
+    t = replay(cols=120, rows=60)
+    try:
+        for key, screen, want in (("P", "Presets", ("Enter", "s", "Up/k", "Esc")),
+                                  ("L", "Ladder", ("Enter", "Up/k", "Esc")),
+                                  ("W", "Source", ("Up/k", "Down/j", "p", "Esc"))):
+            t.keys(key)
+            t.wait_quiet(screen)
+            t.keys("?")
+            s = t.wait_quiet("every key") or t.screen()
+            rows = [l.strip("\u2502").rstrip() for l in s.splitlines()]  # "  Enter  run ..."
+            at = next((i for i, l in enumerate(rows) if l == f" {screen} (this screen)"), -1)
+            end = next((i for i in range(at + 1, len(rows)) if rows[i][:2] == " " + rows[i][1:2]
+                        and rows[i][1:2].isupper()), len(rows))
+            keys = [l.split()[0] for l in rows[at + 1:end] if l[:3] == "   " and l[3:4] != " "]
+            check(at >= 0 and all(k in keys for k in want) and len(keys) == len(set(keys)),
+                  f"? on {screen}: its keys first, each once: {keys}", s)
+            check(not any(l.split()[:2] == ["T", "previous"] for l in rows),
+                  f"? on {screen}: no line of its own for T", s)
+            t.keys("Escape", "Escape")
+            t.wait_quiet("reps")
+    finally:
+        t.close()
+
+
+TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording, help_per_screen]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

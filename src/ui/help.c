@@ -23,32 +23,61 @@ static void help_add(char (*lines)[256], ui_role *role, int *n, const char *inde
     }
 }
 
-/* The help's lines at width w: each key's words wrap under its text. */
-static int help_lines(int w, char (*lines)[256], ui_role *role)
+/* A back-step another key's text names already ("t next element type
+ * (T: previous)"): listed with that key, not on a line of its own. */
+static int folded(const ui_binding *b)
+{
+    char a[24], c[24];
+    snprintf(a, sizeof a, "(%s: ", b->label);
+    snprintf(c, sizeof c, "; %s: ", b->label);
+    for (int i = 0; i < ui_binding_count; i++)
+        if (&ui_bindings[i] != b && (b->screens & ui_bindings[i].screens) &&
+            (strstr(ui_bindings[i].help, a) || strstr(ui_bindings[i].help, c)))
+            return 1;
+    return 0;
+}
+
+/* Screen s's keys, each once; on the screen help came from (`own`) every
+ * key it takes, on the others those the explorer does not list. */
+static void screen_keys(int s, int own, int w, char (*lines)[256], ui_role *role, int *n)
+{
+    const int head = *n;
+    snprintf(lines[*n], 256, "%s%s", ui_screen_name(s), own ? " (this screen)" : "");
+    role[(*n)++] = R_TITLE;
+    for (int i = 0; i < ui_binding_count && *n < HELP_MAX; i++) {
+        const ui_binding *b = &ui_bindings[i];
+        if (!(b->screens & UI_ON(s)) || folded(b)) continue;
+        const unsigned elsewhere = UI_ON(UI_SCREEN_EXPLORER) | UI_ON(UI_SCREEN_HELP);
+        const int everywhere = (b->screens | elsewhere) == (unsigned)UI_ON_ALL; /* Esc, ?, q */
+        if (!own && s != UI_SCREEN_EXPLORER && ((b->screens & UI_ON(0)) || everywhere)) continue;
+        int seen = 0; /* one line per key on a screen (Esc has two bindings) */
+        for (int k = 0; k < i && !seen; k++)
+            seen = (ui_bindings[k].screens & UI_ON(s)) && !strcmp(ui_bindings[k].label, b->label);
+        if (seen) continue;
+        const int first = *n;
+        help_add(lines, role, n, "           ", b->help, w, R_NORMAL);
+        if (*n > first) { /* the key over the first line's indent */
+            char key[16];
+            snprintf(key, sizeof key, "  %-8s ", b->label);
+            memcpy(lines[first], key, strlen(key));
+        }
+    }
+    if (*n == head + 1 && !own) *n = head; /* nothing of its own beyond the explorer's */
+}
+
+/* The help's lines at width w: the screen it was opened from first, with
+ * every key it takes, then the others; each key's words wrap under it. */
+static int help_lines(int w, int from, char (*lines)[256], ui_role *role)
 {
     int n = 0;
     help_add(lines, role, &n, "",
              "redscope runs CUDA reductions live and shows why each step is faster, with the "
              "GPU's own counters.",
              w, R_ACCENT);
-    for (int s = 0; s < UI_SCREEN_COUNT && n < HELP_MAX; s++) {
-        if (s == UI_SCREEN_HELP) continue;
-        snprintf(lines[n], 256, "%s", ui_screen_name(s));
-        role[n++] = R_TITLE;
-        for (int i = 0; i < ui_binding_count && n < HELP_MAX; i++) {
-            const ui_binding *b = &ui_bindings[i];
-            /* keys the explorer has are listed there once */
-            if (!(b->screens & UI_ON(s)) || (s != UI_SCREEN_EXPLORER && (b->screens & UI_ON(0))))
-                continue;
-            const int first = n;
-            help_add(lines, role, &n, "           ", b->help, w, R_NORMAL);
-            if (n > first) { /* the key over the first line's indent */
-                char key[16];
-                snprintf(key, sizeof key, "  %-8s ", b->label);
-                memcpy(lines[first], key, strlen(key));
-            }
-        }
-    }
+    if (from >= 0 && from < UI_SCREEN_COUNT && from != UI_SCREEN_HELP)
+        screen_keys(from, 1, w, lines, role, &n);
+    for (int s = 0; s < UI_SCREEN_COUNT && n < HELP_MAX; s++)
+        if (s != UI_SCREEN_HELP && s != from) screen_keys(s, 0, w, lines, role, &n);
     return n;
 }
 
@@ -58,7 +87,7 @@ void ui_draw_help(const ui_app *a, const ui_layout *l)
     const int x = r.x + 2, w = r.w - 4, rows = r.h - 2;
     static char lines[HELP_MAX][256];
     static ui_role role[HELP_MAX];
-    const int n = help_lines(w, lines, role);
+    const int n = help_lines(w, (int)a->back, lines, role);
     int first = a->help_scroll; /* clamped here, not stored: drawing changes nothing */
     if (first > n - rows) first = n - rows > 0 ? n - rows : 0;
     char title[128];
@@ -76,7 +105,7 @@ int ui_key_help(ui_app *a, ui_action act)
     ui_layout_compute(LINES, COLS, UI_SCREEN_HELP, &l);
     static char lines[HELP_MAX][256];
     static ui_role role[HELP_MAX];
-    const int last = help_lines(l.main.w - 4, lines, role) - (l.main.h - 2);
+    const int last = help_lines(l.main.w - 4, (int)a->back, lines, role) - (l.main.h - 2);
     a->help_scroll += act == UI_ACT_UP ? -1 : 1;
     if (a->help_scroll > last) a->help_scroll = last;
     if (a->help_scroll < 0) a->help_scroll = 0;
