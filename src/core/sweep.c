@@ -195,8 +195,8 @@ int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
         const char *name = rs_sweep_series_name(s, seg_lead[k]);
         int w;
         if (segments == 1 && seg_start[k] == seg_end[k]) /* one size: no crossover to find */
-            w = snprintf(text + used, len - used, "%s fastest at the one size measured (%s)",
-                         name, a);
+            w = snprintf(text + used, len - used, "%s fastest at the one size measured (%s)", name,
+                         a);
         else if (segments == 1)
             w = snprintf(text + used, len - used, "%s fastest at every size (%s to %s)", name, a,
                          b);
