@@ -13,19 +13,15 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import Checks  # noqa: E402
-from tuitest import Tmux  # noqa: E402
+from tuitest import UTF8, Tmux, replay_demo  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
-UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 check = Checks("test_tui_lecturer")
 
 
 def replay(cols=120, rows=40, env=UTF8):
-    t = Tmux(f"{EXE} --replay {REC}", cols=cols, rows=rows, env=env)
-    t.wait_for("REPLAY")
-    t.wait_for("reps")
-    return t
+    return replay_demo(cols, rows, env)
 
 
 def cpu_time():

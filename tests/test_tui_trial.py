@@ -12,20 +12,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import Checks  # noqa: E402
-from tuitest import Tmux, status_line  # noqa: E402
+from tuitest import UTF8, Tmux, replay_demo, status_line  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
 REC = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
-UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
 ASCII = {"LANG": "C", "LC_ALL": "C", "TERM": "xterm-256color"}
 check = Checks("test_tui_trial")
 
 
 def replay(cols=80, rows=24, env=UTF8):
-    t = Tmux(f"{EXE} --replay {REC}", cols=cols, rows=rows, env=env)
-    t.wait_for("REPLAY")
-    t.wait_for("reps")
-    return t
+    return replay_demo(cols, rows, env)
 
 
 def config_panel(s):

@@ -6,6 +6,9 @@ import tempfile
 import time
 
 
+UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+
+
 class Tmux:
     def __init__(self, command, cols=100, rows=30, env=None):
         if not shutil.which("tmux"):
@@ -99,3 +102,12 @@ def run_row(t, down, until, timeout=120.0):
         t.keys("j")
     t.keys("Enter")
     return t.wait_for(until, timeout) or t.screen()
+
+
+def replay_demo(cols=80, rows=24, env=UTF8):
+    """The explorer replaying the shipped H200 recording, once it shows a result."""
+    rec = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
+    t = Tmux(f"{os.environ['REDSCOPE']} --replay {rec}", cols=cols, rows=rows, env=env)
+    t.wait_for("REPLAY")
+    t.wait_for("reps")
+    return t
