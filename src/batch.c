@@ -127,8 +127,9 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     }
     line l = {isatty(2)};
     batch_cancel = 0;
-    const rs_runner rn = {src,  command, cli->record ? &rec : NULL, &batch_cancel, show, NULL,
-                          NULL, &l};
+    /* a live list reads its counters after all its timings (core/runner.h) */
+    const rs_runner rn = {
+        src, command, cli->record ? &rec : NULL, &batch_cancel, show, NULL, NULL, &l, !cli->replay};
     struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;

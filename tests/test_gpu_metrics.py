@@ -67,6 +67,39 @@ NCU = {"dram_read": "dram__bytes_read.sum", "bank_ld":
        "smsp__inst_executed.sum", "thread_inst_pred_on": "smsp__thread_inst_executed_pred_on.sum",
        "wavefronts_ld": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
        "wavefronts_st": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}
+# A ladder reads its counters after all its timings, the one-pass set of
+# every step, then the rest (core/runner.h): the same counts as a run of
+# each step alone, every metric of the full set valid and a number, and a
+# recording holds them.
+LADDER = ("--variants", "sequential,multi_element,vectorized", "--type", "int32", "--n", "2^22")
+
+
+def ladder_rows(*extra):
+    rc, out, err = redscope("ladder", *LADDER, "--reps", "3", "--format", "json", *extra)
+    check(rc == 0, f"ladder {' '.join(extra)}: {err.strip()[-200:]}")
+    return {r["request"]["variant"]: r for r in json.loads(out)["rows"]} if rc == 0 else {}
+
+
+rec = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"rs-metrics-ladder-{os.getpid()}.jsonl")
+full = ladder_rows("--metrics", "full", "--record", rec, "--force")
+for v, r in full.items():
+    vals = r["metrics"]["values"]
+    bad = [k for k, x in vals.items() if not x.get("valid") or not isinstance(x.get("value"),
+                                                                               (int, float))]
+    check(len(vals) >= 18 and not bad, f"ladder --metrics full, {v}: every counter read ({bad})")
+    check(r["time_ms"]["median"] > 0, f"ladder --metrics full, {v}: timed as well")
+    alone = counters(v)
+    for k in ("warp_inst", "dram_read"):
+        a, b = vals.get(k, {}).get("value") or 0, alone.get(k, 0)
+        check(b and abs(a - b) <= 0.02 * b, f"{v} {k}: in the ladder {a} as in a run alone {b}")
+rc, out, err = redscope("ladder", *LADDER, "--replay", rec, "--metrics", "full", "--format",
+                        "json")
+got = {r["request"]["variant"]: r["metrics"]["values"].get("thread_inst", {}).get("value")
+       for r in json.loads(out)["rows"]} if rc == 0 else {}
+check(rc == 0 and all(got.get(v) for v in full), f"the recording keeps every counter: {got} {err}")
+if os.path.exists(rec):
+    os.remove(rec)
+
 ncu = shutil.which("ncu")
 # Nsight Compute ships with the toolkit: on a GPU machine its absence is a
 # set-up failure, not a reason to skip the comparison.

@@ -1,5 +1,7 @@
 /* Combining per-launch counter values into totals, and the derived metrics.
  * Pure arithmetic: tested without a GPU. */
+#include <stdio.h>
+
 #include "result.h"
 
 static void derive(const double *v, double *out, rs_metric_mask valid, rs_metric_mask *derived)
@@ -51,4 +53,18 @@ void rs_metrics_aggregate(rs_metrics *m)
     }
     derive(m->value, m->value, m->valid, &derived);
     m->valid |= derived;
+}
+
+void rs_metrics_merge(rs_metrics *into, const rs_metrics *from)
+{
+    const rs_metric_mask add = from->valid & ~into->valid;
+    into->passes += from->passes;
+    into->wall_ms += from->wall_ms;
+    if (!from->valid && from->reason[0] && !into->reason[0])
+        snprintf(into->reason, sizeof into->reason, "%s", from->reason);
+    if (!add || into->nlaunch != from->nlaunch) return;
+    for (int k = 0; k < into->nlaunch; k++)
+        for (int i = 0; i < RS_METRIC_COUNT; i++)
+            if (add & RS_METRIC_BIT(i)) into->launch[k].value[i] = from->launch[k].value[i];
+    into->valid |= add;
 }

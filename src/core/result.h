@@ -124,5 +124,7 @@ int rs_result_chose_block(const rs_result *r);
 /* Totals and derived values from per-launch values (pure; unit-tested):
  * the engine calls it once per result, after every collection is merged. */
 void rs_metrics_aggregate(rs_metrics *m);
+/* A second collection's metrics into the first (per launch; aggregate after). */
+void rs_metrics_merge(rs_metrics *into, const rs_metrics *from);
 
 #endif

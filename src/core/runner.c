@@ -1,9 +1,12 @@
 #include "runner.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalogue.h"
 #include "cpu_time.h"
+#include "metric_table.h"
 #include "request.h"
 
 int rs_runner_fatal(rs_status st)
@@ -47,6 +50,15 @@ static void make_row(const rs_runner *rn, const rs_request *r, int index, int to
     }
 }
 
+/* Record row i and hand it on. */
+static rs_status keep_row(const rs_runner *rn, rs_row *rows, int i, rs_error *err)
+{
+    if (rn->record && rs_record_row(rn->record, &rows[i], rn->command, err) != RS_OK)
+        return RS_E_IO;
+    if (rn->row) rn->row(rn->ctx, i, &rows[i]);
+    return RS_OK;
+}
+
 static rs_status run_list(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows,
                           int *done, rs_error *err)
 {
@@ -59,19 +71,111 @@ static rs_status run_list(const rs_runner *rn, const rs_request *reqs, int n, rs
         if (rows[i].status == RS_E_CANCELLED)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
         *done = i + 1;
-        if (rn->record && rs_record_row(rn->record, &rows[i], rn->command, err) != RS_OK)
-            return RS_E_IO;
-        if (rn->row) rn->row(rn->ctx, i, &rows[i]);
+        if (keep_row(rn, rows, i, err) != RS_OK) return RS_E_IO;
         if (rs_runner_fatal(rows[i].status))
             return rs_fail(err, rows[i].status, "%s", rows[i].error);
     }
     return RS_OK;
 }
 
+/* ---- counters after every timing (counters_last) ---------------------------------- */
+
+/* Whether a row's counters are read after the list's timings: a GPU
+ * kernel on one GPU that asks for some. */
+static int counters_later(const rs_request *r)
+{
+    rs_metric_mask m = 0;
+    return r->variant != RS_V_CPU && r->gpus == 1 &&
+           rs_metric_parse_set(r->metrics, &m, NULL) == RS_OK && m != 0;
+}
+
+/* Every row timed, its counters left for later (and said so until read). */
+static rs_status time_rows(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows,
+                           int *done, rs_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        if (rn->cancel && *rn->cancel)
+            return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
+        rs_request r = reqs[i];
+        const int later = counters_later(&r);
+        if (later) snprintf(r.metrics, sizeof r.metrics, "none");
+        if (rn->record) rs_record_kernel_before(rn->record, &reqs[i]);
+        make_row(rn, &r, i, n, &rows[i]);
+        if (rows[i].status == RS_E_CANCELLED)
+            return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
+        *done = i + 1;
+        memcpy(rows[i].result.req.metrics, reqs[i].metrics, sizeof r.metrics);
+        if (later && rows[i].status == RS_OK) {
+            rs_metrics *m = &rows[i].result.metrics;
+            rs_metric_parse_set(reqs[i].metrics, &m->requested, NULL);
+            snprintf(m->reason, sizeof m->reason, "not read: the list stopped before its counters");
+        }
+        if (rs_runner_fatal(rows[i].status))
+            return rs_fail(err, rows[i].status, "%s", rows[i].error);
+    }
+    return RS_OK;
+}
+
+/* One part of every timed row's counters (command: RS_COMMAND_COUNTERS_*).
+ * A request the source will not read alone is run again whole. */
+static rs_status read_part(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows,
+                           const char *command, rs_result *tmp, rs_error *err)
+{
+    const int first = strcmp(command, RS_COMMAND_COUNTERS_ONE) == 0;
+    for (int i = 0; i < n; i++) {
+        if (rows[i].status != RS_OK || !counters_later(&reqs[i])) continue;
+        if (rn->cancel && *rn->cancel)
+            return rs_fail(err, RS_E_CANCELLED, "interrupted before the counters of run %d of %d",
+                           i + 1, n);
+        char label[96], size[32];
+        rs_format_size(reqs[i].n, size, sizeof size);
+        snprintf(label, sizeof label, "counters of %s n=%s", rs_request_name(&reqs[i]), size);
+        row_ctx c = {rn, i, n, label};
+        rs_hooks hooks = {on_progress, &c, rn->cancel, on_stage};
+        if (rn->progress) rn->progress(rn->ctx, i, n, 0.0, label);
+        rs_error e;
+        const rs_status st = rn->src->run(rn->src, &reqs[i], command, &hooks, tmp, &e);
+        rs_metrics *m = &rows[i].result.metrics;
+        if (st == RS_E_USAGE) {
+            if (first) make_row(rn, &reqs[i], i, n, &rows[i]); /* whole, counters and all */
+        } else if (rs_runner_fatal(st)) {
+            return rs_fail(err, st, "%s", e.msg);
+        } else if (st != RS_OK) {
+            snprintf(m->reason, sizeof m->reason, "%.239s", e.msg);
+        } else if (first || (!m->valid && m->nlaunch == 0)) {
+            *m = tmp->metrics;
+        } else {
+            rs_metrics_merge(m, &tmp->metrics);
+            rs_metrics_aggregate(m);
+        }
+    }
+    return RS_OK;
+}
+
+static rs_status counters_last(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows,
+                               int *done, rs_error *err)
+{
+    *done = 0;
+    rs_status st = time_rows(rn, reqs, n, rows, done, err);
+    rs_result *tmp = st == RS_OK ? malloc(sizeof *tmp) : NULL;
+    if (st == RS_OK && !tmp) st = rs_fail(err, RS_E_NOMEM, "out of host memory");
+    if (st == RS_OK) st = read_part(rn, reqs, *done, rows, RS_COMMAND_COUNTERS_ONE, tmp, err);
+    if (st == RS_OK) st = read_part(rn, reqs, *done, rows, RS_COMMAND_COUNTERS_MORE, tmp, err);
+    free(tmp);
+    rs_error werr;
+    for (int i = 0; i < *done; i++)
+        if (keep_row(rn, rows, i, &werr) != RS_OK) {
+            *err = werr;
+            return RS_E_IO;
+        }
+    return st;
+}
+
 rs_status rs_runner_run(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows, int *done,
                         rs_error *err)
 {
-    const rs_status st = run_list(rn, reqs, n, rows, done, err);
+    const rs_status st = rn->counters_last && n > 1 ? counters_last(rn, reqs, n, rows, done, err)
+                                                    : run_list(rn, reqs, n, rows, done, err);
     rs_cpu_share_rows(rows, *done); /* one CPU time per input (recorded as measured) */
     return st;
 }

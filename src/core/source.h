@@ -21,6 +21,10 @@ typedef struct rs_hooks {
     void (*stage)(void *ctx, const char *what);
 } rs_hooks;
 #define RS_STAGE_TIMING "timing"
+/* Commands a live GPU source answers with counters alone, no timed run:
+ * the one-pass set, or the rest (the runner's counters_last). */
+#define RS_COMMAND_COUNTERS_ONE  "counters:one"
+#define RS_COMMAND_COUNTERS_MORE "counters:more"
 
 typedef struct rs_source rs_source;
 struct rs_source {

@@ -59,21 +59,6 @@ static void split_set(rs_metric_mask m, rs_metric_mask *one, rs_metric_mask *mor
     *more = m & ~rs_metric_set_default();
 }
 
-/* Add a second collection's metrics to the first. */
-static void merge_metrics(rs_metrics *into, const rs_metrics *from)
-{
-    const rs_metric_mask add = from->valid & ~into->valid;
-    into->passes += from->passes;
-    into->wall_ms += from->wall_ms;
-    if (!from->valid && from->reason[0] && !into->reason[0])
-        snprintf(into->reason, sizeof into->reason, "%s", from->reason);
-    if (!add || into->nlaunch != from->nlaunch) return;
-    for (int k = 0; k < into->nlaunch; k++)
-        for (int i = 0; i < RS_METRIC_COUNT; i++)
-            if (add & RS_METRIC_BIT(i)) into->launch[k].value[i] = from->launch[k].value[i];
-    into->valid |= add;
-}
-
 /* Loading CUPTI and initialising the profiler take ~0.2 s: a run that will
  * read counters starts them on a thread while it makes its input and times
  * its kernels. CUPTI reads counter availability in the thread's current
@@ -112,6 +97,13 @@ void rs_engine_prof_join(rs_engine *e)
 rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
                              const rs_hooks *hooks, rs_error *err)
 {
+    return rs_engine_counters_part(e, r, p, RS_COUNTERS_ALL, res, hooks, err);
+}
+
+rs_status rs_engine_counters_part(rs_engine *e, const rs_request *r, const rs_plan *p,
+                                  rs_counters_part part, rs_result *res, const rs_hooks *hooks,
+                                  rs_error *err)
+{
     rs_engine_prof_join(e);
     rs_metric_mask m = 0;
     rs_metrics *mt = &res->metrics;
@@ -137,12 +129,15 @@ rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p
     if (hooks && hooks->stage) hooks->stage(hooks->ctx, "reading counters");
     rs_metric_mask one, more;
     split_set(m, &one, &more);
+    if (part == RS_COUNTERS_ONE) more = 0;
+    if (part == RS_COUNTERS_MORE) one = 0;
+    if (!one && !more) return RS_OK;
     rs_status st = collect_set(e, p, one ? one : more, names, nn, mt, err);
     if (st == RS_OK && one && more) {
         rs_metrics *extra = calloc(1, sizeof *extra);
         if (!extra) return rs_fail(err, RS_E_NOMEM, "out of host memory");
         st = collect_set(e, p, more, names, nn, extra, err);
-        if (st == RS_OK) merge_metrics(mt, extra);
+        if (st == RS_OK) rs_metrics_merge(mt, extra);
         free(extra);
     }
     mt->requested = m;

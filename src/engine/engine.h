@@ -42,6 +42,15 @@ rs_status rs_engine_metric_passes(rs_engine *e, rs_metric_mask m, int *passes,
 rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hooks, rs_result *res,
                         rs_error *err);
 
+/* Counters alone, no timed run: the one-pass set (DRAM, shared memory,
+ * instructions), the rest, or both, as rs_engine_run reads them. A list
+ * reads every row's timings first and then their counters part by part
+ * (core/runner.h): the range profiler stays enabled between collections of
+ * one set (0.15 s each to enable) and never beside a timed run. */
+typedef enum { RS_COUNTERS_ALL, RS_COUNTERS_ONE, RS_COUNTERS_MORE } rs_counters_part;
+rs_status rs_engine_run_counters(rs_engine *e, const rs_request *req, rs_counters_part part,
+                                 const rs_hooks *hooks, rs_result *res, rs_error *err);
+
 /* All CUDA devices (no context is created for this). */
 rs_status rs_devices_list(rs_device_info *out, int max, int *count, rs_error *err);
 

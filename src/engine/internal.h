@@ -115,6 +115,10 @@ int rs_cmp_double(const void *a, const void *b);
  * before its first use: rs_engine_prof_join). */
 rs_status rs_engine_counters(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
                              const rs_hooks *hooks, rs_error *err);
+/* One part of them: the one-pass set, or the rest (engine.h). */
+rs_status rs_engine_counters_part(rs_engine *e, const rs_request *r, const rs_plan *p,
+                                  rs_counters_part part, rs_result *res, const rs_hooks *hooks,
+                                  rs_error *err);
 void rs_engine_prof_start(rs_engine *e, const rs_request *r);
 
 /* stalls_run.c: the stall view the request asks for (PC sampling of the

@@ -37,9 +37,14 @@ static rs_status gpu_prepare(rs_source *s, int need_gpu, rs_error *err)
 static rs_status gpu_run(rs_source *s, const rs_request *r, const char *command,
                          const rs_hooks *hooks, rs_result *out, rs_error *err)
 {
-    (void)command;
     rs_engine *e = ((gpu_source *)s->self)->e;
-    rs_status st = rs_engine_run(e, r, hooks, out, err);
+    rs_status st;
+    if (strcmp(command, RS_COMMAND_COUNTERS_ONE) == 0)
+        st = rs_engine_run_counters(e, r, RS_COUNTERS_ONE, hooks, out, err);
+    else if (strcmp(command, RS_COMMAND_COUNTERS_MORE) == 0)
+        st = rs_engine_run_counters(e, r, RS_COUNTERS_MORE, hooks, out, err);
+    else
+        st = rs_engine_run(e, r, hooks, out, err);
     if (st != RS_E_CUDA || r->variant != RS_V_KERNEL) return st;
     char why[sizeof err->msg];
     snprintf(why, sizeof why, "%s", err->msg);

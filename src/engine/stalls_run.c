@@ -235,6 +235,7 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
         return RS_OK;
     }
     if (hooks && hooks->stage) hooks->stage(hooks->ctx, "sampling where warps wait");
+    if (e->prof) rs_prof_release(e->prof); /* sampling finds no PCs while it is on */
     prefetch_sass(e->info.cc_major * 10 + e->info.cc_minor);
     int khz = 0;
     cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, e->device);

@@ -89,6 +89,7 @@ struct rs_prof {
     char last_error[240];
     uint8_t *avail;
     size_t avail_size;
+    struct kept *kept; /* the range profiler kept between collections */
 };
 
 #define PARAMS(type, var)                                                                          \
@@ -230,6 +231,7 @@ int rs_prof_available(const rs_prof *p, char *why, size_t len)
 void rs_prof_shutdown(rs_prof *p)
 {
     if (!p) return;
+    rs_prof_release(p);
     if (p->initialized) {
         PARAMS(CUpti_Profiler_DeInitialize_Params, dp);
         api.cuptiProfilerDeInitialize(&dp);
@@ -355,28 +357,30 @@ typedef struct session {
     size_t data_size;
 } session;
 
-static void session_end(session *s)
+static void rp_disable(CUpti_RangeProfiler_Object *rp)
 {
-    if (s->rp) {
-        PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
-        dp.pRangeProfilerObject = s->rp;
-        api.cuptiRangeProfilerDisable(&dp);
-        rs_trace("profiler: range profiler disabled");
-    }
-    free(s->data);
-    memset(s, 0, sizeof *s);
+    if (!rp) return;
+    PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
+    dp.pRangeProfilerObject = rp;
+    api.cuptiRangeProfilerDisable(&dp);
+    rs_trace("profiler: range profiler disabled");
 }
 
-static CUptiResult session_begin(const host_cfg *h, session *s, const char **step)
+static CUptiResult rp_enable(CUpti_RangeProfiler_Object **rp, const char **step)
 {
-    CUptiResult r;
-    memset(s, 0, sizeof *s);
     *step = "enabling the range profiler";
     PARAMS(CUpti_RangeProfiler_Enable_Params, ep);
     ep.ctx = NULL; /* the current context */
-    if ((r = api.cuptiRangeProfilerEnable(&ep)) != CUPTI_SUCCESS) return r;
-    s->rp = ep.pRangeProfilerObject;
+    const CUptiResult r = api.cuptiRangeProfilerEnable(&ep);
+    *rp = r == CUPTI_SUCCESS ? ep.pRangeProfilerObject : NULL;
     rs_trace("profiler: range profiler enabled");
+    return r;
+}
+
+/* The counter data image for h's metrics, sized for every launch. */
+static CUptiResult data_make(const host_cfg *h, session *s, const char **step)
+{
+    CUptiResult r;
     *step = "sizing counter data";
     PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, cs);
     cs.pRangeProfilerObject = s->rp;
@@ -388,6 +392,13 @@ static CUptiResult session_begin(const host_cfg *h, session *s, const char **ste
     s->data = calloc(1, cs.counterDataSize);
     if (!s->data) return CUPTI_ERROR_OUT_OF_MEMORY;
     s->data_size = cs.counterDataSize;
+    return CUPTI_SUCCESS;
+}
+
+/* Empty the counter data and set h's configuration: ready for pass 0. */
+static CUptiResult data_arm(const host_cfg *h, session *s, const char **step)
+{
+    CUptiResult r;
     *step = "initialising counter data";
     PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params, ci);
     ci.pRangeProfilerObject = s->rp;
@@ -474,6 +485,70 @@ static CUptiResult session_read(const host_cfg *h, session *s, rs_metrics *out, 
     return CUPTI_SUCCESS;
 }
 
+/* Enabling the range profiler and its first start cost ~0.15 s a
+ * collection on an H100, the configuration image ~10 ms more: a profiler
+ * keeps the range profiler enabled with its metric set's images until
+ * rs_prof_release or another set. (Its configuration cannot be changed
+ * while it stays enabled: a second set's values came back NaN.)
+ * REDSCOPE_PROF_KEEP=0 ends it after every collection. */
+typedef struct kept_set {
+    rs_metric_mask mask;
+    host_cfg h;
+    session s;
+} kept_set;
+
+struct kept {
+    CUpti_RangeProfiler_Object *rp;
+    int device;
+    kept_set set;
+};
+
+static void kept_set_free(kept_set *k)
+{
+    free(k->s.data);
+    host_end(&k->h);
+    memset(k, 0, sizeof *k);
+}
+
+void rs_prof_release(rs_prof *p)
+{
+    if (!p || !p->kept) return;
+    rp_disable(p->kept->rp);
+    kept_set_free(&p->kept->set);
+    free(p->kept);
+    p->kept = NULL;
+}
+
+static int keep_sessions(void)
+{
+    const char *v = getenv("REDSCOPE_PROF_KEEP");
+    return !(v && v[0] == '0');
+}
+
+/* The range profiler of the current device, enabled once and kept. */
+static struct kept *kept_for(rs_prof *p, rs_metric_mask m)
+{
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) dev = -1;
+    if (p->kept && (p->kept->device != dev || p->kept->set.mask != m)) rs_prof_release(p);
+    if (!p->kept && (p->kept = calloc(1, sizeof *p->kept))) p->kept->device = dev;
+    return p->kept;
+}
+
+static CUptiResult collect_on(struct kept *k, kept_set *ks, rs_prof_body body, void *ctx,
+                              rs_metrics *out, rs_status *body_status, rs_error *err,
+                              const char **step)
+{
+    CUptiResult r = CUPTI_SUCCESS;
+    if (!k->rp) r = rp_enable(&k->rp, step);
+    ks->s.rp = k->rp;
+    if (r == CUPTI_SUCCESS && !ks->s.data) r = data_make(&ks->h, &ks->s, step);
+    if (r == CUPTI_SUCCESS) r = data_arm(&ks->h, &ks->s, step);
+    if (r == CUPTI_SUCCESS) r = session_run(&ks->s, body, ctx, body_status, err, step);
+    if (r == CUPTI_SUCCESS && *body_status == RS_OK) r = session_read(&ks->h, &ks->s, out, step);
+    return r;
+}
+
 rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void *ctx,
                           rs_metrics *out, rs_error *err)
 {
@@ -486,39 +561,34 @@ rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void 
         snprintf(out->reason, sizeof out->reason, "%s", p->why);
         return RS_OK;
     }
-    host_cfg h;
-    session s;
-    memset(&s, 0, sizeof s);
+    struct kept *k = kept_for(p, m);
+    if (!k) {
+        snprintf(out->reason, sizeof out->reason, "out of host memory");
+        return RS_OK;
+    }
+    kept_set *ks = &k->set;
+    if (!ks->h.host && !host_begin(p, m, &ks->h, 1)) {
+        snprintf(out->reason, sizeof out->reason, "%s", p->last_error);
+        rs_prof_release(p);
+        return RS_OK;
+    }
+    ks->mask = m;
     rs_status body_status = RS_OK;
     const char *step = "building the metric configuration";
     CUptiResult r = CUPTI_SUCCESS;
-    if (!host_begin(p, m, &h, 1)) {
-        snprintf(out->reason, sizeof out->reason, "%s", p->last_error);
-        host_end(&h);
-        return RS_OK;
-    }
-    out->passes = (int)h.passes;
-    if (h.count > 0) {
-        r = session_begin(&h, &s, &step);
-        if (r == CUPTI_SUCCESS) r = session_run(&s, body, ctx, &body_status, err, &step);
-        if (r == CUPTI_SUCCESS && body_status == RS_OK) r = session_read(&h, &s, out, &step);
-    }
-    session_end(&s);
-    if (body_status != RS_OK) {
-        host_end(&h);
-        return body_status;
-    }
+    out->passes = (int)ks->h.passes;
+    if (ks->h.count > 0) r = collect_on(k, ks, body, ctx, out, &body_status, err, &step);
     if (r != CUPTI_SUCCESS) {
         explain(r, step, out->reason, sizeof out->reason);
         snprintf(p->last_error, sizeof p->last_error, "%s", out->reason);
         out->nlaunch = 0;
-    } else {
-        for (int i = 0; i < h.count; i++) out->valid |= RS_METRIC_BIT(h.ids[i]);
-        if (h.missing)
+    } else if (body_status == RS_OK) {
+        for (int i = 0; i < ks->h.count; i++) out->valid |= RS_METRIC_BIT(ks->h.ids[i]);
+        if (ks->h.missing)
             snprintf(out->reason, sizeof out->reason, "some metrics are not on this chip (%s)",
                      p->chip);
     }
-    host_end(&h);
+    if (r != CUPTI_SUCCESS || body_status != RS_OK || !keep_sessions()) rs_prof_release(p);
     out->wall_ms = wall_ms() - t0;
-    return RS_OK;
+    return body_status;
 }

@@ -28,7 +28,6 @@ rs_status rs_prof_init(rs_prof **out, int device, const char *chip, rs_error *er
 /* 1 when counters can be collected; otherwise why not, in words. */
 int rs_prof_available(const rs_prof *p, char *why, size_t len);
 
-
 /* Replay passes a metric set costs on this chip (host API; no GPU needed).
  * Metrics the chip lacks are left out; *missing gets them. */
 rs_status rs_prof_passes(rs_prof *p, rs_metric_mask m, int *passes, rs_metric_mask *missing,
@@ -41,6 +40,9 @@ rs_status rs_prof_passes(rs_prof *p, rs_metric_mask m, int *passes, rs_metric_ma
 rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void *ctx,
                           rs_metrics *out, rs_error *err);
 
+/* End the range profiler kept enabled between collections (PC sampling
+ * finds no PCs while it is on); the next collection enables it again. */
+void rs_prof_release(rs_prof *p);
 
 void rs_prof_shutdown(rs_prof *p);
 
