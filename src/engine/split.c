@@ -529,6 +529,9 @@ static rs_status share_counters(rs_shards *s, int g, const rs_request *r, const 
     eg->d_in = s->d_share[g]; /* its share, as the timed runs read */
     const rs_status st = rs_engine_counters(eg, &rg, &s->plan[g], one, h, err);
     eg->d_in = own;
+    /* GPUs of a virtual split share one context, where one range profiler
+     * is enabled at a time: each share's is ended after its collection */
+    if (eg->prof) rs_prof_release(eg->prof);
     return st;
 }
 
