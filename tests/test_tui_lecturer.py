@@ -150,7 +150,52 @@ def help_per_screen():
         t.close()
 
 
-TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording, help_per_screen]
+def cut_panels():
+    """Every cut panel says so and scrolls: the Counters panel at 120x40
+    ({ }), Compare at 80x24 (PgDn), the Source screen with a pin where it
+    cannot stand beside (a hint) and where it can (the by-function table
+    stays), and a refusal in the result panel wraps over its rows."""
+    t = replay()
+    try:
+        s = t.screen()
+        check("1-15/18 v more { }" in s and "branch uniformity" not in s,
+              "the Counters panel at 120x40 says three more rows are below", s)
+        t.keys("}")
+        s = t.wait_quiet("^ more { }") or t.screen()
+        check("branch uniformity" in s and "barrier stalls" in s,
+              "} shows the counters' last rows", s)
+        t.keys("{")
+        s = t.wait_quiet("v more { }") or t.screen()
+        check("shared ld bank conflicts" in s, "{ goes back to the first rows", s)
+        t.keys("k", "p", "j", "W")
+        s = t.wait_quiet("samples") or t.screen()
+        check("beside this from 154 columns" in s,
+              "at 120 columns the Source screen says where the pinned view stands", s)
+        t.resize(220, 50)
+        s = t.wait_quiet("pinned interleaved_strided:") or t.screen()
+        check("by function:" in s and "pinned interleaved_strided:" in s,
+              "at 220 columns both views stand side by side and the functions stay", s)
+        t.keys("Escape", "p")
+        t.resize(80, 24)
+        t.keys("C")
+        s = t.wait_quiet("a/b") or t.screen()
+        check("more [ ]" in s and "branch uniformity" not in s,
+              "Compare at 80x24 says more rows are below", s)
+        t.keys("NPage")
+        s = t.wait_quiet("^ more [ ]") or t.screen()
+        check("branch uniformity" in s, "PgDn shows Compare's last rows", s)
+        t.keys("a")
+        s = t.wait_quiet("left (a): now") or t.screen()
+        check("left (a): now first_add against" in s, "a says what it changed", s)
+        t.keys("Escape", "D", "C-u", "96", "Enter", "j", "j", "j", "j")
+        s = t.wait_quiet("not a power of two") or t.screen()
+        check("96 is not a power of two" in s,
+              "a refusal wraps over the result panel's rows, its end shown", s)
+    finally:
+        t.close()
+
+
+TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording, help_per_screen, cut_panels]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

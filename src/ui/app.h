@@ -97,6 +97,7 @@ typedef struct ui_app {
     int prompt_fresh;      /* the pre-filled value is selected: typing replaces it */
 
     int why_scroll, help_scroll;
+    int counters_scroll, cmp_scroll; /* first row shown of a cut panel */
     char status[512];
     ui_role status_role;
     int status_unbound; /* the status says a key did nothing: the next key that acts clears it */
@@ -260,6 +261,13 @@ void ui_result_title(const rs_request *r, const char *lead, int width, char *buf
 int ui_other_settings(const rs_request *shown, const rs_request *cfg, char *buf, size_t len);
 
 /* Shared drawing: a result's figures in rows from y, within width w. */
-void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first);
+/* The baseline a result's changes are told against (pinned, your kernel's
+ * previous version, the previous step) and its name; NULL for none. */
+const rs_result *ui_comparison(const ui_app *a, const rs_result *cur, char *label, size_t len);
+/* counters_panel.c: the Counters panel, and { } scrolling it. */
+void ui_draw_counters(const ui_app *a, ui_rect r, const rs_result *res);
+void ui_scroll_counters(ui_app *a, int d);
+/* Rows first.. of cur's counters in r; returns how many rows there are. */
+int ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first);
 
 #endif

@@ -59,6 +59,46 @@ static void compare_line(int y, int x, int w, const char *name, double va, doubl
     compare_cells(y, x, w, R_NORMAL, name, sa, sb, ratio);
 }
 
+/* The rows a comparison has: the run's figures, then every counter either
+ * side read. Row k of them, drawn at y; returns the count when y < 0. */
+static int compare_row(const rs_result *A, const rs_result *B, int k, int y, int x, int w)
+{
+    static const char *const names[] = {"time (median)", "time (min)", "time (max)",
+                                        "bandwidth",     "% of peak",  "speedup vs CPU",
+                                        "launches",      "correct"};
+    const double va[] = {A->t_median_ms * 1e6, A->t_min_ms * 1e6, A->t_max_ms * 1e6, A->gbps,
+                         A->pct_peak,          A->speedup_cpu,    A->launches};
+    const double vb[] = {B->t_median_ms * 1e6, B->t_min_ms * 1e6, B->t_max_ms * 1e6, B->gbps,
+                         B->pct_peak,          B->speedup_cpu,    B->launches};
+    static const char *const units[] = {"ns", "ns", "ns", "GB/s", "%", "ratio", "count"};
+    int n = 0;
+    for (int i = 0; i < 8; i++, n++) {
+        if (y < 0 || n != k) continue;
+        if (i == 7)
+            compare_cells(y, x, w, R_NORMAL, names[i], A->correct ? "yes" : "WRONG",
+                          B->correct ? "yes" : "WRONG", "");
+        else
+            compare_line(y, x, w, names[i], va[i], vb[i], units[i], 1, 1);
+    }
+    for (int i = 0; i < RS_METRIC_COUNT; i++) {
+        const int ha = (A->metrics.valid >> i) & 1, hb = (B->metrics.valid >> i) & 1;
+        if (!ha && !hb) continue;
+        if (y >= 0 && n == k)
+            compare_line(y, x, w, rs_metric_defs[i].label, A->metrics.value[i], B->metrics.value[i],
+                         rs_metric_defs[i].unit, ha, hb);
+        n++;
+    }
+    return n;
+}
+
+/* The first row shown: the scroll, clamped to the rows there are. */
+static int compare_first(const ui_app *a, int total, int rows)
+{
+    int first = a->cmp_scroll;
+    if (first > total - rows) first = total - rows;
+    return first < 0 ? 0 : first;
+}
+
 void ui_draw_compare(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
@@ -76,33 +116,47 @@ void ui_draw_compare(const ui_app *a, const ui_layout *l)
                "ladder), or pin a result with p.");
         return;
     }
-    int y = r.y + 2;
-    compare_line(y++, x, w, "time (median)", A->t_median_ms * 1e6, B->t_median_ms * 1e6, "ns", 1,
-                 1);
-    compare_line(y++, x, w, "time (min)", A->t_min_ms * 1e6, B->t_min_ms * 1e6, "ns", 1, 1);
-    compare_line(y++, x, w, "time (max)", A->t_max_ms * 1e6, B->t_max_ms * 1e6, "ns", 1, 1);
-    compare_line(y++, x, w, "bandwidth", A->gbps, B->gbps, "GB/s", 1, 1);
-    compare_line(y++, x, w, "% of peak", A->pct_peak, B->pct_peak, "%", 1, 1);
-    compare_line(y++, x, w, "speedup vs CPU", A->speedup_cpu, B->speedup_cpu, "ratio", 1, 1);
-    compare_line(y++, x, w, "launches", A->launches, B->launches, "count", 1, 1);
-    compare_cells(y++, x, w, R_NORMAL, "correct", A->correct ? "yes" : "WRONG",
-                  B->correct ? "yes" : "WRONG", "");
-    for (int i = 0; i < RS_METRIC_COUNT && y < r.y + r.h - 1; i++) {
-        const int ha = (A->metrics.valid >> i) & 1, hb = (B->metrics.valid >> i) & 1;
-        if (!ha && !hb) continue;
-        compare_line(y++, x, w, rs_metric_defs[i].label, A->metrics.value[i], B->metrics.value[i],
-                     rs_metric_defs[i].unit, ha, hb);
-    }
+    const int total = compare_row(A, B, -1, -1, x, w), rows = r.h - 3;
+    const int first = compare_first(a, total, rows);
+    for (int i = 0; i < rows && first + i < total; i++)
+        compare_row(A, B, first + i, r.y + 2 + i, x, w);
+    if (total > rows)
+        ui_putf(r.y + r.h - 1, r.x + r.w - 26, 24, R_DIM, " %d-%d/%d %s more [ ] ", first + 1,
+                first + rows, total, first + rows < total ? "v" : "^");
+}
+
+/* What a and z changed, said on the status line. */
+static void say_sides(ui_app *a, const char *which)
+{
+    char la[64], lb[64];
+    compare_side(a, a->cmp_a, la, sizeof la);
+    compare_side(a, a->cmp_b, lb, sizeof lb);
+    ui_status(a, R_DIM, "%s: now %s against %s", which, la, lb);
 }
 
 int ui_key_compare(ui_app *a, ui_action act)
 {
     if (act == UI_ACT_PICK_A) {
         a->cmp_a = (a->cmp_a + 1) % RS_VARIANT_COUNT;
+        say_sides(a, "left (a)");
         return 1;
     }
     if (act == UI_ACT_PICK_B) {
         a->cmp_b = a->cmp_b + 1 >= RS_VARIANT_COUNT ? (a->has_pin ? -1 : 0) : a->cmp_b + 1;
+        say_sides(a, "right (z)");
+        return 1;
+    }
+    if (act == UI_ACT_SCROLL_UP || act == UI_ACT_SCROLL_DOWN) {
+        ui_layout l;
+        char la[64], lb[64];
+        ui_layout_compute(LINES, COLS, UI_SCREEN_COMPARE, &l);
+        const rs_result *A = compare_side(a, a->cmp_a, la, sizeof la);
+        const rs_result *B = compare_side(a, a->cmp_b, lb, sizeof lb);
+        const int rows = l.main.h - 3, total = A && B ? compare_row(A, B, -1, -1, 0, 0) : 0;
+        const int page = rows > 2 ? rows - 1 : 1;
+        a->cmp_scroll = compare_first(a, total, rows) + (act == UI_ACT_SCROLL_UP ? -page : page);
+        a->cmp_scroll = compare_first(a, total, rows); /* clamped where it is kept, too */
+        if (total <= rows) ui_status(a, R_DIM, "every row of the comparison is shown");
         return 1;
     }
     return 0;

@@ -176,11 +176,17 @@ static void draw_config(const ui_app *a, ui_rect r)
     }
 }
 
-static const rs_result *comparison(const ui_app *a, const rs_result *cur, char *label, size_t len)
+const rs_result *ui_comparison(const ui_app *a, const rs_result *cur, char *label, size_t len)
 {
     if (a->has_pin && a->pinned.result.req.variant != cur->req.variant) {
         snprintf(label, len, "pinned %s", rs_variant_name(a->pinned.result.req.variant));
         return &a->pinned.result;
+    }
+    const rs_result *p = &a->kprev.result; /* your kernel: its previous version first */
+    if (cur->req.variant == RS_V_KERNEL && a->has_kprev && a->kprev.status == RS_OK &&
+        rs_request_same_run(&p->req, &cur->req) && p->t_median_ms > 0.0) {
+        snprintf(label, len, "your previous version");
+        return p;
     }
     const int prev = ui_previous_step(a, cur->req.variant);
     if (prev < 0) return NULL;
@@ -249,7 +255,7 @@ static void draw_speedup_line(const ui_app *a, ui_rect r, const rs_result *res)
         return;
     }
     char cmp[64], speed[160], vs_cpu[32], step[32];
-    const rs_result *base = comparison(a, res, cmp, sizeof cmp);
+    const rs_result *base = ui_comparison(a, res, cmp, sizeof cmp);
     rs_fmt_ratio(res->speedup_cpu, a->utf8, vs_cpu, sizeof vs_cpu);
     if (base && base->t_median_ms > 0) {
         rs_fmt_ratio(base->t_median_ms / res->t_median_ms, a->utf8, step, sizeof step);
@@ -268,6 +274,15 @@ static const char *failed_lead(const ui_app *a, const rs_row *row)
     return rs_row_not_recorded(row) ? "" : "Recorded as failed: ";
 }
 
+/* A message in the result panel, wrapped over the rows it has. */
+static void put_message(ui_rect r, ui_role role, const char *text)
+{
+    char lines[8][256];
+    const int rows = r.h - 2 < 8 ? r.h - 2 : 8;
+    const int k = ui_wrap(text, r.w - 4, lines, rows > 0 ? rows : 1);
+    for (int i = 0; i < k; i++) ui_put(r.y + 1 + i, r.x + 2, r.w - 4, role, lines[i]);
+}
+
 static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
 {
     char title[256], name[RS_NOTE_MAX];
@@ -282,10 +297,12 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
     const int x = r.x + 2, w = r.w - 4;
     if (!res) {
         rs_error err;
+        char msg[1024];
         if (a->sel == RS_V_KERNEL && a->has_kfail && want.kernel[0]) {
-            ui_putf(r.y + 1, x, w, R_BAD, "%.*s", (int)strcspn(a->kfail.error, "\n"),
-                    a->kfail.error); /* its first line: Why has it all */
-            ui_put(r.y + 2, x, w, R_DIM,
+            snprintf(msg, sizeof msg, "%.*s", (int)strcspn(a->kfail.error, "\n"),
+                     a->kfail.error); /* its first line: Why has it all */
+            put_message((ui_rect){r.y, r.x, r.h - 1, r.w}, R_BAD, msg);
+            ui_put(r.y + r.h - 2, x, w, R_DIM,
                    a->replay && !a->kcompiled ? "As recorded; the whole message is under Why."
                    : a->kcompiled ? "The whole message is under Why; save the file or Enter "
                                     "compiles it again."
@@ -298,11 +315,13 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
                    a->replay ? "No kernel of yours in this configuration."
                              : "K picks your .cu file (start from conf/kernels/template.cu).");
         else if (rs_catalogue_check(&want, &err) != RS_OK)
-            ui_put(r.y + 1, x, w, R_WARN, err.msg);
-        else if (a->has_failed[a->sel] && rs_request_same_run(&a->failed[a->sel].result.req, &want))
-            ui_putf(r.y + 1, x, w, R_BAD, "%s%.*s", failed_lead(a, &a->failed[a->sel]),
-                    (int)strcspn(a->failed[a->sel].error, "\n"), a->failed[a->sel].error);
-        else if (want.variant == RS_V_KERNEL && a->kcompiled && a->has_kbuilt)
+            put_message(r, R_WARN, err.msg);
+        else if (a->has_failed[a->sel] &&
+                 rs_request_same_run(&a->failed[a->sel].result.req, &want)) {
+            snprintf(msg, sizeof msg, "%s%.*s", failed_lead(a, &a->failed[a->sel]),
+                     (int)strcspn(a->failed[a->sel].error, "\n"), a->failed[a->sel].error);
+            put_message(r, R_BAD, msg);
+        } else if (want.variant == RS_V_KERNEL && a->kcompiled && a->has_kbuilt)
             ui_putf(r.y + 1, x, w, R_DIM, "Compiled, not run (%s): its build is under Why.",
                     a->replay ? "this replay holds no run of it" : "no GPU here");
         else
@@ -323,143 +342,6 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
                     : "no finish step",
                 sep, res->launches, res->launches == 1 ? "" : "es", sep, res->grid,
                 ui_glyph(G_TIMES), rs_result_block(res), sep, res->ept);
-}
-
-static double scale_of(const rs_metric_def *d, double v)
-{
-    if (strcmp(d->unit, "%") == 0) return v / 100.0;
-    if (strcmp(d->unit, "lanes") == 0) return v / 32.0;
-    return -1.0;
-}
-
-/* The variant's own counters first, then time and bandwidth, then the rest:
- * a small panel still shows what the step is about. */
-static int metric_order(rs_variant v, rs_metric_id *order)
-{
-    rs_metric_id first[8];
-    int n = ui_why_key_metrics(v, first, 6), count = 0;
-    first[n++] = RS_M_DURATION;
-    first[n++] = RS_M_DRAM_PCT;
-    rs_metric_mask seen = 0;
-    for (int i = 0; i < n; i++)
-        if (!(seen & RS_METRIC_BIT(first[i]))) {
-            order[count++] = first[i];
-            seen |= RS_METRIC_BIT(first[i]);
-        }
-    for (int i = 0; i < RS_METRIC_COUNT; i++)
-        if (!(seen & RS_METRIC_BIT(i))) order[count++] = (rs_metric_id)i;
-    return count;
-}
-
-/* A counter's change against its base: "=", "▼ 99.2%", "▲ ×2.3", "▲ from 0". */
-static ui_role change_marker(double from, double to, char *buf, size_t len)
-{
-    if (from == to || (from > 0 && fabs(to / from - 1.0) < 0.005)) {
-        snprintf(buf, len, "%s", ui_glyph(G_SAME));
-        return R_DIM;
-    }
-    if (from > 0 && to / from >= 2.0) {
-        char x[32];
-        rs_fmt_ratio(to / from, ui_theme_utf8(), x, sizeof x);
-        snprintf(buf, len, "%s %s", ui_glyph(G_UP), x);
-        return R_WARN;
-    }
-    if (from > 0) {
-        const double pct = 100.0 * (to / from - 1.0);
-        snprintf(buf, len, "%s %.1f%%", pct < 0 ? ui_glyph(G_DOWN) : ui_glyph(G_UP), fabs(pct));
-        return pct < 0 ? R_GOOD : R_WARN;
-    }
-    snprintf(buf, len, "%s from 0", ui_glyph(G_UP));
-    return R_DIM;
-}
-
-/* Metric rows with a bar where there is a scale and the change against base. */
-void ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first)
-{
-    const rs_metrics *m = &cur->metrics;
-    int row = 0, shown = 0;
-    const int x = r.x, w = r.w;
-    const int utf8 = ui_theme_utf8();
-    rs_metric_id order[RS_METRIC_COUNT];
-    const int count = metric_order(cur->req.variant, order);
-    for (int k = 0; k < count && row < r.h; k++) {
-        const int i = order[k];
-        if (!((m->requested | m->valid) & RS_METRIC_BIT(i))) continue;
-        if (shown++ < first) continue;
-        const rs_metric_def *d = &rs_metric_defs[i];
-        const int y = r.y + row++;
-        /* label | value (10, 14 where wide, right-aligned) | bar (wide panels) | change (8) */
-        const int vw = w >= 60 ? 14 : 10;
-        int lw = w - vw - 1 - 8;
-        if (lw > 27) lw = 27;
-        ui_put(y, x, lw - 1, R_NORMAL, d->label);
-        if (!(m->valid & RS_METRIC_BIT(i))) {
-            ui_put(y, x + lw, w - lw, R_DIM, "n/a");
-            continue;
-        }
-        char v[48], pv[64];
-        rs_fmt_metric(m->value[i], d->unit, utf8, v, sizeof v);
-        if ((int)strlen(v) > vw && strcmp(d->unit, "count") == 0) /* 1.2 G, not "…" */
-            rs_fmt_si(m->value[i], v, sizeof v);
-        ui_put(y, x + lw, vw, R_NORMAL, ui_pad(v, vw, pv, sizeof pv));
-        const double s = scale_of(d, m->value[i]);
-        int col = x + lw + vw + 1;
-        if (s >= 0.0 && w - lw - vw - 1 >= 10 + 1 + 8) {
-            ui_bar(y, col, 10, s, R_BAR);
-            col += 11;
-        }
-        if (base && (base->metrics.valid & RS_METRIC_BIT(i)) && col < x + w) {
-            char c[48];
-            const ui_role role = change_marker(base->metrics.value[i], m->value[i], c, sizeof c);
-            ui_put(y, col, x + w - col, role, c);
-        }
-    }
-}
-
-static void draw_counters(const ui_app *a, ui_rect r, const rs_result *res)
-{
-    char title[128] = "Counters", label[64];
-    const rs_result *base = res ? comparison(a, res, label, sizeof label) : NULL;
-    if (base) snprintf(title, sizeof title, "Counters (vs %s)", label);
-    ui_box(r, title, R_TITLE);
-    const ui_rect in = {r.y + 1, r.x + 2, r.h - 2, r.w - 4};
-    if (!res) {
-        ui_put(in.y, in.x, in.w, R_DIM, "No result yet.");
-        return;
-    }
-    if (res->req.variant == RS_V_CPU) {
-        ui_put(in.y, in.x, in.w, R_DIM, "The CPU row runs on the host: it has no GPU counters.");
-        return;
-    }
-    const rs_metrics *m = &res->metrics;
-    char msg[600];
-    ui_role role = R_DIM;
-    if (!m->requested && a->replay) {
-        snprintf(msg, sizeof msg,
-                 "Recorded without counters: a replay shows what was measured. Record with "
-                 "--metrics on a GPU to see them here.");
-    } else if (!m->requested) {
-        const int why = !a->replay && !a->counters_ok && a->counters_why[0];
-        char cost[96] = ""; /* the pass counts the worker measured, when it did */
-        if (a->passes_default > 0 && a->passes_full > 0)
-            snprintf(cost, sizeof cost, " (default costs %d replay pass%s, full %d)",
-                     a->passes_default, a->passes_default == 1 ? "" : "es", a->passes_full);
-        snprintf(msg, sizeof msg,
-                 "Counters were off for this run: m picks a set%s, then Enter.%s%s", cost,
-                 why ? " Unavailable here: " : "", why ? a->counters_why : "");
-    } else if (!m->valid) {
-        const char *reason = m->reason;
-        if (strncmp(reason, "not collected: ", 15) == 0) reason += 15;
-        snprintf(msg, sizeof msg, "Counters not collected: %s. The times are still measured.",
-                 reason[0] ? reason : "no reason given");
-        role = R_WARN;
-    } else {
-        ui_draw_metric_rows(res, base, in, 0);
-        return;
-    }
-    char lines[8][256];
-    const int k = ui_wrap(msg, in.w, lines, in.h < 8 ? in.h : 8);
-    for (int i = 0; i < k; i++) ui_put(in.y + i, in.x, in.w, role, lines[i]);
 }
 
 /* What compute-sanitizer found for the selected variant, quoted; for a racy
@@ -506,7 +388,7 @@ static void draw_why(const ui_app *a, ui_rect r, const rs_result *res)
     n += why_check(a, w, lines + n, role + n, 96 - n);
     if (res) {
         char said[12][256], label[64];
-        const rs_result *base = comparison(a, res, label, sizeof label);
+        const rs_result *base = ui_comparison(a, res, label, sizeof label);
         const int ns = ui_why_measured(res, base, label, said, 12);
         for (int s = 0; s < ns && n < 96; s++) {
             const int m = ui_wrap(said[s], w, &lines[n], 96 - n);
@@ -538,7 +420,7 @@ void ui_draw_explorer(const ui_app *a, const ui_layout *l)
     draw_list(a, l->list);
     draw_config(a, l->config);
     draw_results(a, l->results, res);
-    draw_counters(a, l->counters, res);
+    ui_draw_counters(a, l->counters, res);
     draw_why(a, l->why, res);
 }
 
@@ -565,6 +447,8 @@ int ui_key_explorer(ui_app *a, ui_action act)
         a->why_scroll = 0;
         return 1;
     case UI_ACT_RUN: ui_run_variant(a); return 1;
+    case UI_ACT_COUNTERS_UP:
+    case UI_ACT_COUNTERS_DOWN: ui_scroll_counters(a, act == UI_ACT_COUNTERS_UP ? -1 : 1); return 1;
     case UI_ACT_SCROLL_UP:
     case UI_ACT_SCROLL_DOWN:
         if (a->sel == RS_V_KERNEL)

@@ -36,15 +36,27 @@ static int is_hot(const rs_stalls *s, int i)
 }
 
 /* The widest file:line of the view (at most 24 columns). */
-static int where_width(const rs_stalls *s)
+static int where_width(const rs_stalls *s, int w_panel)
 {
+    const int cap = w_panel >= 110 ? 24 : w_panel >= 90 ? 20 : 16; /* the code keeps its room */
     int w = 8;
     for (int i = 0; i < s->nlines; i++) {
         char where[64];
         const int n = snprintf(where, sizeof where, "%s:%u", s->line[i].file, s->line[i].line);
         if (n > w) w = n;
     }
-    return w < 24 ? w : 24;
+    return w < cap ? w : cap;
+}
+
+/* file:line in ww columns: where it is longer, its end (the line) stays. */
+static void fit_where(char *where, size_t len, int ww)
+{
+    const int n = (int)strlen(where);
+    if (n <= ww || ww < 4) return;
+    char tail[64];
+    snprintf(tail, sizeof tail, "%s%s", ui_theme_utf8() ? "\xe2\x80\xa6" : "~",
+             where + n - (ww - 1));
+    snprintf(where, len, "%s", tail);
 }
 
 static void draw_line(const rs_stalls *s, int i, int y, int x, int w, int cur)
@@ -60,9 +72,12 @@ static void draw_line(const rs_stalls *s, int i, int y, int x, int w, int cur)
     }
     const ui_role role = cur ? R_SELECTED : is_hot(s, i) ? R_ACCENT : R_NORMAL;
     const double share = pct(l->samples, s->total);
-    const int ww = where_width(s), bar = w > 90 ? 10 : 0, reason = w > 70 ? 17 : 0;
+    const int ww = where_width(s, w), bar = w > 90 ? 10 : 0, reason = w > 70 ? 17 : 0;
+    fit_where(where, sizeof where, ww);
+    const int fill = ww - ui_width(where);
     if (cur) ui_blank(y, x, w, R_SELECTED);
-    ui_putf(y, x, w, role, "%c%-*.*s %5.1f%%", is_hot(s, i) ? '>' : ' ', ww, ww, where, share);
+    ui_putf(y, x, w, role, "%c%s%*s %5.1f%%", is_hot(s, i) ? '>' : ' ', where, fill > 0 ? fill : 0,
+            "", share);
     int tx = x + ww + 9;
     if (bar) ui_bar(y, tx, bar, share / 100.0, cur ? R_SELECTED : R_BAR);
     tx += bar ? bar + 1 : 0;
@@ -149,9 +164,31 @@ static void draw_sass(const ui_app *a, const rs_stalls *s, ui_rect r)
     }
 }
 
+/* Below the lines: the SASS of the cursor's line, or its reasons beside
+ * the samples by function (under each other where d is narrow). */
+static void draw_detail(const ui_app *a, const rs_stalls *s, int cur, ui_rect d)
+{
+    if (cur >= 0 && a->src_sass) {
+        draw_sass(a, s, d);
+    } else if (d.w >= 110) { /* the line's reasons beside the functions */
+        draw_reasons(s, cur, (ui_rect){d.y, d.x, d.h, d.w / 2 - 1});
+        draw_funcs(s, (ui_rect){d.y, d.x + d.w / 2 + 1, d.h, d.w - d.w / 2 - 1});
+    } else {
+        draw_reasons(s, cur, d);
+    }
+}
+
+/* Rows the detail takes in a view of h rows. */
+static int detail_rows(const ui_app *a, int cur, int h)
+{
+    return cur >= 0 && a->src_sass ? h / 2 : h >= 16 ? 8 : 0;
+}
+
 /* One result's view in rectangle r: its lines (scrolled to the cursor),
- * and below them, when there is room, every reason of the cursor's line. */
-static void draw_view(const ui_app *a, const rs_result *res, const char *label, ui_rect r, int cur)
+ * and below them, where detail is set and there is room, the cursor's
+ * line told in full. Returns 0 where it has no view. */
+static int draw_view(const ui_app *a, const rs_result *res, const char *label, ui_rect r, int cur,
+                     int detail)
 {
     const rs_stalls *s = &res->stalls;
     if (!s->valid) {
@@ -159,29 +196,36 @@ static void draw_view(const ui_app *a, const rs_result *res, const char *label, 
                 s->requested ? s->why
                 : a->replay  ? "no stall view: the recording holds no PC samples of it"
                              : "no stall view: Enter runs it with PC sampling");
-        return;
+        return 0;
     }
     char taken[32], dropped[32];
     rs_fmt_count((double)s->total, taken, sizeof taken);
     rs_fmt_count((double)s->dropped, dropped, sizeof dropped);
     ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %s samples, %s dropped, every 2^%d cycles", label, taken,
             dropped, 5 + s->period);
-    const int sass = cur >= 0 && a->src_sass;
-    const int detail = sass ? r.h / 2 : r.h >= 16 ? 8 : 0;
-    const int rows = r.h - 1 - detail;
+    const int below = detail ? detail_rows(a, cur, r.h) : 0;
+    const int rows = r.h - 1 - below;
     int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;
     for (int k = 0; k < rows && first + k < s->nlines; k++)
         draw_line(s, first + k, r.y + 1 + k, r.x, r.w, first + k == cur);
-    if (!detail) return;
-    const ui_rect d = {r.y + r.h - detail + 1, r.x, detail - 1, r.w};
-    if (sass) {
-        draw_sass(a, s, d);
-    } else if (r.w >= 110) { /* the line's reasons beside the functions */
-        draw_reasons(s, cur, (ui_rect){d.y, d.x, d.h, d.w / 2 - 1});
-        draw_funcs(s, (ui_rect){d.y, d.x + d.w / 2 + 1, d.h, d.w - d.w / 2 - 1});
-    } else {
-        draw_reasons(s, cur, d);
-    }
+    if (below) draw_detail(a, s, cur, (ui_rect){r.y + r.h - below + 1, r.x, below - 1, r.w});
+    return 1;
+}
+
+/* The pinned view beside the shown one, where the screen is wide enough:
+ * both lists side by side, the cursor's line in full across the width. */
+#define SIDE_BY_SIDE 150
+
+static void draw_beside(const ui_app *a, const rs_result *res, const rs_result *pin,
+                        const char *label, ui_rect in)
+{
+    const int half = (in.w - 2) / 2, below = detail_rows(a, a->src_cur, in.h);
+    char plabel[96];
+    snprintf(plabel, sizeof plabel, "pinned %s", rs_request_name(&pin->req));
+    const int h = in.h - below;
+    if (draw_view(a, res, label, (ui_rect){in.y, in.x, h, half}, a->src_cur, 0) && below)
+        draw_detail(a, &res->stalls, a->src_cur, (ui_rect){in.y + h + 1, in.x, below - 1, in.w});
+    draw_view(a, pin, plabel, (ui_rect){in.y, in.x + half + 2, h, half}, -1, 0);
 }
 
 void ui_draw_source(const ui_app *a, const ui_layout *l)
@@ -205,15 +249,15 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
         ui_draw_source_diff(a, res, in);
         return;
     }
-    if (pin && pin != res && in.w >= 150) { /* side by side */
-        const int half = (in.w - 2) / 2;
-        char plabel[96];
-        snprintf(plabel, sizeof plabel, "pinned %s", rs_request_name(&pin->req));
-        draw_view(a, res, label, (ui_rect){in.y, in.x, in.h, half}, a->src_cur);
-        draw_view(a, pin, plabel, (ui_rect){in.y, in.x + half + 2, in.h, half}, -1);
+    if (pin && pin != res && in.w >= SIDE_BY_SIDE) {
+        draw_beside(a, res, pin, label, in);
         return;
     }
-    draw_view(a, res, label, in, a->src_cur);
+    if (pin && pin != res) /* said where it is not shown: on the box's border */
+        ui_putf(r.y + r.h - 1, r.x + 2, r.w - 4, R_DIM,
+                " the pinned view stands beside this from %d columns; d compares line by line ",
+                SIDE_BY_SIDE + 4);
+    draw_view(a, res, label, in, a->src_cur, 1);
 }
 
 /* The SASS panel's instructions for the cursor's line (nvdisasm runs). */
