@@ -215,7 +215,21 @@ kept = [json.loads(l) for l in open(again)] if os.path.exists(again) else []
 kept = [l["path"] for l in kept if l.get("command") == "kernel"]
 check(rc == 0 and [os.path.basename(p) for p in kept] == ["template.cu", "fast.cu"],
       f"a re-recorded replay keeps the sources: {kept} {err}")
-rc, out, err = run("run", "--replay", REC, "--kernel", "tests/kernels/oob.cu", "--n", "1000",
+# every kernel a shipped recording names is shipped with it (conf/, not tests/)
+RECS = os.path.dirname(REC)
+named = set()
+for f in os.listdir(RECS):
+    for line in open(os.path.join(RECS, f)):
+        try:
+            o = json.loads(line)
+        except ValueError:
+            continue
+        named.add(o.get("request", {}).get("kernel", "") if isinstance(o, dict) else "")
+        named.add(o.get("path", "") if isinstance(o, dict) and o.get("command") == "kernel" else "")
+named.discard("")
+check(named and all(k.startswith("conf/") and os.path.exists(os.path.join(SRC, k)) for k in named),
+      f"the kernels the shipped recordings name are shipped: {sorted(named)}")
+rc, out, err = run("run", "--replay", REC, "--kernel", "conf/kernels/fault.cu", "--n", "1000",
                    cwd=tmp)
 check(rc == 8 and "reduce_oob" in err and "illegal memory access" in err,
       f"a recorded fault replays: exit {rc} {err}")

@@ -223,15 +223,15 @@ rc, out, err = run("run", "--kernel", "/nonexistent.cu", "--replay", DEMO)
 check(rc == 2 and "not in the recording: it holds no run of your own kernel, so none of "
       "/nonexistent.cu (a replay finds a kernel by the path given to --kernel; it does not read "
       "the file)" in err, f"no kernel recorded: {rc} {err.strip()}")
-rc, out, err = run("run", "--kernel", "./tests/kernels/oob.cu", "--n", "1000", "--replay", KERNELS)
-check(rc == 2 and "no run of the kernel file ./tests/kernels/oob.cu (a replay finds a kernel by "
+rc, out, err = run("run", "--kernel", "./conf/kernels/fault.cu", "--n", "1000", "--replay", KERNELS)
+check(rc == 2 and "no run of the kernel file ./conf/kernels/fault.cu (a replay finds a kernel by "
       "the path given to --kernel, as it was recorded; it does not read the file); it holds "
       "conf/kernels/template.cu, conf/kernels/fast.cu, conf/kernels/lab-barrier.cu, "
-      "conf/kernels/lab-tail.cu, tests/kernels/oob.cu\n" in err, f"another path: {rc} {err}")
-rc, out, err = run("run", "--kernel", "tests/kernels/oob.cu", "--n", "1000", "--replay", KERNELS)
-check(rc == 8 and "oob.cu (kernel reduce_oob)" in err, f"the recorded path: {rc} {err.strip()}")
-rc, out, err = run("run", "--kernel", "tests/kernels/oob.cu", "--n", "2000", "--replay", KERNELS)
-check(rc == 2 and "oob.cu with this configuration was not recorded" in err,
+      "conf/kernels/lab-tail.cu, conf/kernels/fault.cu\n" in err, f"another path: {rc} {err}")
+rc, out, err = run("run", "--kernel", "conf/kernels/fault.cu", "--n", "1000", "--replay", KERNELS)
+check(rc == 8 and "fault.cu (kernel reduce_oob)" in err, f"the recorded path: {rc} {err.strip()}")
+rc, out, err = run("run", "--kernel", "conf/kernels/fault.cu", "--n", "2000", "--replay", KERNELS)
+check(rc == 2 and "fault.cu with this configuration was not recorded" in err,
       f"the recorded file, other settings: {rc} {err.strip()}")
 
 # 8. conf/recordings (installed for users) holds only recordings a user should open
