@@ -2,6 +2,7 @@
  * recording): they quote the numbers measured, and say so where the
  * counters contradict the textbook. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "core/format.h"
@@ -109,6 +110,29 @@ static void gbps_precision(const rs_recording *rec)
     CHECK_MSG(said(lines, n, want), "no '%s'", want);
 }
 
+/* Sentences each figure once: cooperative_groups' warp instructions are
+ * said in the story and only their move in the textbook's caveat; thrust
+ * tells its kernels' time against the whole call's. */
+static void figures_once(const rs_recording *rec)
+{
+    const rs_result *cg = find(rec, RS_V_COOPERATIVE_GROUPS, RS_INT32, 1u << 24, 256);
+    const rs_result *ws = find(rec, RS_V_WARP_SHUFFLE, RS_INT32, 1u << 24, 256);
+    const rs_result *th = find(rec, RS_V_THRUST, RS_INT32, 1u << 24, 256);
+    CHECK(cg && ws && th);
+    if (!cg || !ws || !th) return;
+    char lines[16][256], w[32];
+    int n = ui_why_measured(cg, ws, "warp_shuffle", lines, 16);
+    rs_fmt_count(cg->metrics.value[RS_M_WARP_INST], w, sizeof w);
+    int times = 0;
+    for (int i = 0; i < n; i++)
+        for (const char *p = strstr(lines[i], w); p; p = strstr(p + 1, w)) times++;
+    CHECK_MSG(times == 1, "%s said %d times", w, times);
+    CHECK(said(lines, n, "on this GPU they fell"));
+    n = ui_why_measured(th, NULL, NULL, lines, 16);
+    CHECK(said(lines, n, "Its kernels run 20.4 \u00b5s of the 37.0 \u00b5s measured") ||
+          said(lines, n, "Its kernels run 20.4 us of the 37.0 us measured"));
+}
+
 int main(int argc, char **argv)
 {
     rs_recording rec;
@@ -142,6 +166,7 @@ int main(int argc, char **argv)
     CHECK(said(lines, n, "Warp instructions") && said(lines, n, "DRAM read"));
 
     gbps_precision(&rec);
+    figures_once(&rec);
 
     /* Divergence of interleaved: the counters show none (predication). */
     if (inter->metrics.valid & RS_METRIC_BIT(RS_M_DIVERGENT_BRANCHES)) {
