@@ -218,6 +218,8 @@ def status_and_keys():
               status_line(s))
         # a shipped preset's name: asked before the user's shadows it
         t.keys("C-u", *"harris-2007", "Enter")
+        check(t.wait_for("its note", 10) is not None, "a good name asks for its note", t.screen())
+        t.keys("Enter")
         s = t.wait_for("type yes to save yours over it", 10)
         check(s is not None, "saving under a shipped preset's name asks first", t.screen())
         t.keys("n", "o", "Enter")
@@ -365,6 +367,8 @@ def sigterm():
         t.keys("s")
         t.wait_for("save preset as")
         t.tmux("send-keys", "-t", t.name, "-l", "hup-test")
+        t.tmux("send-keys", "-t", t.name, "Enter")
+        t.wait_for("its note")
         pid = t.pid()
         t.tmux("send-keys", "-t", t.name, "Enter")
         if pid:

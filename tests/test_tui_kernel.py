@@ -81,7 +81,7 @@ def prompt_and_completion(t):
     t.keys("C-u", *"conf/kernels/", "Tab")
     s = settle(t)
     line = status_line(s)
-    check("4 matches" in line and "fast.cu" in line and "template.cu" in line,
+    check("5 matches" in line and "fast.cu" in line and "lab-barrier.cu" in line,
           "Tab with several matches shows them beside the prompt", s)
     t.keys("C-u", *"conf/ker", "Tab")
     s = settle(t)

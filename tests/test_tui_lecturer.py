@@ -195,7 +195,36 @@ def cut_panels():
         t.close()
 
 
-TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording, help_per_screen, cut_panels]
+def preset_notes():
+    """s asks for a note after the name; the Presets screen shows the
+    selected preset's note whole (a shipped one's is longer than its row)."""
+    cfg = tempfile.mkdtemp(prefix="rs_tui_note_")
+    t = Tmux(f"{EXE} --replay {REC}", cols=80, rows=24, env=dict(UTF8, XDG_CONFIG_HOME=cfg))
+    try:
+        t.wait_for("reps")
+        t.keys("s")
+        t.wait_for("save preset as")
+        t.keys("C-u")
+        t.tmux("send-keys", "-t", t.name, "-l", "lecture")
+        t.keys("Enter")
+        s = t.wait_for("its note") or t.screen()
+        check("its note" in s, "a name asks for its note", s)
+        t.tmux("send-keys", "-t", t.name, "-l", "sequential for the second lecture")
+        t.keys("Enter")
+        s = t.wait_for("saved preset") or t.screen()
+        ini = os.path.join(cfg, "redscope", "presets", "lecture.ini")
+        text = open(ini).read() if os.path.exists(ini) else ""
+        check("note = sequential for the second lecture" in text, f"the note is saved: {text!r}")
+        t.keys("P")
+        s = t.wait_quiet("atomic-vs-tree:") or t.screen()
+        check("--preset atomic-vs-tree)" in s, "the selected preset's note is shown whole", s)
+    finally:
+        t.close()
+        shutil.rmtree(cfg, ignore_errors=True)
+
+
+TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording, help_per_screen, cut_panels,
+         preset_notes]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

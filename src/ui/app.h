@@ -25,6 +25,7 @@ typedef enum {
     UI_PROMPT_EPT,
     UI_PROMPT_REPS,
     UI_PROMPT_SAVE,
+    UI_PROMPT_NOTE,
     UI_PROMPT_OVERWRITE,
     UI_PROMPT_SHADOW,
     UI_PROMPT_VARIANTS,
@@ -93,8 +94,9 @@ typedef struct ui_app {
     ui_prompt_kind prompt;
     char prompt_buf[RS_NOTE_MAX];
     char prompt_error[512];
-    char prompt_hint[256]; /* Tab's matches, shown beside the prompt */
-    int prompt_fresh;      /* the pre-filled value is selected: typing replaces it */
+    char prompt_hint[256];       /* Tab's matches, shown beside the prompt */
+    char save_name[RS_NOTE_MAX]; /* s: the name, while its note is asked */
+    int prompt_fresh;            /* the pre-filled value is selected: typing replaces it */
 
     int why_scroll, help_scroll;
     int counters_scroll, cmp_scroll; /* first row shown of a cut panel */

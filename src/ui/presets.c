@@ -44,7 +44,18 @@ void ui_draw_presets(const ui_app *a, const ui_layout *l)
         ui_put(r.y + 2, x, w, R_DIM, "No presets found.");
         return;
     }
-    const int rows = r.h - 2;
+    /* the selected preset's note (or why it does not load), whole, below */
+    const rs_preset_info *cur = &a->presets[a->preset_sel];
+    char note[8][256];
+    int k = ui_wrap(cur->valid ? cur->note : cur->error, w, note, 8);
+    if (r.h - 2 - (k + 2) < 3) k = r.h - 2 - 2 - 3 > 0 ? r.h - 2 - 2 - 3 : 0; /* the list keeps 3 */
+    const int rows = r.h - 2 - (k ? k + 2 : 0);
+    if (k) {
+        const int y0 = r.y + 1 + rows + 1;
+        ui_putf(y0, x, w, R_TITLE, "%s:", cur->name);
+        for (int i = 0; i < k; i++)
+            ui_put(y0 + 1 + i, x, w, cur->valid ? R_NORMAL : R_BAD, note[i]);
+    }
     int first = a->preset_sel - rows + 1;
     if (first < 0) first = 0;
     for (int i = 0; i < rows && first + i < a->npresets; i++) {

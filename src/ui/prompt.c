@@ -33,6 +33,7 @@ static const char *prompt_label(ui_prompt_kind k)
     case UI_PROMPT_EPT: return "elements per thread (0: automatic)";
     case UI_PROMPT_REPS: return "timed repetitions";
     case UI_PROMPT_SAVE: return "save preset as";
+    case UI_PROMPT_NOTE: return "its note, what it shows (Enter keeps it as shown)";
     case UI_PROMPT_OVERWRITE: return "it exists; type yes to replace it";
     case UI_PROMPT_SHADOW: return "a shipped preset has this name; type yes to save yours over it";
     case UI_PROMPT_VARIANTS: return "sweep variants (a,b or first..last)";
@@ -138,6 +139,25 @@ static void confirm(ui_app *a)
     }
 }
 
+/* s: a usable name, then its note (what the presets list shows), then
+ * the save; a bad name keeps the name's prompt open with why. */
+static void ask_note(ui_app *a)
+{
+    char name[sizeof a->prompt_buf];
+    snprintf(name, sizeof name, "%s", a->prompt_buf);
+    const size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".ini") == 0) name[n - 4] = '\0';
+    if (!rs_preset_name_ok(name)) {
+        char path[RS_PATH_MAX];
+        rs_error err; /* the name is checked first: nothing is written */
+        rs_preset_save(name, &a->cfg, 0, path, sizeof path, &err);
+        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        return;
+    }
+    snprintf(a->save_name, sizeof a->save_name, "%s", a->prompt_buf);
+    ui_prompt_open(a, UI_PROMPT_NOTE, a->cfg.note);
+}
+
 static void prompt_enter(ui_app *a)
 {
     int ok = 1;
@@ -146,7 +166,12 @@ static void prompt_enter(ui_app *a)
     case UI_PROMPT_BLOCK: ok = set_field(a, "block", "blockDim"); break;
     case UI_PROMPT_EPT: ok = set_field(a, "elements_per_thread", "elements per thread"); break;
     case UI_PROMPT_REPS: ok = set_field(a, "repetitions", "repetitions"); break;
-    case UI_PROMPT_SAVE: save_preset(a, 0); return;
+    case UI_PROMPT_SAVE: ask_note(a); return;
+    case UI_PROMPT_NOTE:
+        snprintf(a->cfg.note, sizeof a->cfg.note, "%s", a->prompt_buf);
+        snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", a->save_name);
+        save_preset(a, 0);
+        return;
     case UI_PROMPT_OVERWRITE:
     case UI_PROMPT_SHADOW: confirm(a); return;
     case UI_PROMPT_VARIANTS:
