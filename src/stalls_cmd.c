@@ -99,6 +99,8 @@ int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row)
             if (text) printf("%s\n", text);
             cJSON_free(text);
             cJSON_Delete(j);
+        } else if (cli->format == RS_FMT_CSV) { /* one table: the run's, then the lines */
+            rs_print_run_csv(stdout, row, name, d, n);
         } else {
             rs_print_run(stdout, row, cli->format);
             printf("\n");

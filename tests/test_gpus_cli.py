@@ -138,7 +138,7 @@ rc, out, err = run(*LADDER[:-2], "--gpus", "2", "--format", "csv")
 crow = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 jrow = {k: v["value"] for k, v in rows[2]["metrics"]["values"].items()} if len(rows) == 8 else {}
 check(len(crow) == 8 and crow[0]["step_speedup"] == "" and crow[0]["cumulative_speedup"] == "1"
-      and jrow.get("dram_read") and crow[2]["dram_read"] == str(int(jrow["dram_read"]))
+      and jrow.get("dram_read") and crow[2]["dram_read_bytes"] == str(int(jrow["dram_read"]))
       and crow[2]["warp_inst"] == str(int(jrow["warp_inst"])),
       f"CSV: no step for the first row; counters exact, as in the JSON: {crow[:3]} {jrow}")
 rc, out, err = run(*LADDER[:-2], "--gpus", "2")

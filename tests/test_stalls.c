@@ -17,6 +17,20 @@ static char *printed(const rs_stalls *s, rs_format fmt)
     return buf;
 }
 
+/* The view's rows of run --stalls's CSV under their header (no run columns). */
+static char *printed_csv(const rs_stalls *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fputs("table", f);
+    rs_stalls_csv_header(f);
+    fputc('\n', f);
+    rs_stalls_csv_rows(f, s, 0);
+    fclose(f);
+    return buf;
+}
+
 /* Samples gathered by line and reason, the hottest line, the top reasons. */
 static void aggregate(void)
 {
@@ -76,12 +90,13 @@ static void aggregate(void)
                           "reason redscope does not know\n");
     CHECK(!strstr(t, "waits ")); /* no view of causes, and no reason given: nothing said */
     free(t);
-    t = printed(&s, RS_FMT_CSV);
-    CHECK_STR_CONTAINS(t, "file,line,text,samples,share,reason1,reason1_share");
+    t = printed_csv(&s);
+    CHECK_STR_CONTAINS(t,
+                       "table,file,line,text,function,samples,share_pct,reason1,reason1_share_pct");
     CHECK_STR_CONTAINS(t, ",waits_for_file,waits_for_line,waits_for_text,waits_for_instruction,"
-                          "waits_for_share\n");
+                          "waits_for_share_pct,compared_with,");
     CHECK_STR_CONTAINS(
-        t, "\"classic.cu\",40,\"\",400,56.34,long_scoreboard,75.00,short_scoreboard,25.00,,");
+        t, "\nline,\"classic.cu\",40,\"\",,400,56.338,long_scoreboard,75,short_scoreboard,25,,");
     free(t);
     s.valid = 0;
     snprintf(s.why, sizeof s.why, "PC sampling needs root here");
@@ -127,11 +142,11 @@ static void functions(void)
     CHECK_STR_CONTAINS(t, "by function");
     CHECK_STR_CONTAINS(t, "   60.0%  __ldg                         100% waiting for global memory");
     free(t);
-    t = printed(&s, RS_FMT_CSV);
-    CHECK_STR_CONTAINS(t, ",inlined_share,waits_for_file");
-    CHECK_STR_CONTAINS(t, "long_scoreboard,100.00,,,,,75.00,,,,,\n");
-    CHECK_STR_CONTAINS(t, "\nfunction,samples,share,reason1");
-    CHECK_STR_CONTAINS(t, "\"cg::reduce\",100,20.00,barrier,100.00");
+    t = printed_csv(&s);
+    CHECK_STR_CONTAINS(t, ",inlined_share_pct,waits_for_file");
+    CHECK_STR_CONTAINS(t, "long_scoreboard,100,,,,,75,,,,,,,,,,\n");
+    CHECK_STR_CONTAINS(t, "\nfunction,,,,\"__ldg\",300,60,long_scoreboard,100,");
+    CHECK_STR_CONTAINS(t, "\nfunction,,,,\"cg::reduce\",100,20,barrier,100,");
     free(t);
     /* a full function table counts the rest */
     static rs_stalls full;
@@ -240,11 +255,11 @@ static void links(void)
                           "modern.cu:102, 103, 1000, 1001, 1002, 1003, 1004, 1005 (const uint4 a = "
                           "__ldg(vin + i);)\n");
     free(t);
-    t = printed(&s, RS_FMT_CSV);
+    t = printed_csv(&s);
     CHECK_STR_CONTAINS(t,
-                       "\"modern.cu\",105,\"op(vec_reduce<T, A, Op>(c), vec_reduce<T, A, "
-                       "Op>(d))));\",900,90.00,long_scoreboard,100.00,,,,,0.00,\"modern.cu\",102,"
-                       "\"const uint4 a = __ldg(vin + i);\",\"LDG.E.128.CONSTANT\",55.56\n");
+                       "\nline,\"modern.cu\",105,\"op(vec_reduce<T, A, Op>(c), vec_reduce<T, A, "
+                       "Op>(d))));\",,900,90,long_scoreboard,100,,,,,0,\"modern.cu\",102,"
+                       "\"const uint4 a = __ldg(vin + i);\",\"LDG.E.128.CONSTANT\",55.5556,,,,,\n");
     free(t);
     cJSON *j = rs_stalls_to_json(&s);
     rs_stalls_from_json(j, &back);

@@ -81,15 +81,20 @@ check(inside and any("cg::reduce" in k["chain"] for k in inside),
       f"cooperative_groups: cg::reduce's code is inside its cg::reduce lines: {inside[:2]}")
 
 rc, out, err = run("run", *ARGS, "--variant", "sequential", "--format", "csv")
-parts = out.split("\n\n")
-check(rc == 0 and len(parts) == 3, f"csv: the result row, the lines, the functions: {out[:200]}")
-if len(parts) == 3:
-    rows = list(csv.DictReader(io.StringIO(parts[1])))
-    check(rows and all(r["text"] for r in rows), "csv: every line's text")
-    sync = [r for r in rows if r["waits_for_line"] == str(SYNC) and r["waits_for_text"] == "__syncthreads();"]
-    check(sync and sync[0]["waits_for_instruction"].startswith("BAR"),
-          f"csv: a line waiting at the barrier names it: {rows[:2]}")
-    check(abs(sum(float(r["share"]) for r in rows) - 100.0) < 1.0, "csv shares add up to 100%")
+table = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+kinds = [r["table"] for r in table]
+check(rc == 0 and "\n\n" not in out and kinds[:1] == ["run"] and set(kinds) == {"run", "line", "function"},
+      f"csv: one table, the result row then the lines and the functions: {out[:200]}")
+rows = [r for r in table if r["table"] == "line"]
+check(rows and all(r["text"] for r in rows), "csv: every line's text")
+sync = [r for r in rows if r["waits_for_line"] == str(SYNC) and r["waits_for_text"] == "__syncthreads();"]
+check(sync and sync[0]["waits_for_instruction"].startswith("BAR"),
+      f"csv: a line waiting at the barrier names it: {rows[:2]}")
+check(abs(sum(float(r["share_pct"]) for r in rows) - 100.0) < 1.0, "csv shares add up to 100%")
+hot = max(rows, key=lambda r: int(r["samples"])) if rows else {}
+check(table and table[0]["hot_file"] == hot.get("file") and table[0]["hot_line"] == hot.get("line")
+      and table[0]["hot_text"] == hot.get("text") and table[0]["hot_share_pct"] == hot.get("share_pct"),
+      f"csv: the run's row names its hottest line: {table[:1]}")
 
 rc, out, err = run("run", *ARGS, "--variant", "sequential", "--format", "json")
 st = json.loads(out).get("stalls", {}) if rc == 0 else {}
@@ -117,10 +122,11 @@ check(ag.get("lines") and ag.get("biggest_change") and all(
     {"file", "line", "line_before", "text", "share_before", "share_after"} <= set(d) for d in ag["lines"]),
       f"--against in JSON: {str(ag)[:300]}")
 rc, out, err = run("run", *ARGS, "--variant", "sequential", "--against", REC, "--format", "csv")
-check(rc == 0 and "file,line,line_before,text,share_before,share_after,change\n" in out,
+diff = [r for r in csv.DictReader(io.StringIO(out)) if r["table"] == "against"] if rc == 0 else []
+check(diff and all(r["compared_with"].endswith("as recorded in " + os.path.basename(REC)) for r in diff),
       f"--against the recording itself, in CSV: {out[-400:]} {err}")
-diff = out[out.find("file,line,line_before"):].splitlines()[1:]
-check(diff and all(r.endswith(",0.00") for r in diff), f"a view against itself changes nothing: {diff[:3]}")
+check(diff and all(r["change_pct"] == "0" and r["share_before_pct"] == r["share_after_pct"] for r in diff),
+      f"a view against itself changes nothing: {diff[:3]}")
 rc, out, err = run("run", *ARGS, "--variant", "sequential", "--against", "nothere")
 check(rc != 0 and "--against nothere: not a variant, a .cu kernel or a recording" in err,
       f"--against a name that is nothing: {rc} {err}")

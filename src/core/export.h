@@ -36,6 +36,13 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err);
 /* One CSV text field, quoted, with quotes doubled: every CSV writer's text
  * goes through this (a note with '"' or ',' stays one field). */
 void rs_csv_field(FILE *f, const char *s);
+/* CSV numbers, one rule (docs/formats.md): a whole quantity (a count,
+ * bytes, ns) in full, every other figure with up to 6 significant digits
+ * (%.6g); nothing where a figure is not finite. */
+void rs_csv_whole(FILE *f, double v);
+void rs_csv_num(FILE *f, double v);
+/* The cells of a header line: its commas, and one. */
+int rs_csv_cells(const char *header);
 
 /* Every string in j and below it made safe for a terminal (rs_text_safe:
  * control characters, C1 and bidirectional controls escaped), one line
@@ -70,6 +77,10 @@ void rs_print_run(FILE *f, const rs_row *row, rs_format fmt);
 /* `redscope ladder`: the classic table, step and cumulative speedups. With
  * metric columns when any row has counters. */
 void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt);
+
+/* The rows of a ladder as CSV (core/csv.c): counter columns where any row
+ * has counters, its hottest line where any has a stall view. */
+void rs_print_rows_csv(FILE *f, const rs_row *rows, int count);
 
 /* `redscope devices` */
 void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt);

@@ -140,3 +140,31 @@ int rs_metric_cupti_names(rs_metric_mask m, const char **names, int max)
             names[count++] = rs_metric_defs[i].cupti;
     return count;
 }
+
+/* The CSV suffix of a unit ("" for a count). */
+static const char *unit_suffix(const char *unit)
+{
+    static const char *const map[][2] = {{"ns", "ns"}, {"bytes", "bytes"}, {"GB/s", "gbps"},
+                                         {"%", "pct"}, {"lanes", "lanes"}, {"count", ""}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(unit, map[i][0]) == 0) return map[i][1];
+    return "";
+}
+
+const char *rs_metric_column(const rs_metric_def *d, char *buf, size_t len)
+{
+    const char *suffix = unit_suffix(d->unit);
+    int named = !*suffix; /* the key's words: "lanes_pred_on" holds "lanes" */
+    for (const char *w = d->key; *w && !named; w += strcspn(w, "_"), w += *w == '_') {
+        const size_t n = strcspn(w, "_");
+        named = n == strlen(suffix) && strncmp(w, suffix, n) == 0;
+    }
+    snprintf(buf, len, named ? "%s" : "%s_%s", d->key, suffix);
+    return buf;
+}
+
+int rs_metric_whole(const rs_metric_def *d)
+{
+    return strcmp(d->unit, "count") == 0 || strcmp(d->unit, "bytes") == 0 ||
+           strcmp(d->unit, "ns") == 0;
+}

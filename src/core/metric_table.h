@@ -4,6 +4,7 @@
 #ifndef RS_METRIC_TABLE_H
 #define RS_METRIC_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -61,6 +62,15 @@ rs_metric_mask rs_metric_set_full(void);
 
 /* "none"/"" -> 0, "default", "full", or keys separated by commas. */
 rs_status rs_metric_parse_set(const char *text, rs_metric_mask *out, rs_error *err);
+
+/* A counter's CSV column: its key and its unit ("duration_ns",
+ * "dram_read_bytes", "occupancy_pct"); a count bare, and a key whose words
+ * already name its unit as it is ("dram_gbps", "lanes_pred_on"). */
+const char *rs_metric_column(const rs_metric_def *d, char *buf, size_t len);
+
+/* Whether a counter's values are whole numbers (counts, bytes, ns): CSV
+ * writes them in full, as the JSON does. */
+int rs_metric_whole(const rs_metric_def *d);
 
 /* Add what derived metrics are computed from. */
 rs_metric_mask rs_metric_closure(rs_metric_mask m);

@@ -39,38 +39,6 @@ static void func_words(const rs_stall_func *fn, int max, char *buf, size_t len)
     words_of(kinds, n, c, fn->samples, buf, len);
 }
 
-/* The top reasons' columns: key and share each, empty where there is none. */
-static void reasons_csv(FILE *f, const int *kinds, const uint64_t *n, int c, uint64_t whole)
-{
-    for (int k = 0; k < RS_STALL_TOP; k++) {
-        const rs_stall_def *d = k < c ? rs_stall_kind_def(kinds[k]) : NULL;
-        if (k < c)
-            fprintf(f, ",%s,%.2f", d ? d->key : "unknown", share(n[k], whole));
-        else
-            fprintf(f, ",,");
-    }
-}
-
-static void print_funcs_csv(FILE *f, const rs_stalls *s)
-{
-    int order[RS_STALL_FUNCS];
-    const int nf = rs_stalls_funcs_sorted(s, order);
-    if (!nf) return;
-    fprintf(f, "\nfunction,samples,share");
-    for (int i = 1; i <= RS_STALL_TOP; i++) fprintf(f, ",reason%d,reason%d_share", i, i);
-    fprintf(f, "\n");
-    for (int i = 0; i < nf; i++) {
-        const rs_stall_func *fn = &s->func[order[i]];
-        rs_csv_field(f, fn->name);
-        fprintf(f, ",%llu,%.2f", (unsigned long long)fn->samples, share(fn->samples, s->total));
-        int kinds[RS_STALL_TOP];
-        uint64_t n[RS_STALL_TOP];
-        const int c = rs_stalls_top_func(fn, RS_STALL_TOP, kinds, n);
-        reasons_csv(f, kinds, n, c, fn->samples);
-        fprintf(f, "\n");
-    }
-}
-
 static void print_funcs(FILE *f, const rs_stalls *s)
 {
     int order[RS_STALL_FUNCS];
@@ -84,47 +52,6 @@ static void print_funcs(FILE *f, const rs_stalls *s)
     }
     if (s->other_funcs)
         fprintf(f, "  %5.1f%%  %s\n", share(s->other_funcs, s->total), "more functions");
-}
-
-/* The line's biggest wait link as CSV columns (empty without one). */
-static void cause_csv(FILE *f, const rs_stalls *s, const rs_stall_line *l)
-{
-    int top[1];
-    if (rs_stalls_links_of(s, l, RS_LINK_WAITS, top, 1) < 1) {
-        fprintf(f, ",,,,,");
-        return;
-    }
-    const rs_stall_link *k = &s->link[top[0]];
-    fprintf(f, ",");
-    rs_csv_field(f, k->to_file);
-    fprintf(f, ",%u,", k->to_line);
-    rs_csv_field(f, k->text);
-    fprintf(f, ",");
-    rs_csv_field(f, k->name);
-    fprintf(f, ",%.2f", share(k->samples, l->samples));
-}
-
-static void print_csv(FILE *f, const rs_stalls *s)
-{
-    fprintf(f, "file,line,text,samples,share");
-    for (int i = 1; i <= RS_STALL_TOP; i++) fprintf(f, ",reason%d,reason%d_share", i, i);
-    fprintf(f, ",inlined_share,waits_for_file,waits_for_line,waits_for_text,"
-               "waits_for_instruction,waits_for_share\n");
-    for (int i = 0; i < s->nlines; i++) {
-        const rs_stall_line *l = &s->line[i];
-        rs_csv_field(f, l->file);
-        fprintf(f, ",%u,", l->line);
-        rs_csv_field(f, l->text);
-        fprintf(f, ",%llu,%.2f", (unsigned long long)l->samples, share(l->samples, s->total));
-        int kinds[RS_STALL_TOP];
-        uint64_t n[RS_STALL_TOP];
-        const int c = rs_stalls_top(s, l, RS_STALL_TOP, kinds, n);
-        reasons_csv(f, kinds, n, c, l->samples);
-        fprintf(f, ",%.2f", share(l->inlined, l->samples));
-        cause_csv(f, s, l);
-        fprintf(f, "\n");
-    }
-    print_funcs_csv(f, s);
 }
 
 #define TEXT_COLS 56  /* a line's text in the table */
@@ -174,12 +101,9 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
         cJSON_Delete(j);
         return;
     }
+    if (fmt != RS_FMT_TABLE) return; /* CSV: core/stalls_csv.c */
     if (!s->valid) {
-        if (fmt == RS_FMT_TABLE) fprintf(f, "stalls     none: %s\n", s->why);
-        return;
-    }
-    if (fmt == RS_FMT_CSV) {
-        print_csv(f, s);
+        fprintf(f, "stalls     none: %s\n", s->why);
         return;
     }
     char taken[32], dropped[32];
@@ -244,16 +168,7 @@ cJSON *rs_stall_diff_to_json(const char *against, const rs_stall_delta *d, int n
 void rs_print_stall_diff(FILE *f, const char *against, const rs_stall_delta *d, int n,
                          rs_format fmt)
 {
-    if (fmt == RS_FMT_CSV) {
-        fprintf(f, "file,line,line_before,text,share_before,share_after,change\n");
-        for (int i = 0; i < n; i++) {
-            rs_csv_field(f, d[i].file);
-            fprintf(f, ",%u,%u,", d[i].line, d[i].line_before);
-            rs_csv_field(f, d[i].text);
-            fprintf(f, ",%.2f,%.2f,%.2f\n", d[i].before, d[i].after, d[i].after - d[i].before);
-        }
-        return;
-    }
+    if (fmt != RS_FMT_TABLE) return; /* CSV: core/stalls_csv.c */
     fprintf(f, "against    %s: line by line, each run's share of its own samples\n", against);
     for (int i = 0; i < n; i++) {
         char where[32], cut[RS_STALL_TEXT * 2];

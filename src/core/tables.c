@@ -235,74 +235,6 @@ static void print_run_table(FILE *f, const rs_row *row)
     if (r->stalls.requested) rs_print_stalls(f, &r->stalls, RS_FMT_TABLE);
 }
 
-static void csv_header(FILE *f, rs_metric_mask m)
-{
-    fprintf(f, "step,variant,type,op,n,block,finish,grid,elements_per_thread,launches,reps,"
-               "time_median_ms,time_min_ms,time_max_ms,step_speedup,cumulative_speedup,gbps,"
-               "pct_peak,pct_measured,cpu_ms,speedup_cpu,cpu_from,correct,result,expected,rel_err,"
-               "tol,"
-               "gpus,cross_finish,finish_ms,status,error");
-    for (int i = 0; i < RS_METRIC_COUNT; i++)
-        if (m & RS_METRIC_BIT(i)) fprintf(f, ",%s", rs_metric_defs[i].key);
-    if (m) fprintf(f, ",metric_passes,metric_note");
-    fprintf(f, "\n");
-}
-
-void rs_csv_field(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_row(FILE *f, const rs_row *rows, int i, rs_metric_mask m)
-{
-    const rs_result *r = &rows[i].result;
-    const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
-    fprintf(f, "%d,%s,%s,%s,%llu,%u,%s,", vi->step, rs_request_name(&r->req),
-            rs_dtype_name(r->req.type), rs_op_name(r->req.op), (unsigned long long)r->req.n,
-            r->req.block, rs_finish_name(r->finish));
-    if (rows[i].status != RS_OK) {
-        fprintf(f, ",,,,,,,,,,,,,,,,,,,,%u,%s,,%d,", r->req.gpus,
-                r->req.gpus == 1 ? "" : rs_cross_name(r->req.cross), rows[i].status);
-        rs_csv_field(f, rows[i].error);
-        for (int k = 0; k < RS_METRIC_COUNT; k++)
-            if (m & RS_METRIC_BIT(k)) fprintf(f, ",");
-        if (m) fprintf(f, ",,");
-        fprintf(f, "\n");
-        return;
-    }
-    char got[64], exp[64];
-    rs_value_format(&r->got, got, sizeof got);
-    rs_value_format(&r->expected, exp, sizeof exp);
-    char step[32] = "", cumul[32] = ""; /* empty where there is nothing to step from */
-    const double sp = rs_ladder_step_speedup(rows, i), cu = rs_ladder_cumulative_speedup(rows, i);
-    if (sp > 0.0) snprintf(step, sizeof step, "%.4g", sp);
-    if (cu > 0.0) snprintf(cumul, sizeof cumul, "%.4g", cu);
-    const char *from = r->cpu_ms > 0.0 ? rs_cpu_from_name(rs_cpu_from_of(r)) : "";
-    fprintf(f, "%u,%.3f,%u,%u,%.6g,%.6g,%.6g,%s,%s,%.2f,%.2f,%.2f,%.6g,%.2f,%s,%s,%s,%s,%.3g,%.3g,",
-            r->grid, r->ept, r->launches, r->reps, r->t_median_ms, r->t_min_ms, r->t_max_ms, step,
-            cumul, r->gbps, r->pct_peak, r->pct_measured, r->cpu_ms, r->speedup_cpu, from,
-            r->correct ? "yes" : "no", got, exp, r->rel_err, r->tol);
-    fprintf(f, "%d,%s,%.6g,0,", r->multi.gpus > 1 ? r->multi.gpus : 1,
-            r->multi.gpus > 1 ? rs_cross_name(r->multi.cross) : "", r->multi.finish_ms);
-    for (int k = 0; k < RS_METRIC_COUNT; k++) {
-        if (!(m & RS_METRIC_BIT(k))) continue;
-        if (r->metrics.valid & RS_METRIC_BIT(k))
-            fprintf(f, ",%.15g", r->metrics.value[k]); /* counts exact, as in the JSON */
-        else
-            fprintf(f, ",");
-    }
-    if (m) {
-        fprintf(f, ",%d,", r->metrics.passes);
-        rs_csv_field(f, r->metrics.reason);
-    }
-    fprintf(f, "\n");
-}
-
 static rs_metric_mask rows_metrics(const rs_row *rows, int count)
 {
     rs_metric_mask m = 0;
@@ -315,13 +247,7 @@ void rs_print_run(FILE *f, const rs_row *row, rs_format fmt)
     if (fmt == RS_FMT_JSON) {
         print_json(f, rs_row_to_json(row));
     } else if (fmt == RS_FMT_CSV) {
-        const rs_metric_mask m = rows_metrics(row, 1);
-        csv_header(f, m);
-        csv_row(f, row, 0, m);
-        if (row->status == RS_OK && row->result.stalls.valid) { /* a second table, by line */
-            fprintf(f, "\n");
-            rs_print_stalls(f, &row->result.stalls, RS_FMT_CSV);
-        }
+        rs_print_run_csv(f, row, NULL, NULL, 0);
     } else {
         print_run_table(f, row);
     }
@@ -523,9 +449,7 @@ void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt)
         }
         print_json(f, j);
     } else if (fmt == RS_FMT_CSV) {
-        const rs_metric_mask m = rows_metrics(rows, count);
-        csv_header(f, m);
-        for (int i = 0; i < count; i++) csv_row(f, rows, i, m);
+        rs_print_rows_csv(f, rows, count);
     } else {
         print_ladder_table(f, rows, count);
     }
