@@ -164,37 +164,38 @@ static int fastest(const rs_sweep *s, int i, double *t_out)
     return best;
 }
 
-int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
+int rs_sweep_leads(const rs_sweep *s, rs_sweep_lead *out, int max)
 {
     int segments = 0, lead = -1, start = 0, last = 0;
-    size_t used = 0;
-    text[0] = '\0';
-    int seg_lead[RS_SWEEP_MAX_SIZES], seg_start[RS_SWEEP_MAX_SIZES], seg_end[RS_SWEEP_MAX_SIZES];
     for (int i = 0; i < s->sizes.count; i++) {
         double t;
         const int best = fastest(s, i, &t);
         if (best < 0) continue;
         const double lead_t = lead >= 0 ? rs_sweep_value(s, i, lead, RS_CHART_TIME) : -1.0;
         if (lead < 0 || lead_t <= 0.0 || (best != lead && lead_t > t * RS_LEAD_MARGIN)) {
-            if (lead >= 0) {
-                seg_lead[segments] = lead, seg_start[segments] = start, seg_end[segments] = last;
-                segments++;
-            }
+            if (lead >= 0 && segments < max) out[segments++] = (rs_sweep_lead){lead, start, last};
             lead = best;
             start = i;
         }
         last = i;
     }
-    if (lead < 0) return 0;
-    seg_lead[segments] = lead, seg_start[segments] = start, seg_end[segments] = last;
-    segments++;
+    if (lead >= 0 && segments < max) out[segments++] = (rs_sweep_lead){lead, start, last};
+    return segments;
+}
+
+int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    rs_sweep_lead seg[RS_SWEEP_MAX_SIZES];
+    const int segments = rs_sweep_leads(s, seg, RS_SWEEP_MAX_SIZES);
     for (int k = 0; k < segments; k++) {
         char a[32], b[32];
-        sweep_size(s, s->sizes.n[seg_start[k]], a, sizeof a);
-        sweep_size(s, s->sizes.n[seg_end[k]], b, sizeof b);
-        const char *name = rs_sweep_series_name(s, seg_lead[k]);
+        sweep_size(s, s->sizes.n[seg[k].first], a, sizeof a);
+        sweep_size(s, s->sizes.n[seg[k].last], b, sizeof b);
+        const char *name = rs_sweep_series_name(s, seg[k].series);
         int w;
-        if (segments == 1 && seg_start[k] == seg_end[k]) /* one size: no crossover to find */
+        if (segments == 1 && seg[k].first == seg[k].last) /* one size: no crossover to find */
             w = snprintf(text + used, len - used, "%s fastest at the one size measured (%s)", name,
                          a);
         else if (segments == 1)
@@ -204,7 +205,7 @@ int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
             w = snprintf(text + used, len - used, "%s fastest up to %s", name, b);
         else if (k == segments - 1)
             w = snprintf(text + used, len - used, "; %s from %s on", name, a);
-        else if (seg_start[k] == seg_end[k])
+        else if (seg[k].first == seg[k].last)
             w = snprintf(text + used, len - used, "; %s at %s", name, a);
         else
             w = snprintf(text + used, len - used, "; %s from %s to %s", name, a, b);
@@ -425,6 +426,36 @@ static const char *cpu_from_csv(const rs_result *r)
     return r->cpu_ms > 0.0 ? rs_cpu_from_name(rs_cpu_from_of(r)) : "";
 }
 
+/* A series in the sweep's data: as its rows name it; the CPU's "cpu". */
+static const char *series_id(const rs_sweep *s, int series)
+{
+    return series >= s->nvar ? "cpu" : rs_sweep_series_name(s, series);
+}
+
+/* The crossovers as data: "leads", the fastest series size range by size
+ * range, and "crossings", where one overtakes the one before. */
+static void leads_json(const rs_sweep *s, cJSON *j)
+{
+    rs_sweep_lead seg[RS_SWEEP_MAX_SIZES];
+    const int n = rs_sweep_leads(s, seg, RS_SWEEP_MAX_SIZES);
+    cJSON *leads = cJSON_AddArrayToObject(j, "leads");
+    cJSON *crossings = cJSON_AddArrayToObject(j, "crossings");
+    for (int k = 0; k < n; k++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "variant", series_id(s, seg[k].series));
+        cJSON_AddNumberToObject(o, "n_from", (double)s->sizes.n[seg[k].first]);
+        cJSON_AddNumberToObject(o, "n_to", (double)s->sizes.n[seg[k].last]);
+        cJSON_AddItemToArray(leads, o);
+        if (k == 0) continue;
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "from", series_id(s, seg[k - 1].series));
+        cJSON_AddStringToObject(c, "to", series_id(s, seg[k].series));
+        cJSON_AddNumberToObject(c, "n_last_before", (double)s->sizes.n[seg[k - 1].last]);
+        cJSON_AddNumberToObject(c, "n", (double)s->sizes.n[seg[k].first]);
+        cJSON_AddItemToArray(crossings, c);
+    }
+}
+
 void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
 {
     if (fmt == RS_FMT_TABLE) {
@@ -432,20 +463,23 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
         return;
     }
     if (fmt == RS_FMT_CSV) {
-        fprintf(f,
-                "n,variant,status,time_median_ms,gbps,pct_peak,pct_limit,cpu_ms,cpu_from,correct,"
-                "error\n");
+        fprintf(f, "n,variant,status,time_median_ms,gbps,pct_peak,pct_measured,cpu_ms,cpu_from,"
+                   "correct,error\n");
         for (int i = 0; i < s->done; i++) {
             const rs_row *r = &s->rows[i];
             const rs_result *x = &r->result;
             char label[96];
             fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n,
                     rs_request_label(&x->req, label, sizeof label), r->status);
-            if (r->status == RS_OK)
-                fprintf(f, "%.6g,%.2f,%.2f,%.2f,%.6g,%s,%s,\n", x->t_median_ms, x->gbps,
-                        x->pct_peak, x->pct_measured, x->cpu_ms, cpu_from_csv(x),
-                        x->correct ? "yes" : "no");
-            else {
+            if (r->status == RS_OK) {
+                const double figs[] = {x->t_median_ms, x->gbps, x->pct_peak, x->pct_measured,
+                                       x->cpu_ms};
+                for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++) {
+                    rs_csv_num(f, figs[k]);
+                    fputc(',', f);
+                }
+                fprintf(f, "%s,%s,\n", cpu_from_csv(x), x->correct ? "yes" : "no");
+            } else {
                 fprintf(f, ",,,,,,,");
                 rs_csv_field(f, r->error);
                 fprintf(f, "\n");
@@ -463,6 +497,7 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
     char cross[512];
     rs_sweep_crossovers(s, cross, sizeof cross);
     cJSON_AddStringToObject(j, "crossovers", cross);
+    leads_json(s, j);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int i = 0; i < s->done; i++) cJSON_AddItemToArray(rows, rs_row_to_json(&s->rows[i]));
     char *text = cJSON_Print(j);

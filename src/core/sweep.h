@@ -37,6 +37,14 @@ double rs_sweep_value(const rs_sweep *s, int size_index, int series, rs_chart_qu
 int rs_sweep_series_count(const rs_sweep *s); /* variants + the CPU */
 const char *rs_sweep_series_name(const rs_sweep *s, int series);
 
+/* The fastest series over a range of sizes: sizes first to last (indices
+ * into sizes.n) until another is more than RS_LEAD_MARGIN faster. */
+typedef struct rs_sweep_lead {
+    int series, first, last;
+} rs_sweep_lead;
+/* The leads in size order, at most max; returns how many (0: nothing ran). */
+int rs_sweep_leads(const rs_sweep *s, rs_sweep_lead *out, int max);
+
 /* Where the fastest series changes: "atomic fastest up to 2^17; first_add
  * above", over every series the chart shows (the CPU baseline included).
  * Returns the number of segments; text gets the sentence. */
