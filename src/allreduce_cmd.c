@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "core/files.h"
 #include "core/catalogue.h"
+#include "core/export.h"
 #include "core/format.h"
 #include "core/multi.h"
 #include "core/rendezvous.h"
@@ -148,8 +149,8 @@ static void print_table(FILE *f, const ar_run *r)
     fprintf(f,
             "all-reduce over %d GPU%s (%s), %s %s, out of place, time the mean of %u reps after %u "
             "warm-up",
-            r->gpus, r->gpus == 1 ? "" : "s", r->device, rs_dtype_name(r->type), rs_op_name(r->op),
-            r->reps, r->warmup);
+            r->gpus, r->gpus == 1 ? "" : "s", r->device.name, rs_dtype_name(r->type),
+            rs_op_name(r->op), r->reps, r->warmup);
     if (r->nccl_version)
         fprintf(f, ", NCCL %d.%d.%d", r->nccl_version / 10000, r->nccl_version / 100 % 100,
                 r->nccl_version % 100);
@@ -171,21 +172,29 @@ static void print_table(FILE *f, const ar_run *r)
 
 static void print_csv(FILE *f, const ar_run *r)
 {
-    fprintf(f, "gpus,type,op,algo,bytes,count,time_us,algbw_gbps,busbw_gbps,wrong,"
+    fprintf(f, "gpus,type,op,algo,bytes,n,time_us,algbw_gbps,busbw_gbps,wrong,"
                "nccl_tests_time_us,nccl_tests_busbw_gbps,nvlink_tx_bytes,nvlink_rx_bytes\n");
     for (int i = 0; i < r->npoints; i++) {
         const rs_ar_point *p = &r->p[i];
-        fprintf(f, "%d,%s,%s,%s,%llu,%llu,%.3f,%.3f,%.3f,%llu,", r->gpus, rs_dtype_name(r->type),
-                rs_op_name(r->op), rs_ar_algo_name(p->algo), (unsigned long long)p->bytes,
-                (unsigned long long)p->n, p->us, p->algbw, p->busbw, (unsigned long long)p->wrong);
-        if (p->nt_us > 0)
-            fprintf(f, "%.3f,%.3f,", p->nt_us, p->nt_busbw);
-        else
-            fprintf(f, ",,");
+        fprintf(f, "%d,%s,%s,%s,%llu,%llu", r->gpus, rs_dtype_name(r->type), rs_op_name(r->op),
+                rs_ar_algo_name(p->algo), (unsigned long long)p->bytes, (unsigned long long)p->n);
+        const double figs[] = {p->us, p->algbw, p->busbw}; /* docs/formats.md: %.6g */
+        for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++) {
+            fputc(',', f);
+            rs_csv_num(f, figs[k]);
+        }
+        fprintf(f, ",%llu,", (unsigned long long)p->wrong);
+        if (p->nt_us > 0) {
+            rs_csv_num(f, p->nt_us);
+            fputc(',', f);
+            rs_csv_num(f, p->nt_busbw);
+        } else {
+            fputc(',', f);
+        }
         if (p->nvl_valid)
-            fprintf(f, "%.0f,%.0f\n", p->nvl_tx, p->nvl_rx);
+            fprintf(f, ",%.0f,%.0f\n", p->nvl_tx, p->nvl_rx);
         else
-            fprintf(f, ",\n");
+            fprintf(f, ",,\n");
     }
 }
 
@@ -240,7 +249,7 @@ static int plot(const ar_run *r, const char *file)
              "set title 'redscope allreduce over %d GPU%s (%s), %s %s: %s'\n"
              "set xlabel 'bytes per GPU'\nset ylabel '%s (GB/s)'\n"
              "plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i) noenhanced\n",
-             r->gpus, one ? "" : "s", rs_gnuplot_quote(r->device, qdev, sizeof qdev),
+             r->gpus, one ? "" : "s", rs_gnuplot_quote(r->device.name, qdev, sizeof qdev),
              rs_dtype_name(r->type), rs_op_name(r->op),
              one ? "algorithm bandwidth (busbw is 0 on one GPU)"
                  : "bus bandwidth as nccl-tests reports it",
@@ -265,14 +274,14 @@ static void print_run(FILE *f, const ar_run *r, rs_format fmt)
     cJSON_Delete(j);
 }
 
-/* The device facts of the header: the first GPU's name and the date. */
+/* The device facts of the header: the first GPU and the date. */
 static void describe(ar_run *r)
 {
     rs_device_info devs[RS_AR_GPUS_MAX];
     int count = 0;
     rs_error err;
     if (rs_devices_list(devs, RS_AR_GPUS_MAX, &count, &err) == RS_OK && count > 0)
-        snprintf(r->device, sizeof r->device, "%s", devs[0].name);
+        r->device = devs[0];
     const time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);

@@ -19,7 +19,7 @@ cJSON *rs_ar_run_to_json(const ar_run *r)
     cJSON *j = cJSON_CreateObject();
     cJSON_AddNumberToObject(j, "redscope_allreduce", 1);
     cJSON_AddStringToObject(j, "date", r->date);
-    cJSON_AddStringToObject(j, "device", r->device);
+    cJSON_AddItemToObject(j, "device", rs_device_to_json(&r->device));
     cJSON_AddNumberToObject(j, "gpus", r->gpus);
     cJSON_AddStringToObject(j, "links", r->links);
     cJSON_AddNumberToObject(j, "nccl_version", r->nccl_version);
@@ -208,6 +208,31 @@ static rs_status check_run(const char *where, const cJSON *j, const rs_cli *cli,
     return RS_OK;
 }
 
+/* The GPU: an object as run's "device" (its figures checked), or, as
+ * recordings before it held, its name alone (GPU 0's). */
+static rs_status device_from(const char *where, const cJSON *d, ar_run *r, rs_error *err)
+{
+    memset(&r->device, 0, sizeof r->device);
+    if (cJSON_IsObject(d)) {
+        if (rs_device_check(d, err) != RS_OK) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            return rs_fail(err, RS_E_IO, "%s: %s", where, msg);
+        }
+        rs_device_from_json(d, &r->device); /* its name made one line, for a title */
+        return RS_OK;
+    }
+    if (d && !cJSON_IsString(d)) {
+        char v[48];
+        rs_json_shown(d, v, sizeof v);
+        return rs_fail(err, RS_E_IO, "%s: device is %s: expected the GPU, an object as run's",
+                       where, v);
+    }
+    snprintf(r->device.name, sizeof r->device.name, "%s", cJSON_IsString(d) ? d->valuestring : "");
+    rs_text_scrub(r->device.name, 0); /* one line in a title */
+    return RS_OK;
+}
+
 /* One point's figures, each of its type and in range. */
 /* Within a part in 10^6: figures written with 17 digits come back so. */
 static int near(double a, double b)
@@ -312,6 +337,7 @@ rs_status rs_ar_run_read(const char *path, const rs_cli *cli, const rs_sweep_siz
     char where[480];
     snprintf(where, sizeof where, one_line ? "%s:1" : "%s", path);
     st = check_run(where, j, cli, err);
+    if (st == RS_OK) st = device_from(where, cJSON_GetObjectItemCaseSensitive(j, "device"), r, err);
     const cJSON *points = cJSON_GetObjectItemCaseSensitive(j, "points"), *p;
     int k = 0;
     const int type = rs_dtype_from_name(text(j, "type"));
@@ -327,8 +353,6 @@ rs_status rs_ar_run_read(const char *path, const rs_cli *cli, const rs_sweep_siz
     }
     r->gpus = (int)num(j, "gpus");
     r->nccl_version = (int)num(j, "nccl_version");
-    snprintf(r->device, sizeof r->device, "%s", text(j, "device"));
-    rs_text_scrub(r->device, 0); /* one line in a title */
     snprintf(r->date, sizeof r->date, "%s", text(j, "date"));
     snprintf(r->links, sizeof r->links, "%s", text(j, "links"));
     r->type = (rs_dtype)rs_dtype_from_name(text(j, "type"));

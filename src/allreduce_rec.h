@@ -13,7 +13,8 @@
 
 typedef struct ar_run {
     int gpus, nccl_version, npoints;
-    char device[128], date[32], links[160];
+    rs_device_info device; /* the first GPU; an older recording holds its name alone */
+    char date[32], links[160];
     rs_dtype type;
     rs_op op;
     unsigned warmup, reps;
