@@ -92,8 +92,19 @@ static void print_csv(const rs_check_report *r)
     printf("check,what,kernel,file,line,file2,line2,count\n");
     for (int i = 0; i < r->count; i++) {
         const rs_finding *f = &r->findings[i];
-        printf("%s,%s,%s,%s,%d,%s,%d,%llu\n", rs_check_name(r->kind), f->what, f->kernel, f->file,
-               f->line, f->file2, f->line2, (unsigned long long)f->count);
+        /* the sanitizer's words and names are quoted: a kernel's may hold commas */
+        const char *text[] = {f->what, f->kernel, f->file};
+        printf("%s", rs_check_name(r->kind));
+        for (size_t k = 0; k < sizeof text / sizeof text[0]; k++) {
+            printf(",");
+            rs_csv_field(stdout, text[k]);
+        }
+        printf(",%d,", f->line);
+        rs_csv_field(stdout, f->file2);
+        if (f->file2[0])
+            printf(",%d,%llu\n", f->line2, (unsigned long long)f->count);
+        else
+            printf(",,%llu\n", (unsigned long long)f->count);
     }
 }
 

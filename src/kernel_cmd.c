@@ -136,9 +136,11 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
             printf("file,type,op,finish,arch,ok,entry,registers,shared_static_bytes,"
                    "spill_store_bytes,spill_load_bytes,compile_ms\n");
         rs_csv_field(stdout, path);
-        printf(",%s,%s,%s,%d,%s,%s,%d,%d,%d,%d,%.1f\n", rs_dtype_name(r->type), rs_op_name(r->op),
+        printf(",%s,%s,%s,%d,%s,%s,%d,%d,%d,%d,", rs_dtype_name(r->type), rs_op_name(r->op),
                rs_finish_name(fin), c.arch, st == RS_OK ? "yes" : "no", c.build.entry, c.build.regs,
-               c.build.smem, c.build.spill_st, c.build.spill_ld, c.ms);
+               c.build.smem, c.build.spill_st, c.build.spill_ld);
+        rs_csv_num(stdout, c.ms);
+        printf("\n");
         if (st != RS_OK) rs_cli_error("%s", err.msg);
     } else {
         if (c.log && log_has_diagnostics(c.log)) print_log(path, c.log);
