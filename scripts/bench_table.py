@@ -32,13 +32,14 @@ def load(path, best):
         for rec in csv.reader(f):
             if len(rec) < 13:
                 continue
-            part, typ, block, n, variant, status, t, gbps, _, pct_limit = rec[:10]
+            # docs/formats.md "CSV: sweep": ..., pct_measured, cpu_ms, cpu_from, correct, error
+            part, typ, block, n, variant, status, t, gbps, _, pct_measured = rec[:10]
             key = (part, typ, int(block), int(n))
             slot = rows.setdefault(key, {})
             if status != "0" or not t:
                 slot[variant] = None
                 continue
-            slot[variant] = (float(t), float(gbps), float(pct_limit), rec[11])
+            slot[variant] = (float(t), float(gbps), float(pct_measured), rec[12])
     return rows
 
 
