@@ -81,7 +81,8 @@ def pattern(name):
     out = ""
     for part in re.split(r"(<\w+>)", name):
         m = re.fullmatch(r"<(\w+)>", part)
-        out += "(?:" + "|".join(map(re.escape, sorted(KEYS[m.group(1)]))) + ")" if m else re.escape(part)
+        keys = sorted(KEYS.get(m.group(1), ())) if m else ()
+        out += "(?:" + "|".join(map(re.escape, keys)) + ")" if m else re.escape(part)
     return re.compile(out)
 
 
@@ -89,7 +90,8 @@ def expand(heading, prefix="", seen_objects=()):
     """[(regex, origin)] of a JSON section: its fields under prefix, and the
     fields of the objects it names (origin: (section, field) to mark seen)."""
     out = []
-    for name, unit, _ in DOCS[heading]:
+    check(heading in DOCS, f"{os.path.relpath(DOC, SRC)} has no section '{heading}'")
+    for name, unit, _ in DOCS.get(heading, []):
         ref = re.fullmatch(r"(object|array): (\w+)", unit)
         path = prefix[:-1] if name == "(root)" else prefix + name
         if name != "(root)":
@@ -153,8 +155,10 @@ def csv_text(sections, out, what):
     table = list(csv.reader(io.StringIO(out)))
     check(table and all(table) and len({len(r) for r in table}) == 1,
           f"{what} csv: one table, one header, every row as wide: {out[:300]}")
-    pats = [(pattern(name), (s, name)) for s in sections for name, _, _ in DOCS[s]]
-    units = [(pattern(name), unit) for s in sections for name, unit, _ in DOCS[s]]
+    for s in sections:
+        check(s in DOCS, f"{os.path.relpath(DOC, SRC)} has no section '{s}'")
+    pats = [(pattern(name), (s, name)) for s in sections for name, _, _ in DOCS.get(s, [])]
+    units = [(pattern(name), unit) for s in sections for name, unit, _ in DOCS.get(s, [])]
     for column in table[0] if table else []:
         documented(pats, column, f"{what} csv")
     for row in table[1:]:
@@ -334,7 +338,7 @@ for rec in (AR1, AR2):
           f"allreduce csv: algbw a real value at every size: {[r['algbw_gbps'] for r in rows[:3]]}")
     j = json_out(AR_JSON, ("allreduce", "--replay", rec, "--algo", "all")) or {}
     algos = {p["algo"] for p in j.get("points", [])}
-    check(algos == KEYS["algo"], f"Keys: algo are --algo all's: {algos} {KEYS['algo']}")
+    check(algos == KEYS.get("algo"), f"Keys: algo are --algo all's: {algos} {KEYS.get('algo')}")
     check(isinstance(j.get("device"), dict) and j["device"].get("name", "").startswith("NVIDIA H"),
           f"allreduce json: the device an object, the recorded name in it: {j.get('device')}")
     plot = os.path.join(TMP, "ar.svg")
@@ -391,17 +395,17 @@ json_out(["JSON: variants"], ("variants",))
 csv_out(["CSV: metrics"], ("metrics",))
 m = json_out(["JSON: metrics"], ("metrics",)) or {}
 have = {(x["key"], x["unit"]) for x in m.get("metrics", [])}
-doc = {(r[0], r[1]) for r in DOCS["Keys: metric"]}
+doc = {(r[0], r[1]) for r in DOCS.get("Keys: metric", [])}
 check(have and have == doc, f"Keys: metric are the counters and units of redscope metrics: "
                             f"{sorted(have ^ doc)}")
-for key, unit, _ in DOCS["Keys: metric"]:
+for key, unit, _ in DOCS.get("Keys: metric", []):
     suffix = {"ns": "_ns", "bytes": "_bytes", "GB/s": "_gbps", "%": "_pct", "lanes": "_lanes"}.get(unit, "")
     column = key if not suffix or suffix[1:] in key.split("_") else key + suffix
-    check(column in [r[0] for r in DOCS["CSV: run, ladder"]],
+    check(column in [r[0] for r in DOCS.get("CSV: run, ladder", [])],
           f"the CSV column of counter {key} is {column}: its unit in its name")
 table = open(os.path.join(SRC, "src", "core", "stall_table.c")).read()
 reasons = set(re.findall(r'^\s*\{"(\w+)", "(?:Stall [^"]*|Selected)"', table, re.M)) | {"unknown"}
-check(reasons == KEYS["reason"], f"Keys: reason are the stall table's: {sorted(reasons ^ KEYS['reason'])}")
+check(reasons == KEYS.get("reason"), f"Keys: reason are the stall table's: {reasons} {KEYS.get('reason')}")
 home = os.path.join(TMP, "config")
 os.makedirs(os.path.join(home, "redscope", "presets"))
 with open(os.path.join(home, "redscope", "presets", "broken.ini"), "w") as f:
@@ -434,10 +438,22 @@ tables = open(os.path.join(SRC, "src", "core", "tables.c")).read()
 head = re.search(r'"(index,name,[^"]*)"\s*"([^"]*)\\n"', tables)
 columns = (head.group(1) + head.group(2)).split(",") if head else []
 check(columns, "devices: its CSV header in src/core/tables.c")
-pats = [(pattern(n), ("CSV: devices", n)) for n, _, _ in DOCS["CSV: devices"]]
+pats = [(pattern(n), ("CSV: devices", n)) for n, _, _ in DOCS.get("CSV: devices", [])]
 for c in columns:
     documented(pats, c, "devices csv (src/core/tables.c)")
 SEEN.add(("JSON: devices", "(root)"))
+
+# ---- every command that takes --format has its sections ----------------------------
+
+rc, out, _ = run("--help")
+commands = re.findall(r"^  (\w+)\s{2,}", out.split("commands:", 1)[-1].split("\n\n", 1)[0], re.M)
+check(len(commands) >= 10, f"the commands of redscope --help: {commands}")
+for c in commands:
+    if "--format" not in run(c, "--help")[1]:
+        continue
+    for fmt in ("CSV", "JSON"):
+        check(any(re.match(rf"{fmt}: (.*\W)?{c}(\W|$)", h) for h in DOCS),
+              f"{c} takes --format: {os.path.relpath(DOC, SRC)} has no '{fmt}: {c}' section")
 
 # ---- every documented name appears --------------------------------------------------
 
