@@ -32,7 +32,8 @@ typedef struct rs_cli {
     int rank, ranks;        /* allreduce --rank R --ranks N (ranks 0: one process) */
     const char *rendezvous; /* allreduce --rendezvous FILE */
     const char *nccl_tests; /* allreduce --nccl-tests PATH */
-    const char *against;    /* run --stalls --against VARIANT|FILE */
+    const char *against;    /* run --stalls --against VARIANT|FILE; diff's B */
+    int fail_slower;        /* diff --fail-slower PCT; -1: not given */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
@@ -55,6 +56,7 @@ enum {
     RS_X_RANKS = 1 << 13,
     RS_X_NCCL_TESTS = 1 << 14,
     RS_X_AGAINST = 1 << 15,
+    RS_X_FAIL_SLOWER = 1 << 16,
 };
 
 /* A command: its name, usage, one-line summary, the request fields (bit per
@@ -141,6 +143,9 @@ int rs_cmd_devices(rs_cli *cli);
 int rs_cmd_variants(rs_cli *cli);
 int rs_cmd_metrics(rs_cli *cli);
 int rs_cmd_presets(rs_cli *cli);
+/* diff_cmd.c: two recordings side by side (core/run_diff.h). */
+int rs_cmd_diff(rs_cli *cli);
+
 /* recording_cmd.c: a recording's configurations, as the explorer's R lists them. */
 int rs_cmd_recording(rs_cli *cli);
 /* run --check: the configuration under compute-sanitizer (check_cmd.c). */

@@ -32,6 +32,7 @@ enum {
     OPT_RENDEZVOUS,
     OPT_NCCL_TESTS,
     OPT_AGAINST,
+    OPT_FAIL_SLOWER,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -89,6 +90,10 @@ static const extra_opt extras[] = {
      "with --stalls: compare the stall view line by line with another variant on the same "
      "settings, a .cu kernel, or the same configuration in a recording",
      RS_X_AGAINST},
+    {"fail-slower", required_argument, OPT_FAIL_SLOWER, "PCT",
+     "diff as a gate: exit 10 when a configuration of B is slower than A's beyond both runs' "
+     "min..max and by more than PCT percent",
+     RS_X_FAIL_SLOWER},
     {"arch", required_argument, OPT_ARCH, "sm_XX",
      "the GPU architecture to compile for (default sm_90)", RS_X_ARCH},
     {"help", no_argument, OPT_HELP, NULL, "this help", 0},
@@ -137,6 +142,11 @@ static rs_status positionals(const char *command, int argc, char **argv, given *
     /* recording FILE: the file to list, as --replay names one */
     if (strcmp(command, "recording") == 0 && optind < argc)
         out[(*count)++] = (given){OPT_REPLAY, argv[optind++]};
+    /* diff A B: the two recordings, A as --replay names one, B as --against */
+    if (strcmp(command, "diff") == 0 && optind < argc)
+        out[(*count)++] = (given){OPT_REPLAY, argv[optind++]};
+    if (strcmp(command, "diff") == 0 && optind < argc)
+        out[(*count)++] = (given){OPT_AGAINST, argv[optind++]};
     if (optind < argc)
         return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",
                        argv[optind], command);
@@ -289,6 +299,7 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     case OPT_RENDEZVOUS: cli->rendezvous = v; break;
     case OPT_NCCL_TESTS: cli->nccl_tests = v; break;
     case OPT_AGAINST: cli->against = v; break;
+    case OPT_FAIL_SLOWER: return parse_count(v, "--fail-slower", 0, 100000, &cli->fail_slower, err);
     case OPT_CHECK:
         cli->check = rs_check_from_name(v);
         if (cli->check < 0)
@@ -335,6 +346,7 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
 {
     memset(cli, 0, sizeof *cli);
     cli->gpus = -1;
+    cli->fail_slower = -1;
     cli->rank = -1;
     cli->command = command;
     rs_request_defaults(&cli->req);
@@ -412,10 +424,14 @@ void rs_cli_usage(FILE *f, const char *command)
                 "  redscope --replay conf/recordings/h200-demo.jsonl\n"
                 "  redscope ladder --gpus 2 --n 2^28\n"
                 "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
+                "  redscope diff conf/recordings/h100-kernels.jsonl "
+                "conf/recordings/h200-demo.jsonl\n"
                 "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments, a refused configuration\n"
                 "  or a --replay that finds nothing asked for, 3 no NVIDIA driver (or no NCCL,\n"
                 "  for what needs it), 4 no CUDA device, 5 out of memory, 6 CUDA error,\n"
-                "  7 file error, 8 your kernel faulted or ran past --timeout, 130 interrupted\n");
+                "  7 file error, 8 your kernel faulted or ran past --timeout, 9 a --check found\n"
+                "  races or memory errors, 10 diff --fail-slower found a slower step, 130\n"
+                "  interrupted\n");
         return;
     }
     const rs_command *c = rs_command_find(command);

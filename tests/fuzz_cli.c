@@ -75,6 +75,11 @@ int rs_cmd_recording(rs_cli *cli)
     (void)cli;
     abort();
 }
+int rs_cmd_diff(rs_cli *cli)
+{
+    (void)cli;
+    abort();
+}
 int ui_main(const ui_options *opt)
 {
     (void)opt;

@@ -26,7 +26,7 @@ rc_devices, devices_json, _ = run("devices", "--format", "json")
 have_gpu = rc_devices == 0
 gpu_count = len(__import__("json").loads(devices_json)) if have_gpu else 0
 check(rc_devices in (0, 3, 4), f"redscope devices: exit {rc_devices}, not 0, 3 or 4")
-NO_GPU_NEEDED = {"variants", "metrics", "presets", "help", "compile", "recording"}
+NO_GPU_NEEDED = {"variants", "metrics", "presets", "help", "compile", "recording", "diff"}
 
 
 def examples(text):

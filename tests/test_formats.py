@@ -422,6 +422,11 @@ for fmt in ("csv", "json"):
 for rec in (DEMO, KERNELS):
     csv_out(["CSV: recording"], ("recording", rec))
     json_out(["JSON: recording"], ("recording", rec))
+# diff: the H100's ladder against the H200's (rows on one side, a failed
+# one), and the H200's against itself (stall views on both sides)
+for a, b in ((KERNELS, DEMO), (DEMO, DEMO)):
+    csv_out(["CSV: diff"], ("diff", a, b))
+    json_out(["JSON: diff"], ("diff", a, b))
 
 # devices needs a driver: without one nothing on stdout; its JSON objects are
 # run's device (checked above), its CSV header is read from the source

@@ -1,0 +1,116 @@
+#include "run_diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *rs_diff_verdict_name(rs_diff_verdict v)
+{
+    return v == RS_DIFF_FASTER ? "faster" : v == RS_DIFF_SLOWER ? "slower" : "same";
+}
+
+static int timed(const rs_row *r)
+{
+    return r && r->status == RS_OK && r->result.t_median_ms > 0.0 &&
+           isfinite(r->result.t_median_ms);
+}
+
+/* Faster or slower only where the two runs' min..max do not overlap: the
+ * spread each run measured, not one assumed. */
+static rs_diff_verdict verdict(const rs_result *a, const rs_result *b)
+{
+    if (b->t_max_ms < a->t_min_ms) return RS_DIFF_FASTER;
+    if (b->t_min_ms > a->t_max_ms) return RS_DIFF_SLOWER;
+    return RS_DIFF_SAME;
+}
+
+/* A counter worth telling: not one the time already says (kernel time,
+ * DRAM bandwidth and its share of a peak that differs between GPUs), and
+ * big enough on one side that its move is not noise (1 MB, 1000 events). */
+static int telling(int i, double va, double vb)
+{
+    if (i == RS_M_DURATION || i == RS_M_DRAM_GBPS || i == RS_M_DRAM_PCT) return 0;
+    const char *unit = rs_metric_defs[i].unit;
+    const double big = va > vb ? va : vb;
+    if (strcmp(unit, "bytes") == 0) return big >= 1e6;
+    if (strcmp(unit, "count") == 0) return big >= 1e3;
+    return 1;
+}
+
+/* The counters read on both sides that moved by 5% or more, biggest first. */
+static void top_counters(const rs_result *a, const rs_result *b, rs_diff_pair *p)
+{
+    double moved[RS_DIFF_TOP] = {0};
+    for (int i = 0; i < RS_METRIC_COUNT; i++) {
+        const rs_metric_mask bit = RS_METRIC_BIT(i);
+        if (!(a->metrics.valid & b->metrics.valid & bit)) continue;
+        const double va = a->metrics.value[i], vb = b->metrics.value[i];
+        if (!(va > 0.0) || !(vb > 0.0) || !isfinite(va) || !isfinite(vb)) continue;
+        if (!telling(i, va, vb)) continue;
+        const double m = fabs(log(vb / va));
+        if (m < log(1.05)) continue;
+        for (int k = 0; k < RS_DIFF_TOP; k++) {
+            if (k < p->ntop && m <= moved[k]) continue;
+            for (int j = RS_DIFF_TOP - 1; j > k; j--) { /* make room at k */
+                moved[j] = moved[j - 1];
+                p->top[j] = p->top[j - 1];
+                p->top_ratio[j] = p->top_ratio[j - 1];
+            }
+            moved[k] = m;
+            p->top[k] = (rs_metric_id)i;
+            p->top_ratio[k] = vb / va;
+            if (p->ntop < RS_DIFF_TOP) p->ntop++;
+            break;
+        }
+    }
+}
+
+static void top_stall(const rs_result *a, const rs_result *b, rs_diff_pair *p)
+{
+    if (!a->stalls.valid || !b->stalls.valid) return;
+    rs_stall_delta *d = malloc(sizeof *d * RS_STALL_DELTAS);
+    if (!d) return;
+    if (rs_stalls_diff(&a->stalls, &b->stalls, d, RS_STALL_DELTAS) > 0) {
+        p->stall = d[0];
+        p->has_stall = 1;
+    }
+    free(d);
+}
+
+static void pair_up(const rs_row *a, const rs_row *b, rs_diff_pair *p)
+{
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->b = b;
+    if (!timed(a) || !timed(b)) return;
+    p->speedup = a->result.t_median_ms / b->result.t_median_ms;
+    p->change_pct = 100.0 * (b->result.t_median_ms / a->result.t_median_ms - 1.0);
+    p->verdict = verdict(&a->result, &b->result);
+    top_counters(&a->result, &b->result, p);
+    top_stall(&a->result, &b->result, p);
+}
+
+int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pair *out, int max)
+{
+    char *used = calloc((size_t)b->count + 1, 1);
+    if (!used) return 0;
+    int n = 0;
+    for (int i = 0; i < a->count && n < max; i++) {
+        const rs_row *ra = &a->rows[i], *rb = NULL;
+        for (int j = 0; j < b->count && !rb; j++)
+            if (!used[j] && rs_request_same_run(&ra->result.req, &b->rows[j].result.req)) {
+                used[j] = 1;
+                rb = &b->rows[j];
+            }
+        pair_up(ra, rb, &out[n++]);
+    }
+    for (int j = 0; j < b->count && n < max; j++)
+        if (!used[j]) pair_up(NULL, &b->rows[j], &out[n++]);
+    free(used);
+    return n;
+}
+
+int rs_diff_fails(const rs_diff_pair *p, double pct)
+{
+    return p->a && p->b && p->verdict == RS_DIFF_SLOWER && p->change_pct > pct;
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""`redscope diff A B`: two recordings side by side, without a GPU. The
+shipped H100 and H200 recordings hold the same int32 ladder: matched by
+configuration, B's time against A's, a verdict from both runs' min..max,
+rows on one side only named. Copies of the H200 recording with one row's
+times or stall view changed check the verdicts, the gate (--fail-slower,
+exit 10) and the stall line that moved; table, CSV and JSON."""
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from clitest import Checks, run  # noqa: E402
+
+check = Checks("test_diff")
+RECS = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings")
+H100 = os.path.join(RECS, "h100-kernels.jsonl")
+H200 = os.path.join(RECS, "h200-demo.jsonl")
+tmp = tempfile.mkdtemp(prefix="rs_diff_")
+
+# the same ladder on two GPUs
+rc, out, err = run("diff", H100, H200)
+check(rc == 0, f"diff of the shipped pair: exit {rc} {err}")
+check("A: " + H100 + " (NVIDIA H100 80GB HBM3)" in out and "(NVIDIA H200)" in out,
+      "both files and their GPUs are named", out)
+check("14 in both: 10 faster in B, 0 slower, 4 the same within both runs' min..max" in out,
+      "14 steps matched, each with a verdict", out)
+vec = next((l for l in out.splitlines() if l.startswith("vectorized int32 sum 2^24 b256")), "")
+check("27.7 µs" in vec and "20.8 µs" in vec and "×1.33" in vec and "faster" in vec,
+      f"a step's two times, their ratio and its verdict: {vec!r}")
+check("only in A (6 rows): template.cu, fast.cu, lab-barrier.cu, lab-tail.cu at int32 sum 2^24"
+      in out, "rows of one side only are named", out)
+check(max(len(l) for l in out.splitlines()[:20]) <= 120, "the pairs fit 120 columns", out)
+
+# a copy of the H200 ladder (int32 2^24) with rows changed on purpose
+rows = [json.loads(l) for l in open(H200)]
+header = [r for r in rows if "request" not in r]
+ladder = [r for r in rows if "request" in r and r["request"]["type"] == "int32"
+          and r["request"]["n"] == 2 ** 24]
+
+
+def scaled(row, k):
+    """The row as if every repetition took k times as long."""
+    r = json.loads(json.dumps(row))
+    for key in ("median", "min", "max"):
+        r["time_ms"][key] *= k
+    for key in ("gbps", "pct_peak", "pct_measured", "speedup_cpu"):
+        if isinstance(r.get(key), (int, float)):
+            r[key] /= k
+    return r
+
+
+def write(name, rows_out):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        for r in header + rows_out:
+            f.write(json.dumps(r) + "\n")
+    return path
+
+
+base = write("a.jsonl", ladder)
+by = {r["request"]["variant"]: r for r in ladder}
+slow = write("b.jsonl", [scaled(r, 1.5) if r["request"]["variant"] == "sequential" else
+                         scaled(r, 1.001) if r["request"]["variant"] == "first_add" else r
+                         for r in ladder])
+rc, out, err = run("diff", base, slow)
+seq = next((l for l in out.splitlines() if l.startswith("sequential ")), "")
+fa = next((l for l in out.splitlines() if l.startswith("first_add ")), "")
+check(rc == 0 and "slower" in seq and "same" in fa,
+      f"1.5x the time is slower; 0.1% within the recorded min..max is the same: {seq!r} {fa!r}")
+rc, out, err = run("diff", base, slow, "--fail-slower", "10")
+check(rc == 10 and "sequential int32 sum 2^24 b256, +50.0%" in err and err.count("slower") == 1,
+      f"--fail-slower 10: exit 10 and the step named: {rc} {err}")
+rc, out, err = run("diff", base, slow, "--fail-slower", "60")
+check(rc == 0, f"--fail-slower 60 lets a 50% step pass: {rc} {err}")
+rc, out, err = run("diff", base, base, "--fail-slower", "0")
+check(rc == 0 and "0 faster in B, 0 slower" in out, f"a run against itself: {rc} {out[-200:]}")
+
+# the stall line that moved: samples taken from one line and put on another
+moved = json.loads(json.dumps(by["sequential"]))
+lines = moved["stalls"]["lines"]
+src = max(lines, key=lambda l: l["samples"])
+dst = min(lines, key=lambda l: l["samples"])
+for why, n in list(src["reasons"].items()):  # half of each reason's samples move
+    src["reasons"][why] -= n // 2
+    dst["reasons"][why] = dst["reasons"].get(why, 0) + n // 2
+src["samples"] = sum(src["reasons"].values())
+dst["samples"] = sum(dst["reasons"].values())
+stalled = write("c.jsonl", [moved if r["request"]["variant"] == "sequential" else r
+                            for r in ladder])
+rc, out, err = run("diff", base, stalled, "--format", "json")
+pairs = json.loads(out)["pairs"] if rc == 0 else []
+seqj = next((p for p in pairs if p["variant"] == "sequential"), {})
+mv = seqj.get("stall_line_moved", {})
+check(mv.get("line") in (src["line"], dst["line"]) and abs(mv["pct_before"] - mv["pct_after"]) > 5,
+      f"the stall line that moved most: {mv}")
+others = [p for p in pairs if p["variant"] != "sequential" and "stall_line_moved" in p]
+check(all(abs(p["stall_line_moved"]["pct_before"] - p["stall_line_moved"]["pct_after"]) < 1e-9
+          for p in others), "views that did not change move no line")
+rc, out, err = run("diff", base, stalled)
+check(f"stalls: {src['file']}:" in out, "the table says which stall line moved", out)
+
+# CSV and JSON hold the same pairs
+rc, out, err = run("diff", H100, H200, "--format", "csv")
+table = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check(len(table) == 14 + 6 + 137 and sum(r["verdict"] == "faster" for r in table) == 10,
+      f"CSV: every pair, one row each ({len(table)})")
+vrow = next((r for r in table if r["variant"] == "vectorized" and r["type"] == "int32"), {})
+check(vrow and abs(float(vrow["speedup"]) - 1.33) < 0.01 and vrow["n"] == str(2 ** 24),
+      f"CSV row: {vrow}")
+rc, out, err = run("diff", H100, H200, "--format", "json")
+pairs = json.loads(out)["pairs"] if rc == 0 else []
+check(len(pairs) == len(table) and sum(p["verdict"] == "only_b" for p in pairs) == 137,
+      "JSON: the same pairs, one side named")
+
+# refused
+rc, out, err = run("diff", H100)
+check(rc == 2 and "diff needs two recordings" in err, f"one file: {rc} {err}")
+rc, out, err = run("diff", H100, os.path.join(tmp, "none.jsonl"))
+check(rc != 0 and "none.jsonl" in err and not out, f"a missing file: {rc} {err}")
+rc, out, err = run("diff", H100, H200, "--fail-slower", "-3")
+check(rc == 2 and "--fail-slower" in err, f"a bad percent: {rc} {err}")
+check.finish()
