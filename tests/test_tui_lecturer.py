@@ -223,8 +223,28 @@ def preset_notes():
         shutil.rmtree(cfg, ignore_errors=True)
 
 
+def ladder_explains():
+    """The Ladder screen shows, per step, the counter its Why names with
+    its change against the row above: sequential's bank conflicts fall 99%
+    at 80 columns and at 120 (with the value)."""
+    for cols, rows, want in ((80, 24, "banks \u25bc99%"),
+                             (120, 40, "bank conflicts 79.9 k \u25bc99%")):
+        t = replay(cols, rows)
+        try:
+            t.keys("L")
+            s = t.wait_quiet("14 thrust") or t.screen()
+            seq = next((l for l in s.splitlines() if " 4 sequential" in l), "")
+            check(want in seq, f"{cols}x{rows}: sequential's row says what explains it: {seq!r}", s)
+            check("explains" in s, f"{cols}x{rows}: the column is named", s)
+            inter = next((l for l in s.splitlines() if " 5 first_add" in l), "")
+            check("inst \u25bc46%" in inter or "instructions 33.0 M \u25bc46%" in inter,
+                  f"{cols}x{rows}: first_add's warp instructions fall 46%: {inter!r}", s)
+        finally:
+            t.close()
+
+
 TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording, help_per_screen, cut_panels,
-         preset_notes]
+         preset_notes, ladder_explains]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

@@ -8,6 +8,7 @@
 #include "app.h"
 #include "core/catalogue.h"
 #include "core/format.h"
+#include "core/stories.h"
 #include "draw.h"
 
 static double metric_or(const rs_result *r, rs_metric_id a, rs_metric_id b, int *ok)
@@ -80,10 +81,81 @@ static void fmt_ratio_fit(double v, int utf8, int w, char *buf, size_t len)
     }
 }
 
+/* The counter that explains step v (the Why panel's), or for a step
+ * without a story, its warp instructions (interleaved) or DRAM share. */
+static void why_counter(rs_variant v, rs_metric_id *a, rs_metric_id *b, const char **name,
+                        const char **brief)
+{
+    const rs_story *st = rs_story_of(v);
+    *a = *b = v == RS_V_INTERLEAVED ? RS_M_WARP_INST : RS_M_DRAM_PCT;
+    *name = v == RS_V_INTERLEAVED ? "warp instructions" : "DRAM throughput";
+    if (st) *a = st->a, *b = st->b, *name = st->name;
+    *brief = *a == RS_M_SHLD_CONFLICTS    ? "banks"
+             : *a == RS_M_WARP_INST       ? "inst"
+             : *a == RS_M_SHLD_WAVEFRONTS ? "wavefr"
+             : *a == RS_M_DRAM_READ       ? "DRAM rd"
+                                          : "DRAM%";
+}
+
+/* The explaining counter of row i against the row above: "banks ▼99%",
+ * wide "bank conflicts 79.9 k ▼98.9%"; its value alone on the first row. */
+static void why_cell(const ui_app *a, int i, int wide, char *buf, size_t len)
+{
+    rs_metric_id m1, m2;
+    const char *name, *brief;
+    const rs_result *res = &a->ladder[i].result;
+    why_counter(res->req.variant, &m1, &m2, &name, &brief);
+    int ok, ok_prev = 0;
+    const double v = metric_or(res, m1, m2, &ok);
+    double prev = 0.0;
+    if (i > 0 && a->ladder[i - 1].status == RS_OK)
+        prev = metric_or(&a->ladder[i - 1].result, m1, m2, &ok_prev);
+    if (!ok) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    char val[32], move[32] = "";
+    if (strcmp(rs_metric_defs[m1].unit, "%") == 0)
+        snprintf(val, sizeof val, "%.0f%%", v);
+    else
+        (wide ? rs_fmt_si : fmt_short)(v, val, sizeof val);
+    if (ok_prev && prev > 0.0 && fabs(v / prev - 1.0) < 0.005)
+        snprintf(move, sizeof move, "=");
+    else if (ok_prev && prev > 0.0 && v / prev >= 2.0)
+        snprintf(move, sizeof move, "%s%s%.0f", ui_glyph(G_UP), a->utf8 ? "\xc3\x97" : "x",
+                 v / prev);
+    else if (ok_prev && prev > 0.0)
+        snprintf(move, sizeof move, "%s%.0f%%", v < prev ? ui_glyph(G_DOWN) : ui_glyph(G_UP),
+                 fabs(100.0 * (v / prev - 1.0)));
+    const int n = wide ? snprintf(buf, len, "%s %s %s", name, val, move)
+                       : snprintf(buf, len, "%s %s", brief, move[0] ? move : val);
+    if (n >= (int)len && len > 0) buf[len - 1] = '\0'; /* cut: the column cuts it anyway */
+}
+
 /* The table's columns, wide and narrow: widths in display columns (a
  * micro sign or a times sign is one column and two bytes). */
-enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_BANKS, C_INST, C_COUNT };
-static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 5, 5}, {3, 20, 9, 7, 7, 7, 6, 9, 9}};
+enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_WHY, C_COUNT };
+static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 11}, {3, 20, 9, 7, 7, 7, 6, 34}};
+
+/* s left-aligned in w display columns, cut there (a UTF-8 character is one
+ * column and is never split). */
+static const char *left_cell(const char *s, int w, char *buf, size_t len)
+{
+    size_t o = 0;
+    int cols = 0;
+    for (const char *c = s; *c && o + 4 < len;) {
+        size_t k = 1;
+        while ((c[k] & 0xc0) == 0x80) k++; /* the character's continuation bytes */
+        if (cols == w) break;
+        memcpy(buf + o, c, k);
+        o += k;
+        c += k;
+        cols++;
+    }
+    while (cols++ < w && o + 1 < len) buf[o++] = ' ';
+    buf[o] = '\0';
+    return buf;
+}
 
 /* One row of cells, each right-aligned in its column but the name. */
 static int put_cells(int y, int x, int w, ui_role role, int wide, char cell[C_COUNT][48])
@@ -92,11 +164,12 @@ static int put_cells(int y, int x, int w, ui_role role, int wide, char cell[C_CO
     size_t off = 0;
     for (int c = 0; c < C_COUNT && off < sizeof line; c++) {
         const int cw = col_w[wide][c];
-        char name[48];
-        if (c == C_NAME) /* left-aligned, cut to its column */
-            snprintf(name, sizeof name, "%-*.*s", cw, cw, cell[c]);
+        char name[96];
+        if (c == C_NAME || c == C_WHY) /* left-aligned, cut to its column */
+            left_cell(cell[c], cw, name, sizeof name);
         off += (size_t)snprintf(line + off, sizeof line - off, "%s ",
-                                c == C_NAME ? name : ui_pad(cell[c], cw, pad, sizeof pad));
+                                c == C_NAME || c == C_WHY ? name
+                                                          : ui_pad(cell[c], cw, pad, sizeof pad));
     }
     return ui_put(y, x, w, role, line);
 }
@@ -104,13 +177,12 @@ static int put_cells(int y, int x, int w, ui_role role, int wide, char cell[C_CO
 /* The column names; % reads against the measured limit where there is one. */
 static void draw_head(int y, int x, int w, int wide, int limited)
 {
-    char head[C_COUNT][48] = {"#", "variant", "time", "step", "cumul", "GB/s", "", "", ""};
+    char head[C_COUNT][48] = {"#", "variant", "time", "step", "cumul", "GB/s", "", ""};
     snprintf(head[C_PCT], 48, "%s",
              wide      ? (limited ? "%limit" : "%peak")
              : limited ? "%lim"
                        : "%pk");
-    snprintf(head[C_BANKS], 48, "%s", wide ? "bank conf" : "banks");
-    snprintf(head[C_INST], 48, "%s", wide ? "warp inst" : "inst");
+    snprintf(head[C_WHY], 48, "%s", wide ? "explains it (vs the row above)" : "explains");
     const int hx = x + put_cells(y, x, w, R_TITLE, wide, head);
     ui_put(y, hx, x + w - hx, R_TITLE, wide ? "ok   bandwidth" : "ok");
 }
@@ -218,7 +290,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
             continue;
         }
         const rs_result *res = &row->result;
-        char cell[C_COUNT][48] = {"", "", "", "", "", "", "", "-", "-"};
+        char cell[C_COUNT][48] = {"", "", "", "", "", "", "", "-"};
         snprintf(cell[C_STEP], 48, "%d", rs_catalogue_get(v)->step);
         snprintf(cell[C_NAME], 48, "%s", name);
         rs_fmt_time(res->t_median_ms, a->utf8, cell[C_TIME], 48);
@@ -226,11 +298,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
                       cell[C_SPEED], 48);
         fmt_ratio_fit(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, col_w[wide][C_CUMUL],
                       cell[C_CUMUL], 48);
-        int ok;
-        const double conf = metric_or(res, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, &ok);
-        if (ok) (wide ? rs_fmt_si : fmt_short)(conf, cell[C_BANKS], 48);
-        const double inst = metric_or(res, RS_M_WARP_INST, RS_M_WARP_INST, &ok);
-        if (ok) (wide ? rs_fmt_si : fmt_short)(inst, cell[C_INST], 48);
+        why_cell(a, i, wide, cell[C_WHY], 48);
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
         const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;

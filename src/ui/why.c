@@ -8,6 +8,7 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/stalls_io.h"
+#include "core/stories.h"
 
 typedef struct sentences {
     char (*out)[256];
@@ -74,52 +75,7 @@ void ui_why_change(double from, double to, const char *unit, char *buf, size_t l
     }
 }
 
-/* What the textbook expects a step to do to its key counter. */
-typedef struct expectation {
-    rs_variant v;
-    rs_metric_id a, b; /* b: second half of a pair, or a */
-    int direction;     /* -1 fall, +1 rise, 0 about the same */
-    const char *name;
-    const char *unit;
-    const char *before, *after; /* the sentence around the change */
-} expectation;
-
-static const expectation stories[] = {
-    {RS_V_INTERLEAVED_STRIDED, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, +1, "bank conflicts",
-     "count", "Bank conflicts ",
-     ": thread t now works on word 2*s*t, so a warp's accesses fall on few of the 32 banks and are "
-     "served one after another."},
-    {RS_V_INTERLEAVED_STRIDED, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
-     "Warp instructions ",
-     ": the working threads are now the first ones, so whole warps retire early, and the modulo is "
-     "gone."},
-    {RS_V_SEQUENTIAL, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, -1, "bank conflicts", "count",
-     "Bank conflicts ", ": sequential addressing puts a warp's 32 threads on 32 different banks."},
-    {RS_V_FIRST_ADD, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
-     "Warp instructions ", ": half the blocks read the same bytes, with no idle first step."},
-    {RS_V_FIRST_ADD, RS_M_DRAM_READ, RS_M_DRAM_READ, 0, "DRAM bytes read", "bytes", "DRAM read ",
-     ": the same bytes as before, read by half as many blocks."},
-    {RS_V_UNROLL_WARP_VOLATILE, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
-     "Warp instructions ", ": the last six levels run without loop and __syncthreads()."},
-    {RS_V_UNROLL_WARP, RS_M_WARP_INST, RS_M_WARP_INST, 0, "warp instructions", "count",
-     "Warp instructions ", ": __syncwarp() makes the unrolled warp correct for almost nothing."},
-    {RS_V_UNROLLED, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
-     "Warp instructions ",
-     ": with the block size known at compile time, no loop counter or compare is left."},
-    {RS_V_MULTI_ELEMENT, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1, "DRAM throughput", "%",
-     "DRAM throughput ",
-     " of peak: each thread keeps many loads in flight and the tree runs once per block."},
-    {RS_V_WARP_SHUFFLE, RS_M_SHLD_WAVEFRONTS, RS_M_SHST_WAVEFRONTS, -1, "shared wavefronts",
-     "count", "Shared-memory wavefronts ",
-     ": values move between registers with shuffles; shared memory holds one value per warp."},
-    {RS_V_COOPERATIVE_GROUPS, RS_M_WARP_INST, RS_M_WARP_INST, 0, "warp instructions", "count",
-     "Warp instructions ", ": cg::reduce does the same exchange as hand-written shuffles."},
-    {RS_V_VECTORIZED, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1, "DRAM throughput", "%", "DRAM throughput ",
-     " of peak: 16-byte loads, four in flight per thread, one launch."},
-};
-
-static void tell_story(sentences *s, const expectation *e, const rs_result *cur,
-                       const rs_result *base)
+static void tell_story(sentences *s, const rs_story *e, const rs_result *cur, const rs_result *base)
 {
     const int paired = e->a != e->b;
     if (!(paired ? has_pair(cur, e->a, e->b) : has(cur, e->a))) return;
@@ -262,10 +218,10 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
 int ui_why_key_metrics(rs_variant v, rs_metric_id *out, int max)
 {
     int n = 0;
-    for (size_t i = 0; i < sizeof stories / sizeof stories[0] && n + 2 <= max; i++) {
-        if (stories[i].v != v) continue;
-        out[n++] = stories[i].a;
-        if (stories[i].b != stories[i].a) out[n++] = stories[i].b;
+    for (int i = 0; i < rs_story_count && n + 2 <= max; i++) {
+        if (rs_stories[i].v != v) continue;
+        out[n++] = rs_stories[i].a;
+        if (rs_stories[i].b != rs_stories[i].a) out[n++] = rs_stories[i].b;
     }
     if (v == RS_V_INTERLEAVED && n + 3 <= max) {
         out[n++] = RS_M_WARP_INST;
@@ -323,8 +279,8 @@ int ui_why_measured(const rs_result *cur, const rs_result *base, const char *bas
     say_correctness(&s, cur);
     say_time(&s, cur, base, base_label ? base_label : "the baseline");
     say_special(&s, cur, base);
-    for (size_t i = 0; base && i < sizeof stories / sizeof stories[0]; i++)
-        if (stories[i].v == cur->req.variant) tell_story(&s, &stories[i], cur, base);
+    for (int i = 0; base && i < rs_story_count; i++)
+        if (rs_stories[i].v == cur->req.variant) tell_story(&s, &rs_stories[i], cur, base);
     say_gpus(&s, cur);
     if (!cur->metrics.valid && cur->req.variant != RS_V_CPU)
         say(&s,

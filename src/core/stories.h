@@ -1,0 +1,26 @@
+/* What the textbook expects each step of the ladder to do to its key
+ * counter, and the sentence around the change: the Why panel tells them
+ * with the numbers measured, the CLI ladder and the Ladder screen show the
+ * counter beside each step. */
+#ifndef RS_STORIES_H
+#define RS_STORIES_H
+
+#include "catalogue.h"
+#include "metric_table.h"
+
+typedef struct rs_story {
+    rs_variant v;
+    rs_metric_id a, b; /* b: the second half of a pair (ld, st), or a */
+    int direction;     /* -1 fall, +1 rise, 0 about the same */
+    const char *name;  /* "bank conflicts" */
+    const char *unit;
+    const char *before, *after; /* the sentence around the change */
+} rs_story;
+
+extern const rs_story rs_stories[];
+extern const int rs_story_count;
+
+/* The first story of step v (the counter that explains it), or NULL. */
+const rs_story *rs_story_of(rs_variant v);
+
+#endif
