@@ -146,7 +146,11 @@ int rs_cmd_ladder(rs_cli *cli)
     }
     int done = 0;
     rc = rs_cli_run_list(cli, src, "ladder", reqs, nvars, rows, &done);
-    if (done > 0) rs_print_ladder(stdout, rows, done, cli->format);
+    /* counters asked for by name (--metrics dram_read,bank_ld): their columns */
+    const char *m = cli->req.metrics;
+    const int named = cli->set[RS_F_metrics] && strcmp(m, "none") != 0 &&
+                      strcmp(m, "default") != 0 && strcmp(m, "full") != 0;
+    if (done > 0) rs_print_ladder(stdout, rows, done, cli->format, cli->wide || named);
     const int missing = rs_cli_stalls_missing(cli, rows, done);
     const int lacking = rs_cli_metrics_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, rows, done);

@@ -34,6 +34,7 @@ typedef struct rs_cli {
     const char *nccl_tests; /* allreduce --nccl-tests PATH */
     const char *against;    /* run --stalls --against VARIANT|FILE; diff's B */
     int fail_slower;        /* diff --fail-slower PCT; -1: not given */
+    int wide;               /* ladder --wide: every column */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
@@ -57,6 +58,7 @@ enum {
     RS_X_NCCL_TESTS = 1 << 14,
     RS_X_AGAINST = 1 << 15,
     RS_X_FAIL_SLOWER = 1 << 16,
+    RS_X_WIDE = 1 << 17,
 };
 
 /* A command: its name, usage, one-line summary, the request fields (bit per

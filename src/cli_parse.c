@@ -33,6 +33,7 @@ enum {
     OPT_NCCL_TESTS,
     OPT_AGAINST,
     OPT_FAIL_SLOWER,
+    OPT_WIDE,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -94,6 +95,10 @@ static const extra_opt extras[] = {
      "diff as a gate: exit 10 when a configuration of B is slower than A's beyond both runs' "
      "min..max and by more than PCT percent",
      RS_X_FAIL_SLOWER},
+    {"wide", no_argument, OPT_WIDE, NULL,
+     "the table with every column: each counter of the set (the default fits 120 columns, "
+     "with the counter that explains each step)",
+     RS_X_WIDE},
     {"arch", required_argument, OPT_ARCH, "sm_XX",
      "the GPU architecture to compile for (default sm_90)", RS_X_ARCH},
     {"help", no_argument, OPT_HELP, NULL, "this help", 0},
@@ -291,6 +296,7 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
     case OPT_FORCE: cli->force = 1; break;
     case OPT_NO_COLOR: cli->no_color = 1; break;
     case OPT_MEASURE: cli->measure = 1; break;
+    case OPT_WIDE: cli->wide = 1; break;
     case OPT_PLOT: cli->plot = v; break;
     case OPT_ARCH: return parse_arch(v, &cli->arch, err);
     case OPT_ALGO: return parse_algos(v, &cli->algos, err);

@@ -76,7 +76,7 @@ if(RS_FUZZ AND RS_CLANG)
   rs_fuzzer(fuzz_recording
     SOURCES core/record.c core/json.c core/json_figures.c core/cpu_time.c core/source_recording.c
             core/sweep.c core/format.c
-            core/reference.c core/result.c core/tables.c core/csv.c core/check.c core/record_check.c
+            core/reference.c core/result.c core/tables.c core/stories.c core/csv.c core/check.c core/record_check.c
             core/record_kernel.c core/stalls.c core/stalls_json.c core/stalls_io.c core/stalls_csv.c
             core/stall_table.c core/stall_links.c core/stall_diff.c core/sass_deps.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/recording/*

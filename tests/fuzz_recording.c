@@ -131,7 +131,8 @@ static void check_configs(const rs_recording *rec, rs_source *src)
         must(rs_recording_find_sweep(configs, n, &c->req) >= -1);
         if (strcmp(c->command, "sweep") == 0) check_sweep(rec, c);
         for (int f = RS_FMT_TABLE; f <= RS_FMT_JSON; f++) {
-            rs_print_ladder(devnull, rec->rows + c->first, c->count, (rs_format)f);
+            rs_print_ladder(devnull, rec->rows + c->first, c->count, (rs_format)f, 0);
+            rs_print_ladder(devnull, rec->rows + c->first, c->count, (rs_format)f, 1);
             rs_print_run(devnull, rec->rows + c->first, (rs_format)f);
         }
         rs_result *out = malloc(sizeof *out);

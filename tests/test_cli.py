@@ -189,7 +189,7 @@ check(rc == 0 and len(j["rows"]) == 14 and all(r["correct"] for r in j["rows"]),
       f"ladder --replay: 14 recorded rows: {err}")
 check(rc == 0 and j["rows"][3]["metrics"]["values"]["bank_ld"]["valid"],
       "ladder --replay --metrics full: the recorded counters")
-rc, out, err = run("ladder", "--replay", demo, "--metrics", "full")
+rc, out, err = run("ladder", "--replay", demo, "--metrics", "full", "--wide")
 check(rc == 0 and "sequential" in out and "bank ld" in out, f"ladder --replay table: {err}")
 rc, out, err = run("run", "--replay", demo, "--variant", "sequential", "--format", "csv")
 check(rc == 0 and out.count("\n") == 2 and ",sequential," in out, f"run --replay csv: {err}")

@@ -25,7 +25,7 @@ static rs_format g_fmt;
 static void print_ladder(FILE *f, const void *unused)
 {
     (void)unused;
-    rs_print_ladder(f, g_rows, g_count, g_fmt);
+    rs_print_ladder(f, g_rows, g_count, g_fmt, 1);
 }
 
 static void print_run(FILE *f, const void *row)

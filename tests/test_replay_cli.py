@@ -296,4 +296,19 @@ rc, out, err = run("ladder", "--replay", DEMO, "--type", "float32", "--n", "2^28
 check(rc == 2 and "holds only some of the counters 'full' for 14 of these 14 rows" in err,
       f"ladder --replay --metrics full where default was recorded: exit 2: {rc} {err}")
 
+# the ladder's table fits 120 columns, with the counter that explains each
+# step against the row above; --wide has every counter as a column
+rc, out, err = run("ladder", "--replay", DEMO)
+lines = out.splitlines()
+check(rc == 0 and max(len(l) for l in lines) <= 120, f"ladder fits 120 columns: {out[:400]}")
+seq = next((l for l in lines if " sequential " in l), "")
+check("bank conflicts 79.9 k \u25bc99%" in seq and "explains it (vs the row above)" in out,
+      f"sequential's row says what explains it: {seq!r}")
+check("bank ld" not in out and "--wide: every counter" in out, "the counters' columns wait for --wide")
+rc, out, err = run("ladder", "--replay", DEMO, "--wide")
+check(rc == 0 and "bank ld" in out and "warp inst" in out and "explains" not in out,
+      f"--wide: every counter as a column: {out[:300]}")
+rc, out, err = run("run", "--replay", DEMO, "--variant", "sequential", "--wide")
+check(rc == 2 and "takes no --wide" in err, f"run takes no --wide: {rc} {err}")
+
 check.finish()

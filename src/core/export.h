@@ -76,7 +76,9 @@ void rs_print_run(FILE *f, const rs_row *row, rs_format fmt);
 
 /* `redscope ladder`: the classic table, step and cumulative speedups. With
  * metric columns when any row has counters. */
-void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt);
+/* The ladder: its table fits 120 columns (each step's explaining counter,
+ * core/stories.h) unless wide (every counter of the set); CSV and JSON whole. */
+void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt, int wide);
 
 /* The rows of a ladder as CSV (core/csv.c): counter columns where any row
  * has counters, its hottest line where any has a stall view. */

@@ -24,6 +24,8 @@ const char *rs_sym(rs_sym_id id)
         [RS_SYM_DASH] = {"-", "\xe2\x80\x93"},       /* – */
         [RS_SYM_MICRO] = {"us", "\xc2\xb5s"},        /* µs */
         [RS_SYM_ELLIPSIS] = {"...", "\xe2\x80\xa6"}, /* … */
+        [RS_SYM_DOWN] = {"v", "\xe2\x96\xbc"},       /* ▼ */
+        [RS_SYM_UP] = {"^", "\xe2\x96\xb2"},         /* ▲ */
     };
     return (unsigned)id < RS_SYM_COUNT ? sym[id][notation_utf8] : "";
 }

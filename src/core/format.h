@@ -13,6 +13,8 @@ typedef enum {
     RS_SYM_DASH,     /* a range: "90.5–91.7 µs" / "-" */
     RS_SYM_MICRO,    /* "µs" / "us" */
     RS_SYM_ELLIPSIS, /* text cut: "…" / "..." */
+    RS_SYM_DOWN,     /* a counter fell: "▼" / "v" */
+    RS_SYM_UP,       /* a counter rose: "▲" / "^" */
     RS_SYM_COUNT
 } rs_sym_id;
 void rs_notation_set(int utf8);

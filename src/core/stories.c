@@ -1,6 +1,12 @@
 #include "stories.h"
 
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+#include "export.h"
 
 const rs_story rs_stories[] = {
     {RS_V_INTERLEAVED_STRIDED, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, +1, "bank conflicts",
@@ -42,4 +48,58 @@ const rs_story *rs_story_of(rs_variant v)
     for (int i = 0; i < rs_story_count; i++)
         if (rs_stories[i].v == v) return &rs_stories[i];
     return NULL;
+}
+
+static double pair_value(const rs_result *r, rs_metric_id a, rs_metric_id b, int *ok)
+{
+    const rs_metric_mask need = RS_METRIC_BIT(a) | RS_METRIC_BIT(b);
+    *ok = (r->metrics.valid & need) == need;
+    return *ok ? r->metrics.value[a] + (a != b ? r->metrics.value[b] : 0.0) : 0.0;
+}
+
+static void explaining(rs_variant v, rs_metric_id *a, rs_metric_id *b, const char **name,
+                       const char **brief)
+{
+    const rs_story *st = rs_story_of(v);
+    *a = *b = v == RS_V_INTERLEAVED ? RS_M_WARP_INST : RS_M_DRAM_PCT;
+    *name = v == RS_V_INTERLEAVED ? "warp instructions" : "DRAM throughput";
+    if (st) *a = st->a, *b = st->b, *name = st->name;
+    *brief = *a == RS_M_SHLD_CONFLICTS    ? "banks"
+             : *a == RS_M_WARP_INST       ? "inst"
+             : *a == RS_M_SHLD_WAVEFRONTS ? "wavefr"
+             : *a == RS_M_DRAM_READ       ? "DRAM rd"
+                                          : "DRAM%";
+}
+
+void rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
+{
+    rs_metric_id m1, m2;
+    const char *name, *shortname;
+    const rs_result *res = &rows[i].result;
+    explaining(res->req.variant, &m1, &m2, &name, &shortname);
+    int ok, ok_prev = 0;
+    const double v = pair_value(res, m1, m2, &ok);
+    const double prev = i > 0 && rows[i - 1].status == RS_OK
+                            ? pair_value(&rows[i - 1].result, m1, m2, &ok_prev)
+                            : 0.0;
+    if (!ok || rows[i].status != RS_OK) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    char val[32], move[32] = "";
+    if (strcmp(rs_metric_defs[m1].unit, "%") == 0)
+        snprintf(val, sizeof val, "%.0f%%", v);
+    else
+        rs_fmt_si(v, val, sizeof val);
+    ok_prev = ok_prev && prev > 0.0;
+    if (ok_prev && fabs(v / prev - 1.0) < 0.005)
+        snprintf(move, sizeof move, "=");
+    else if (ok_prev && v / prev >= 2.0)
+        snprintf(move, sizeof move, "%s%s%.0f", rs_sym(RS_SYM_UP), rs_sym(RS_SYM_TIMES), v / prev);
+    else if (ok_prev)
+        snprintf(move, sizeof move, "%s%.0f%%", rs_sym(v < prev ? RS_SYM_DOWN : RS_SYM_UP),
+                 fabs(100.0 * (v / prev - 1.0)));
+    const int n = brief ? snprintf(buf, len, "%s %s", shortname, move[0] ? move : val)
+                        : snprintf(buf, len, "%s %s %s", name, val, move);
+    if (n >= (int)len && len > 0) buf[len - 1] = '\0';
 }

@@ -10,6 +10,7 @@
 #include "cpu_time.h"
 #include "format.h"
 #include "stalls_io.h"
+#include "stories.h"
 #include "ukernel.h"
 
 int rs_row_not_recorded(const rs_row *row)
@@ -375,6 +376,57 @@ static void ladder_header(FILE *f, const rs_row *rows, int count)
     }
 }
 
+/* What every ladder table ends with: the GPUs' footer, what vs CPU is
+ * against, and why counters are missing. */
+static void ladder_footer(FILE *f, const rs_row *rows, int count)
+{
+    if (rows_gpus(rows, count) > 1) gpus_footer(f, rows, count);
+    cpu_footer(f, rows, count);
+    for (int i = 0; i < count; i++) {
+        const rs_metrics *mt = &rows[i].result.metrics;
+        if (rows[i].status == RS_OK && mt->requested && !mt->valid &&
+            rows[i].result.req.variant != RS_V_CPU) {
+            fprintf(f, "counters not collected: %s\n", mt->reason);
+            break;
+        }
+    }
+}
+
+/* The default table, within 120 columns: the times, and with counters the
+ * one that explains each step against the row above (--wide: all). */
+static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
+{
+    const rs_metric_mask m = rows_metrics(rows, count);
+    ladder_header(f, rows, count);
+    const int w = label_width(rows, count), utf8 = rs_notation_utf8();
+    fprintf(f, "%3s  %-*s %9s %7s %7s %8s %7s %8s %7s%s\n", "#", w, "variant", "time", "step",
+            "cumul.", "GB/s", "% peak", "vs CPU", "correct",
+            m ? "  explains it (vs the row above)" : "");
+    for (int i = 0; i < count; i++) {
+        const rs_result *r = &rows[i].result;
+        char label[96];
+        rs_request_label(&r->req, label, sizeof label);
+        const int step = rs_catalogue_get(r->req.variant)->step;
+        if (rows[i].status != RS_OK) {
+            fprintf(f, "%3d  %-*s refused: %s\n", step, w, label, rows[i].error);
+            continue;
+        }
+        char t[32], s[32], c[32], x[32], p[4][48], why[96] = "";
+        rs_fmt_time(r->t_median_ms, utf8, t, sizeof t);
+        rs_fmt_ratio(rs_ladder_step_speedup(rows, i), utf8, s, sizeof s);
+        rs_fmt_ratio(rs_ladder_cumulative_speedup(rows, i), utf8, c, sizeof c);
+        rs_fmt_ratio(r->speedup_cpu, utf8, x, sizeof x);
+        if (m && r->req.variant != RS_V_CPU) rs_story_cell(rows, i, 0, why, sizeof why);
+        fprintf(f, "%3d  %-*s %s %s %s %8.1f %6.1f%% %s %7s%s%s\n", step, w, label,
+                rs_pad(t, 9, 1, p[0], sizeof p[0]), rs_pad(s, 7, 1, p[1], sizeof p[1]),
+                rs_pad(c, 7, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak,
+                rs_pad(x, 8, 1, p[3], sizeof p[3]), verdict(r), why[0] ? "  " : "", why);
+        stall_row(f, &r->stalls);
+    }
+    ladder_footer(f, rows, count);
+    if (m) fprintf(f, "--wide: every counter of the set as a column\n");
+}
+
 static void print_ladder_table(FILE *f, const rs_row *rows, int count)
 {
     const rs_metric_mask m = rows_metrics(rows, count);
@@ -421,19 +473,10 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         fprintf(f, "\n");
         stall_row(f, &r->stalls);
     }
-    if (rows_gpus(rows, count) > 1) gpus_footer(f, rows, count);
-    cpu_footer(f, rows, count);
-    for (int i = 0; i < count; i++) {
-        const rs_metrics *mt = &rows[i].result.metrics;
-        if (rows[i].status == RS_OK && mt->requested && !mt->valid &&
-            rows[i].result.req.variant != RS_V_CPU) {
-            fprintf(f, "counters not collected: %s\n", mt->reason);
-            break;
-        }
-    }
+    ladder_footer(f, rows, count);
 }
 
-void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt)
+void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt, int wide)
 {
     if (fmt == RS_FMT_JSON) {
         cJSON *j = cJSON_CreateObject();
@@ -450,8 +493,10 @@ void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt)
         print_json(f, j);
     } else if (fmt == RS_FMT_CSV) {
         rs_print_rows_csv(f, rows, count);
-    } else {
+    } else if (wide) {
         print_ladder_table(f, rows, count);
+    } else {
+        print_ladder_narrow(f, rows, count);
     }
 }
 

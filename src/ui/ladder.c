@@ -11,13 +11,6 @@
 #include "core/stories.h"
 #include "draw.h"
 
-static double metric_or(const rs_result *r, rs_metric_id a, rs_metric_id b, int *ok)
-{
-    const rs_metric_mask need = RS_METRIC_BIT(a) | RS_METRIC_BIT(b);
-    *ok = (r->metrics.valid & need) == need;
-    return *ok ? r->metrics.value[a] + (a != b ? r->metrics.value[b] : 0.0) : 0.0;
-}
-
 /* The ladder on screen answers the configuration (or is being run on it). */
 static int ladder_current(const ui_app *a)
 {
@@ -79,57 +72,6 @@ static void fmt_ratio_fit(double v, int utf8, int w, char *buf, size_t len)
         fmt_short(1.0 / v, n, sizeof n);
         snprintf(buf, len, "%s%s", utf8 ? "\xc3\xb7" : "/", n);
     }
-}
-
-/* The counter that explains step v (the Why panel's), or for a step
- * without a story, its warp instructions (interleaved) or DRAM share. */
-static void why_counter(rs_variant v, rs_metric_id *a, rs_metric_id *b, const char **name,
-                        const char **brief)
-{
-    const rs_story *st = rs_story_of(v);
-    *a = *b = v == RS_V_INTERLEAVED ? RS_M_WARP_INST : RS_M_DRAM_PCT;
-    *name = v == RS_V_INTERLEAVED ? "warp instructions" : "DRAM throughput";
-    if (st) *a = st->a, *b = st->b, *name = st->name;
-    *brief = *a == RS_M_SHLD_CONFLICTS    ? "banks"
-             : *a == RS_M_WARP_INST       ? "inst"
-             : *a == RS_M_SHLD_WAVEFRONTS ? "wavefr"
-             : *a == RS_M_DRAM_READ       ? "DRAM rd"
-                                          : "DRAM%";
-}
-
-/* The explaining counter of row i against the row above: "banks ▼99%",
- * wide "bank conflicts 79.9 k ▼98.9%"; its value alone on the first row. */
-static void why_cell(const ui_app *a, int i, int wide, char *buf, size_t len)
-{
-    rs_metric_id m1, m2;
-    const char *name, *brief;
-    const rs_result *res = &a->ladder[i].result;
-    why_counter(res->req.variant, &m1, &m2, &name, &brief);
-    int ok, ok_prev = 0;
-    const double v = metric_or(res, m1, m2, &ok);
-    double prev = 0.0;
-    if (i > 0 && a->ladder[i - 1].status == RS_OK)
-        prev = metric_or(&a->ladder[i - 1].result, m1, m2, &ok_prev);
-    if (!ok) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    char val[32], move[32] = "";
-    if (strcmp(rs_metric_defs[m1].unit, "%") == 0)
-        snprintf(val, sizeof val, "%.0f%%", v);
-    else
-        (wide ? rs_fmt_si : fmt_short)(v, val, sizeof val);
-    if (ok_prev && prev > 0.0 && fabs(v / prev - 1.0) < 0.005)
-        snprintf(move, sizeof move, "=");
-    else if (ok_prev && prev > 0.0 && v / prev >= 2.0)
-        snprintf(move, sizeof move, "%s%s%.0f", ui_glyph(G_UP), a->utf8 ? "\xc3\x97" : "x",
-                 v / prev);
-    else if (ok_prev && prev > 0.0)
-        snprintf(move, sizeof move, "%s%.0f%%", v < prev ? ui_glyph(G_DOWN) : ui_glyph(G_UP),
-                 fabs(100.0 * (v / prev - 1.0)));
-    const int n = wide ? snprintf(buf, len, "%s %s %s", name, val, move)
-                       : snprintf(buf, len, "%s %s", brief, move[0] ? move : val);
-    if (n >= (int)len && len > 0) buf[len - 1] = '\0'; /* cut: the column cuts it anyway */
 }
 
 /* The table's columns, wide and narrow: widths in display columns (a
@@ -298,7 +240,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
                       cell[C_SPEED], 48);
         fmt_ratio_fit(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, col_w[wide][C_CUMUL],
                       cell[C_CUMUL], 48);
-        why_cell(a, i, wide, cell[C_WHY], 48);
+        rs_story_cell(a->ladder, i, !wide, cell[C_WHY], 48);
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
         const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
