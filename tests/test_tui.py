@@ -364,12 +364,12 @@ def sigterm():
     t = Tmux(f"{EXE} --replay {REC}", env=dict(UTF8, XDG_CONFIG_HOME=cfg))
     try:
         t.wait_for("REPLAY")
+        pid = t.pid()
         t.keys("s")
         t.wait_for("save preset as")
         t.tmux("send-keys", "-t", t.name, "-l", "hup-test")
         t.tmux("send-keys", "-t", t.name, "Enter")
-        t.wait_for("its note")
-        pid = t.pid()
+        t.wait_for("its note", 30)
         t.tmux("send-keys", "-t", t.name, "Enter")
         if pid:
             os.kill(pid, 1)

@@ -88,13 +88,15 @@ void rs_fmt_bytes(double v, char *buf, size_t len)
 void rs_fmt_ratio(double v, int utf8, char *buf, size_t len)
 {
     const char *x = utf8 ? "\xc3\x97" : "x";
-    const int places = v > 0.0 && v < 0.1 ? 1 - (int)floor(log10(v)) : 2;
-    if (!(v > 0.0) || !isfinite(v))
+    if (!(v > 0.0) || !isfinite(v)) {
         snprintf(buf, len, "-");
-    else if (v < 0.1) /* two significant digits: x0.0034, never x0.00 */
-        snprintf(buf, len, "%s%.*f", x, places < 9 ? places : 9, v);
-    else
-        snprintf(buf, len, v < 10.0 ? "%s%.2f" : v < 100.0 ? "%s%.1f" : "%s%.0f", x, v);
+        return;
+    }
+    if (v < 0.1) { /* a tenth or less reads as its inverse: /294, not x0.0034 */
+        x = utf8 ? "\xc3\xb7" : "/";
+        v = 1.0 / v;
+    }
+    snprintf(buf, len, v < 10.0 ? "%s%.2f" : v < 100.0 ? "%s%.1f" : "%s%.0f", x, v);
 }
 
 void rs_fmt_mem(double bytes, char *buf, size_t len)
