@@ -53,8 +53,8 @@ for src in ((), ("--replay", DEMO)):  # the ladder refuses --stalls over GPUs as
 rc, out, err = run("ladder", "--gpus", "2", "--replay", DEMO)
 names = [line.split()[1:4] for line in out.splitlines()[2:] if line[:3].strip().isdigit()]
 check(rc == 0 and len(names) == 8 and names[0] == ["vectorized", demo_us("vectorized"), "µs"]
-      and "vectorized x2 host    refused: not in the recording: vectorized x2 host" in out
-      and "cub x2 nccl" in out, f"ladder --gpus 2: 8 rows, one GPU's from the recording:\n{out}")
+      and "refused: not in the recording: vectorized on 2 GPUs, host" in out
+      and "cub on 2 GPUs, nccl" in out, f"ladder --gpus 2: 8 rows, one GPU's from the recording:\n{out}")
 
 rc, out, err = run("ladder", "--gpus", "2", "--cross", "p2p", "--variants", "sequential",
                    "--replay", DEMO, "--format", "csv")
@@ -142,7 +142,7 @@ check(len(crow) == 8 and crow[0]["step_speedup"] == "" and crow[0]["cumulative_s
       and crow[2]["warp_inst"] == str(int(jrow["warp_inst"])),
       f"CSV: no step for the first row; counters exact, as in the JSON: {crow[:3]} {jrow}")
 rc, out, err = run(*LADDER[:-2], "--gpus", "2")
-check(rc == 0 and "(rows x2: over 2 GPUs: every GPU CUDA device 0 (test-only "
+check(rc == 0 and "(rows over 2 GPUs: every GPU CUDA device 0 (test-only "
       "REDSCOPE_TEST_GPUS=2))" in out.splitlines()[0], f"the header says what the GPUs were: {out}")
 # a recording whose GPUs' shares do not add up is refused, its line named
 

@@ -150,7 +150,7 @@ static void ladder(void)
     for (int c = 0; c < RS_CROSS_COUNT; c++)
         CHECK(rows[1 + c].gpus == 2 && rows[1 + c].cross == (rs_cross)c);
     CHECK_STR_EQ(rs_request_label(&rows[0], label, sizeof label), "vectorized");
-    CHECK_STR_EQ(rs_request_label(&rows[2], label, sizeof label), "vectorized x2 p2p");
+    CHECK_STR_EQ(rs_request_label(&rows[2], label, sizeof label), "vectorized on 2 GPUs, p2p");
     base.cross = RS_CROSS_NCCL;
     base.variants = 1u << RS_V_SEQUENTIAL;
     n = rs_multi_ladder(&base, 1, rows, 64);
@@ -163,7 +163,7 @@ static void ladder(void)
           rows[1].variant == RS_V_CPU && rows[1].gpus == 1);
     base.variants = 1u << RS_V_SEQUENTIAL;
     base.gpus = 0;
-    CHECK_STR_EQ(rs_request_label(&base, label, sizeof label), "sequential xall nccl");
+    CHECK_STR_EQ(rs_request_label(&base, label, sizeof label), "sequential on every GPU, nccl");
 }
 
 /* What a run over several GPUs refuses, each with its reason. */

@@ -68,18 +68,18 @@ try:
     check("2 GPUs: n split evenly" in status_line(s) and "2 GPUs, host: every GPU CUDA device 0"
           in (s.splitlines() or [""])[0], "G: the recording's two GPUs, named in the header", s)
     s = run_row(t, 0, "slowest GPU", 10)
-    check("x2 host" in s and "39.5 µs" in s and "slowest GPU 26.0 µs" in s,
+    check("2 GPUs host" in s and "39.5 µs" in s and "slowest GPU 26.0 µs" in s,
           "Enter: the host finish's recorded run, its slowest GPU and finish", s)
     t.keys("p")  # pinned with its GPUs and finish
-    s = t.wait_for("pinned vectorized x2 host:", 5) or t.screen()
-    check("pinned vectorized x2 host:" in status_line(s), "p: the pin names its GPUs", s)
+    s = t.wait_for("pinned vectorized on 2 GPUs, host:", 5) or t.screen()
+    check("pinned vectorized on 2 GPUs, host:" in status_line(s), "p: the pin names its GPUs", s)
     t.keys("c")
     s = run_row(t, 0, "34.9 µs", 10)
-    check("34.9 µs" in s and "x2 p2p" in s and "2 GPUs, p2p" in s,
+    check("34.9 µs" in s and "2 GPUs p2p" in s and "2 GPUs, p2p" in s,
           "c, Enter: the p2p finish's recorded run", s)
     t.keys("C")
-    s = t.wait_for("pinned vectorized x2 host", 5) or t.screen()
-    check("Compare" in s and "pinned vectorized x2 host" in s and "39.5 µs" in s
+    s = t.wait_for("pinned vectorized on 2 GPUs, host", 5) or t.screen()
+    check("Compare" in s and "pinned vectorized on 2 GPUs, host" in s and "39.5 µs" in s
           and "34.9 µs" in s, "C: the p2p run beside the pinned host one, named", s)
     t.keys("Escape")
     t.keys("c")  # nccl: refused when recorded, and the result panel says so
@@ -103,7 +103,7 @@ try:
     s = t.wait_for("38.5 µs", 10) or t.screen()
     lad = [l for l in s.splitlines() if "vectorized " in l or "cub " in l]
     check(len(lad) == 2 and "34.9 µs" in lad[0] and "31.1%" in lad[0] and "38.5 µs" in lad[1]
-          and "×0.91" in lad[1] and "x2 p2p" in s.splitlines()[1],
+          and "×0.91" in lad[1] and "2 GPUs p2p" in s.splitlines()[1],
           "L, Enter: the ladder over 2 GPUs, cub stepping from vectorized's p2p row", s)
     t.keys("R")  # the recording: one ladder, on one GPU and over every one
     s = t.wait_for("1 configuration", 5) or t.screen()

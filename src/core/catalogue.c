@@ -176,9 +176,9 @@ const char *rs_request_label(const rs_request *r, char *buf, size_t len)
         snprintf(buf, len, "%s", rs_request_name(r));
         return buf;
     }
-    char g[16];
-    snprintf(g, sizeof g, r->gpus ? "x%u" : "xall", r->gpus);
-    snprintf(buf, len, "%s %s %s", rs_request_name(r), g, rs_cross_name(r->cross));
+    char g[24]; /* "on 2 GPUs", not "x2" (a speedup's sign) */
+    snprintf(g, sizeof g, r->gpus ? "on %u GPUs" : "on every GPU", r->gpus);
+    snprintf(buf, len, "%s %s, %s", rs_request_name(r), g, rs_cross_name(r->cross));
     return buf;
 }
 

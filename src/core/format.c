@@ -99,6 +99,12 @@ void rs_fmt_ratio(double v, int utf8, char *buf, size_t len)
     snprintf(buf, len, v < 10.0 ? "%s%.2f" : v < 100.0 ? "%s%.1f" : "%s%.0f", x, v);
 }
 
+const char *rs_fmt_gbps(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, v >= 10.0 ? "%.0f" : v >= 1.0 ? "%.1f" : "%.2f", v);
+    return buf;
+}
+
 void rs_fmt_mem(double bytes, char *buf, size_t len)
 {
     snprintf(buf, len, "%.0f GiB", bytes / 1073741824.0);

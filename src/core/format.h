@@ -33,6 +33,9 @@ void rs_fmt_bytes(double v, char *buf, size_t len);
 void rs_fmt_mem(double bytes, char *buf, size_t len);
 /* ×1.27, ×184, ×0.0034 ("x" unless utf8); "-" for nothing meaningful */
 void rs_fmt_ratio(double v, int utf8, char *buf, size_t len);
+/* GB/s as every screen and sentence writes it: whole from 10, else one
+ * decimal (4.6), two below 1 (0.37); the number alone. */
+const char *rs_fmt_gbps(double v, char *buf, size_t len);
 /* A metric value in its unit: ns as time, bytes, %, lanes, counts. */
 void rs_fmt_metric(double v, const char *unit, int utf8, char *buf, size_t len);
 

@@ -371,7 +371,7 @@ static void ladder_header(FILE *f, const rs_row *rows, int count)
         const char *links = ""; /* how the GPUs are joined, as the run found them */
         for (int i = 0; i < count && !*links; i++)
             if (rows[i].status == RS_OK) links = rows[i].result.multi.links;
-        if (g > 1) fprintf(f, " (rows x%d: over %d GPUs%s%s)", g, g, *links ? ": " : "", links);
+        if (g > 1) fprintf(f, " (rows over %d GPUs%s%s)", g, *links ? ": " : "", links);
         fprintf(f, "\n");
     }
 }

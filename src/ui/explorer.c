@@ -205,8 +205,10 @@ static void time_range(const rs_result *res, char *buf, size_t len)
     const double ms = res->t_median_ms;
     const double k = ms < 1.0 ? 1e3 : ms < 1000.0 ? 1.0 : 1e-3;
     const char *unit = ms < 1.0 ? rs_sym(RS_SYM_MICRO) : ms < 1000.0 ? "ms" : "s";
-    snprintf(buf, len, "%.3g%s%.3g %s", res->t_min_ms * k, ui_glyph(G_DASH), res->t_max_ms * k,
-             unit);
+    const double v = ms * k; /* both ends with the median's decimals: 22.0-25.1, not 22-25.1 */
+    const int d = v < 10.0 ? 2 : v < 100.0 ? 1 : 0;
+    snprintf(buf, len, "%.*f%s%.*f %s", d, res->t_min_ms * k, ui_glyph(G_DASH), d,
+             res->t_max_ms * k, unit);
 }
 
 static void draw_verdict_line(const ui_app *a, ui_rect r, const rs_result *res)
@@ -233,7 +235,9 @@ static void draw_verdict_line(const ui_app *a, ui_rect r, const rs_result *res)
 static void draw_bandwidth_line(ui_rect r, const rs_result *res)
 {
     const int x = r.x + 2, w = r.w - 4;
-    const int label = ui_putf(r.y + 2, x, w, R_NORMAL, "GB/s %9.0f  ", res->gbps);
+    char bw[32];
+    const int label =
+        ui_putf(r.y + 2, x, w, R_NORMAL, "GB/s %9s  ", rs_fmt_gbps(res->gbps, bw, sizeof bw));
     if (!(res->device.peak_gbps > 0.0) || res->req.variant == RS_V_CPU) {
         ui_put(r.y + 2, x + label, w - label, R_DIM,
                res->req.variant == RS_V_CPU ? "one host thread reading memory" : "");

@@ -20,7 +20,8 @@ static void title_of(const rs_request *r, const char *lead, const char *f, const
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s grid %u", sep, r->grid);
     if (r->gpus != 1)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
-                 r->gpus ? " %s x%u %s" : " %s xall%.0u %s", sep, r->gpus, rs_cross_name(r->cross));
+                 r->gpus ? " %s %u GPUs %s" : " %s every GPU%.0u %s", sep, r->gpus,
+                 rs_cross_name(r->cross));
     if (r->dist != RS_DIST_RANDOM)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s input %s", sep,
                  rs_dist_name(r->dist));

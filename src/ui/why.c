@@ -103,13 +103,6 @@ static void tell_story(sentences *s, const rs_story *e, const rs_result *cur, co
     }
 }
 
-/* GB/s as every sentence of the panel writes it: whole above 10. */
-static const char *gbps_text(double v, char *buf, size_t len)
-{
-    snprintf(buf, len, v >= 10.0 ? "%.0f" : v >= 1.0 ? "%.1f" : "%.2f", v);
-    return buf;
-}
-
 static void say_time(sentences *s, const rs_result *cur, const rs_result *base, const char *label)
 {
     char bw[32];
@@ -121,9 +114,9 @@ static void say_time(sentences *s, const rs_result *cur, const rs_result *base, 
         rs_fmt_time(base->t_median_ms, utf8, a, sizeof a);
         rs_fmt_ratio(base->t_median_ms / cur->t_median_ms, utf8, x, sizeof x);
         say(s, "Time %s %s %s: %s against %s; %s GB/s%s.", a, rs_sym(RS_SYM_ARROW), b, x, label,
-            gbps_text(cur->gbps, bw, sizeof bw), peak);
+            rs_fmt_gbps(cur->gbps, bw, sizeof bw), peak);
     } else {
-        say(s, "Time %s: %s GB/s%s.", b, gbps_text(cur->gbps, bw, sizeof bw), peak);
+        say(s, "Time %s: %s GB/s%s.", b, rs_fmt_gbps(cur->gbps, bw, sizeof bw), peak);
     }
 }
 
@@ -209,9 +202,9 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
     char bw[32];
     if (v == RS_V_ATOMIC)
         say(s, "One atomic per element: %s GB/s, bound by the atomic unit of one address.",
-            gbps_text(cur->gbps, bw, sizeof bw));
+            rs_fmt_gbps(cur->gbps, bw, sizeof bw));
     if (v == RS_V_CPU)
-        say(s, "One host thread reads %s GB/s.", gbps_text(cur->gbps, bw, sizeof bw));
+        say(s, "One host thread reads %s GB/s.", rs_fmt_gbps(cur->gbps, bw, sizeof bw));
     (void)base;
 }
 
