@@ -120,10 +120,7 @@ static int put_cells(int y, int x, int w, ui_role role, int wide, char cell[C_CO
 static void draw_head(int y, int x, int w, int wide, int limited)
 {
     char head[C_COUNT][48] = {"#", "variant", "time", "step", "cumul", "GB/s", "", ""};
-    snprintf(head[C_PCT], 48, "%s",
-             wide      ? (limited ? "%limit" : "%peak")
-             : limited ? "%lim"
-                       : "%pk");
+    snprintf(head[C_PCT], 48, "%s", wide ? (limited ? "%read" : "%peak") : limited ? "%rd" : "%pk");
     snprintf(head[C_WHY], 48, "%s", wide ? "explains it (vs the row above)" : "explains");
     const int hx = x + put_cells(y, x, w, R_TITLE, wide, head);
     ui_put(y, hx, x + w - hx, R_TITLE, wide ? "ok   bandwidth" : "ok");
@@ -166,8 +163,9 @@ static void draw_limit_note(const ui_app *a, int y, int x, int w, double limit, 
 {
     if (limit > 0.0)
         ui_putf(y, x, w, R_DIM,
-                "%s the limit: %.0f GB/s, a streaming read measured with these runs; %s is each "
-                "row's share of it, or of G times it over G GPUs (theoretical peak %.0f)",
+                "%s the streaming read: %.0f GB/s, measured with these runs; %s is each row's "
+                "share of it (above 100%%: the step read faster), or of G times it over G GPUs "
+                "(theoretical peak %.0f)",
                 ui_theme_utf8() ? "\xe2\x94\x82" : "|", limit, col, a->dev.peak_gbps);
     else
         ui_put(y, x, w, R_DIM,
@@ -251,7 +249,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         const int barx = x + used + 4; /* "ok!" and a blank */
         draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
     }
-    if (i + 3 < r.h - 1) draw_limit_note(a, r.y + 3 + i, x, w, limit, wide ? "%limit" : "%lim");
+    if (i + 3 < r.h - 1) draw_limit_note(a, r.y + 3 + i, x, w, limit, wide ? "%read" : "%rd");
     if (differ && i + 4 < r.h - 1) ui_putf(r.y + 4 + i, x, w, R_WARN, "These rows were %s.", other);
 }
 
