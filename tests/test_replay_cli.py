@@ -311,4 +311,14 @@ check(rc == 0 and "bank ld" in out and "warp inst" in out and "explains" not in 
 rc, out, err = run("run", "--replay", DEMO, "--variant", "sequential", "--wide")
 check(rc == 2 and "takes no --wide" in err, f"run takes no --wide: {rc} {err}")
 
+# your kernel's step is against sequential (the tree it starts from), not
+# thrust, the row above it
+rc, out, err = run("ladder", "--replay", KERNELS, "--kernel", "conf/kernels/template.cu",
+                   "--kernel", "conf/kernels/fast.cu")
+tpl = next((l for l in out.splitlines() if " template.cu " in l), "")
+fast = next((l for l in out.splitlines() if " fast.cu " in l), "")
+check(rc == 0 and "\u00d71.00" in tpl.split()[4] and "\u00d73.00" in fast.split()[4]
+      and "your kernels: step and explains against sequential" in out,
+      f"a kernel's step is against sequential: {tpl!r} {fast!r} {err}")
+
 check.finish()

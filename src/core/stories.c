@@ -79,9 +79,11 @@ void rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
     explaining(res->req.variant, &m1, &m2, &name, &shortname);
     int ok, ok_prev = 0;
     const double v = pair_value(res, m1, m2, &ok);
-    const double prev = i > 0 && rows[i - 1].status == RS_OK
-                            ? pair_value(&rows[i - 1].result, m1, m2, &ok_prev)
-                            : 0.0;
+    int k = i - 1; /* the row above; your kernel: sequential, as its step column */
+    for (int j = 0; res->req.variant == RS_V_KERNEL && j < i; j++)
+        if (rows[j].status == RS_OK && rows[j].result.req.variant == RS_V_SEQUENTIAL) k = j;
+    const double prev =
+        k >= 0 && rows[k].status == RS_OK ? pair_value(&rows[k].result, m1, m2, &ok_prev) : 0.0;
     if (!ok || rows[i].status != RS_OK) {
         snprintf(buf, len, "-");
         return;

@@ -25,8 +25,9 @@ const rs_story *rs_story_of(rs_variant v);
 
 /* Row i's explaining counter (its story's; a step without one: warp
  * instructions for interleaved, else DRAM throughput) with its change
- * against row i-1: "bank conflicts 79.9 k ▼99%", or brief "banks ▼99%";
- * its value alone where the row above lacks it; "-" where i lacks it. */
+ * against row i-1 (a user kernel's: the sequential row's, as its step): "bank conflicts 79.9 k
+ * ▼99%", or brief "banks ▼99%"; its value alone where the row above lacks it; "-" where i lacks it.
+ */
 struct rs_row;
 void rs_story_cell(const struct rs_row *rows, int i, int brief, char *buf, size_t len);
 

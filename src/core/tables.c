@@ -35,6 +35,11 @@ double rs_ladder_step_speedup(const rs_row *rows, int i)
 {
     if (!timed(&rows[i])) return 0.0;
     const rs_request *r = &rows[i].result.req;
+    /* your kernel: against sequential, the tree it starts from, not thrust */
+    for (int k = 0; r->variant == RS_V_KERNEL && k < i; k++)
+        if (timed(&rows[k]) && rows[k].result.req.variant == RS_V_SEQUENTIAL &&
+            rs_request_same_spread(&rows[k].result.req, r))
+            return ratio(rows, k, i);
     for (int k = i - 1; r->gpus != 1 && k >= 0; k--)
         if (timed(&rows[k]) && rows[k].result.req.gpus == 1 &&
             rows[k].result.req.variant == r->variant)
@@ -424,6 +429,12 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
         stall_row(f, &r->stalls);
     }
     ladder_footer(f, rows, count);
+    for (int i = 0; i < count; i++)
+        if (rows[i].result.req.variant == RS_V_KERNEL) {
+            fprintf(f, "your kernels: step%s against sequential, the tree they start from\n",
+                    m ? " and explains" : "");
+            break;
+        }
     if (m) fprintf(f, "--wide: every counter of the set as a column\n");
 }
 
