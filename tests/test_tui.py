@@ -50,7 +50,7 @@ def status_line(s):
     return s.splitlines()[-2] if s else ""
 
 
-VALUE = re.compile(r"\s*[\d,.]+(?: ?(?:\u00b5s|us|ms|s|MB|kB|GB|B|%|GB/s)\b|%)?")
+VALUE = re.compile(r"\s*[\d,.]+(?: ?(?:\u00b5s|us|ms|s|MiB|KiB|GiB|B|%|GB/s)\b|%)?")
 
 
 def right_edges(s, panel_left, labels):

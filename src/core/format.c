@@ -79,9 +79,11 @@ void rs_fmt_si(double v, char *buf, size_t len)
 
 void rs_fmt_bytes(double v, char *buf, size_t len)
 {
-    const char *unit[] = {"B", "kB", "MB", "GB", "TB"};
+    /* one unit for bytes, as memory and the all-reduce's sizes: binary (an
+     * input of 2^24 int32 is 64.0 MiB); rates stay GB/s, 10^9 bytes a second */
+    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int u = 0;
-    while (fabs(v) >= 1000.0 && u < 4) v /= 1000.0, u++;
+    while (fabs(v) >= 1024.0 && u < 4) v /= 1024.0, u++;
     snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
 }
 

@@ -27,7 +27,7 @@ void rs_fmt_time(double ms, int utf8, char *buf, size_t len);
 void rs_fmt_count(double v, char *buf, size_t len);
 /* 13.8 M, 1.2 k, 950 */
 void rs_fmt_si(double v, char *buf, size_t len);
-/* 67.1 MB (decimal units, as bandwidth is) */
+/* 64.0 MiB: binary units, as memory sizes are (rates stay GB/s) */
 void rs_fmt_bytes(double v, char *buf, size_t len);
 /* Device memory in whole GiB, as the driver counts it: "140 GiB" (an H200). */
 void rs_fmt_mem(double bytes, char *buf, size_t len);
