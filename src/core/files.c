@@ -21,13 +21,14 @@ static const char *kind_of(mode_t m)
     return "not a file";
 }
 
-/* "12.3 MB", "1 GB": a size in a message. */
+/* "12.3 MiB", "1.0 GiB": a size in a message, in bytes' one unit (binary,
+ * as rs_fmt_bytes; this file is linked alone into the fuzzers). */
 static void size_words(double bytes, char *buf, size_t len)
 {
-    if (bytes >= 1e9)
-        snprintf(buf, len, "%.1f GB", bytes / 1e9);
+    if (bytes >= 1073741824.0)
+        snprintf(buf, len, "%.1f GiB", bytes / 1073741824.0);
     else
-        snprintf(buf, len, "%.1f MB", bytes / 1e6);
+        snprintf(buf, len, "%.1f MiB", bytes / 1048576.0);
 }
 
 rs_status rs_file_open(const char *path, const char *what, size_t max, FILE **out, rs_error *err)
