@@ -133,8 +133,9 @@ static void print_table(const rs_cli *cli, const rs_recording *a, const rs_recor
     rs_text_safe(a->has_device ? a->device.name : "no GPU", 0, da, sizeof da);
     rs_text_safe(b->has_device ? b->device.name : "no GPU", 0, db, sizeof db);
     printf("A: %s (%s)\nB: %s (%s)\n\n", pa, da, pb, db);
-    printf("%-40s %9s %9s %7s  %-7s %s\n", "configuration", "A time", "B time", "B vs A", "verdict",
-           "counters that moved (B / A)");
+    printf("%-40s %9s %9s %7s  %-7s %s\n", "configuration", "A time", "B time", "speedup",
+           "verdict", "counters that moved (B / A)");
+    printf("%-40s %9s %9s %7s\n", "", "", "", "A / B");
     int both = 0, faster = 0, slower = 0, failed = 0;
     for (int i = 0; i < n; i++) {
         if (!p[i].a || !p[i].b) continue;

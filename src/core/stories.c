@@ -32,14 +32,16 @@ const rs_story rs_stories[] = {
      ": with the block size known at compile time, no loop counter or compare is left."},
     {RS_V_MULTI_ELEMENT, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1, "DRAM throughput", "%",
      "DRAM throughput ",
-     " of peak: each thread keeps many loads in flight and the tree runs once per block."},
+     " of the DRAM's peak (its counter): each thread keeps many loads in flight and the tree "
+     "runs once per block."},
     {RS_V_WARP_SHUFFLE, RS_M_SHLD_WAVEFRONTS, RS_M_SHST_WAVEFRONTS, -1, "shared wavefronts",
      "count", "Shared-memory wavefronts ",
      ": values move between registers with shuffles; shared memory holds one value per warp."},
     {RS_V_COOPERATIVE_GROUPS, RS_M_WARP_INST, RS_M_WARP_INST, 0, "warp instructions", "count",
      "Warp instructions ", ": cg::reduce does the same exchange as hand-written shuffles."},
     {RS_V_VECTORIZED, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1, "DRAM throughput", "%", "DRAM throughput ",
-     " of peak: 16-byte loads, four in flight per thread, one launch."},
+     " of the DRAM's peak (its counter): 16-byte loads, four in flight per thread, one "
+     "launch."},
 };
 const int rs_story_count = (int)(sizeof rs_stories / sizeof rs_stories[0]);
 

@@ -265,6 +265,12 @@ static void say_gpus(sentences *s, const rs_result *cur)
                "table and the JSON.");
 }
 
+/* The step a story is told against: the ladder's step before v. */
+static rs_variant ui_story_base(rs_variant v)
+{
+    return v > 0 ? (rs_variant)(v - 1) : v;
+}
+
 int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
                     char (*out)[256], int max)
 {
@@ -272,7 +278,11 @@ int ui_why_measured(const rs_result *cur, const rs_result *base, const char *bas
     say_correctness(&s, cur);
     say_time(&s, cur, base, base_label ? base_label : "the baseline");
     say_special(&s, cur, base);
-    for (int i = 0; base && i < rs_story_count; i++)
+    /* a step's story is what it changes from the step before: told against
+     * that step alone (against a pinned multi_element, unroll_warp_volatile's
+     * "instructions fall" would read as the textbook being wrong) */
+    const int story = base && base->req.variant == ui_story_base(cur->req.variant);
+    for (int i = 0; story && i < rs_story_count; i++)
         if (rs_stories[i].v == cur->req.variant) tell_story(&s, &rs_stories[i], cur, base);
     say_gpus(&s, cur);
     if (!cur->metrics.valid && cur->req.variant != RS_V_CPU)
