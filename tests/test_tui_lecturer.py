@@ -191,6 +191,11 @@ def cut_panels():
         s = t.wait_quiet("not a power of two") or t.screen()
         check("96 is not a power of two" in s,
               "a refusal wraps over the result panel's rows, its end shown", s)
+        t.keys("?")
+        top = t.wait_quiet("Help: every key") or t.screen()
+        t.keys("NPage")
+        s = t.wait_quiet("Help: every key") or t.screen()
+        check("does nothing" not in s and s != top, "PgDn pages the help", s)
     finally:
         t.close()
 

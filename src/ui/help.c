@@ -91,7 +91,7 @@ void ui_draw_help(const ui_app *a, const ui_layout *l)
     int first = a->help_scroll; /* clamped here, not stored: drawing changes nothing */
     if (first > n - rows) first = n - rows > 0 ? n - rows : 0;
     char title[128];
-    snprintf(title, sizeof title, "Help: every key (Up/Down scroll, Esc goes back)%s",
+    snprintf(title, sizeof title, "Help: every key (Up/Down, PgUp/PgDn scroll; Esc goes back)%s",
              first + rows < n ? " v more" : "");
     ui_box(r, title, R_TITLE);
     for (int i = 0; i < rows && first + i < n; i++)
@@ -100,13 +100,15 @@ void ui_draw_help(const ui_app *a, const ui_layout *l)
 
 int ui_key_help(ui_app *a, ui_action act)
 {
-    if (act != UI_ACT_UP && act != UI_ACT_DOWN) return 0;
+    const int page = act == UI_ACT_SCROLL_UP || act == UI_ACT_SCROLL_DOWN;
+    if (act != UI_ACT_UP && act != UI_ACT_DOWN && !page) return 0;
     ui_layout l; /* scrolled no further than the last line shows */
     ui_layout_compute(LINES, COLS, UI_SCREEN_HELP, &l);
     static char lines[HELP_MAX][256];
     static ui_role role[HELP_MAX];
     const int last = help_lines(l.main.w - 4, (int)a->back, lines, role) - (l.main.h - 2);
-    a->help_scroll += act == UI_ACT_UP ? -1 : 1;
+    const int step = page ? (l.main.h - 3 > 1 ? l.main.h - 3 : 1) : 1;
+    a->help_scroll += act == UI_ACT_UP || act == UI_ACT_SCROLL_UP ? -step : step;
     if (a->help_scroll > last) a->help_scroll = last;
     if (a->help_scroll < 0) a->help_scroll = 0;
     return 1;
