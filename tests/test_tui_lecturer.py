@@ -221,8 +221,21 @@ def preset_notes():
         text = open(ini).read() if os.path.exists(ini) else ""
         check("note = sequential for the second lecture" in text, f"the note is saved: {text!r}")
         t.keys("P")
+        s = t.wait_quiet("lecture:") or t.screen()
+        check("sequential for the second lecture" in s, "the preset just saved is selected", s)
+        t.keys("j")  # from the last row to the first
         s = t.wait_quiet("atomic-vs-tree:") or t.screen()
         check("--preset atomic-vs-tree)" in s, "the selected preset's note is shown whole", s)
+        t.keys("s")
+        t.wait_for("save preset as")
+        t.keys("C-u")
+        t.tmux("send-keys", "-t", t.name, "-l", "lecture2")
+        t.keys("Enter")
+        t.wait_for("its note")
+        t.keys("Enter")
+        s = t.wait_quiet("saved preset") or t.screen()
+        check("lecture2" in s and "lecture2:" in s,
+              "a preset saved on the Presets screen is listed and selected at once", s)
     finally:
         t.close()
         shutil.rmtree(cfg, ignore_errors=True)

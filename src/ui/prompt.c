@@ -80,6 +80,9 @@ static void save_preset(ui_app *a, int force)
     snprintf(a->preset_name, sizeof a->preset_name, "%.60s", name);
     a->preset_cfg = r;
     a->has_preset = 1;
+    ui_presets_load(a); /* the Presets screen lists it at once */
+    for (int i = 0; i < a->npresets; i++)
+        if (!a->presets[i].shipped && strcmp(a->presets[i].name, name) == 0) a->preset_sel = i;
     ui_status(a, R_GOOD, "saved preset to %s", path);
 }
 
