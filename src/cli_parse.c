@@ -135,6 +135,7 @@ static int command_takes_extra(const char *command, const extra_opt *x)
 typedef struct given {
     int code;
     const char *value;
+    int word; /* a word after the options (diff's files): no option to check */
 } given;
 
 /* The words after the options: compile's files, the file recording lists. */
@@ -149,9 +150,9 @@ static rs_status positionals(const char *command, int argc, char **argv, given *
         out[(*count)++] = (given){OPT_REPLAY, argv[optind++]};
     /* diff A B: the two recordings, A as --replay names one, B as --against */
     if (strcmp(command, "diff") == 0 && optind < argc)
-        out[(*count)++] = (given){OPT_REPLAY, argv[optind++]};
+        out[(*count)++] = (given){OPT_REPLAY, argv[optind++], 1};
     if (strcmp(command, "diff") == 0 && optind < argc)
-        out[(*count)++] = (given){OPT_AGAINST, argv[optind++]};
+        out[(*count)++] = (given){OPT_AGAINST, argv[optind++], 1};
     if (optind < argc)
         return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",
                        argv[optind], command);
@@ -400,7 +401,7 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
             if (st == RS_OK && f->id == RS_F_gpus) cli->gpus = (int)cli->req.gpus;
             continue;
         }
-        for (int k = 0; k < N_EXTRAS; k++)
+        for (int k = 0; k < N_EXTRAS && !opts[i].word; k++)
             if (extras[k].val == c && !command_takes_extra(command, &extras[k]))
                 st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s", command, extras[k].name);
         if (st != RS_OK) break;

@@ -55,7 +55,7 @@ const rs_command rs_commands[] = {
     {"diff", "A.jsonl B.jsonl [--fail-slower PCT]",
      "two recordings side by side: each configuration's time ratio, a verdict from both runs' "
      "spread, the counters and the stall line that moved most",
-     0, RS_X_FORMAT | RS_X_REPLAY | RS_X_AGAINST | RS_X_FAIL_SLOWER, rs_cmd_diff},
+     0, RS_X_FORMAT | RS_X_FAIL_SLOWER, rs_cmd_diff},
 };
 const int rs_command_count = (int)(sizeof rs_commands / sizeof rs_commands[0]);
 

@@ -173,7 +173,9 @@ static void check_accepted(const rs_cli *cli, const rs_command *cmd, const words
     const unsigned bits[] = {RS_X_RECORD, RS_X_REPLAY, RS_X_PRESET, RS_X_SAVE_PRESET, RS_X_PLOT};
     for (int i = 0; i < 5; i++) {
         in_words(files[i], ws);
-        if (files[i] && !cli->help) must(cmd->extras & bits[i]);
+        /* diff's two files are words after its options, not --replay */
+        const int word = i == 1 && strcmp(cmd->name, "diff") == 0;
+        if (files[i] && !cli->help && !word) must(cmd->extras & bits[i]);
     }
     const int flags[] = {cli->force, cli->no_color, cli->measure, cli->help, cli->version};
     for (int i = 0; i < 5; i++) must(flags[i] == 0 || flags[i] == 1);
