@@ -131,6 +131,16 @@ views = [r.get("stalls", {}) for r in rows]
 check(len(views) == 3 and all(v.get("valid") and v.get("lines") for v in views),
       f"ladder --stalls: a view for every step ({[v.get('why') for v in views]}) {err[-200:]}")
 
+# with counters too: every step sampled with its timings, then its counters
+# read after the list's timings (core/runner.h), the sampling session ended
+rc, out, err = run("ladder", "--variants", "interleaved,sequential,vectorized", "--n", "2^22",
+                   "--stalls", "--metrics", "default", "--format", "json")
+rows = json.loads(out)["rows"] if rc == 0 else []
+ok = [r.get("stalls", {}).get("valid") and
+      (r.get("metrics", {}).get("values", {}).get("dram_read", {}).get("value") or 0) > 2 ** 22
+      for r in rows]
+check(len(rows) == 3 and all(ok), f"ladder --stalls --metrics: views and counters: {ok} {err[-200:]}")
+
 # the wall time on top of the run (the benchmark), the SASS cached
 for v in ("sequential", "vectorized"):
     t0 = time.time()

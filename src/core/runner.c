@@ -134,7 +134,10 @@ static rs_status read_part(const rs_runner *rn, const rs_request *reqs, int n, r
         rs_hooks hooks = {on_progress, &c, rn->cancel, on_stage};
         if (rn->progress) rn->progress(rn->ctx, i, n, 0.0, label);
         rs_error e;
-        const rs_status st = rn->src->run(rn->src, &reqs[i], command, &hooks, tmp, &e);
+        rs_request r = reqs[i];
+        r.stalls = 0; /* sampled with its timings; a GPU process that samples after counters
+                       * starts afresh (source_child.c), which counters alone need not */
+        const rs_status st = rn->src->run(rn->src, &r, command, &hooks, tmp, &e);
         rs_metrics *m = &rows[i].result.metrics;
         if (st == RS_E_USAGE) {
             if (first) make_row(rn, &reqs[i], i, n, &rows[i]); /* whole, counters and all */

@@ -415,5 +415,6 @@ rs_status rs_engine_run_counters(rs_engine *e, const rs_request *req, rs_counter
         return st;
     if (req->variant == RS_V_KERNEL && (st = rs_uk_compile_plan(e, &p, res, err)) != RS_OK)
         return st;
+    rs_pcs_end(); /* a list's sampled rows came first: the range profiler reads nothing beside it */
     return rs_engine_counters_part(e, req, &p, part, res, hooks, err);
 }
