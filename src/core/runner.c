@@ -177,8 +177,11 @@ static rs_status counters_last(const rs_runner *rn, const rs_request *reqs, int 
 rs_status rs_runner_run(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows, int *done,
                         rs_error *err)
 {
-    const rs_status st = rn->counters_last && n > 1 ? counters_last(rn, reqs, n, rows, done, err)
-                                                    : run_list(rn, reqs, n, rows, done, err);
+    int sampled = 0; /* lists with stall views keep each row's order, as measured on a GPU */
+    for (int i = 0; i < n; i++) sampled |= reqs[i].stalls != 0;
+    const rs_status st = rn->counters_last && n > 1 && !sampled
+                             ? counters_last(rn, reqs, n, rows, done, err)
+                             : run_list(rn, reqs, n, rows, done, err);
     rs_cpu_share_rows(rows, *done); /* one CPU time per input (recorded as measured) */
     return st;
 }

@@ -9,7 +9,8 @@
  *   measured), and handed to `row` as it is made;
  * - the rows returned take one CPU time per input (core/cpu_time.h), so
  *   every "vs CPU" of a list is against the same figure;
- * - with counters_last (a live GPU's list), every row is timed first and
+ * - with counters_last (a live GPU's list without stall views: the order
+ *   with sampling is the one measured on a GPU), every row is timed first and
  *   its counters read after all the timings, the one-pass set of every row
  *   and then the rest: the range profiler stays enabled across a set's
  *   collections (0.15 s each to enable on an H100) and never beside a
