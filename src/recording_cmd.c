@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allreduce_rec.h"
 #include "cli.h"
 #include "core/catalogue.h"
 #include "core/format.h"
@@ -110,6 +111,42 @@ static void print_table(const char *path, const rs_recording *rec, const rs_rec_
            path);
 }
 
+/* An all-reduce recording (redscope allreduce --record), in a line: its
+ * GPUs, sizes, algorithms and how to replay it; -1 where path is not one. */
+static int allreduce_summary(const rs_cli *cli, const char *path)
+{
+    ar_run *r = calloc(1, sizeof *r);
+    rs_sweep_sizes none;
+    memset(&none, 0, sizeof none);
+    rs_error err;
+    if (!r || rs_ar_run_read(cli->replay, cli, &none, ~0u, r, &err) != RS_OK || !r->npoints) {
+        free(r);
+        return -1;
+    }
+    unsigned algos = 0;
+    uint64_t lo = r->p[0].n, hi = r->p[0].n;
+    for (int i = 0; i < r->npoints; i++) {
+        algos |= 1u << r->p[i].algo;
+        lo = r->p[i].n < lo ? r->p[i].n : lo;
+        hi = r->p[i].n > hi ? r->p[i].n : hi;
+    }
+    char a[32], b[32], dev[96], names[160] = "";
+    rs_format_size(lo, a, sizeof a);
+    rs_format_size(hi, b, sizeof b);
+    rs_text_safe(r->device.name, 0, dev, sizeof dev);
+    for (int k = 0; k < RS_AR_ALGO_COUNT; k++)
+        if (algos & (1u << k))
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     names[0] ? ", " : "", rs_ar_algo_name((rs_ar_algo)k));
+    printf("%s: an all-reduce recording over %d GPU%s (%s), %s %s, n %s..%s per GPU, %d "
+           "points of %u reps; algorithms %s\nreplay it: redscope allreduce --replay %s --algo "
+           "all\n",
+           path, r->gpus, r->gpus == 1 ? "" : "s", dev, rs_dtype_name(r->type), rs_op_name(r->op),
+           a, b, r->npoints, r->reps, names, path);
+    free(r);
+    return 0;
+}
+
 int rs_cmd_recording(rs_cli *cli)
 {
     if (!cli->replay || !*cli->replay) {
@@ -119,6 +156,10 @@ int rs_cmd_recording(rs_cli *cli)
     rs_recording rec;
     rs_error err;
     if (rs_recording_load(cli->replay, &rec, &err) != RS_OK) {
+        char path[1024];
+        if (cli->format == RS_FMT_TABLE &&
+            allreduce_summary(cli, rs_text_safe(cli->replay, 0, path, sizeof path)) == 0)
+            return 0;
         rs_cli_error("%s", err.msg);
         return err.code;
     }

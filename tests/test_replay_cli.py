@@ -321,4 +321,14 @@ check(rc == 0 and "\u00d71.00" in tpl.split()[4] and "\u00d73.00" in fast.split(
       and "your kernels: step and explains against sequential" in out,
       f"a kernel's step is against sequential: {tpl!r} {fast!r} {err}")
 
+# recording FILE on an all-reduce recording: what it holds, and how to replay it
+AR = os.path.join(RECS, "h200x2-allreduce.json")
+rc, out, err = run("recording", AR)
+check(rc == 0 and "an all-reduce recording over 2 GPUs (NVIDIA H200), float32 sum" in out
+      and "algorithms nccl, ring, tree, peer_ring" in out and "--algo all" in out,
+      f"recording on an all-reduce recording: {rc} {out} {err}")
+cmd = out.splitlines()[-1].split("replay it: ", 1)[-1].split() if rc == 0 else []
+rc, out, err = run(*cmd[1:]) if cmd else (1, "", "")
+check(rc == 0 and "busbw" in out, f"its replay command runs as printed: {cmd} {rc} {err[-200:]}")
+
 check.finish()
