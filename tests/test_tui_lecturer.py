@@ -261,8 +261,23 @@ def ladder_explains():
             t.close()
 
 
+def cut_lists():
+    """At 80x24 the explorer's list says its last rows are below, and the
+    Ladder screen's note on %rd is whole over the rows under the table."""
+    t = replay(80, 24)
+    try:
+        s = t.screen()
+        check("1-12/16 v more (Up/Down)" in s, "the list at 80x24 says four rows are below", s)
+        t.keys("L")
+        s = t.wait_quiet("14 thrust") or t.screen()
+        check("(theoretical peak 4814)" in s and "above 100%" in s,
+              "the Ladder screen's note is whole at 80x24", s)
+    finally:
+        t.close()
+
+
 TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording, help_per_screen, cut_panels,
-         preset_notes, ladder_explains]
+         preset_notes, ladder_explains, cut_lists]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()

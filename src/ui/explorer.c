@@ -132,6 +132,9 @@ static void draw_list(const ui_app *a, ui_rect r)
                               : R_BAD,
                res->correct ? ui_glyph(G_OK) : ui_glyph(G_WRONG));
     }
+    if (rows < RS_VARIANT_COUNT) /* cut: where the rest is, on the border */
+        ui_putf(r.y + r.h - 1, r.x + 2, r.w - 4, R_DIM, " %d-%d/%d %s more (Up/Down) ", first + 1,
+                first + rows, RS_VARIANT_COUNT, first + rows < RS_VARIANT_COUNT ? "v" : "^");
 }
 
 static void draw_config(const ui_app *a, ui_rect r)

@@ -158,18 +158,23 @@ static void draw_bar(int y, int x, int w, double gbps, double limit, double best
     }
 }
 
-/* Under the rows: what the % column and the mark are. */
-static void draw_limit_note(const ui_app *a, int y, int x, int w, double limit, const char *col)
+/* Under the rows: what the % column and the mark are, wrapped over the
+ * rows there are. */
+static void draw_limit_note(const ui_app *a, int y, int x, int w, int rows, double limit,
+                            const char *col)
 {
+    char text[512], lines[4][256];
     if (limit > 0.0)
-        ui_putf(y, x, w, R_DIM,
-                "%s the streaming read: %.0f GB/s, measured with these runs; %s is each row's "
-                "share of it (above 100%%: the step read faster), or of G times it over G GPUs "
-                "(theoretical peak %.0f)",
-                ui_theme_utf8() ? "\xe2\x94\x82" : "|", limit, col, a->dev.peak_gbps);
+        snprintf(text, sizeof text,
+                 "%s the streaming read: %.0f GB/s, measured with these runs; %s is each row's "
+                 "share of it (above 100%%: the step read faster), or of G times it over G GPUs "
+                 "(theoretical peak %.0f)",
+                 ui_theme_utf8() ? "\xe2\x94\x82" : "|", limit, col, a->dev.peak_gbps);
     else
-        ui_put(y, x, w, R_DIM,
-               "%pk: % of the theoretical peak (no measured limit with these runs)");
+        snprintf(text, sizeof text,
+                 "%%pk: %% of the theoretical peak (no measured limit with these runs)");
+    const int k = ui_wrap(text, w, lines, rows < 4 ? rows : 4);
+    for (int i = 0; i < k; i++) ui_put(y + i, x, w, R_DIM, lines[i]);
 }
 
 /* The title: the settings the rows shown were measured with (repetitions
@@ -249,8 +254,10 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         const int barx = x + used + 4; /* "ok!" and a blank */
         draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
     }
-    if (i + 3 < r.h - 1) draw_limit_note(a, r.y + 3 + i, x, w, limit, wide ? "%read" : "%rd");
-    if (differ && i + 4 < r.h - 1) ui_putf(r.y + 4 + i, x, w, R_WARN, "These rows were %s.", other);
+    const int room = r.h - 1 - (i + 3) - (differ ? 1 : 0); /* rows left under the table */
+    if (room > 0) draw_limit_note(a, r.y + 3 + i, x, w, room, limit, wide ? "%read" : "%rd");
+    if (differ && i + 4 < r.h - 1)
+        ui_putf(r.y + r.h - 2, x, w, R_WARN, "These rows were %s.", other);
 }
 
 int ui_key_ladder(ui_app *a, ui_action act)
