@@ -167,7 +167,12 @@ def cut_panels():
         t.keys("{")
         s = t.wait_quiet("v more { }") or t.screen()
         check("shared ld bank conflicts" in s, "{ goes back to the first rows", s)
-        t.keys("k", "p", "j", "W")
+        t.keys("W")
+        s = t.wait_quiet("samples") or t.screen()
+        check("s[tid] = op(s[tid], s[tid + stride]);" in s and "(dispatch stall)" in s and
+              "by function:" in s, "W at 120x40: the cursor line's causes, reasons and functions "
+              "whole where the rows allow", s)
+        t.keys("Escape", "k", "p", "j", "W")
         s = t.wait_quiet("samples") or t.screen()
         check("beside this from 154 columns" in s,
               "at 120 columns the Source screen says where the pinned view stands", s)

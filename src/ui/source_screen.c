@@ -164,12 +164,17 @@ static void draw_sass(const ui_app *a, const rs_stalls *s, ui_rect r)
     }
 }
 
-/* Below the lines: the SASS of the cursor's line, or its reasons beside
- * the samples by function (under each other where d is narrow). */
+/* Below the lines: the SASS of the cursor's line, or its reasons and the
+ * samples by function, under each other at full width where the rows
+ * allow, else side by side (wide) or the reasons alone. */
 static void draw_detail(const ui_app *a, const rs_stalls *s, int cur, ui_rect d)
 {
+    const int funcs = s->nfuncs ? s->nfuncs + 1 : 0;
     if (cur >= 0 && a->src_sass) {
         draw_sass(a, s, d);
+    } else if (funcs && d.h - funcs >= 8) { /* the reasons' lines whole, the functions under */
+        draw_reasons(s, cur, (ui_rect){d.y, d.x, d.h - funcs - 1, d.w});
+        draw_funcs(s, (ui_rect){d.y + d.h - funcs, d.x, funcs, d.w});
     } else if (d.w >= 110) { /* the line's reasons beside the functions */
         draw_reasons(s, cur, (ui_rect){d.y, d.x, d.h, d.w / 2 - 1});
         draw_funcs(s, (ui_rect){d.y, d.x + d.w / 2 + 1, d.h, d.w - d.w / 2 - 1});
@@ -178,10 +183,14 @@ static void draw_detail(const ui_app *a, const rs_stalls *s, int cur, ui_rect d)
     }
 }
 
-/* Rows the detail takes in a view of h rows. */
-static int detail_rows(const ui_app *a, int cur, int h)
+/* Rows the detail takes in a view of h rows: half for the SASS; else 8,
+ * or what the lines leave free up to 20. */
+static int detail_rows(const ui_app *a, const rs_stalls *s, int cur, int h)
 {
-    return cur >= 0 && a->src_sass ? h / 2 : h >= 16 ? 8 : 0;
+    if (cur >= 0 && a->src_sass) return h / 2;
+    if (h < 16) return 0;
+    const int free_rows = h - 1 - s->nlines - 1;
+    return free_rows > 8 ? (free_rows < 20 ? free_rows : 20) : 8;
 }
 
 /* One result's view in rectangle r: its lines (scrolled to the cursor),
@@ -203,7 +212,7 @@ static int draw_view(const ui_app *a, const rs_result *res, const char *label, u
     rs_fmt_count((double)s->dropped, dropped, sizeof dropped);
     ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %s samples, %s dropped, every 2^%d cycles", label, taken,
             dropped, 5 + s->period);
-    const int below = detail ? detail_rows(a, cur, r.h) : 0;
+    const int below = detail ? detail_rows(a, s, cur, r.h) : 0;
     const int rows = r.h - 1 - below;
     int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;
     for (int k = 0; k < rows && first + k < s->nlines; k++)
@@ -219,7 +228,7 @@ static int draw_view(const ui_app *a, const rs_result *res, const char *label, u
 static void draw_beside(const ui_app *a, const rs_result *res, const rs_result *pin,
                         const char *label, ui_rect in)
 {
-    const int half = (in.w - 2) / 2, below = detail_rows(a, a->src_cur, in.h);
+    const int half = (in.w - 2) / 2, below = detail_rows(a, &res->stalls, a->src_cur, in.h);
     char plabel[96];
     snprintf(plabel, sizeof plabel, "pinned %s", rs_request_name(&pin->req));
     const int h = in.h - below;
