@@ -363,9 +363,14 @@ static int why_check(const ui_app *a, int w, char (*lines)[256], ui_role *role, 
         snprintf(text, sizeof text, "%s %s (n %s): %s", ui_glyph(c->total ? G_RACE : G_OK),
                  c->tools, n, s);
     } else if (rs_catalogue_get(a->sel)->flags & RS_VF_RACY) {
+        int held = 0; /* a replay: what its recording holds of this step's checks */
+        for (int i = 0; a->replay && i < a->rec.check_count && !held; i++)
+            held = a->rec.checks[i].req.variant == (rs_variant)a->sel;
         snprintf(text, sizeof text, "%s A data race%s", ui_glyph(G_RACE),
-                 a->replay ? ": x shows what racecheck (compute-sanitizer) found, if recorded."
-                           : ": x runs racecheck (compute-sanitizer) to show it line by line.");
+                 !a->replay ? ": x runs racecheck (compute-sanitizer) to show it line by line."
+                 : held     ? ": x shows what racecheck (compute-sanitizer) found, as recorded."
+                            : ": this recording holds no racecheck of it; on a GPU, x runs one "
+                              "(compute-sanitizer) to show it line by line.");
     } else {
         return 0;
     }
