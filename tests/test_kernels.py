@@ -61,6 +61,16 @@ at = next((i for i, l in enumerate(lines) if "syntax.cu:7: error:" in l), -1)
 check(at >= 0 and at + 2 < len(lines) and "rs_block_result" in lines[at + 1]
       and lines[at + 2].strip() == "^", f"source line and caret under the error: {lines}")
 check("did not compile" in err, "one closing line says it did not compile")
+# a warning is shown with its line and caret, without NVRTC's hint of an
+# option redscope does not take (-diag-suppress)
+tmpw = tempfile.mkdtemp(prefix="rs_warn_")
+warn = os.path.join(tmpw, "w.cu")
+with open(warn, "w") as f:
+    f.write("extern \"C\" __global__ void reduce(const RS_T *in, RS_ACC *out, unsigned long long n)"
+            "\n{\n    int unused = 3;\n    rs_block_result(out, RS_IDENTITY);\n}\n")
+rc, out, err = run("compile", warn)
+check(rc == 0 and "w.cu:3: warning" in out + err and "diag-suppress" not in out + err,
+      f"a warning without -diag-suppress: {rc} {out} {err}")
 
 # 4. Files that are not kernels.
 empty = os.path.join(tmp, "empty.cu")

@@ -277,6 +277,10 @@ void rs_ukernel_format_log(const char *log, char *out, size_t len)
             p += n;
             continue;
         }
+        if (strncmp(p, "Remark: The warnings can be suppressed with", 43) == 0) {
+            p += n; /* NVRTC's hint names an option redscope does not take */
+            continue;
+        }
         prev = p;
         prev_n = n;
         /* "NAME(LINE): " at the start of a line */
