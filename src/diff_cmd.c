@@ -50,15 +50,6 @@ static void time_of(const rs_row *r, int utf8, char *buf, size_t len)
         snprintf(buf, len, "%s", r ? "failed" : "-");
 }
 
-/* s right-aligned in w columns (a UTF-8 character is one). */
-static const char *right(const char *s, int w, char *buf, size_t len)
-{
-    int cols = 0;
-    for (const char *c = s; *c; c++) cols += (*c & 0xc0) != 0x80;
-    snprintf(buf, len, "%*s%s", w > cols ? w - cols : 0, "", s);
-    return buf;
-}
-
 static void print_pair(const rs_diff_pair *p, int utf8)
 {
     char label[160], ta[32], tb[32], ratio[32], moved[160], x[3][48];
@@ -67,8 +58,8 @@ static void print_pair(const rs_diff_pair *p, int utf8)
     time_of(p->b, utf8, tb, sizeof tb);
     rs_fmt_ratio(p->speedup, utf8, ratio, sizeof ratio);
     counters_moved(p, utf8, moved, sizeof moved);
-    printf("%-40.40s %s %s %s  %-7s %s\n", label, right(ta, 9, x[0], sizeof x[0]),
-           right(tb, 9, x[1], sizeof x[1]), right(ratio, 7, x[2], sizeof x[2]),
+    printf("%-40.40s %s %s %s  %-7s %s\n", label, rs_pad(ta, 9, 1, x[0], sizeof x[0]),
+           rs_pad(tb, 9, 1, x[1], sizeof x[1]), rs_pad(ratio, 7, 1, x[2], sizeof x[2]),
            rs_diff_verdict_name(p->verdict), moved);
     if (p->has_stall) {
         char words[400];

@@ -15,7 +15,7 @@ if(RS_FUZZ AND RS_CLANG)
                             ${PROJECT_SOURCE_DIR}/src/ui/ui.h)
   set(RS_FUZZ_CORE core/request.c core/size.c core/sweep_range.c core/catalogue.c core/types.c
                    core/metric_table.c core/error.c core/ukernel.c core/parallel.c core/text.c
-                   core/files.c)
+                   core/files.c core/format.c)
   # Five fuzzers share CI's two cores: 45 s each keeps the fuzz label to a
   # few minutes.
   set(RS_FUZZ_SECONDS 45)
@@ -67,7 +67,7 @@ if(RS_FUZZ AND RS_CLANG)
   # The shipped presets from the source tree; no user presets (see the harness).
   rs_fuzzer(fuzz_cli
     SOURCES cli_parse.c commands.c core/preset.c core/json.c core/json_figures.c core/cpu_time.c
-            core/format.c core/reference.c
+            core/reference.c
             core/check.c core/result.c core/stalls.c core/stalls_json.c core/stall_table.c
             core/stall_links.c core/stall_diff.c core/sass_deps.c core/multi.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/cli/*
@@ -75,7 +75,7 @@ if(RS_FUZZ AND RS_CLANG)
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})
   rs_fuzzer(fuzz_recording
     SOURCES core/record.c core/json.c core/json_figures.c core/cpu_time.c core/source_recording.c
-            core/sweep.c core/format.c
+            core/sweep.c
             core/reference.c core/result.c core/tables.c core/stories.c core/csv.c core/check.c core/record_check.c
             core/record_kernel.c core/stalls.c core/stalls_json.c core/stalls_io.c core/stalls_csv.c
             core/stall_table.c core/stall_links.c core/stall_diff.c core/sass_deps.c ${RS_FUZZ_CORE}

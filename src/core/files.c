@@ -1,5 +1,7 @@
 #include "files.h"
 
+#include "format.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -21,16 +23,6 @@ static const char *kind_of(mode_t m)
     return "not a file";
 }
 
-/* "12.3 MiB", "1.0 GiB": a size in a message, in bytes' one unit (binary,
- * as rs_fmt_bytes; this file is linked alone into the fuzzers). */
-static void size_words(double bytes, char *buf, size_t len)
-{
-    if (bytes >= 1073741824.0)
-        snprintf(buf, len, "%.1f GiB", bytes / 1073741824.0);
-    else
-        snprintf(buf, len, "%.1f MiB", bytes / 1048576.0);
-}
-
 rs_status rs_file_open(const char *path, const char *what, size_t max, FILE **out, rs_error *err)
 {
     *out = NULL;
@@ -49,8 +41,8 @@ rs_status rs_file_open(const char *path, const char *what, size_t max, FILE **ou
         bad = rs_fail(err, RS_E_IO, "'%s' is %s, not a regular file: give a %s file", path,
                       kind_of(st.st_mode), what);
     else if ((unsigned long long)st.st_size > max) {
-        size_words((double)st.st_size, have, sizeof have);
-        size_words((double)max, most, sizeof most);
+        rs_fmt_bytes((double)st.st_size, have, sizeof have);
+        rs_fmt_bytes((double)max, most, sizeof most);
         bad = rs_fail(err, RS_E_IO, "'%s' is %s, over the %s a %s may be", path, have, most, what);
     }
     if (bad != RS_OK) {

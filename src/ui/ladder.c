@@ -79,23 +79,13 @@ static void fmt_ratio_fit(double v, int utf8, int w, char *buf, size_t len)
 enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_WHY, C_COUNT };
 static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 11}, {3, 20, 9, 7, 7, 7, 6, 34}};
 
-/* s left-aligned in w display columns, cut there (a UTF-8 character is one
- * column and is never split). */
+/* s left-aligned in w display columns, cut there as every row is cut
+ * (ui_cut: a character is never split). */
 static const char *left_cell(const char *s, int w, char *buf, size_t len)
 {
-    size_t o = 0;
-    int cols = 0;
-    for (const char *c = s; *c && o + 4 < len;) {
-        size_t k = 1;
-        while ((c[k] & 0xc0) == 0x80) k++; /* the character's continuation bytes */
-        if (cols == w) break;
-        memcpy(buf + o, c, k);
-        o += k;
-        c += k;
-        cols++;
-    }
-    while (cols++ < w && o + 1 < len) buf[o++] = ' ';
-    buf[o] = '\0';
+    int cols = 0, cut = 0;
+    const size_t bytes = ui_cut(s, w, &cols, &cut);
+    snprintf(buf, len, "%.*s%*s", (int)bytes, s, w > cols ? w - cols : 0, "");
     return buf;
 }
 
