@@ -2,6 +2,7 @@
  * recording with --replay, else the GPU), a progress line on a terminal,
  * SIGINT, SIGTERM and SIGHUP as a cancel, and --record. */
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -154,14 +155,39 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     return (int)st;
 }
 
-int rs_cli_nothing_recorded(const rs_cli *cli, const rs_row *rows, int n)
+/* The options of the recording's first configuration of this command (else
+ * its first) that differ from what was asked: "--n 2^30 --gpus 0". */
+static void recorded_options(const rs_cli *cli, const char *command, char *buf, size_t len)
+{
+    rs_recording rec;
+    rs_error err;
+    buf[0] = '\0';
+    if (rs_recording_load(cli->replay, &rec, &err) != RS_OK) return;
+    rs_rec_config *c = rec.count > 0 ? calloc((size_t)rec.count, sizeof *c) : NULL;
+    const int n = c ? rs_recording_configs(&rec, c, rec.count) : 0;
+    int k = 0;
+    while (k < n && strcmp(c[k].command, command) != 0) k++;
+    if (n > 0) rs_rec_config_options(&c[k < n ? k : 0], &cli->req, buf, len);
+    free(c);
+    rs_recording_free(&rec);
+}
+
+int rs_cli_nothing_recorded(const rs_cli *cli, const char *command, const rs_row *rows, int n)
 {
     if (!cli->replay || n < 1) return 0;
     for (int i = 0; i < n; i++)
         if (!rs_row_not_recorded(&rows[i])) return 0;
-    rs_cli_error("nothing asked for is in %s: %s recorded (the explorer lists what it "
-                 "holds: redscope --replay %s, then R)",
-                 cli->replay, n == 1 ? "it was not" : "none of these runs was", cli->replay);
+    char opts[400];
+    recorded_options(cli, command, opts, sizeof opts);
+    if (opts[0])
+        rs_cli_error("nothing asked for is in %s: %s recorded; it holds redscope %s --replay %s "
+                     "%s (redscope recording %s lists every configuration)",
+                     cli->replay, n == 1 ? "it was not" : "none of these runs was", command,
+                     cli->replay, opts, cli->replay);
+    else
+        rs_cli_error("nothing asked for is in %s: %s recorded (redscope recording %s lists "
+                     "what it holds)",
+                     cli->replay, n == 1 ? "it was not" : "none of these runs was", cli->replay);
     return RS_E_USAGE;
 }
 

@@ -153,7 +153,7 @@ int rs_cmd_ladder(rs_cli *cli)
     if (done > 0) rs_print_ladder(stdout, rows, done, cli->format, cli->wide || named);
     const int missing = rs_cli_stalls_missing(cli, rows, done);
     const int lacking = rs_cli_metrics_missing(cli, rows, done);
-    if (!rc) rc = rs_cli_nothing_recorded(cli, rows, done);
+    if (!rc) rc = rs_cli_nothing_recorded(cli, "ladder", rows, done);
     if (!rc) rc = missing ? missing : lacking;
     if (!rc) rc = rs_runner_exit(rows, done, 1);
     if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");

@@ -101,9 +101,10 @@ int rs_cli_open_source(const rs_cli *cli, int need_gpu, struct rs_source **src);
  * (said on stderr). *done rows were made. */
 int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *command,
                     const rs_request *reqs, int n, rs_row *rows, int *done);
-/* --replay where nothing asked for was recorded: one line that says so
- * and how to see what the recording holds, and RS_E_USAGE; else 0. */
-int rs_cli_nothing_recorded(const rs_cli *cli, const rs_row *rows, int n);
+/* --replay where nothing asked for was recorded: one line that says so,
+ * with the options that replay what the recording holds for command, and
+ * RS_E_USAGE; else 0. */
+int rs_cli_nothing_recorded(const rs_cli *cli, const char *command, const rs_row *rows, int n);
 /* --stalls --replay: one line for the rows that ran but were recorded
  * without PC samples (the stall view has nothing to show for them); 2
  * when none of them has a view (asked for, not recorded, as everywhere). */

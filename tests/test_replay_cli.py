@@ -176,14 +176,25 @@ check(rc == 2 and "holds nccl,ring,tree,peer_ring from n 2 to 1,073,741,824 (all
       f"redscope allreduce --replay {AR} --algo all)" in err, f"no such size: {rc} {err}")
 
 # 4. a ladder or sweep of which nothing was recorded fails as run does, with one line
-NOTHING = f"redscope: nothing asked for is in {DEMO}: none of these runs was recorded " \
-          f"(the explorer lists what it holds: redscope --replay {DEMO}, then R)\n"
+def nothing(cmd, opts):
+    return (f"redscope: nothing asked for is in {DEMO}: none of these runs was recorded; it "
+            f"holds redscope {cmd} --replay {DEMO} {opts} (redscope recording {DEMO} lists "
+            "every configuration)\n")
 rc, out, err = run("ladder", "--preset", "speed-of-light", "--replay", DEMO)
-check(rc == 2 and err == NOTHING, f"ladder, nothing recorded: {rc} {err!r}")
+check(rc == 2 and err == nothing("ladder", "--n 2^24 --metrics full"),
+      f"ladder, nothing recorded: {rc} {err!r}")
 check(out.startswith("int32 sum, n 2^28, block 256 on NVIDIA H200\n")
       and "refused: not in the recording" in out, f"the ladder's header as live: {out[:300]}")
 rc, out, err = run("sweep", "--replay", DEMO, "--range", "1,2,3")
-check(rc == 2 and err == NOTHING and "not recorded" in out, f"sweep: {rc} {err!r}")
+check(rc == 2 and err == nothing("sweep", "--range 2^10..2^28") and "not recorded" in out,
+      f"sweep: {rc} {err!r}")
+# the options it names replay what it holds: a ladder over GPUs needs --n and --gpus
+X2 = os.path.join(RECS, "h200x2-ladder.jsonl")
+rc, out, err = run("ladder", "--replay", X2)
+hint = err.split("it holds redscope ")[-1].split(" (")[0].split()
+check(rc == 2 and hint[-4:] == ["--n", "2^30", "--gpus", "0"], f"x2 hint: {rc} {err!r}")
+rc, out, err = run(*hint)
+check(rc == 0 and "vectorized on every GPU, nccl" in out, f"the hint replays: {rc} {err!r}")
 rc, out, err = run("run", "--variant", "sequential", "--n", "2^23", "--replay", DEMO)
 check(rc == 2 and "not in the recording" in err, f"run, as before: {rc} {err.strip()}")
 rc, out, err = run("ladder", "--variants", "sequential,cub", "--n", "2^24", "--type", "float16",

@@ -413,3 +413,48 @@ void rs_recording_gpus(const rs_recording *rec, int *count, char *links, size_t 
         if (len && !links[0]) snprintf(links, len, "%s", r->multi.links);
     }
 }
+
+/* A sweep's sizes as --range takes them. */
+static void config_range(const rs_rec_config *c, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    rs_format_size(c->n_lo, lo, sizeof lo);
+    rs_format_size(c->n_hi, hi, sizeof hi);
+    snprintf(buf, len, c->n_lo == c->n_hi ? "%s" : "%s..%s", lo, hi);
+}
+
+void rs_rec_config_options(const rs_rec_config *c, const rs_request *asked, char *buf, size_t len)
+{
+    static const rs_field_id ids[] = {RS_F_type, RS_F_op,      RS_F_n,    RS_F_block,  RS_F_grid,
+                                      RS_F_ept,  RS_F_finish,  RS_F_reps, RS_F_warmup, RS_F_dist,
+                                      RS_F_seed, RS_F_metrics, RS_F_gpus};
+    const int sweep = strcmp(c->command, "sweep") == 0;
+    rs_request want = c->req;
+    want.gpus = c->gpus;
+    size_t l = 0;
+    if (len) buf[0] = '\0';
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0] && l < len; k++) {
+        const rs_field *f = &rs_fields[ids[k]];
+        char a[RS_SWEEP_MAX], b[RS_SWEEP_MAX];
+        if (ids[k] == RS_F_n && sweep) {
+            f = &rs_fields[RS_F_sweep];
+            config_range(c, b, sizeof b);
+            snprintf(a, sizeof a, "%s", asked->sweep[0] ? asked->sweep : f->def);
+        } else {
+            rs_field_format(asked, f, a, sizeof a);
+            rs_field_format(&want, f, b, sizeof b);
+        }
+        if (strcmp(a, b) != 0)
+            l += (size_t)snprintf(buf + l, len - l, "%s--%s %s", l ? " " : "", f->flag, b);
+    }
+    const uint32_t has = c->req.variants, wants = asked->variants ? asked->variants : ~0u;
+    if (!(has & wants) && l < len) { /* none of the variants asked for: those it holds */
+        l += (size_t)snprintf(buf + l, len - l, "%s--variants ", l ? " " : "");
+        for (int v = 0, first = 1; v < RS_VARIANT_COUNT && l < len; v++)
+            if (has & (1u << v)) {
+                l += (size_t)snprintf(buf + l, len - l, "%s%s", first ? "" : ",",
+                                      rs_variant_name((rs_variant)v));
+                first = 0;
+            }
+    }
+}

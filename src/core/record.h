@@ -127,6 +127,11 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max);
  * finish auto · 20 reps · counters full"; sep between items. */
 void rs_rec_config_describe(const rs_rec_config *c, const char *sep, char *buf, size_t len);
 
+/* The options that replay configuration c where `asked` found nothing:
+ * each of c's settings that differs from asked, as flags ("--n 2^30
+ * --gpus 0"); "" where none differs. */
+void rs_rec_config_options(const rs_rec_config *c, const rs_request *asked, char *buf, size_t len);
+
 /* The recorded sweep that answers req's settings (type, op, block, finish,
  * input, grid, ept), the last one recorded; -1 when there is none. */
 int rs_recording_find_sweep(const rs_rec_config *configs, int count, const rs_request *req);
