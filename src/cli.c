@@ -235,6 +235,35 @@ int rs_cmd_variants(rs_cli *cli)
     return 0;
 }
 
+/* One counter of `redscope metrics`: a table line, a CSV line, or an
+ * element of arr; passes -1 where it cannot be read here. */
+static void metric_line(rs_format fmt, cJSON *arr, const rs_metric_def *d, int passes)
+{
+    const char *set = d->in_default ? "default" : "full";
+    char pass_txt[16] = "n/a";
+    if (passes >= 0) snprintf(pass_txt, sizeof pass_txt, "%d", passes);
+    if (arr) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "key", d->key);
+        cJSON_AddStringToObject(o, "name", d->label);
+        cJSON_AddStringToObject(o, "column", d->title);
+        cJSON_AddStringToObject(o, "cupti_name", d->cupti ? d->cupti : "");
+        cJSON_AddStringToObject(o, "unit", d->unit);
+        cJSON_AddStringToObject(o, "set", set);
+        cJSON_AddNumberToObject(o, "passes", passes);
+        cJSON_AddStringToObject(o, "meaning", d->meaning);
+        cJSON_AddItemToArray(arr, o);
+    } else if (fmt == RS_FMT_CSV) {
+        printf("%s,%s,%s,%s,%s,%s,%s,", d->key, d->label, d->title, d->cupti ? d->cupti : "",
+               d->unit, set, pass_txt);
+        rs_csv_field(stdout, d->meaning);
+        printf("\n");
+    } else {
+        printf("%-20s %-26s %-9s %-5s %-8s %6s  %s\n", d->key, d->label, d->title, d->unit, set,
+               pass_txt, d->meaning);
+    }
+}
+
 int rs_cmd_metrics(rs_cli *cli)
 {
     rs_engine *e = NULL;
@@ -259,37 +288,17 @@ int rs_cmd_metrics(rs_cli *cli)
         printf(
             "Sets: default = %d pass%s, full = %d passes (a pass replays every kernel once).\n\n",
             pd, pd == 1 ? "" : "es", pf);
-        printf("%-20s %-8s %6s  %s\n", "key", "set", "passes", "meaning");
+        printf("%-20s %-26s %-9s %-5s %-8s %6s  %s\n", "key", "name", "column", "unit", "set",
+               "passes", "meaning");
     } else if (cli->format == RS_FMT_CSV) {
-        printf("key,cupti_name,unit,set,passes,meaning\n");
+        printf("key,name,column,cupti_name,unit,set,passes,meaning\n");
     }
     for (int i = 0; i < RS_METRIC_COUNT; i++) {
-        const rs_metric_def *d = &rs_metric_defs[i];
         int passes = -1;
         rs_metric_mask missing = 0;
         rs_engine_metric_passes(e, RS_METRIC_BIT(i), &passes, &missing, &err);
-        const char *set = d->in_default ? "default" : "full";
-        char pass_txt[16];
-        if (missing & RS_METRIC_BIT(i))
-            snprintf(pass_txt, sizeof pass_txt, "n/a");
-        else
-            snprintf(pass_txt, sizeof pass_txt, "%d", passes);
-        if (arr) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "key", d->key);
-            cJSON_AddStringToObject(o, "cupti_name", d->cupti ? d->cupti : "");
-            cJSON_AddStringToObject(o, "unit", d->unit);
-            cJSON_AddStringToObject(o, "set", set);
-            cJSON_AddNumberToObject(o, "passes", passes);
-            cJSON_AddStringToObject(o, "meaning", d->meaning);
-            cJSON_AddItemToArray(arr, o);
-        } else if (cli->format == RS_FMT_CSV) {
-            printf("%s,%s,%s,%s,%s,", d->key, d->cupti ? d->cupti : "", d->unit, set, pass_txt);
-            rs_csv_field(stdout, d->meaning);
-            printf("\n");
-        } else {
-            printf("%-20s %-8s %6s  %s\n", d->key, set, pass_txt, d->meaning);
-        }
+        metric_line(cli->format, arr, &rs_metric_defs[i],
+                    (missing & RS_METRIC_BIT(i)) ? -1 : passes);
     }
     if (arr) {
         cJSON *o = cJSON_CreateObject();

@@ -29,7 +29,7 @@ static void config_label(const rs_row *r, char *buf, size_t len)
              rs_op_name(r->result.req.op), n, r->result.req.block);
 }
 
-/* "bank_ld x0.50, dram_write x1.30" */
+/* "bank ld x0.50, DRAM wr x1.30": each counter's column title */
 static void counters_moved(const rs_diff_pair *p, int utf8, char *buf, size_t len)
 {
     size_t at = 0;
@@ -38,7 +38,7 @@ static void counters_moved(const rs_diff_pair *p, int utf8, char *buf, size_t le
         char r[32];
         rs_fmt_ratio(p->top_ratio[k], utf8, r, sizeof r);
         at += (size_t)snprintf(buf + at, len - at, "%s%s %s", k ? ", " : "",
-                               rs_metric_defs[p->top[k]].key, r);
+                               rs_metric_defs[p->top[k]].title, r);
     }
 }
 

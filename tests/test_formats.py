@@ -38,6 +38,9 @@ UNITS = {"ms", "µs", "ns", "s", "bytes", "GB/s", "%", "kHz", "bits", "count", "
 
 # ---- the page ---------------------------------------------------------------------
 
+VOCAB = {}  # (Keys section, key): (name, column title)
+
+
 def read_doc(path):
     """{heading: [(name, unit, meaning)]} of every '### ' section's table."""
     sections, heading = {}, None
@@ -50,8 +53,11 @@ def read_doc(path):
             heading = None
         elif heading and line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if set(cells[0]) <= set("-: ") or cells[0] in ("field", "column", "key"):
+            if set(cells[0]) <= set("-: ") or cells[0] in ("field", "column", "key", "figure"):
                 continue
+            if heading.startswith("Keys: ") and len(cells) == 5:  # key, name, column, unit
+                VOCAB[(heading, cells[0].strip("`"))] = (cells[1], cells[2])
+                cells = [cells[0], cells[3], cells[4]]
             check(len(cells) == 3, f"{DOC}: '{heading}': a row of three cells: {line}")
             name = cells[0][1:-1] if cells[0].startswith("`") and cells[0].endswith("`") else cells[0]
             sections[heading].append((name, cells[1] if len(cells) > 1 else "",
@@ -473,6 +479,36 @@ for heading, rows in DOCS.items():
 # ---- one name per figure ---------------------------------------------------------
 for old in ("pct_limit", "empty_kernel_us", "one_launch_us"):
     check(old not in open(DOC).read(), f"{old}: an old name the page still lists")
+
+
+# each counter has one name and one column title: the page lists them as
+# `metrics` does, each is unique, and every output uses them
+rc, out, _ = run("metrics", "--format", "json")
+vocab = {m["key"]: (m["name"], m["column"]) for m in json.loads(out)["metrics"]}
+page = {k: v for (h, k), v in VOCAB.items() if h == "Keys: metric"}
+check(rc == 0 and page == vocab, f"Keys: metric names and columns as `metrics` says: {page} {vocab}")
+pairs = [v for (h, k), v in VOCAB.items() if h == "Keys: metric pair"]
+check(len(pairs) == 2, f"the two pairs' names: {pairs}")
+NAMES = {n for n, _ in vocab.values()} | {n for n, _ in pairs}
+TITLES = {c for _, c in vocab.values()} | {c for _, c in pairs}
+check(len(NAMES) == len(vocab) + 2 and len(TITLES) == len(vocab) + 2,
+      f"no two figures share a name or a column title: {sorted(NAMES)} {sorted(TITLES)}")
+rc, out, _ = run("ladder", "--replay", DEMO, "--n", "2^24", "--metrics", "full", "--wide")
+head = next(l for l in out.splitlines() if l.startswith("  #"))
+cols = head.split("correct", 1)[1]
+cols = [cols[i:i + 11].strip() for i in range(0, len(cols), 11)]
+check(rc == 0 and cols == [c for _, c in vocab.values()],
+      f"ladder --wide: its counter columns are the column titles: {cols}")
+rc, out, _ = run("ladder", "--replay", DEMO, "--n", "2^24", "--metrics", "full")
+cells = [l.split(" yes  ", 1)[1] for l in out.splitlines() if " yes  " in l]
+unnamed = [c for c in cells if not any(c.startswith(n + " ") for n in NAMES)]
+check(rc == 0 and len(cells) == 14 and not unnamed,
+      f"ladder: each step's 'explains it' starts with a counter's name: {unnamed or cells}")
+rc, out, _ = run("diff", DEMO, os.path.join(RECS, "h100-kernels.jsonl"))
+moved = [m.rsplit(" ", 1)[0] for l in out.splitlines() if re.search(r"(faster|slower|same)  \S", l)
+         for m in re.split(r"(?:faster|slower|same)  ", l, 1)[1].split(", ")]
+check(rc in (0, 1) and moved and set(moved) <= TITLES,
+      f"diff: the counters that moved by their column titles: {moved}")
 
 shutil.rmtree(TMP, ignore_errors=True)
 check.finish()

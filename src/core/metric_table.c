@@ -6,50 +6,53 @@
 /* Names checked against the GH100 metric list through the CUPTI host API
  * (see tests/test_cupti_host.c) and against Nsight Compute on an H200. */
 const rs_metric_def rs_metric_defs[RS_METRIC_COUNT] = {
-    {RS_M_DURATION, "duration", "gpu__time_duration.sum", "kernel time", "ns",
+    {RS_M_DURATION, "duration", "gpu__time_duration.sum", "kernel time", "kernel", "ns",
      "time the kernels ran on the GPU, summed over the reduction's launches", RS_AGG_SUM, 1},
-    {RS_M_DRAM_READ, "dram_read", "dram__bytes_read.sum", "DRAM read", "bytes",
+    {RS_M_DRAM_READ, "dram_read", "dram__bytes_read.sum", "DRAM read", "DRAM rd", "bytes",
      "bytes read from device memory (HBM)", RS_AGG_SUM, 1},
-    {RS_M_DRAM_WRITE, "dram_write", "dram__bytes_write.sum", "DRAM written", "bytes",
+    {RS_M_DRAM_WRITE, "dram_write", "dram__bytes_write.sum", "DRAM written", "DRAM wr", "bytes",
      "bytes written to device memory", RS_AGG_SUM, 1},
-    {RS_M_DRAM_GBPS, "dram_gbps", NULL, "DRAM bandwidth", "GB/s",
+    {RS_M_DRAM_GBPS, "dram_gbps", NULL, "DRAM bandwidth", "DRAM GB/s", "GB/s",
      "achieved DRAM bandwidth: bytes read and written over kernel time", RS_AGG_DERIVED, 1},
-    {RS_M_DRAM_PCT, "dram_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM % peak",
-     "%", "DRAM throughput as a share of the peak the hardware sustains", RS_AGG_WEIGHTED, 1},
+    {RS_M_DRAM_PCT, "dram_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+     "DRAM throughput", "DRAM %", "%",
+     "DRAM throughput as a share of the peak the DRAM sustains (its own counter)", RS_AGG_WEIGHTED,
+     1},
     {RS_M_SHLD_CONFLICTS, "bank_ld", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-     "shared ld bank conflicts", "count",
+     "shared ld bank conflicts", "bank ld", "count",
      "extra shared-memory cycles because loads of one warp hit the same bank", RS_AGG_SUM, 1},
     {RS_M_SHST_CONFLICTS, "bank_st", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-     "shared st bank conflicts", "count",
+     "shared st bank conflicts", "bank st", "count",
      "extra shared-memory cycles because stores of one warp hit the same bank", RS_AGG_SUM, 1},
     {RS_M_SHLD_WAVEFRONTS, "wavefronts_ld", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-     "shared ld wavefronts", "count", "shared-memory load passes; one per conflict-free warp load",
-     RS_AGG_SUM, 1},
+     "shared ld wavefronts", "wavefr ld", "count",
+     "shared-memory load passes; one per conflict-free warp load", RS_AGG_SUM, 1},
     {RS_M_SHST_WAVEFRONTS, "wavefronts_st", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-     "shared st wavefronts", "count",
+     "shared st wavefronts", "wavefr st", "count",
      "shared-memory store passes; one per conflict-free warp store", RS_AGG_SUM, 1},
-    {RS_M_WARP_INST, "warp_inst", "smsp__inst_executed.sum", "warp instructions", "count",
-     "instructions issued, counted once per warp", RS_AGG_SUM, 1},
+    {RS_M_WARP_INST, "warp_inst", "smsp__inst_executed.sum", "warp instructions", "warp inst",
+     "count", "instructions issued, counted once per warp", RS_AGG_SUM, 1},
     {RS_M_THREAD_INST_PRED_ON, "thread_inst_pred_on", "smsp__thread_inst_executed_pred_on.sum",
-     "thread inst (pred on)", "count", "instructions counted per thread whose predicate was true",
-     RS_AGG_SUM, 1},
-    {RS_M_LANES_PRED_ON, "lanes_pred_on", NULL, "lanes / warp inst", "lanes",
+     "thread inst (pred on)", "thr on", "count",
+     "instructions counted per thread whose predicate was true", RS_AGG_SUM, 1},
+    {RS_M_LANES_PRED_ON, "lanes_pred_on", NULL, "lanes / warp inst", "lanes", "lanes",
      "threads doing useful work per warp instruction, of 32 (predicated on)", RS_AGG_DERIVED, 1},
-    {RS_M_THREAD_INST, "thread_inst", "smsp__thread_inst_executed.sum", "thread instructions",
-     "count", "instructions counted per active thread, predicated off included", RS_AGG_SUM, 0},
-    {RS_M_LANES_ACTIVE, "lanes_active", NULL, "active lanes / inst", "lanes",
+    {RS_M_THREAD_INST, "thread_inst", "smsp__thread_inst_executed.sum", "thread inst (all)",
+     "thr all", "count", "instructions counted per active thread, predicated off included",
+     RS_AGG_SUM, 0},
+    {RS_M_LANES_ACTIVE, "lanes_active", NULL, "active lanes / warp inst", "active", "lanes",
      "active threads per warp instruction, of 32 (predicated off included)", RS_AGG_DERIVED, 0},
     {RS_M_OCCUPANCY, "occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active",
-     "achieved occupancy", "%", "resident warps as a share of the SM's maximum", RS_AGG_WEIGHTED,
-     0},
+     "achieved occupancy", "occup.", "%", "resident warps as a share of the SM's maximum",
+     RS_AGG_WEIGHTED, 0},
     {RS_M_BARRIER_STALL, "barrier_stall", "smsp__warp_issue_stalled_barrier_per_warp_active.pct",
-     "barrier stalls", "%", "share of warp cycles spent waiting at __syncthreads()",
+     "barrier stalls", "barrier", "%", "share of warp cycles spent waiting at __syncthreads()",
      RS_AGG_WEIGHTED, 0},
     {RS_M_DIVERGENT_BRANCHES, "divergent_branches",
-     "smsp__sass_branch_targets_threads_divergent.sum", "divergent branches", "count",
+     "smsp__sass_branch_targets_threads_divergent.sum", "divergent branches", "diverg.", "count",
      "branches where the threads of a warp went different ways (instrumented pass)", RS_AGG_SUM, 0},
     {RS_M_BRANCH_UNIFORMITY, "branch_uniformity",
-     "smsp__sass_average_branch_targets_threads_uniform.pct", "branch uniformity", "%",
+     "smsp__sass_average_branch_targets_threads_uniform.pct", "branch uniformity", "uniform", "%",
      "share of branches all active threads of a warp took the same way (instrumented pass)",
      RS_AGG_WEIGHTED, 0},
 };
@@ -167,4 +170,18 @@ int rs_metric_whole(const rs_metric_def *d)
 {
     return strcmp(d->unit, "count") == 0 || strcmp(d->unit, "bytes") == 0 ||
            strcmp(d->unit, "ns") == 0;
+}
+
+const char *rs_metric_pair_label(rs_metric_id a, rs_metric_id b)
+{
+    if (a != b && a == RS_M_SHLD_CONFLICTS) return "bank conflicts";
+    if (a != b && a == RS_M_SHLD_WAVEFRONTS) return "shared wavefronts";
+    return rs_metric_defs[a].label;
+}
+
+const char *rs_metric_pair_title(rs_metric_id a, rs_metric_id b)
+{
+    if (a != b && a == RS_M_SHLD_CONFLICTS) return "conflicts";
+    if (a != b && a == RS_M_SHLD_WAVEFRONTS) return "wavefr";
+    return rs_metric_defs[a].title;
 }

@@ -41,7 +41,8 @@ typedef struct rs_metric_def {
     rs_metric_id id;
     const char *key;   /* what users type: --metrics=bank_ld,warp_inst */
     const char *cupti; /* CUPTI / Nsight Compute name; NULL for derived */
-    const char *label; /* short label for tables */
+    const char *label; /* its name in screens, sentences and tables */
+    const char *title; /* the same, cut for a narrow column ("warp inst") */
     const char *unit;  /* ns, bytes, GB/s, %, count, lanes */
     const char *meaning;
     rs_metric_agg agg;
@@ -71,6 +72,12 @@ const char *rs_metric_column(const rs_metric_def *d, char *buf, size_t len);
 /* Whether a counter's values are whole numbers (counts, bytes, ns): CSV
  * writes them in full, as the JSON does. */
 int rs_metric_whole(const rs_metric_def *d);
+
+/* The name of figure a, or of a + b where b differs (a pair of ld and st
+ * counters: "bank conflicts", of loads and stores), and its column title
+ * ("conflicts"). */
+const char *rs_metric_pair_label(rs_metric_id a, rs_metric_id b);
+const char *rs_metric_pair_title(rs_metric_id a, rs_metric_id b);
 
 /* Add what derived metrics are computed from. */
 rs_metric_mask rs_metric_closure(rs_metric_mask m);

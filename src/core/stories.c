@@ -8,40 +8,38 @@
 #include "format.h"
 #include "export.h"
 
+/* The sentence after each step's figure ("Shared bank conflicts 79.9 k ->
+ * 0"); the figure's name and unit are the metric table's. */
 const rs_story rs_stories[] = {
-    {RS_V_INTERLEAVED_STRIDED, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, +1, "bank conflicts",
-     "count", "Bank conflicts ",
+    {RS_V_INTERLEAVED_STRIDED, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, +1,
      ": thread t now works on word 2*s*t, so a warp's accesses fall on few of the 32 banks and are "
      "served one after another."},
-    {RS_V_INTERLEAVED_STRIDED, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
-     "Warp instructions ",
+    {RS_V_INTERLEAVED_STRIDED, RS_M_WARP_INST, RS_M_WARP_INST, -1,
      ": the working threads are now the first ones, so whole warps retire early, and the modulo is "
      "gone."},
-    {RS_V_SEQUENTIAL, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, -1, "bank conflicts", "count",
-     "Bank conflicts ", ": sequential addressing puts a warp's 32 threads on 32 different banks."},
-    {RS_V_FIRST_ADD, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
-     "Warp instructions ", ": half the blocks read the same bytes, with no idle first step."},
-    {RS_V_FIRST_ADD, RS_M_DRAM_READ, RS_M_DRAM_READ, 0, "DRAM bytes read", "bytes", "DRAM read ",
+    {RS_V_SEQUENTIAL, RS_M_SHLD_CONFLICTS, RS_M_SHST_CONFLICTS, -1,
+     ": sequential addressing puts a warp's 32 threads on 32 different banks."},
+    {RS_V_FIRST_ADD, RS_M_WARP_INST, RS_M_WARP_INST, -1,
+     ": half the blocks read the same bytes, with no idle first step."},
+    {RS_V_FIRST_ADD, RS_M_DRAM_READ, RS_M_DRAM_READ, 0,
      ": the same bytes as before, read by half as many blocks."},
-    {RS_V_UNROLL_WARP_VOLATILE, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
-     "Warp instructions ", ": the last six levels run without loop and __syncthreads()."},
-    {RS_V_UNROLL_WARP, RS_M_WARP_INST, RS_M_WARP_INST, 0, "warp instructions", "count",
-     "Warp instructions ", ": __syncwarp() makes the unrolled warp correct for almost nothing."},
-    {RS_V_UNROLLED, RS_M_WARP_INST, RS_M_WARP_INST, -1, "warp instructions", "count",
-     "Warp instructions ",
+    {RS_V_UNROLL_WARP_VOLATILE, RS_M_WARP_INST, RS_M_WARP_INST, -1,
+     ": the last six levels run without loop and __syncthreads()."},
+    {RS_V_UNROLL_WARP, RS_M_WARP_INST, RS_M_WARP_INST, 0,
+     ": __syncwarp() makes the unrolled warp correct for almost nothing."},
+    {RS_V_UNROLLED, RS_M_WARP_INST, RS_M_WARP_INST, -1,
      ": with the block size known at compile time, no loop counter or compare is left."},
-    {RS_V_MULTI_ELEMENT, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1, "DRAM throughput", "%",
-     "DRAM throughput ",
-     " of the DRAM's peak (its counter): each thread keeps many loads in flight and the tree "
-     "runs once per block."},
-    {RS_V_WARP_SHUFFLE, RS_M_SHLD_WAVEFRONTS, RS_M_SHST_WAVEFRONTS, -1, "shared wavefronts",
-     "count", "Shared-memory wavefronts ",
+    {RS_V_MULTI_ELEMENT, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1,
+     " of the peak the DRAM sustains (its own counter): each thread keeps many loads in flight and "
+     "the tree runs once per "
+     "block."},
+    {RS_V_WARP_SHUFFLE, RS_M_SHLD_WAVEFRONTS, RS_M_SHST_WAVEFRONTS, -1,
      ": values move between registers with shuffles; shared memory holds one value per warp."},
-    {RS_V_COOPERATIVE_GROUPS, RS_M_WARP_INST, RS_M_WARP_INST, 0, "warp instructions", "count",
-     "Warp instructions ", ": cg::reduce does the same exchange as hand-written shuffles."},
-    {RS_V_VECTORIZED, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1, "DRAM throughput", "%", "DRAM throughput ",
-     " of the DRAM's peak (its counter): 16-byte loads, four in flight per thread, one "
-     "launch."},
+    {RS_V_COOPERATIVE_GROUPS, RS_M_WARP_INST, RS_M_WARP_INST, 0,
+     ": cg::reduce does the same exchange as hand-written shuffles."},
+    {RS_V_VECTORIZED, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1,
+     " of the peak the DRAM sustains (its own counter): 16-byte loads, four in flight per thread, "
+     "one launch."},
 };
 const int rs_story_count = (int)(sizeof rs_stories / sizeof rs_stories[0]);
 
@@ -64,13 +62,9 @@ static void explaining(rs_variant v, rs_metric_id *a, rs_metric_id *b, const cha
 {
     const rs_story *st = rs_story_of(v);
     *a = *b = v == RS_V_INTERLEAVED ? RS_M_WARP_INST : RS_M_DRAM_PCT;
-    *name = v == RS_V_INTERLEAVED ? "warp instructions" : "DRAM throughput";
-    if (st) *a = st->a, *b = st->b, *name = st->name;
-    *brief = *a == RS_M_SHLD_CONFLICTS    ? "banks"
-             : *a == RS_M_WARP_INST       ? "inst"
-             : *a == RS_M_SHLD_WAVEFRONTS ? "wavefr"
-             : *a == RS_M_DRAM_READ       ? "DRAM rd"
-                                          : "DRAM%";
+    if (st) *a = st->a, *b = st->b;
+    *name = rs_metric_pair_label(*a, *b);
+    *brief = rs_metric_pair_title(*a, *b);
 }
 
 void rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)

@@ -12,9 +12,7 @@ typedef struct rs_story {
     rs_variant v;
     rs_metric_id a, b; /* b: the second half of a pair (ld, st), or a */
     int direction;     /* -1 fall, +1 rise, 0 about the same */
-    const char *name;  /* "bank conflicts" */
-    const char *unit;
-    const char *before, *after; /* the sentence around the change */
+    const char *after; /* the sentence after the figure and its change */
 } rs_story;
 
 extern const rs_story rs_stories[];
@@ -25,8 +23,9 @@ const rs_story *rs_story_of(rs_variant v);
 
 /* Row i's explaining counter (its story's; a step without one: warp
  * instructions for interleaved, else DRAM throughput) with its change
- * against row i-1 (a user kernel's: the sequential row's, as its step): "bank conflicts 79.9 k
- * ▼99%", or brief "banks ▼99%"; its value alone where the row above lacks it; "-" where i lacks it.
+ * against row i-1 (a user kernel's: the sequential row's, as its step): "shared bank
+ * conflicts 79.9 k ▼99%", or brief (its column title) "conflicts ▼99%"; its value alone where the
+ * row above lacks it; "-" where i lacks it.
  */
 struct rs_row;
 void rs_story_cell(const struct rs_row *rows, int i, int brief, char *buf, size_t len);

@@ -112,8 +112,9 @@ static void describe_metrics(FILE *f, const rs_metrics *m)
             rs_fmt_metric(m->launch[k].value[RS_M_DURATION], "ns", utf8, t, sizeof t);
             rs_fmt_metric(m->launch[k].value[RS_M_DRAM_READ], "bytes", 0, b, sizeof b);
             rs_fmt_si(m->launch[k].value[RS_M_WARP_INST], w, sizeof w);
-            fprintf(f, "    %-30s %s  DRAM read %10s  warp inst %8s\n", m->launch[k].name,
-                    rs_pad(t, 10, 1, p, sizeof p), b, w);
+            fprintf(f, "    %-30s %s  %s %10s  %s %8s\n", m->launch[k].name,
+                    rs_pad(t, 10, 1, p, sizeof p), rs_metric_defs[RS_M_DRAM_READ].label, b,
+                    rs_metric_defs[RS_M_WARP_INST].label, w);
         }
     }
 }
@@ -256,32 +257,6 @@ void rs_print_run(FILE *f, const rs_row *row, rs_format fmt)
         rs_print_run_csv(f, row, NULL, NULL, 0);
     } else {
         print_run_table(f, row);
-    }
-}
-
-/* Short column titles for the ladder table's metric columns. */
-static const char *metric_column(int id)
-{
-    switch (id) {
-    case RS_M_DURATION: return "kernel";
-    case RS_M_DRAM_READ: return "DRAM rd";
-    case RS_M_DRAM_WRITE: return "DRAM wr";
-    case RS_M_DRAM_GBPS: return "DRAM GB/s";
-    case RS_M_DRAM_PCT: return "DRAM %";
-    case RS_M_SHLD_CONFLICTS: return "bank ld";
-    case RS_M_SHST_CONFLICTS: return "bank st";
-    case RS_M_SHLD_WAVEFRONTS: return "wavefr ld";
-    case RS_M_SHST_WAVEFRONTS: return "wavefr st";
-    case RS_M_WARP_INST: return "warp inst";
-    case RS_M_THREAD_INST_PRED_ON: return "thr inst";
-    case RS_M_LANES_PRED_ON: return "lanes";
-    case RS_M_THREAD_INST: return "thr all";
-    case RS_M_LANES_ACTIVE: return "active";
-    case RS_M_OCCUPANCY: return "occup.";
-    case RS_M_BARRIER_STALL: return "barrier";
-    case RS_M_DIVERGENT_BRANCHES: return "diverg.";
-    case RS_M_BRANCH_UNIFORMITY: return "uniform";
-    default: return "?";
     }
 }
 
@@ -446,7 +421,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
     fprintf(f, "%3s  %-*s %10s %8s %8s %8s %7s %8s %7s", "#", w, "variant", "time", "step",
             "cumul.", "GB/s", "% peak", "vs CPU", "correct");
     for (int k = 0; k < RS_METRIC_COUNT; k++)
-        if (m & RS_METRIC_BIT(k)) fprintf(f, " %10s", metric_column(k));
+        if (m & RS_METRIC_BIT(k)) fprintf(f, " %10s", rs_metric_defs[k].title);
     fprintf(f, "\n");
     for (int i = 0; i < count; i++) {
         const rs_result *r = &rows[i].result;

@@ -77,7 +77,7 @@ static void fmt_ratio_fit(double v, int utf8, int w, char *buf, size_t len)
 /* The table's columns, wide and narrow: widths in display columns (a
  * micro sign or a times sign is one column and two bytes). */
 enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_WHY, C_COUNT };
-static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 11}, {3, 20, 9, 7, 7, 7, 6, 34}};
+static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 14}, {3, 20, 9, 7, 7, 7, 6, 34}};
 
 /* s left-aligned in w display columns, cut there as every row is cut
  * (ui_cut: a character is never split). */
@@ -241,7 +241,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         snprintf(cell[C_PCT], 48, wide ? "%.1f%%" : "%.0f%%", pct);
         const int used = put_cells(y, x, w, role, wide, cell);
         draw_verdict(y, x + used, sel, res->correct, v);
-        const int barx = x + used + 4; /* "ok!" and a blank */
+        const int barx = x + used + (a->utf8 ? 3 : 4); /* "ok!" and a blank */
         draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
     }
     const int room = r.h - 1 - (i + 3) - (differ ? 1 : 0); /* rows left under the table */

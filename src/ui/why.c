@@ -1,5 +1,6 @@
 #include "why.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,8 +84,9 @@ static void tell_story(sentences *s, const rs_story *e, const rs_result *cur, co
     const double from = paired ? pair(base, e->a, e->b) : val(base, e->a);
     const double to = paired ? pair(cur, e->a, e->b) : val(cur, e->a);
     char change[128];
-    ui_why_change(from, to, e->unit, change, sizeof change);
-    say(s, "%s%s%s", e->before, change, e->after);
+    const char *name = rs_metric_pair_label(e->a, e->b);
+    ui_why_change(from, to, rs_metric_defs[e->a].unit, change, sizeof change);
+    say(s, "%c%s %s%s", toupper((unsigned char)name[0]), name + 1, change, e->after);
     /* Where the counters contradict the textbook, say what they show. */
     const double ratio = from > 0.0 ? to / from : (to > 0.0 ? 2.0 : 1.0);
     const int fell = ratio<0.95, rose = ratio> 1.05;
@@ -95,7 +97,7 @@ static void tell_story(sentences *s, const rs_story *e, const rs_result *cur, co
         if (rose && ratio < 2.0)
             snprintf(moved, sizeof moved, "rose %.1f%%", 100.0 * (ratio - 1.0));
         if (rose && ratio >= 2.0) snprintf(moved, sizeof moved, "rose %.1f-fold", ratio);
-        say(s, "The textbook expects %s to %s here; on this GPU they %s.", e->name,
+        say(s, "The textbook expects %s to %s here; on this GPU they %s.", name,
             e->direction < 0   ? "fall"
             : e->direction > 0 ? "rise"
                                : "stay the same",
