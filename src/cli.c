@@ -95,12 +95,12 @@ int rs_cmd_run(rs_cli *cli)
             rs_print_run(stdout, row, cli->format);
         const int missing = rs_cli_stalls_missing(cli, row, 1);
         const int lacking = rs_cli_metrics_missing(cli, row, 1);
-        if (!rc) rc = missing ? missing : lacking;
         rs_trace("run: printed");
-        if (!rc && !row->result.correct) {
+        if (!rc && !row->result.correct) { /* a wrong result before counters not recorded */
             rs_cli_error("%s gave a WRONG result (see above)", rs_request_name(&cli->req));
             rc = RS_E_MISMATCH;
         }
+        if (!rc) rc = missing ? missing : lacking;
     }
     free(row);
     rs_source_close(src);
@@ -154,8 +154,10 @@ int rs_cmd_ladder(rs_cli *cli)
     const int missing = rs_cli_stalls_missing(cli, rows, done);
     const int lacking = rs_cli_metrics_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, "ladder", rows, done);
-    if (!rc) rc = missing ? missing : lacking;
-    if (!rc) rc = rs_runner_exit(rows, done, 1);
+    if (!rc) { /* a wrong result before counters or views not recorded */
+        const int ran = rs_runner_exit(rows, done, 1);
+        rc = ran == RS_E_MISMATCH ? ran : missing ? missing : lacking ? lacking : ran;
+    }
     if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");
     free(rows);
     rs_source_close(src);
