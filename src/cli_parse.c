@@ -212,12 +212,16 @@ static rs_status collect(const char *command, int argc, char **argv, given *out,
         }
         const char *value = optarg;
         /* "--metrics full" as well as "--metrics=full": an optional value may
-         * follow as the next word when the field accepts it. */
+         * follow as the next word when the field accepts it, or where the
+         * command takes no words of its own (a misspelt set is named as one). */
         if (!value && c >= OPT_FIELD && c < OPT_FIELD + RS_FIELD_COUNT && optind < argc &&
             argv[optind][0] != '-') {
             rs_request probe;
             rs_request_defaults(&probe);
-            if (rs_field_set(&probe, &rs_fields[c - OPT_FIELD], argv[optind], NULL) == RS_OK)
+            const int words = strcmp(command, "compile") == 0 ||
+                              strcmp(command, "recording") == 0 || strcmp(command, "diff") == 0;
+            if (!words ||
+                rs_field_set(&probe, &rs_fields[c - OPT_FIELD], argv[optind], NULL) == RS_OK)
                 value = argv[optind++];
         }
         out[(*count)++] = (given){c, value};

@@ -191,6 +191,9 @@ check(rc == 0 and j["rows"][3]["metrics"]["values"]["bank_ld"]["valid"],
       "ladder --replay --metrics full: the recorded counters")
 rc, out, err = run("ladder", "--replay", demo, "--metrics", "full", "--wide")
 check(rc == 0 and "sequential" in out and "bank ld" in out, f"ladder --replay table: {err}")
+# a misspelt counter after --metrics is named as one, not as a stray word
+one_line_error(*run("ladder", "--replay", demo, "--metrics", "bank_lds")[0:3:2], 2,
+               "unknown metric 'bank_lds'", "--metrics with a misspelt key")
 rc, out, err = run("run", "--replay", demo, "--variant", "sequential", "--format", "csv")
 check(rc == 0 and out.count("\n") == 2 and ",sequential," in out, f"run --replay csv: {err}")
 one_line_error(*run("run", "--replay", demo, "--type", "float16")[0:3:2], 2,
