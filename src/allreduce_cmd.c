@@ -90,8 +90,10 @@ static void print_crossovers(FILE *f, const ar_run *r)
 {
     const char *bwn = shown_bw_name(r);
     if (r->gpus <= 1 && r->npoints)
-        fprintf(f, "on one GPU busbw is 0 by its definition (x 2(G-1)/G): nothing crosses between "
-                   "GPUs; what follows reads algbw\n");
+        fprintf(f,
+                "on one GPU busbw is 0 by its definition (%s 2(G-1)/G): nothing crosses between "
+                "GPUs; what follows reads algbw\n",
+                rs_sym(RS_SYM_TIMES));
     for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
         double b[MAX_POINTS], us[MAX_POINTS], bw[MAX_POINTS], lat, band;
         int n = 0;
@@ -104,12 +106,12 @@ static void print_crossovers(FILE *f, const ar_run *r)
         rs_fmt_binary(lat, l, sizeof l);
         rs_fmt_binary(band, h, sizeof h);
         rs_fmt_time(us[0] / 1000.0, rs_notation_utf8(), t0, sizeof t0);
-        const char *name = rs_ar_algo_name((rs_ar_algo)a);
+        const char *name = rs_ar_algo_name((rs_ar_algo)a), *x = rs_sym(RS_SYM_TIMES);
         if (kind == RS_AR_ALL_LATENCY)
             fprintf(f,
-                    "%s: latency-bound over the whole range (every time within 2x of the "
+                    "%s: latency-bound over the whole range (every time within 2%s of the "
                     "smallest size's %s): larger sizes find where the links take over\n",
-                    name, t0);
+                    name, x, t0);
         else if (kind == RS_AR_ALL_BANDWIDTH)
             fprintf(f,
                     "%s: bandwidth-bound over the whole range (%s at half the range's best or "
@@ -117,9 +119,9 @@ static void print_crossovers(FILE *f, const ar_run *r)
                     name, bwn, h);
         else
             fprintf(f,
-                    "%s: latency-bound up to %s (within 2x of the smallest size's %s), "
+                    "%s: latency-bound up to %s (within 2%s of the smallest size's %s), "
                     "bandwidth-bound from %s (%s at half the range's best or more)\n",
-                    name, l, t0, h, bwn);
+                    name, l, x, t0, h, bwn);
     }
 }
 
@@ -127,18 +129,21 @@ static void print_crossovers(FILE *f, const ar_run *r)
 static void print_point(FILE *f, const rs_ar_point *p, int nvl, int nt)
 {
     char size[32], count[32], t[32], pad[48]; /* times padded by columns: "µs" is two bytes */
+    char alg[32], bus[32];
     rs_fmt_binary((double)p->bytes, size, sizeof size);
     rs_fmt_count((double)p->n, count, sizeof count);
     rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
-    fprintf(f, "%-10s %10s %13s %s %7.2f GB/s %7.2f GB/s  %-7s", rs_ar_algo_name(p->algo), size,
-            count, rs_pad(t, 10, 1, pad, sizeof pad), p->algbw, p->busbw, p->wrong ? "NO" : "yes");
+    fprintf(f, "%-10s %10s %13s %s %7s GB/s %7s GB/s  %-7s", rs_ar_algo_name(p->algo), size, count,
+            rs_pad(t, 10, 1, pad, sizeof pad), rs_fmt_gbps(p->algbw, alg, sizeof alg),
+            rs_fmt_gbps(p->busbw, bus, sizeof bus), p->wrong ? "NO" : "yes");
     if (nvl) {
         rs_fmt_binary(p->nvl_tx, size, sizeof size);
         fprintf(f, "  %10s", p->nvl_valid ? size : "-");
     }
     if (p->nt_us > 0) {
         rs_fmt_time(p->nt_us / 1000.0, rs_notation_utf8(), t, sizeof t);
-        fprintf(f, "  %s %7.2f GB/s", rs_pad(t, 16, 1, pad, sizeof pad), p->nt_busbw);
+        fprintf(f, "  %s %7s GB/s", rs_pad(t, 16, 1, pad, sizeof pad),
+                rs_fmt_gbps(p->nt_busbw, bus, sizeof bus));
     }
     fprintf(f, nt && !(p->nt_us > 0) && p->algo != RS_AR_PEER_RING ? "  -\n" : "\n");
     if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
@@ -160,8 +165,8 @@ static void print_table(FILE *f, const ar_run *r)
         nt |= r->p[i].nt_us > 0;
         nvl |= r->p[i].nvl_valid;
     }
-    fprintf(f, "\n%-10s %10s %13s %10s %12s %12s  %-7s%s%s\n", "algo", "size", "count", "time",
-            "algbw", "busbw", "correct", nvl ? "  NVLink out" : "",
+    fprintf(f, "\n%-10s %10s %13s %10s %12s %12s  %-7s%s%s\n", "algo", "size", "n", "time", "algbw",
+            "busbw", "correct", nvl ? "  NVLink out" : "",
             nt ? "  nccl-tests: time        busbw" : "");
     for (int i = 0; i < r->npoints; i++) print_point(f, &r->p[i], nvl, nt);
     if (nvl)
@@ -172,20 +177,20 @@ static void print_table(FILE *f, const ar_run *r)
 
 static void print_csv(FILE *f, const ar_run *r)
 {
-    fprintf(f, "gpus,type,op,algo,bytes,n,time_us,algbw_gbps,busbw_gbps,wrong,"
-               "nccl_tests_time_us,nccl_tests_busbw_gbps,nvlink_tx_bytes,nvlink_rx_bytes\n");
+    fprintf(f, "gpus,type,op,algo,bytes,n,time_mean_ms,algbw_gbps,busbw_gbps,wrong,"
+               "nccl_tests_time_ms,nccl_tests_busbw_gbps,nvlink_tx_bytes,nvlink_rx_bytes\n");
     for (int i = 0; i < r->npoints; i++) {
         const rs_ar_point *p = &r->p[i];
         fprintf(f, "%d,%s,%s,%s,%llu,%llu", r->gpus, rs_dtype_name(r->type), rs_op_name(r->op),
                 rs_ar_algo_name(p->algo), (unsigned long long)p->bytes, (unsigned long long)p->n);
-        const double figs[] = {p->us, p->algbw, p->busbw}; /* docs/formats.md: %.6g */
+        const double figs[] = {p->us / 1000.0, p->algbw, p->busbw}; /* docs/formats.md: %.6g */
         for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++) {
             fputc(',', f);
             rs_csv_num(f, figs[k]);
         }
         fprintf(f, ",%llu,", (unsigned long long)p->wrong);
         if (p->nt_us > 0) {
-            rs_csv_num(f, p->nt_us);
+            rs_csv_num(f, p->nt_us / 1000.0);
             fputc(',', f);
             rs_csv_num(f, p->nt_busbw);
         } else {

@@ -34,7 +34,7 @@ cJSON *rs_ar_run_to_json(const ar_run *r)
         cJSON_AddStringToObject(o, "algo", rs_ar_algo_name(p->algo));
         cJSON_AddNumberToObject(o, "n", (double)p->n);
         cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
-        cJSON_AddNumberToObject(o, "time_us", p->us);
+        cJSON_AddNumberToObject(o, "time_mean_ms", p->us / 1000.0);
         cJSON_AddNumberToObject(o, "algbw_gbps", p->algbw);
         cJSON_AddNumberToObject(o, "busbw_gbps", p->busbw);
         cJSON_AddNumberToObject(o, "wrong", (double)p->wrong);
@@ -43,7 +43,7 @@ cJSON *rs_ar_run_to_json(const ar_run *r)
             cJSON_AddNumberToObject(o, "nvlink_rx_bytes", p->nvl_rx);
         }
         if (p->nt_us > 0) {
-            cJSON_AddNumberToObject(o, "nccl_tests_time_us", p->nt_us);
+            cJSON_AddNumberToObject(o, "nccl_tests_time_ms", p->nt_us / 1000.0);
             cJSON_AddNumberToObject(o, "nccl_tests_busbw_gbps", p->nt_busbw);
         }
         cJSON_AddItemToArray(pts, o);
@@ -77,6 +77,7 @@ static const char *text(const cJSON *o, const char *k)
     return cJSON_IsString(s) ? s->valuestring : "";
 }
 
+#define A_DAY_MS 8.64e7
 #define A_DAY_US 8.64e10
 #define BIG      1.8e19 /* below 2^64 */
 
@@ -90,10 +91,12 @@ static const rs_figure run_figures[] = {
 static const rs_figure point_figures[] = {
     {"n", 1, BIG, 0, 1, 1, "a whole number of elements, 1 or more"},
     {"bytes", 1, BIG, 0, 1, 1, "a whole number of bytes, 1 or more"},
-    {"time_us", 0, A_DAY_US, 1, 0, 1, "microseconds above 0 and at most a day"},
+    {"time_mean_ms", 0, A_DAY_MS, 1, 0, 0, "milliseconds above 0 and at most a day"},
+    {"time_us", 0, A_DAY_US, 1, 0, 0, "microseconds above 0 and at most a day"}, /* before 11-27 */
     {"algbw_gbps", 0, 1e6, 0, 0, 1, "GB/s from 0 to 1000000"},
     {"busbw_gbps", 0, 1e6, 0, 0, 1, "GB/s from 0 to 1000000"},
     {"wrong", 0, BIG, 0, 1, 1, "a whole number of wrong elements, 0 or more"},
+    {"nccl_tests_time_ms", 0, A_DAY_MS, 0, 0, 0, "milliseconds from 0 to a day"},
     {"nccl_tests_time_us", 0, A_DAY_US, 0, 0, 0, "microseconds from 0 to a day"},
     {"nccl_tests_busbw_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
     {"nvlink_tx_bytes", 0, BIG, 0, 0, 0, "bytes, 0 or more"},
@@ -242,18 +245,36 @@ static int near(double a, double b)
 
 /* A point's figures against each other: its bytes from n and the element
  * size, algbw from the bytes and the time, busbw from algbw and G. */
+/* A time in µs, written in ms (time_mean_ms) or, before 2026-11-27, in µs
+ * (time_us); 0 where neither is. */
+static int has(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, k) != NULL;
+}
+
+static double time_us(const cJSON *p, const char *ms_key, const char *us_key)
+{
+    return has(p, ms_key) ? 1000.0 * num(p, ms_key) : num(p, us_key);
+}
+
 static rs_status point_consistent(const char *pre, const cJSON *p, size_t elem, int g,
                                   rs_error *err)
 {
-    const double n = num(p, "n"), bytes = num(p, "bytes"), us = num(p, "time_us");
+    const int ms = has(p, "time_mean_ms"), old = has(p, "time_us");
+    if (ms == old)
+        return rs_fail(err, RS_E_IO, "%s%s", pre,
+                       ms ? "time_mean_ms and time_us both given: one time"
+                          : "time_mean_ms is missing");
+    const double n = num(p, "n"), bytes = num(p, "bytes");
+    const double us = time_us(p, "time_mean_ms", "time_us");
     const double alg = num(p, "algbw_gbps"), bus = num(p, "busbw_gbps");
     if (bytes != n * (double)elem)
         return rs_fail(err, RS_E_IO, "%sbytes is %.17g: n %.17g of %zu-byte elements is %.17g", pre,
                        bytes, n, elem, n * (double)elem);
     const double want = bytes / (us * 1e-6) / 1e9;
     if (!near(alg, want))
-        return rs_fail(err, RS_E_IO, "%salgbw_gbps is %.6g: bytes over time_us give %.6g", pre, alg,
-                       want);
+        return rs_fail(err, RS_E_IO, "%salgbw_gbps is %.6g: bytes over the time give %.6g", pre,
+                       alg, want);
     const double bus_want = g >= 1 ? alg * 2.0 * (g - 1) / g : 0.0;
     if (!near(bus, bus_want))
         return rs_fail(err, RS_E_IO, "%sbusbw_gbps is %.6g: algbw x 2(G-1)/G over %d GPUs is %.6g",
@@ -285,11 +306,11 @@ static rs_ar_point point_from(const cJSON *p)
     return (rs_ar_point){(uint64_t)num(p, "n"),
                          (uint64_t)num(p, "bytes"),
                          (rs_ar_algo)rs_ar_algo_parse(text(p, "algo")),
-                         num(p, "time_us"),
+                         time_us(p, "time_mean_ms", "time_us"),
                          num(p, "algbw_gbps"),
                          num(p, "busbw_gbps"),
                          (uint64_t)num(p, "wrong"),
-                         num(p, "nccl_tests_time_us"),
+                         time_us(p, "nccl_tests_time_ms", "nccl_tests_time_us"),
                          num(p, "nccl_tests_busbw_gbps"),
                          cJSON_IsNumber(cJSON_GetObjectItem(p, "nvlink_tx_bytes")),
                          num(p, "nvlink_tx_bytes"),

@@ -106,8 +106,9 @@ check(len(cross) == 4 and any(l.startswith("nccl: latency-bound up to 4 MiB") an
       f"replay: each algorithm's crossover, latency-bound below bandwidth-bound: {cross}")
 for rng, want in (("2^20..2^22", "nccl: bandwidth-bound over the whole range (busbw at half the "
                    "range's best or more from 4 MiB, the smallest size)"),
-                  ("2..2^10", "nccl: latency-bound over the whole range (every time within 2x")):
+                  ("2..2^10", "nccl: latency-bound over the whole range (every time within 2X")):
     rc, out, err = run("allreduce", "--replay", REC, "--range", rng)
+    want = want.replace("2X", "2\u00d7" if "\u00b5s" in out else "2x")  # the notation of µs
     check(rc == 0 and want in out and "latency-bound up to" not in out,
           f"a range on one side of the turn says so: {rng}: {out[-300:]} {err}")
 with tempfile.TemporaryDirectory() as d:  # a replay's points, recorded again: what was shown
@@ -234,12 +235,12 @@ check(rc == 0 and lines[0].startswith("all-reduce over 1 GPU (NVIDIA H100")
 rc, out, err = run("allreduce", "--replay", NT, "--algo", "nccl,peer_ring", "--range", "2^27",
                    "--format", "csv")
 rows = list(csv.DictReader(io.StringIO(out)))
-check(rc == 0 and len(rows) == 2 and rows[0]["nccl_tests_time_us"] == "359.079"
-      and rows[1]["nccl_tests_time_us"] == "" and rows[1]["nccl_tests_busbw_gbps"] == "",
+check(rc == 0 and len(rows) == 2 and rows[0]["nccl_tests_time_ms"] == "0.359079"
+      and rows[1]["nccl_tests_time_ms"] == "" and rows[1]["nccl_tests_busbw_gbps"] == "",
       f"CSV: nccl-tests' columns, empty for peer_ring: {out}")
 rc, out, err = run("allreduce", "--replay", NT, "--algo", "nccl", "--format", "json")
 pts = json.loads(out)["points"] if rc == 0 else []
-check(len(pts) == 9 and all(p["nccl_tests_time_us"] > 0 and "nccl_tests_busbw_gbps" in p
+check(len(pts) == 9 and all(p["nccl_tests_time_ms"] > 0 and "nccl_tests_busbw_gbps" in p
                             for p in pts), f"JSON keeps nccl-tests' figures: {pts[:2]}")
 rc, out, err = run("allreduce", "--replay", REC, "--algo", "nccl", "--range", "2^20")
 check(rc == 0 and "nccl-tests" not in out and "NVLink out" not in out,

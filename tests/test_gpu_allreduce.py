@@ -63,7 +63,7 @@ with tempfile.TemporaryDirectory() as d:
           f"{gpus} processes: rank 0 reports 8 exact points, the others stay quiet: {codes} "
           f"{[e[-200:] for _, e in outs]}")
     for p in pts:
-        print(f"multi-process {p['algo']} n={p['n']}: {p['time_us']:.1f} us, "
+        print(f"multi-process {p['algo']} n={p['n']}: {1000 * p['time_mean_ms']:.1f} us, "
               f"busbw {p['busbw_gbps']:.1f} GB/s")
 
 rc, out, err = run("allreduce", "--gpus", str(gpus + 1))
@@ -90,7 +90,7 @@ if "NVLink" in links:  # NVML's counters: a ring sends 2(G-1)/G of the size from
           and 0.95 < got < 1.15, f"NVLink's counters: the ring's bytes per GPU: {got} {ring}")
 if beside:
     big = [p for p in pts if p["algo"] == "nccl" and p["bytes"] == 4 << 30]
-    check(all(p.get("nccl_tests_time_us", 0) > 0 for p in pts if p["algo"] != "peer_ring")
+    check(all(p.get("nccl_tests_time_ms", 0) > 0 for p in pts if p["algo"] != "peer_ring")
           and big and abs(big[0]["busbw_gbps"] / big[0]["nccl_tests_busbw_gbps"] - 1) < 0.10,
           f"nccl-tests beside every NCCL point; at 4 GiB within 10% of ours: {big}")
 with tempfile.TemporaryDirectory() as d:  # its table, from the record just made

@@ -166,6 +166,21 @@ path = ar_edited("ar_asis.json", lambda j: None, indent=1)
 rc, out, err = run("allreduce", "--replay", path, "--algo", "all")
 check(rc == 0 and "all-reduce over 2 GPUs" in out, f"a pretty-printed one replays: {rc} {err}")
 
+# times in ms, as every output writes them; a recording from before (time_us,
+# in µs) reads the same, and one that says both is refused
+def in_ms(j):
+    for p in j["points"]:
+        p["time_mean_ms"] = p.pop("time_us") / 1000
+rc, old, err = run("allreduce", "--replay", AR, "--algo", "all", "--format", "json")
+path = ar_edited("ar_ms.json", in_ms)
+rc2, new, err2 = run("allreduce", "--replay", path, "--algo", "all", "--format", "json")
+check(rc == 0 and rc2 == 0 and json.loads(old)["points"] == json.loads(new)["points"]
+      and "time_mean_ms" in json.loads(new)["points"][0] and "time_us" not in old,
+      f"time_mean_ms and time_us read alike: {rc} {rc2} {err} {err2}")
+path = ar_edited("ar_both.json", lambda j: j["points"][0].update(time_mean_ms=0.02))
+rc, out, err = run("allreduce", "--replay", path, "--algo", "all")
+check(rc == 7 and "points[0].time_mean_ms and time_us both given" in err, f"both: {rc} {err}")
+
 # 7. no point of what was asked: advice that finds something
 path = ar_edited("ar_empty.json", lambda j: j.update(points=[]))
 rc, out, err = run("allreduce", "--replay", path, "--algo", "all")

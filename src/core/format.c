@@ -103,7 +103,13 @@ void rs_fmt_ratio(double v, int utf8, char *buf, size_t len)
 
 const char *rs_fmt_gbps(double v, char *buf, size_t len)
 {
-    snprintf(buf, len, v >= 10.0 ? "%.0f" : v >= 1.0 ? "%.1f" : "%.2f", v);
+    /* two significant digits below 0.1: 0.00039, not 0.00 */
+    snprintf(buf, len,
+             v >= 10.0              ? "%.0f"
+             : v >= 1.0             ? "%.1f"
+             : v >= 0.1 || v <= 0.0 ? "%.2f"
+                                    : "%.2g",
+             v);
     return buf;
 }
 

@@ -88,8 +88,8 @@ cJSON *rs_device_to_json(const rs_device_info *d)
     cJSON_AddNumberToObject(j, "bus_width_bits", d->bus_width_bits);
     cJSON_AddNumberToObject(j, "peak_gbps", d->peak_gbps);
     cJSON_AddNumberToObject(j, "measured_gbps", d->measured_gbps);
-    cJSON_AddNumberToObject(j, "floor_empty_us", d->floor_empty_us);
-    cJSON_AddNumberToObject(j, "floor_launch_us", d->floor_launch_us);
+    cJSON_AddNumberToObject(j, "floor_empty_ms", d->floor_empty_us / 1000.0);
+    cJSON_AddNumberToObject(j, "floor_launch_ms", d->floor_launch_us / 1000.0);
     cJSON_AddNumberToObject(j, "driver_version", d->driver_version);
     cJSON_AddNumberToObject(j, "runtime_version", d->runtime_version);
     return j;
@@ -167,8 +167,10 @@ void rs_device_from_json(const cJSON *j, rs_device_info *d)
     d->bus_width_bits = inum(j, "bus_width_bits", 0);
     d->peak_gbps = num(j, "peak_gbps", 0);
     d->measured_gbps = num(j, "measured_gbps", 0);
-    d->floor_empty_us = num(j, "floor_empty_us", 0);
-    d->floor_launch_us = num(j, "floor_launch_us", 0);
+    /* in ms; recordings before 2026-11-27 have them in µs */
+    const int ms = cJSON_GetObjectItemCaseSensitive(j, "floor_empty_ms") != NULL;
+    d->floor_empty_us = ms ? 1000.0 * num(j, "floor_empty_ms", 0) : num(j, "floor_empty_us", 0);
+    d->floor_launch_us = ms ? 1000.0 * num(j, "floor_launch_ms", 0) : num(j, "floor_launch_us", 0);
     d->driver_version = inum(j, "driver_version", 0);
     d->runtime_version = inum(j, "runtime_version", 0);
 }

@@ -46,7 +46,9 @@ static const rs_figure device_figures[] = {
     {"bus_width_bits", 0, 1e5, 0, 1, 0, "bits from 0 to 100000"},
     {"peak_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
     {"measured_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
-    {"floor_empty_us", 0, 1e6, 0, 0, 0, "microseconds from 0 to 1000000"},
+    {"floor_empty_ms", 0, 1e3, 0, 0, 0, "milliseconds from 0 to 1000"},
+    {"floor_launch_ms", 0, 1e3, 0, 0, 0, "milliseconds from 0 to 1000"},
+    {"floor_empty_us", 0, 1e6, 0, 0, 0, "microseconds from 0 to 1000000"}, /* before 11-27 */
     {"floor_launch_us", 0, 1e6, 0, 0, 0, "microseconds from 0 to 1000000"},
 };
 

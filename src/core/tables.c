@@ -505,7 +505,7 @@ void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt
     }
     if (fmt == RS_FMT_CSV)
         fprintf(f, "index,name,compute_capability,sm_count,total_mem_bytes,peak_gbps,"
-                   "measured_gbps,floor_empty_us,floor_launch_us\n");
+                   "measured_gbps,floor_empty_ms,floor_launch_ms\n");
     else
         fprintf(f, "%-3s %-28s %5s %5s %10s %12s %12s %12s %12s\n", "#", "name", "cc", "SMs",
                 "memory", "peak GB/s", "measured", "empty (us)", "launch (us)");
@@ -515,8 +515,8 @@ void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt
             rs_csv_field(f, d[i].name);
             fprintf(f, ",%d.%d,%d,%llu", d[i].cc_major, d[i].cc_minor, d[i].sm_count,
                     (unsigned long long)d[i].total_mem);
-            const double figs[] = {d[i].peak_gbps, d[i].measured_gbps, d[i].floor_empty_us,
-                                   d[i].floor_launch_us};
+            const double figs[] = {d[i].peak_gbps, d[i].measured_gbps, d[i].floor_empty_us / 1000.0,
+                                   d[i].floor_launch_us / 1000.0};
             for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++) {
                 fputc(',', f);
                 rs_csv_num(f, figs[k]);
