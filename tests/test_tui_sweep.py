@@ -403,7 +403,7 @@ def limit_at_cursor():
         t.wait_quiet("fastest")
         t.keys("y")
         s = t.wait_quiet("Sweep \u00b7 GB/s") or t.screen()
-        check(re.search(r"limit 4\d{3} GB/s \(measured\)", s),
+        check(re.search(r"streaming read 4\d{3} GB/s \(measured\)", s),
               "GB/s: the legend names the recorded limit beside the peak", s)
         check(re.search(r"\d+ GB/s \d+%", s),
               "GB/s: the cursor's values carry their % of the limit", s)

@@ -178,9 +178,11 @@ static void print_times(FILE *f, const rs_result *r)
     fprintf(f, "bandwidth  %.1f GB/s", r->gbps);
     const int g = r->multi.gpus > 1 ? r->multi.gpus : 1; /* % of all the GPUs' peaks */
     if (r->pct_peak > 0)
-        fprintf(f, ", %.1f%% of peak %.0f GB/s", r->pct_peak, g * r->device.peak_gbps);
+        fprintf(f, ", %.1f%% of the theoretical peak %.0f GB/s", r->pct_peak,
+                g * r->device.peak_gbps);
     if (r->pct_measured > 0)
-        fprintf(f, ", %.1f%% of measured %.0f GB/s", r->pct_measured, g * r->device.measured_gbps);
+        fprintf(f, ", %.1f%% of the streaming read %.0f GB/s (measured)", r->pct_measured,
+                g * r->device.measured_gbps);
     fprintf(f, "\n");
     rs_fmt_time(r->cpu_ms, utf8, a, sizeof a);
     rs_fmt_ratio(r->speedup_cpu, utf8, b, sizeof b);

@@ -287,11 +287,11 @@ static int legend_items(const ui_app *a, int short_cpu, char (*item)[64], ui_rol
     if (a->sweep_q != RS_CHART_GBPS || !(peak > 0 || meas > 0)) return n;
     const char *how = ui_theme_utf8() ? "dotted" : "dashed";
     if (peak > 0 && meas > 0)
-        snprintf(item[n], sizeof item[n], "%s: peak %.0f, limit %.0f GB/s (measured)", how, peak,
-                 meas);
+        snprintf(item[n], sizeof item[n], "%s: peak %.0f, streaming read %.0f GB/s (measured)", how,
+                 peak, meas);
     else
-        snprintf(item[n], sizeof item[n], "%s: %s %.0f GB/s", how, peak > 0 ? "peak" : "measured",
-                 peak > 0 ? peak : meas);
+        snprintf(item[n], sizeof item[n], "%s: %s %.0f GB/s", how,
+                 peak > 0 ? "peak" : "streaming read", peak > 0 ? peak : meas);
     role[n++] = R_DIM;
     return n;
 }
