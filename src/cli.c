@@ -22,6 +22,7 @@ void rs_cli_error(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     /* what it quotes came from outside (files, logs, values): seen, not obeyed */
+    fflush(stdout); /* what was printed first comes first where both go to one file */
     fprintf(stderr, "redscope: %s\n", rs_text_safe(msg, 1, safe, sizeof safe));
 }
 

@@ -452,6 +452,7 @@ void rs_cli_usage(FILE *f, const char *command)
     for (int i = 0; i < RS_FIELD_COUNT; i++) {
         const rs_field *fl = &rs_fields[i];
         if (!fl->flag || !command_takes_field(command, fl->id)) continue;
+        if (fl->id == RS_F_kernel && strcmp(command, "compile") == 0) continue; /* its FILE.cu */
         char left[64];
         if (fl->short_opt)
             snprintf(left, sizeof left, "-%c, --%s%s%s%s", fl->short_opt, fl->flag,
@@ -470,9 +471,12 @@ void rs_cli_usage(FILE *f, const char *command)
     for (int i = 0; i < N_EXTRAS; i++) {
         const extra_opt *x = &extras[i];
         if (!command_takes_extra(command, x)) continue;
+        if (x->bit == RS_X_REPLAY && strcmp(command, "recording") == 0) continue; /* its FILE */
         char left[64];
         snprintf(left, sizeof left, "    --%s%s%s", x->name, x->arg ? " " : "",
                  x->arg ? x->arg : "");
-        fprintf(f, "  %-26s %s\n", left, x->help);
+        const int one_doc = x->bit == RS_X_RECORD && strcmp(command, "allreduce") == 0;
+        fprintf(f, "  %-26s %s\n", left,
+                one_doc ? "also write the results as one JSON document, for --replay" : x->help);
     }
 }

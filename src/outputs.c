@@ -160,6 +160,7 @@ int rs_cli_gnuplot(const char *file, const char *csv, const char *script)
         rs_cli_error("%s", err.msg);
         return err.code;
     }
+    fflush(stdout); /* after the table, where both go to one file */
     fprintf(stderr, "redscope: chart in %s, data in %s\n", file, csv);
     return 0;
 }

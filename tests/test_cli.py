@@ -8,6 +8,7 @@ import io
 import json
 import time
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -35,6 +36,14 @@ check(rc == 0 and "ladder" in out and "exit codes" in out, "--help lists command
 rc, out, _ = run("run", "--help")
 check(rc == 0 and "--variant ID" in out and "--n N" in out and "[2^24]" in out, "run --help")
 check("--variants" not in out, "run --help does not offer --variants")
+# each command's help offers what it takes as it takes it: compile's and
+# recording's files are words, the all-reduce records one JSON document,
+# and a sweep needs neither --variants nor --range
+check("--kernel" not in run("compile", "--help")[1], "compile --help: its files, not --kernel")
+check("--replay" not in run("recording", "--help")[1], "recording --help: FILE, not --replay")
+check("one JSON document" in run("allreduce", "--help")[1], "allreduce --help: --record")
+check(run("sweep", "--help")[1].startswith("usage: redscope sweep [--variants LIST] [--range"),
+      "sweep --help: its options are optional")
 rc, out, _ = run("help", "ladder")
 check(rc == 0 and "--variants" in out and "--format FMT" in out, "help ladder")
 
@@ -203,6 +212,13 @@ rc, out, err = run("sweep", "--replay", demo, "--type", "float64", "--finish", "
                    "--variants", "atomic,first_add,multi_element,vectorized,cub", "--plot", svg)
 check(rc == 0 and "cub from 2^19 on" in out and os.path.getsize(svg) > 1000,
       f"sweep --replay --plot: the recorded sweep, its crossovers and chart: {err}")
+# both streams into one file: the table whole, then the message
+both = subprocess.run([EXE, "sweep", "--replay", demo, "--type", "float64", "--finish", "atomic",
+                       "--variants", "atomic,cub", "--plot", svg, "--force"],
+                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+check(both.returncode == 0 and both.stdout.rstrip().splitlines()[-1].startswith("redscope: chart in")
+      and both.stdout.count("redscope:") == 1,
+      f"--plot's message after the table, where both go to one file: {both.stdout[-300:]}")
 rc, out, err = run("sweep", "--replay", demo, "--preset", "atomic-vs-tree")
 cells = [l.split() for l in out.splitlines() if l.strip().startswith("2^29")]
 check(rc == 0 and cells and "refused" not in out.split("\n", 1)[-1]
