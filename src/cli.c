@@ -170,6 +170,7 @@ int rs_cmd_devices(rs_cli *cli)
     rs_device_info devs[64];
     int count = 0;
     rs_error err;
+    if (cli->replay) return rs_cmd_devices_recorded(cli);
     if (rs_devices_list(devs, 64, &count, &err) != RS_OK) {
         rs_cli_error("%s", err.msg);
         return exit_for(err.code);

@@ -151,6 +151,7 @@ int rs_cmd_diff(rs_cli *cli);
 
 /* recording_cmd.c: a recording's configurations, as the explorer's R lists them. */
 int rs_cmd_recording(rs_cli *cli);
+int rs_cmd_devices_recorded(rs_cli *cli); /* devices --replay FILE */
 /* run --check: the configuration under compute-sanitizer (check_cmd.c). */
 int rs_cmd_check(rs_cli *cli);
 /* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (kernel_cmd.c). */

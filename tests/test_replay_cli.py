@@ -361,4 +361,17 @@ cmd = out.splitlines()[-1].split("replay it: ", 1)[-1].split() if rc == 0 else [
 rc, out, err = run(*cmd[1:]) if cmd else (1, "", "")
 check(rc == 0 and "busbw" in out, f"its replay command runs as printed: {cmd} {rc} {err[-200:]}")
 
+# the GPUs a recording was made on, as `devices` lists them there: the advice
+# every GPU command gives without a driver ("or replay a recording") works here
+rc, out, err = run("devices", "--replay", X2)
+rows = [l for l in out.splitlines() if l.startswith("0 ")]
+check(rc == 0 and len(rows) == 1 and "NVIDIA H200" in rows[0] and " 4537 " in rows[0]
+      and "its runs over 2 GPUs (0-1 NVLink" in out, f"devices --replay: {rc} {out} {err}")
+rc, out, err = run("devices", "--replay", DEMO, "--format", "json")
+j = json.loads(out) if rc == 0 else [{}]
+check(rc == 0 and len(j) == 1 and j[0]["name"] == "NVIDIA H200" and j[0]["measured_gbps"] > 4000,
+      f"devices --replay json: the first measured figures: {rc} {out[:300]} {err}")
+rc, out, err = run("devices", "--replay", AR)
+check(rc == 7 and "redscope allreduce --replay" in err, f"devices --replay an all-reduce: {rc} {err}")
+
 check.finish()

@@ -508,9 +508,14 @@ void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt
     if (fmt == RS_FMT_CSV)
         fprintf(f, "index,name,compute_capability,sm_count,total_mem_bytes,peak_gbps,"
                    "measured_gbps,floor_empty_ms,floor_launch_ms\n");
-    else
-        fprintf(f, "%-3s %-28s %5s %5s %10s %12s %12s %12s %12s\n", "#", "name", "cc", "SMs",
-                "memory", "peak GB/s", "measured", "empty (us)", "launch (us)");
+    else {
+        char e[32], l[32], pe[48], pl[48]; /* µs: padded by columns, not bytes */
+        snprintf(e, sizeof e, "empty (%s)", rs_sym(RS_SYM_MICRO));
+        snprintf(l, sizeof l, "launch (%s)", rs_sym(RS_SYM_MICRO));
+        fprintf(f, "%-3s %-28s %5s %5s %10s %12s %12s %s %s\n", "#", "name", "cc", "SMs", "memory",
+                "peak GB/s", "measured", rs_pad(e, 12, 1, pe, sizeof pe),
+                rs_pad(l, 12, 1, pl, sizeof pl));
+    }
     for (int i = 0; i < count; i++) {
         if (fmt == RS_FMT_CSV) {
             fprintf(f, "%d,", d[i].index);
