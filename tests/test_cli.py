@@ -212,6 +212,10 @@ rc, out, err = run("sweep", "--replay", demo, "--type", "float64", "--finish", "
                    "--variants", "atomic,first_add,multi_element,vectorized,cub", "--plot", svg)
 check(rc == 0 and "cub from 2^19 on" in out and os.path.getsize(svg) > 1000,
       f"sweep --replay --plot: the recorded sweep, its crossovers and chart: {err}")
+rc, out, err = run("sweep", "--replay", demo)
+check(rc == 0 and out.startswith("float64 sum, block 256, finish atomic, 5 reps, input random on "
+                                 "NVIDIA H200\n"),
+      f"sweep --replay alone: the recorded sweep, and its settings said first: {out[:200]}")
 # both streams into one file: the table whole, then the message
 both = subprocess.run([EXE, "sweep", "--replay", demo, "--type", "float64", "--finish", "atomic",
                        "--variants", "atomic,cub", "--plot", svg, "--force"],
@@ -221,7 +225,7 @@ check(both.returncode == 0 and both.stdout.rstrip().splitlines()[-1].startswith(
       f"--plot's message after the table, where both go to one file: {both.stdout[-300:]}")
 rc, out, err = run("sweep", "--replay", demo, "--preset", "atomic-vs-tree")
 cells = [l.split() for l in out.splitlines() if l.strip().startswith("2^29")]
-check(rc == 0 and cells and "refused" not in out.split("\n", 1)[-1]
+check(rc == 0 and cells and "refused" not in out.split("\n", 2)[-1]
       and " ".join(cells[0][1:3]) == "not recorded"
       and "\nnot recorded: atomic, first_add, cpu, at the sizes so marked: the recording "
       "holds no run of them with these settings" in out

@@ -370,7 +370,22 @@ static void say_not_recorded(FILE *f, const rs_sweep *s)
 static void print_sweep_table(FILE *f, const rs_sweep *s)
 {
     const int ns = rs_sweep_series_count(s);
-    const rs_request *r0 = s->done > 0 ? &s->rows[0].result.req : NULL;
+    const rs_result *first = NULL; /* the settings: of the first row that ran, else asked */
+    for (int i = 0; i < s->done && !first; i++)
+        if (s->rows[i].status == RS_OK) first = &s->rows[i].result;
+    if (!first && s->done > 0) first = &s->rows[0].result;
+    const rs_request *r0 = first ? &first->req : NULL;
+    rs_finish fin = r0 ? r0->finish : RS_FINISH_AUTO; /* of a variant that takes one */
+    for (int i = 0; i < s->done; i++)
+        if (s->rows[i].status == RS_OK &&
+            (rs_catalogue_get(s->rows[i].result.req.variant)->flags & RS_VF_FINISH)) {
+            fin = s->rows[i].result.req.finish;
+            break;
+        }
+    if (r0)
+        fprintf(f, "%s %s, block %u, finish %s, %u reps, input %s%s%s\n", rs_dtype_name(r0->type),
+                rs_op_name(r0->op), r0->block, rs_finish_name(fin), r0->reps,
+                rs_dist_name(r0->dist), first->device.name[0] ? " on " : "", first->device.name);
     if (r0 && r0->gpus != 1)
         fprintf(f,
                 r0->gpus ? "over %u GPUs, partials combined by %s: "
