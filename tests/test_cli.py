@@ -228,7 +228,8 @@ cells = [l.split() for l in out.splitlines() if l.strip().startswith("2^29")]
 check(rc == 0 and cells and "refused" not in out.split("\n", 2)[-1]
       and " ".join(cells[0][1:3]) == "not recorded"
       and "\nnot recorded: atomic, first_add, cpu, at the sizes so marked: the recording "
-      "holds no run of them with these settings" in out
+      "holds no run of them at those sizes with these settings (type, op, block, finish and "
+      "input)" in out
       and "'not recorded' said below" in out
       and "\ncpu: where the cpu step was not recorded, the CPU time recorded beside the GPU "
       "runs of that size" in out,

@@ -360,7 +360,7 @@ static void say_not_recorded(FILE *f, const rs_sweep *s)
     if (len)
         fprintf(f,
                 "not recorded: %s, at the sizes so marked: the recording holds no run of them "
-                "with these settings (type, op, block, finish, input, reps and counters)\n",
+                "at those sizes with these settings (type, op, block, finish and input)\n",
                 names);
     if (beside)
         fprintf(f, "cpu: where the cpu step was not recorded, the CPU time recorded beside the "
