@@ -5,6 +5,7 @@
  * run as JSON, --replay prints one without a GPU. */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,10 +239,32 @@ static int write_chart_csv(const ar_run *r, const char *csv, int *columns)
     return rs_out_commit(&out, &err) == RS_OK;
 }
 
+/* The size axis's ticks, named as the tables name sizes ("1 KiB", not
+ * gnuplot's "1 kiB"): powers of 2 over the points' range, at most 12. */
+static void size_tics(const ar_run *r, char *buf, size_t len)
+{
+    double lo = 0.0, hi = 0.0;
+    for (int i = 0; i < r->npoints; i++) {
+        const double b = (double)r->p[i].bytes;
+        if (b > 0 && (lo == 0.0 || b < lo)) lo = b;
+        if (b > hi) hi = b;
+    }
+    size_t at = (size_t)snprintf(buf, len, "set xtics (");
+    int step = 1; /* in powers of 2 */
+    while (lo > 0.0 && log2(hi / lo) / step > 11.0) step++;
+    for (double b = lo; lo > 0.0 && b <= hi * 1.0001 && at < len; b *= pow(2.0, step)) {
+        char name[32];
+        rs_fmt_binary(b, name, sizeof name);
+        at += (size_t)snprintf(buf + at, len - at, "%s'%s' %.17g", b > lo ? ", " : "", name, b);
+    }
+    if (at < len) snprintf(buf + at, len - at, ")\n");
+    if (!(lo > 0.0) || at >= len) snprintf(buf, len, "\n");
+}
+
 /* --plot: each algorithm's bus bandwidth against the size, by gnuplot. */
 static int plot(const ar_run *r, const char *file)
 {
-    char csv[4096], script[8192], qcsv[8192], qdev[512];
+    char csv[4096], script[8192], qcsv[8192], qdev[512], tics[2048];
     int columns = 0;
     rs_cli_plot_csv(file, csv, sizeof csv);
     if (!write_chart_csv(r, csv, &columns)) {
@@ -249,12 +272,13 @@ static int plot(const ar_run *r, const char *file)
         return RS_E_IO;
     }
     const int one = r->gpus <= 1;
+    size_tics(r, tics, sizeof tics);
     snprintf(script, sizeof script,
-             "set logscale x 2\nset format x '%%.0b %%BB'\nset grid\nset key top left\n"
+             "set logscale x 2\n%sset grid\nset key top left\n"
              "set title 'redscope allreduce over %d GPU%s (%s), %s %s: %s'\n"
              "set xlabel 'bytes per GPU'\nset ylabel '%s (GB/s)'\n"
              "plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i) noenhanced\n",
-             r->gpus, one ? "" : "s", rs_gnuplot_quote(r->device.name, qdev, sizeof qdev),
+             tics, r->gpus, one ? "" : "s", rs_gnuplot_quote(r->device.name, qdev, sizeof qdev),
              rs_dtype_name(r->type), rs_op_name(r->op),
              one ? "algorithm bandwidth (busbw is 0 on one GPU)"
                  : "bus bandwidth as nccl-tests reports it",

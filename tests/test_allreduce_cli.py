@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -170,6 +171,9 @@ with tempfile.TemporaryDirectory() as d:  # the bandwidth-vs-size chart, from th
     rc, out, err = run("allreduce", "--replay", REC, "--algo", "all", "--plot", svg)
     check(rc == 0 and os.path.getsize(svg) > 1000 and "<svg" in open(svg).read()
           and "peer_ring" in open(svg).read(), f"--plot draws busbw against size: {rc} {err}")
+    ticks = re.findall(r">(\d+ [KMG]?i?B)<", open(svg).read()) if rc == 0 else []
+    check(ticks[:4] == ["8 B", "64 B", "512 B", "4 KiB"] and "1 GiB" in ticks
+          and "kiB" not in open(svg).read(), f"--plot: sizes named as the tables name them: {ticks}")
     data = list(csv.DictReader(open(os.path.join(d, "busbw.csv")))) if rc == 0 else []
     check(len(data) == 30 and list(data[0]) == ["bytes", "nccl", "ring", "tree", "peer_ring"]
           and data[0]["bytes"] == "8" and data[-1]["bytes"] == str(4 << 30)
