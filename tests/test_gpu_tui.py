@@ -64,7 +64,7 @@ try:
     s = t.wait_for("dropped, every 2^", 90)
     print(s or t.screen())
     hot = [l for l in (s or "").splitlines() if ">" in l and "%" in l]
-    if not hot or not any("long_scoreboard" in l for l in hot):
+    if not hot or not any("long scoreboard" in l for l in hot):
         failures.append("a live Source screen marks first_add's load wait among its hottest lines")
     t.keys("s")  # the SASS of the hottest line, with nvdisasm (the GPU machines have it)
     s = t.wait_for("SASS of ", 20) or t.screen()

@@ -64,6 +64,10 @@ try:
           "the cursor's line: its samples", s)
     check(f"{SEQ['samples']:,} samples, {SEQ['dropped']:,} dropped" in s, "the samples and drops", s)
     check("by function:" in s and "tree_sequential" in s, "the samples by function", s)
+    # a reason is named as Nsight Compute names it, in the list and by function;
+    # its key (short_scoreboard) is for CSV and JSON
+    check("short scoreboard" in s and "long scoreboard" in s and "_scoreboard" not in s,
+          "the reasons by their names, not their keys", s)
     t.keys(*(["k"] * (HOT_ROW - FOR_ROW) if HOT_ROW > FOR_ROW else ["j"] * (FOR_ROW - HOT_ROW)))
     s = t.screen()
     check(f"classic.cu:{FOR}, " in s and

@@ -54,19 +54,25 @@ const rs_stall_def *rs_stall_find(const char *name, int *not_issued)
     return NULL;
 }
 
+const char *rs_stall_name(const rs_stall_def *d, char *buf, size_t len)
+{
+    if (!len) return buf;
+    /* "Stall Long Scoreboard" -> "long scoreboard" */
+    const char *s = !d ? "unknown" : strncmp(d->ncu, "Stall ", 6) == 0 ? d->ncu + 6 : d->ncu;
+    size_t k = 0;
+    for (; s[k] && k + 1 < len; k++)
+        buf[k] = (char)(s[k] >= 'A' && s[k] <= 'Z' ? s[k] - 'A' + 'a' : s[k]);
+    buf[k] = '\0';
+    return buf;
+}
+
 void rs_stall_describe(const char *name, char *buf, size_t len)
 {
     if (!len) return;
     const rs_stall_def *d = rs_stall_find(name, NULL);
     if (d) {
-        /* "Stall Long Scoreboard" -> "long scoreboard" */
         char ncu[48];
-        const char *s = strncmp(d->ncu, "Stall ", 6) == 0 ? d->ncu + 6 : d->ncu;
-        size_t k = 0;
-        for (; s[k] && k + 1 < sizeof ncu; k++)
-            ncu[k] = (char)(s[k] >= 'A' && s[k] <= 'Z' ? s[k] - 'A' + 'a' : s[k]);
-        ncu[k] = '\0';
-        snprintf(buf, len, "%s (%s)", d->words, ncu);
+        snprintf(buf, len, "%s (%s)", d->words, rs_stall_name(d, ncu, sizeof ncu));
         return;
     }
     if (name && strncmp(name, PREFIX, strlen(PREFIX)) == 0) name += strlen(PREFIX);

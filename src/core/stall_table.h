@@ -21,6 +21,11 @@ typedef struct rs_stall_def {
  * instruction that did not issue. An unknown name gets NULL. */
 const rs_stall_def *rs_stall_find(const char *cupti_name, int *not_issued);
 
+/* A reason's name where screens and tables name it: Nsight Compute's in
+ * lower case ("long scoreboard"; "unknown" for NULL). The key
+ * ("long_scoreboard") is for CSV and JSON. Returns buf. */
+const char *rs_stall_name(const rs_stall_def *d, char *buf, size_t len);
+
 /* "waiting for global memory (long scoreboard)" into buf, from a CUPTI name
  * or key; an unknown one is written as it came, without the prefix. */
 void rs_stall_describe(const char *cupti_name, char *buf, size_t len);

@@ -71,7 +71,8 @@ static void print_line(FILE *f, const rs_stalls *s, int i, int hot)
     fprintf(f, "%s %20s %5.1f%%  %s", hot ? ">" : " ", where, sh,
             rs_fmt_cut(l->text, TEXT_COLS, cut, sizeof cut));
     if (sh < BIG_SHARE) {
-        fprintf(f, "%s(%s)\n", l->text[0] ? "  " : "", d ? d->key : "unknown");
+        char name[48];
+        fprintf(f, "%s(%s)\n", l->text[0] ? "  " : "", rs_stall_name(d, name, sizeof name));
         return;
     }
     fprintf(f, "\n");

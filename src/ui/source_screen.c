@@ -68,11 +68,11 @@ static void draw_line(const rs_stalls *s, int i, int y, int x, int w, int cur)
     snprintf(where, sizeof where, "%s:%u", l->file, l->line);
     if (rs_stalls_top(s, l, 1, kind, n) == 1) {
         const rs_stall_def *d = rs_stall_kind_def(kind[0]);
-        snprintf(why, sizeof why, "%s", d ? d->key : "unknown");
+        rs_stall_name(d, why, sizeof why);
     }
     const ui_role role = cur ? R_SELECTED : is_hot(s, i) ? R_ACCENT : R_NORMAL;
     const double share = pct(l->samples, s->total);
-    const int ww = where_width(s, w), bar = w > 90 ? 10 : 0, reason = w > 70 ? 17 : 0;
+    const int ww = where_width(s, w), bar = w > 90 ? 10 : 0, reason = w > 70 ? 18 : 0;
     fit_where(where, sizeof where, ww);
     const int fill = ww - ui_width(where);
     if (cur) ui_blank(y, x, w, R_SELECTED);
@@ -138,7 +138,7 @@ static void draw_funcs(const rs_stalls *s, ui_rect r)
         char why[48] = "";
         if (rs_stalls_top_func(f, 1, kind, n) == 1) {
             const rs_stall_def *d = rs_stall_kind_def(kind[0]);
-            snprintf(why, sizeof why, "%s", d ? d->key : "unknown");
+            rs_stall_name(d, why, sizeof why);
         }
         ui_putf(r.y + 1 + k, r.x, r.w, R_NORMAL, "%5.1f%%  %-28.28s %s", pct(f->samples, s->total),
                 f->name, why);
