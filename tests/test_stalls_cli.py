@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -115,6 +116,12 @@ rc, out, err = run("run", *ARGS, "--variant", "sequential", "--against", "interl
 tail = out[out.find("\nagainst "):]
 check(rc == 0 and "against    interleaved, same settings" in tail and "change     " in tail
       and "is gone" in tail, f"--against interleaved: sequential line by line: {tail[:800]} {err}")
+# the same text on two lines (a __syncthreads() in each kernel): a row says both lines
+syncs = [l.split()[0] for l in tail.splitlines() if l.rstrip().endswith("__syncthreads();")]
+check(syncs and all(re.fullmatch(r"classic\.cu:\d+(\u2192|->)\d+", w) for w in syncs)
+      and all(w.split(":")[1].replace("->", "\u2192").split("\u2192")[0] !=
+              w.split(":")[1].replace("->", "\u2192").split("\u2192")[1] for w in syncs),
+      f"--against: a pair of __syncthreads() lines names both: {syncs}")
 rc, out, err = run("run", *ARGS, "--variant", "sequential", "--against", "interleaved",
                    "--format", "json")
 ag = json.loads(out).get("against", {}) if rc == 0 else {}

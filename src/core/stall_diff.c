@@ -74,15 +74,23 @@ int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_del
     return n;
 }
 
+const char *rs_stall_delta_where(const rs_stall_delta *d, char *buf, size_t len)
+{
+    if (d->line && d->line_before && d->line != d->line_before)
+        snprintf(buf, len, "%s:%u%s%u", d->file, d->line_before, rs_sym(RS_SYM_ARROW), d->line);
+    else
+        snprintf(buf, len, "%s:%u", d->file, d->line ? d->line : d->line_before);
+    return buf;
+}
+
 void rs_stall_delta_words(const rs_stall_delta *d, char *buf, size_t len)
 {
-    char where[200], cut[RS_STALL_TEXT * 2];
-    const unsigned line = d->line ? d->line : d->line_before;
+    char where[200], at[96], cut[RS_STALL_TEXT * 2];
+    rs_stall_delta_where(d, at, sizeof at);
     if (d->text[0])
-        snprintf(where, sizeof where, "%s:%u (%s)", d->file, line,
-                 rs_fmt_cut(d->text, 40, cut, sizeof cut));
+        snprintf(where, sizeof where, "%s (%s)", at, rs_fmt_cut(d->text, 40, cut, sizeof cut));
     else
-        snprintf(where, sizeof where, "%s:%u", d->file, line);
+        snprintf(where, sizeof where, "%s", at);
     if (!d->line_before)
         snprintf(buf, len, "%s is new, with %.1f%% of the samples", where, d->after);
     else if (!d->line)

@@ -26,4 +26,9 @@ int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_del
  * "rose", "stayed at", "is new at", "is gone, from". */
 void rs_stall_delta_words(const rs_stall_delta *d, char *buf, size_t len);
 
+/* Where a row of the comparison is: "classic.cu:60", or where its two
+ * lines differ (the same text on other lines: a __syncthreads() of each
+ * kernel) both, "classic.cu:47->60", the other view's first. */
+const char *rs_stall_delta_where(const rs_stall_delta *d, char *buf, size_t len);
+
 #endif

@@ -172,13 +172,14 @@ void rs_print_stall_diff(FILE *f, const char *against, const rs_stall_delta *d, 
     if (fmt != RS_FMT_TABLE) return; /* CSV: core/stalls_csv.c */
     fprintf(f, "against    %s: line by line, each run's share of its own samples\n", against);
     for (int i = 0; i < n; i++) {
-        char where[32], cut[RS_STALL_TEXT * 2];
-        snprintf(where, sizeof where, "%s:%u", d[i].file, d[i].line ? d[i].line : d[i].line_before);
+        char where[96], cut[RS_STALL_TEXT * 2], pad[128];
+        rs_stall_delta_where(&d[i], where, sizeof where);
         char before[16], after[16];
         snprintf(before, sizeof before, d[i].line_before ? "%5.1f%%" : "     -", d[i].before);
         snprintf(after, sizeof after, d[i].line ? "%5.1f%%" : "     -", d[i].after);
-        fprintf(f, "  %20s %s %s %s  %+6.1f  %s\n", where, before, rs_sym(RS_SYM_ARROW), after,
-                d[i].after - d[i].before, rs_fmt_cut(d[i].text, TEXT_COLS, cut, sizeof cut));
+        fprintf(f, "  %s %s %s %s  %+6.1f  %s\n", rs_pad(where, 20, 1, pad, sizeof pad), before,
+                rs_sym(RS_SYM_ARROW), after, d[i].after - d[i].before,
+                rs_fmt_cut(d[i].text, TEXT_COLS, cut, sizeof cut));
     }
     if (n > 0) {
         char words[300];

@@ -57,14 +57,14 @@ int ui_source_diff(const ui_app *a, const rs_result *shown, rs_stall_delta *d, i
 /* One row: where, before -> after, the change, the text. */
 static void draw_delta(const rs_stall_delta *d, int y, int x, int w, int cur)
 {
-    char where[32], before[16], after[16];
-    snprintf(where, sizeof where, "%s:%u", d->file, d->line ? d->line : d->line_before);
+    char where[96], before[16], after[16], pad[128];
+    rs_stall_delta_where(d, where, sizeof where);
     snprintf(before, sizeof before, d->line_before ? "%5.1f%%" : "     -", d->before);
     snprintf(after, sizeof after, d->line ? "%5.1f%%" : "     -", d->after);
     const ui_role role = cur ? R_SELECTED : R_NORMAL;
     if (cur) ui_blank(y, x, w, R_SELECTED);
-    ui_putf(y, x, w, role, "%-18.18s %s %s %s %+6.1f  %s", where, before, rs_sym(RS_SYM_ARROW),
-            after, d->after - d->before, d->text);
+    ui_putf(y, x, w, role, "%s %s %s %s %+6.1f  %s", rs_pad(where, 18, 0, pad, sizeof pad), before,
+            rs_sym(RS_SYM_ARROW), after, d->after - d->before, d->text);
 }
 
 void ui_draw_source_diff(const ui_app *a, const rs_result *res, ui_rect r)
