@@ -315,11 +315,11 @@ static void diff(void)
     CHECK(d[2].line == 21 && d[3].line == 13 && d[3].line_before == 12);
     char words[300];
     rs_stall_delta_words(&d[0], words, sizeof words);
-    CHECK_STR_EQ(words, "k.cu:11 (__syncthreads();) fell from 41.0% to 6.0% of the samples");
+    CHECK_STR_EQ(words, "k.cu:10->11 (__syncthreads();) fell from 41.0% to 6.0% of the samples");
     rs_stall_delta_words(&d[1], words, sizeof words);
     CHECK_STR_EQ(words, "k.cu:20 (v = warp_reduce(v);) is new, with 34.0% of the samples");
     rs_stall_delta_words(&d[3], words, sizeof words);
-    CHECK_STR_EQ(words, "k.cu:13 (s[tid] += s[tid + s];) stayed at 59.0% of the samples");
+    CHECK_STR_EQ(words, "k.cu:12->13 (s[tid] += s[tid + s];) stayed at 59.0% of the samples");
     CHECK(rs_stalls_diff(&b, &a, d, RS_STALL_DELTAS) == 4 && d[1].line == 0 &&
           d[1].line_before == 20);
     rs_stall_delta_words(&d[1], words, sizeof words);
