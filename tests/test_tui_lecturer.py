@@ -74,6 +74,19 @@ def counters_in_replay():
     finally:
         t.close()
 
+    # asked for more counters than recorded: the status says so, not "done"
+    t = replay()
+    try:
+        t.wait_quiet("reps")
+        t.keys("t", "t", "m", "m", "m")  # float32 (recorded with 'default'), counters full
+        s = t.wait_for("counters full") or t.screen()
+        t.keys("Enter")
+        s = t.wait_for("not all of 'full'") or t.screen()
+        check("sequential as recorded: the recording holds counters 'default' for it, not all of "
+              "'full'" in s, "Enter with counters the recording lacks says so", s)
+    finally:
+        t.close()
+
 
 def kernel_no_run():
     """K in a replay and without a GPU: the prompt takes the path (no letter

@@ -49,6 +49,16 @@ static void take_compile(ui_app *a, const rs_row *row)
     a->ksaved = 0;
 }
 
+/* A replayed row recorded without some of the counters now asked for. */
+static int lacks_counters(const ui_app *a, const rs_row *row)
+{
+    rs_metric_mask want = 0;
+    if (row->result.req.variant == RS_V_CPU ||
+        rs_metric_parse_set(a->cfg.metrics, &want, NULL) != RS_OK)
+        return 0;
+    return (want & ~row->result.metrics.requested) != 0;
+}
+
 static void take_row(ui_app *a, const ui_event *ev)
 {
     const rs_row *row = &ev->row;
@@ -98,6 +108,11 @@ static void take_row(ui_app *a, const ui_event *ev)
         ui_status(a, R_WARN, "%s skipped: %.*s", name, first, row->error);
     else if (!row->result.correct)
         ui_status(a, R_BAD, "%s gave a WRONG result", name);
+    else if (a->replay && ev->job != UI_JOB_SWEEP && lacks_counters(a, row))
+        ui_status(a, R_WARN,
+                  "%s as recorded: the recording holds counters '%s' for it, not all of '%s' "
+                  "(m picks a set)",
+                  name, row->result.req.metrics, a->cfg.metrics);
 }
 
 static void take_check(ui_app *a, const ui_event *ev)
