@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "compile/compile.h"
 #include "core/format.h"
 #include "core/source.h"

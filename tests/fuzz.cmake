@@ -11,7 +11,8 @@ if(RS_FUZZ AND NOT RS_CLANG)
 endif()
 if(RS_FUZZ AND RS_CLANG)
   # Every header of the sources a harness compiles: a change rebuilds it.
-  file(GLOB RS_FUZZ_HEADERS ${PROJECT_SOURCE_DIR}/src/*.h ${PROJECT_SOURCE_DIR}/src/core/*.h
+  file(GLOB RS_FUZZ_HEADERS ${PROJECT_SOURCE_DIR}/src/cli/*.h ${PROJECT_SOURCE_DIR}/src/cmd/*.h
+                            ${PROJECT_SOURCE_DIR}/src/core/*.h
                             ${PROJECT_SOURCE_DIR}/src/ui/ui.h)
   set(RS_FUZZ_CORE core/request.c core/size.c core/sweep_range.c core/catalogue.c core/types.c
                    core/metric_table.c core/error.c core/ukernel.c core/parallel.c core/text.c
@@ -66,7 +67,7 @@ if(RS_FUZZ AND RS_CLANG)
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/size/*)
   # The shipped presets from the source tree; no user presets (see the harness).
   rs_fuzzer(fuzz_cli
-    SOURCES cli_parse.c commands.c core/preset.c core/json.c core/json_figures.c core/cpu_time.c
+    SOURCES cli/parse.c cli/commands.c core/preset.c core/json.c core/json_figures.c core/cpu_time.c
             core/reference.c
             core/check.c core/result.c core/stalls.c core/stalls_json.c core/stall_table.c
             core/stall_links.c core/stall_diff.c core/sass_deps.c core/multi.c ${RS_FUZZ_CORE}

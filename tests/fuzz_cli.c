@@ -1,4 +1,4 @@
-/* libFuzzer target: the command line (cli_parse.c). The input is split into
+/* libFuzzer target: the command line (cli/parse.c). The input is split into
  * words at NUL and newline bytes, at most MAX_ARGS of them; the first picks
  * the command as main.c does (a command's name, "help", or an option for
  * the explorer; another word picks one of rs_commands by its first byte so
@@ -16,13 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
+#include "cmd/cmd.h"
 #include "core/check.h"
 #include "ui/ui.h"
 
 #define MAX_ARGS 64
 
-/* commands.c's table names each command's function, and those reach the
+/* cli/commands.c's table names each command's function, and those reach the
  * engine, the GPU and the terminal, which this harness does not link. The
  * parser never calls them: these stand-ins abort, so a call is reported. */
 int rs_cmd_run(rs_cli *cli)

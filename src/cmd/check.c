@@ -5,7 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
+#include "cmd.h"
 #include "core/catalogue.h"
 #include "core/check.h"
 #include "core/size.h"

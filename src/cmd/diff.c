@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
+#include "cmd.h"
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/run_diff.h"

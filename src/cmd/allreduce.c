@@ -12,8 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "allreduce_rec.h"
-#include "cli.h"
+#include "allreduce_file.h"
+#include "cli/cli.h"
+#include "cmd.h"
 #include "core/files.h"
 #include "core/catalogue.h"
 #include "core/export.h"

@@ -15,7 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
+#include "cmd.h"
 #include "core/nccl_tests.h"
 #include "engine/allreduce.h"
 #include "engine/nccl_lib.h"

@@ -1,5 +1,7 @@
-/* The command line: option parsing shared by every sub-command, and the
- * batch commands. */
+/* The command line's plumbing, shared by every command (src/cmd/): the
+ * options from argv through the field and command tables, usage, outputs
+ * checked before work, the source and the runner for batch lists, the
+ * --kernel files checked first, and the one-line errors. */
 #ifndef RS_CLI_H
 #define RS_CLI_H
 
@@ -74,9 +76,6 @@ extern const rs_command rs_commands[];
 extern const int rs_command_count;
 const rs_command *rs_command_find(const char *name);
 
-/* redscope allreduce (allreduce_cmd.c). */
-int rs_cmd_allreduce(rs_cli *cli);
-
 /* Parse argv[first..] for `command`; err explains bad arguments. */
 rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err);
 
@@ -116,20 +115,6 @@ int rs_cli_metrics_missing(const rs_cli *cli, const rs_row *rows, int n);
 /* An executable of that name is on PATH. */
 int rs_on_path(const char *name);
 
-/* allreduce --nccl-tests PATH (allreduce_nt.c): whether PATH holds
- * all_reduce_perf; then that program run over the sizes of pts (one
- * algorithm's, as NCCL_ALGO stands), its out-of-place time and busbw put
- * in each point's nt_us and nt_busbw. */
-typedef struct rs_nt_args {
-    const char *path; /* all_reduce_perf, or its folder */
-    int gpus;
-    rs_dtype type;
-    rs_op op;
-    unsigned warmup, reps;
-} rs_nt_args;
-struct rs_ar_point;
-rs_status rs_nt_find(const char *path, rs_error *err);
-rs_status rs_nt_beside(const rs_nt_args *a, struct rs_ar_point *pts, int count, rs_error *err);
 /* s for the inside of a gnuplot string in single quotes, into out: a
  * path or a recorded name is text there, never a command. */
 const char *rs_gnuplot_quote(const char *s, char *out, size_t len);
@@ -138,33 +123,9 @@ const char *rs_gnuplot_quote(const char *s, char *out, size_t len);
  * (terminal, output and separator set here); 0, or an error said. */
 int rs_cli_gnuplot(const char *file, const char *csv, const char *script);
 
-/* Batch commands; each returns the process exit status. */
-int rs_cmd_run(rs_cli *cli);
-int rs_cmd_ladder(rs_cli *cli);
-int rs_cmd_sweep(rs_cli *cli);
-int rs_cmd_devices(rs_cli *cli);
-int rs_cmd_variants(rs_cli *cli);
-int rs_cmd_metrics(rs_cli *cli);
-int rs_cmd_presets(rs_cli *cli);
-/* diff_cmd.c: two recordings side by side (core/run_diff.h). */
-int rs_cmd_diff(rs_cli *cli);
-
-/* recording_cmd.c: a recording's configurations, as the explorer's R lists them. */
-int rs_cmd_recording(rs_cli *cli);
-int rs_cmd_devices_recorded(rs_cli *cli); /* devices --replay FILE */
-/* run --check: the configuration under compute-sanitizer (check_cmd.c). */
-int rs_cmd_check(rs_cli *cli);
-/* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (kernel_cmd.c). */
-int rs_cmd_compile(rs_cli *cli);
 /* Every --kernel file readable and well formed (run: and accepting the
- * request), before any GPU work; 0 or the exit status. */
+ * request), before any GPU work; 0 or the exit status (kernels.c). */
 int rs_cli_check_kernels(const rs_cli *cli);
-
-/* run --stalls --against (stalls_cmd.c): the option checked before any
- * work (0 or the exit status); the run printed with the other run's stall
- * view beside it, line by line. */
-int rs_cli_against_check(const rs_cli *cli);
-int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row);
 
 /* One line on stderr, "redscope: ...". */
 void rs_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,6 +1,6 @@
 /* redscope allreduce's recording: the run as one JSON object, and back,
  * each figure checked as a recording of run, ladder or sweep is. */
-#include "allreduce_rec.h"
+#include "allreduce_file.h"
 
 #include <errno.h>
 #include <math.h>

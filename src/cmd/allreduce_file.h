@@ -5,7 +5,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "core/sweep_range.h"
 #include "engine/allreduce.h"
 

@@ -6,7 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
+#include "cmd.h"
 #include "core/catalogue.h"
 #include "core/runner.h"
 #include "core/preset.h"

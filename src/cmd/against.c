@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
+#include "cmd.h"
 #include "core/catalogue.h"
 #include "core/stalls_io.h"
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd/cmd.h"
 #include "ui/ui.h"
 
 #define F(id)      (1ull << RS_F_##id)

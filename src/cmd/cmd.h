@@ -1,0 +1,49 @@
+/* The commands, one file each: each is a function of the parsed options
+ * (cli/cli.h) and returns the process exit status. The table in
+ * cli/commands.c names them. */
+#ifndef RS_CMD_H
+#define RS_CMD_H
+
+#include "cli/cli.h"
+
+int rs_cmd_run(rs_cli *cli);
+int rs_cmd_ladder(rs_cli *cli);
+int rs_cmd_sweep(rs_cli *cli);
+int rs_cmd_devices(rs_cli *cli);
+int rs_cmd_variants(rs_cli *cli);
+int rs_cmd_metrics(rs_cli *cli);
+int rs_cmd_presets(rs_cli *cli);
+/* diff.c: two recordings side by side (core/run_diff.h). */
+int rs_cmd_diff(rs_cli *cli);
+
+/* recording.c: a recording's configurations, as the explorer's R lists them. */
+int rs_cmd_recording(rs_cli *cli);
+int rs_cmd_devices_recorded(rs_cli *cli); /* devices --replay FILE */
+/* run --check: the configuration under compute-sanitizer (check.c). */
+int rs_cmd_check(rs_cli *cli);
+/* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (compile.c). */
+int rs_cmd_compile(rs_cli *cli);
+/* redscope allreduce (allreduce.c). */
+int rs_cmd_allreduce(rs_cli *cli);
+
+/* allreduce --nccl-tests PATH (allreduce_nccl_tests.c): whether PATH holds
+ * all_reduce_perf; then that program run over the sizes of pts (one
+ * algorithm's, as NCCL_ALGO stands), its out-of-place time and busbw put
+ * in each point's nt_us and nt_busbw. */
+typedef struct rs_nt_args {
+    const char *path; /* all_reduce_perf, or its folder */
+    int gpus;
+    rs_dtype type;
+    rs_op op;
+    unsigned warmup, reps;
+} rs_nt_args;
+struct rs_ar_point;
+rs_status rs_nt_find(const char *path, rs_error *err);
+rs_status rs_nt_beside(const rs_nt_args *a, struct rs_ar_point *pts, int count, rs_error *err);
+/* run --stalls --against (against.c): the option checked before any
+ * work (0 or the exit status); the run printed with the other run's stall
+ * view beside it, line by line. */
+int rs_cli_against_check(const rs_cli *cli);
+int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row);
+
+#endif

@@ -1,0 +1,68 @@
+/* `redscope ladder`: the steps on one configuration, one row each (over
+ * several GPUs with --gpus). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cmd.h"
+#include "core/catalogue.h"
+#include "core/multi.h"
+#include "core/runner.h"
+
+int rs_cmd_ladder(rs_cli *cli)
+{
+    int rc = rs_cli_check_kernels(cli);
+    if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
+    if (cli->req.gpus != 1 && cli->req.stalls) { /* as run says it, live or replayed */
+        rs_cli_error("PC sampling watches one GPU: drop --stalls or --gpus");
+        return RS_E_USAGE;
+    }
+    enum { MAX_ROWS = (1 + RS_CROSS_COUNT) * RS_VARIANT_COUNT + RS_UKERNEL_MAX_FILES };
+    rs_variant vars[RS_VARIANT_COUNT];
+    rs_request reqs[MAX_ROWS];
+    rs_row *rows = calloc(MAX_ROWS, sizeof *rows);
+    if (!rows) {
+        rs_cli_error("out of host memory");
+        return RS_E_NOMEM;
+    }
+    int nvars = cli->req.gpus != 1 ? 0 : rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
+    int need_gpu = cli->req.gpus != 1;
+    for (int i = 0; i < nvars; i++) {
+        need_gpu |= vars[i] != RS_V_CPU;
+        rs_request_for_variant(&cli->req, vars[i], &reqs[i]);
+    }
+    /* over several GPUs: each variant on one GPU, then per finish; every
+     * --kernel file a row on one GPU. Else every further file a row of its
+     * own after the first's. */
+    if (cli->req.gpus != 1)
+        nvars = rs_multi_ladder(&cli->req, cli->set[RS_F_cross], reqs, MAX_ROWS);
+    for (int k = cli->req.gpus != 1 ? 0 : 1; k < cli->nkernels; k++) {
+        rs_request_for_variant(&cli->req, RS_V_KERNEL, &reqs[nvars]);
+        reqs[nvars].gpus = 1;
+        snprintf(reqs[nvars++].kernel, sizeof reqs[0].kernel, "%s", cli->kernels[k]);
+    }
+    rs_source *src = NULL;
+    if ((rc = rs_cli_open_source(cli, need_gpu, &src))) {
+        free(rows);
+        return rc;
+    }
+    int done = 0;
+    rc = rs_cli_run_list(cli, src, "ladder", reqs, nvars, rows, &done);
+    /* counters asked for by name (--metrics dram_read,bank_ld): their columns */
+    const char *m = cli->req.metrics;
+    const int named = cli->set[RS_F_metrics] && strcmp(m, "none") != 0 &&
+                      strcmp(m, "default") != 0 && strcmp(m, "full") != 0;
+    if (done > 0) rs_print_ladder(stdout, rows, done, cli->format, cli->wide || named);
+    const int missing = rs_cli_stalls_missing(cli, rows, done);
+    const int lacking = rs_cli_metrics_missing(cli, rows, done);
+    if (!rc) rc = rs_cli_nothing_recorded(cli, "ladder", rows, done);
+    if (!rc) { /* a wrong result before counters or views not recorded */
+        const int ran = rs_runner_exit(rows, done, 1);
+        rc = ran == RS_E_MISMATCH ? ran : missing ? missing : lacking ? lacking : ran;
+    }
+    if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");
+    free(rows);
+    rs_source_close(src);
+    return rc;
+}

@@ -1,0 +1,89 @@
+/* `redscope presets`: the shipped and saved presets, with their notes. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#include "cmd.h"
+#include "core/preset.h"
+#include "core/text.h"
+
+/* A preset's name, path, note or error as shown: escaped and whole (file
+ * names and notes come from outside; the files are read by path). */
+typedef struct preset_text {
+    char name[4 * RS_PRESET_NAME_MAX], path[4 * RS_PATH_MAX], note[4 * 600];
+} preset_text;
+
+static const preset_text *shown(const rs_preset_info *p, preset_text *t)
+{
+    rs_text_safe(p->name, 0, t->name, sizeof t->name);
+    rs_text_safe(p->path, 0, t->path, sizeof t->path);
+    rs_text_safe(p->valid ? p->note : p->error, 0, t->note, sizeof t->note);
+    return t;
+}
+
+static void presets_json(const rs_preset_info *list, int n)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        preset_text t;
+        shown(&list[i], &t);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", t.name);
+        cJSON_AddStringToObject(o, "kind", list[i].shipped ? "shipped" : "user");
+        cJSON_AddStringToObject(o, "path", t.path);
+        cJSON_AddStringToObject(o, list[i].valid ? "note" : "error", t.note);
+        cJSON_AddItemToArray(arr, o);
+    }
+    char *s = cJSON_Print(arr);
+    printf("%s\n", s);
+    free(s);
+    cJSON_Delete(arr);
+}
+
+static void presets_table(const rs_preset_info *list, int n, int shipped)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        if (list[i].shipped != shipped) continue;
+        preset_text t;
+        shown(&list[i], &t);
+        printf("  %-22s %s%s\n", t.name, list[i].valid ? "" : "BROKEN: ", t.note);
+        count++;
+    }
+    if (!shipped && !count) printf("  (none yet: redscope run ... --save-preset NAME)\n");
+}
+
+int rs_cmd_presets(rs_cli *cli)
+{
+    enum { MAXP = 256 };
+    rs_preset_info *list = calloc(MAXP, sizeof *list);
+    if (!list) return RS_E_NOMEM;
+    const int n = rs_preset_list(list, MAXP);
+    char user[RS_PATH_MAX] = "", dir[4 * RS_PATH_MAX];
+    rs_preset_user_dir(user, sizeof user, NULL);
+    if (cli->format == RS_FMT_JSON) {
+        presets_json(list, n);
+    } else if (cli->format == RS_FMT_CSV) {
+        printf("name,kind,path,note\n");
+        for (int i = 0; i < n; i++) {
+            preset_text t;
+            shown(&list[i], &t);
+            rs_csv_field(stdout, t.name);
+            printf(",%s,", list[i].shipped ? "shipped" : "user");
+            rs_csv_field(stdout, t.path);
+            printf(",");
+            rs_csv_field(stdout, t.note);
+            printf("\n");
+        }
+    } else {
+        const char *shipped = rs_preset_shipped_dir();
+        printf("shipped presets (%s):\n",
+               *shipped ? rs_text_safe(shipped, 0, dir, sizeof dir) : "none found");
+        presets_table(list, n, 1);
+        printf("your presets (%s):\n", rs_text_safe(user, 0, dir, sizeof dir));
+        presets_table(list, n, 0);
+    }
+    free(list);
+    return 0;
+}
