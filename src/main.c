@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "compile/compile.h"
+#include "nvtools/compile.h"
 #include "core/format.h"
 #include "core/source.h"
 #include "core/trace.h"

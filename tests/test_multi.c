@@ -9,7 +9,7 @@
 #include "core/catalogue.h"
 #include "core/export.h"
 #include "core/multi.h"
-#include "core/nccl_tests.h"
+#include "nvtools/nccl_tests.h"
 #include "engine/nccl_lib.h"
 
 static void splits(void)

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "core/ukernel.h"
-#include "profiling/sass_view.h"
+#include "nvtools/sass_view.h"
 #include "read_file.h"
 
 static int holds(const rs_sass_insn *in, int n, const char *op)

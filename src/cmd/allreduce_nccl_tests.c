@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "cmd.h"
-#include "core/nccl_tests.h"
+#include "nvtools/nccl_tests.h"
 #include "engine/allreduce.h"
 #include "engine/nccl_lib.h"
 

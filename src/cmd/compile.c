@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cmd.h"
-#include "compile/compile.h"
+#include "nvtools/compile.h"
 
 static const char *block_words(const rs_ukernel_spec *s, char *buf, size_t len)
 {

@@ -12,7 +12,7 @@
 #include "core/trace.h"
 #include "internal.h"
 #include "profiling/builtin_cubins.h"
-#include "profiling/sass_view.h"
+#include "nvtools/sass_view.h"
 #include "stalls_cause.h"
 
 void rs_waits_add(rs_waits *w, const char *fn, uint64_t pc, int kind, const char *file,

@@ -16,7 +16,7 @@
 #include "profiling/builtin_cubins.h"
 #include "profiling/demangle.h"
 #include "profiling/pc_sampling.h"
-#include "profiling/sass_view.h"
+#include "nvtools/sass_view.h"
 #include "stalls_cause.h"
 
 #define SINK_KERNELS 4   /* kernels whose instructions are kept; the hottest one's stay */

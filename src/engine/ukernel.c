@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile/compile.h"
+#include "nvtools/compile.h"
 #include "core/cache.h"
 #include "core/cubin_lines.h"
 #include "internal.h"

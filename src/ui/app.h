@@ -10,7 +10,7 @@
 #include "core/preset.h"
 #include "core/record.h"
 #include "core/sweep.h"
-#include "profiling/sass_view.h"
+#include "nvtools/sass_view.h"
 #include "keys.h"
 #include "theme.h"
 #include "layout.h"

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compile/compile.h"
+#include "nvtools/compile.h"
 #include "core/catalogue.h"
 #include "engine/engine.h"
 #include "core/runner.h"

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rs_types.h"
+#include "core/rs_types.h"
 
 typedef struct rs_nt_point {
     uint64_t bytes;      /* per GPU */

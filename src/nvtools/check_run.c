@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "request.h"
+#include "core/check.h"
+#include "core/request.h"
 
 int rs_check_find_sanitizer(char *path, size_t len)
 {

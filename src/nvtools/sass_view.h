@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/stall_owner.h"
-#include "../core/stalls.h"
+#include "core/stall_owner.h"
+#include "core/stalls.h"
 
 typedef struct rs_sass_insn {
     uint64_t offset;
