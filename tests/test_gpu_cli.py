@@ -15,7 +15,8 @@ check = Checks("test_gpu_cli")
 
 # One run, table and JSON.
 rc, out, err = run("run", "--variant", "sequential", "--n", "2^22", "--reps", "5")
-check(rc == 0 and "exact" in out and "GB/s" in out and "of peak" in out, f"run table: {err}")
+check(rc == 0 and "exact" in out and "GB/s" in out and "of the theoretical peak" in out,
+      f"run table: {err}")
 rc, out, err = run("run", "--variant", "vectorized", "--type", "float32", "--n", "2^24",
                    "--format", "json")
 j = json.loads(out) if rc == 0 else {}
