@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -111,6 +112,15 @@ check(len(table) == 14 + 6 + 137 and sum(r["verdict"] == "faster" for r in table
 vrow = next((r for r in table if r["variant"] == "vectorized" and r["type"] == "int32"), {})
 check(vrow and abs(float(vrow["speedup"]) - 1.33) < 0.01 and vrow["n"] == str(2 ** 24),
       f"CSV row: {vrow}")
+# the program's own names bare, its counters by key (docs/formats.md)
+lines = out.splitlines()
+quoted = [l.split(",")[0] for l in lines[1:] if l.startswith('"')]
+check(any(l.startswith("vectorized,int32,sum,") for l in lines)
+      and all(q.endswith('.cu"') for q in quoted),
+      f"CSV: variants bare, only a kernel's file quoted: {lines[1:3]} {quoted[:3]}")
+moved = [m.rsplit(" ", 1)[0] for r in table for m in r["counters_moved"].split(", ") if m]
+check(moved and all(re.fullmatch(r"[a-z_]+", m) for m in moved),
+      f"CSV: the counters that moved by their keys: {moved[:6]}")
 rc, out, err = run("diff", H100, H200, "--format", "json")
 pairs = json.loads(out)["pairs"] if rc == 0 else []
 check(len(pairs) == len(table) and sum(p["verdict"] == "only_b" for p in pairs) == 137,

@@ -30,16 +30,18 @@ static void config_label(const rs_row *r, char *buf, size_t len)
              rs_op_name(r->result.req.op), n, r->result.req.block);
 }
 
-/* "bank ld x0.50, DRAM wr x1.30": each counter's column title */
-static void counters_moved(const rs_diff_pair *p, int utf8, char *buf, size_t len)
+/* "bank ld x0.50, DRAM wr x1.30": each counter by its column title, or
+ * for CSV by its key ("bank_ld x0.5") */
+static void counters_moved(const rs_diff_pair *p, int utf8, int keys, char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = '\0';
     for (int k = 0; k < p->ntop && at < len; k++) {
         char r[32];
         rs_fmt_ratio(p->top_ratio[k], utf8, r, sizeof r);
+        const rs_metric_def *d = &rs_metric_defs[p->top[k]];
         at += (size_t)snprintf(buf + at, len - at, "%s%s %s", k ? ", " : "",
-                               rs_metric_defs[p->top[k]].title, r);
+                               keys ? d->key : d->title, r);
     }
 }
 
@@ -58,7 +60,7 @@ static void print_pair(const rs_diff_pair *p, int utf8)
     time_of(p->a, utf8, ta, sizeof ta);
     time_of(p->b, utf8, tb, sizeof tb);
     rs_fmt_ratio(p->speedup, utf8, ratio, sizeof ratio);
-    counters_moved(p, utf8, moved, sizeof moved);
+    counters_moved(p, utf8, 0, moved, sizeof moved);
     printf("%-40.40s %s %s %s  %-7s %s\n", label, rs_pad(ta, 9, 1, x[0], sizeof x[0]),
            rs_pad(tb, 9, 1, x[1], sizeof x[1]), rs_pad(ratio, 7, 1, x[2], sizeof x[2]),
            rs_diff_verdict_name(p->verdict), moved);
@@ -156,7 +158,10 @@ static void csv_pair(const rs_diff_pair *p)
     const rs_row *r = side(p);
     char n[32];
     rs_format_size(r->result.req.n, n, sizeof n);
-    rs_csv_field(stdout, rs_request_name(&r->result.req));
+    if (r->result.req.variant == RS_V_KERNEL) /* a file's name: free text */
+        rs_csv_field(stdout, rs_request_name(&r->result.req));
+    else
+        fputs(rs_request_name(&r->result.req), stdout);
     printf(",%s,%s,%llu,%u,", rs_dtype_name(r->result.req.type), rs_op_name(r->result.req.op),
            (unsigned long long)r->result.req.n, r->result.req.block);
     const rs_result *ra = p->a && p->a->status == RS_OK ? &p->a->result : NULL;
@@ -170,7 +175,7 @@ static void csv_pair(const rs_diff_pair *p)
     else
         printf(",,%s,", !p->a ? "only_b" : !p->b ? "only_a" : "failed");
     char moved[160];
-    counters_moved(p, 0, moved, sizeof moved);
+    counters_moved(p, 0, 1, moved, sizeof moved);
     rs_csv_field(stdout, moved);
     printf("\n");
 }

@@ -40,7 +40,7 @@ const ui_binding ui_bindings[] = {
      "(Enter there samples)",
      UI_ACT_SOURCE, EXP | LAD | CMP, 5},
     {'w', 0, "w", "",
-     "PC sampling on or off: runs also sample where warps wait (about half a second each)",
+     "PC sampling on or off: runs also sample where warps wait (about a fifth of a second each)",
      UI_ACT_STALLS, EXP | LAD | SRC, 0},
     {'s', 0, "s", "sass",
      "source: the SASS of the cursor's line with each instruction's samples (needs nvdisasm on "
