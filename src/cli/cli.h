@@ -37,6 +37,7 @@ typedef struct rs_cli {
     const char *against;    /* run --stalls --against VARIANT|FILE; diff's B */
     int fail_slower;        /* diff --fail-slower PCT; -1: not given */
     int wide;               /* ladder --wide: every column */
+    int handout;            /* ladder --format md (1) or html (2): the handout */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */

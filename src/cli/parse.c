@@ -289,10 +289,20 @@ static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
 {
     switch (c) {
     case OPT_FORMAT: {
+        const int doc = v && strcmp(v, "md") == 0 ? 1 : v && strcmp(v, "html") == 0 ? 2 : 0;
+        if (doc && strcmp(cli->command, "ladder") != 0)
+            return rs_fail(err, RS_E_USAGE,
+                           "--format %s is the ladder's handout: redscope ladder --format %s "
+                           "(here: table, csv or json)",
+                           v, v);
+        cli->handout = doc;
+        if (doc) break;
         const int fmt = rs_format_from_name(v);
         cli->format = fmt < 0 ? RS_FMT_TABLE : (rs_format)fmt;
         if (fmt < 0)
-            return rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json", v);
+            return rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json%s", v,
+                           strcmp(cli->command, "ladder") == 0 ? ", or md or html (the handout)"
+                                                               : "");
         break;
     }
     case OPT_RECORD: cli->record = v; break;
@@ -476,7 +486,11 @@ void rs_cli_usage(FILE *f, const char *command)
         snprintf(left, sizeof left, "    --%s%s%s", x->name, x->arg ? " " : "",
                  x->arg ? x->arg : "");
         const int one_doc = x->bit == RS_X_RECORD && strcmp(command, "allreduce") == 0;
+        const int handout = x->bit == RS_X_FORMAT && strcmp(command, "ladder") == 0;
         fprintf(f, "  %-26s %s\n", left,
-                one_doc ? "also write the results as one JSON document, for --replay" : x->help);
+                one_doc   ? "also write the results as one JSON document, for --replay"
+                : handout ? "output: table (default), csv, json, or md or html: the lecture "
+                            "handout (each step's table row, why, counter and stall line)"
+                          : x->help);
     }
 }

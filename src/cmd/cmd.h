@@ -23,6 +23,8 @@ int rs_cmd_devices_recorded(rs_cli *cli); /* devices --replay FILE */
 int rs_cmd_check(rs_cli *cli);
 /* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (compile.c). */
 int rs_cmd_compile(rs_cli *cli);
+/* ladder --format md|html (handout.c): the lecture handout of the rows. */
+int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n);
 /* redscope allreduce (allreduce.c). */
 int rs_cmd_allreduce(rs_cli *cli);
 

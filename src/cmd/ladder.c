@@ -53,10 +53,15 @@ int rs_cmd_ladder(rs_cli *cli)
     const char *m = cli->req.metrics;
     const int named = cli->set[RS_F_metrics] && strcmp(m, "none") != 0 &&
                       strcmp(m, "default") != 0 && strcmp(m, "full") != 0;
-    if (done > 0) rs_print_ladder(stdout, rows, done, cli->format, cli->wide || named);
+    int doc = 0; /* the handout's own status: nothing ran to write one of */
+    if (cli->handout && rs_runner_any_ok(rows, done))
+        doc = rs_print_handout(cli, rows, done);
+    else if (done > 0 && !cli->handout)
+        rs_print_ladder(stdout, rows, done, cli->format, cli->wide || named);
     const int missing = rs_cli_stalls_missing(cli, rows, done);
     const int lacking = rs_cli_metrics_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, "ladder", rows, done);
+    if (!rc) rc = doc;
     if (!rc) { /* a wrong result before counters or views not recorded */
         const int ran = rs_runner_exit(rows, done, 1);
         rc = ran == RS_E_MISMATCH ? ran : missing ? missing : lacking ? lacking : ran;

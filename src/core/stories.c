@@ -98,6 +98,6 @@ void rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
         snprintf(move, sizeof move, "%s%.0f%%", rs_sym(v < prev ? RS_SYM_DOWN : RS_SYM_UP),
                  fabs(100.0 * (v / prev - 1.0)));
     const int n = brief ? snprintf(buf, len, "%s %s", shortname, move[0] ? move : val)
-                        : snprintf(buf, len, "%s %s %s", name, val, move);
+                        : snprintf(buf, len, "%s %s%s%s", name, val, move[0] ? " " : "", move);
     if (n >= (int)len && len > 0) buf[len - 1] = '\0';
 }
