@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -83,5 +84,14 @@ rc, out, err = run("ladder", "--variants", "interleaved..first_add", "--n", "2^2
                    "--format", "csv")
 table = list(csv.DictReader(io.StringIO(out)))
 check(rc == 0 and len(table) == 4 and all(t["bank_ld"] for t in table), f"ladder csv counters: {err}")
+
+# the lecture handout from a live ladder: measured now, every step a row and
+# a paragraph, the counter that explains it read, the stall line with its text
+rc, out, err = run("ladder", "--n", "2^22", "--metrics", "--stalls", "--format", "md")
+rows = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith("| # ")]
+check(rc == 0 and re.search(r"; measured 20\d\d-\d\d-\d\d \d\d:\d\d UTC on ", out)
+      and len(rows) == 14 and out.count("\n## ") == 14
+      and "**The counter that explains it:** bank conflicts" in out
+      and "PC sampling: classic.cu:" in out, f"ladder --format md, live: {rc} {out[:600]} {err}")
 
 check.finish()
