@@ -133,4 +133,17 @@ rc, out, err = run("diff", H100, os.path.join(tmp, "none.jsonl"))
 check(rc != 0 and "none.jsonl" in err and not out, f"a missing file: {rc} {err}")
 rc, out, err = run("diff", H100, H200, "--fail-slower", "-3")
 check(rc == 2 and "--fail-slower" in err, f"a bad percent: {rc} {err}")
+# ladder --against: the ladder's rows beside a recording's, as diff prints
+# them; B's other configurations left out, B checked before any work
+rc, out, err = run("ladder", "--replay", H100, "--variants", "atomic..cub", "--against", H200)
+tail = out.split("\nA: ", 1)[-1]
+check(rc == 0 and out.startswith("int32 sum, n 2^24") and tail.startswith(H100)
+      and "13 in both: 9 faster in B, 0 slower, 4 the same" in tail
+      and "only in B (1 row): thrust at int32 sum 2^24 b256" in tail,
+      f"ladder --against: its rows beside B's: {rc} {tail[-600:]} {err}")
+rc, out, err = run("ladder", "--replay", H100, "--against", os.path.join(tmp, "none.jsonl"))
+check(rc == 7 and out == "" and "none.jsonl" in err, f"ladder --against a missing file: {rc} {err}")
+rc, out, err = run("ladder", "--replay", H100, "--against", H200, "--format", "json")
+check(rc == 2 and out == "" and "redscope diff" in err, f"ladder --against --format json: {rc} {err}")
+
 check.finish()

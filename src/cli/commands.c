@@ -34,7 +34,7 @@ const rs_command rs_commands[] = {
     {"run", "--variant ID [options]", "run one variant and print every figure",
      ALL_FIELDS & ~(F(variants) | F(sweep)), RUNS | RS_X_CHECK | RS_X_AGAINST, rs_cmd_run},
     {"ladder", "[options]", "run the ladder of variants on one configuration",
-     ALL_FIELDS & ~(F(variant) | F(sweep)), RUNS | RS_X_WIDE, rs_cmd_ladder},
+     ALL_FIELDS & ~(F(variant) | F(sweep)), RUNS | RS_X_WIDE | RS_X_AGAINST, rs_cmd_ladder},
     {"sweep", "[--variants LIST] [--range RANGE] [options]", "time variants over a range of n",
      ALL_FIELDS & ~(F(variant) | F(stalls)), RUNS | RS_X_PLOT, rs_cmd_sweep},
     {"allreduce", "--gpus N [--n N | --range RANGE] [--algo LIST] [options]",

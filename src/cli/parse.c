@@ -487,10 +487,15 @@ void rs_cli_usage(FILE *f, const char *command)
                  x->arg ? x->arg : "");
         const int one_doc = x->bit == RS_X_RECORD && strcmp(command, "allreduce") == 0;
         const int handout = x->bit == RS_X_FORMAT && strcmp(command, "ladder") == 0;
+        const int beside = x->bit == RS_X_AGAINST && strcmp(command, "ladder") == 0;
+        if (beside) snprintf(left, sizeof left, "    --against FILE");
         fprintf(f, "  %-26s %s\n", left,
                 one_doc   ? "also write the results as one JSON document, for --replay"
                 : handout ? "output: table (default), csv, json, or md or html: the lecture "
                             "handout (each step's table row, why, counter and stall line)"
+                : beside  ? "a recording to set beside the ladder: each step's time ratio, a "
+                            "verdict from both runs' spread and the counters that moved (as "
+                            "redscope diff)"
                           : x->help);
     }
 }

@@ -276,6 +276,49 @@ static int load(const char *path, rs_recording *rec)
     return err.code;
 }
 
+int rs_cli_ladder_against(const rs_cli *cli, const rs_row *rows, int n)
+{
+    rs_recording a = {0}, b;
+    int rc = load(cli->against, &b);
+    if (rc) return rc;
+    if (n < 1) { /* only checked, before the ladder runs */
+        rs_recording_free(&b);
+        return 0;
+    }
+    char(*cmd)[16] = calloc((size_t)n, sizeof *cmd);
+    const int max = n + b.count + 1;
+    rs_diff_pair *p = cmd ? calloc((size_t)max, sizeof *p) : NULL;
+    if (!p) {
+        rs_cli_error("out of host memory");
+        rc = RS_E_NOMEM;
+    } else {
+        for (int i = 0; i < n; i++) snprintf(cmd[i], sizeof cmd[i], "ladder");
+        a.rows = (rs_row *)rows; /* read only: the pairs point at them */
+        a.count = n;
+        a.command = cmd;
+        for (int i = 0; i < n && !a.has_device; i++)
+            if (rows[i].status == RS_OK) a.device = rows[i].result.device, a.has_device = 1;
+        rs_cli shown = *cli; /* A: this ladder, as replayed or measured now */
+        shown.replay = cli->replay ? cli->replay : "this ladder, measured now";
+        /* B's other configurations are not this ladder's business */
+        const rs_request *q = &rows[0].result.req;
+        int m = 0;
+        const int all = rs_diff_recordings(&a, &b, p, max);
+        for (int i = 0; i < all; i++) {
+            const rs_request *r = &p[i].b->result.req;
+            if (p[i].a || (r->type == q->type && r->op == q->op && r->n == q->n &&
+                           r->block == q->block && r->dist == q->dist))
+                p[m++] = p[i];
+        }
+        printf("\n");
+        print_table(&shown, &a, &b, p, m);
+    }
+    free(p);
+    free(cmd);
+    rs_recording_free(&b);
+    return rc;
+}
+
 int rs_cmd_diff(rs_cli *cli)
 {
     if (!cli->replay || !*cli->replay || !cli->against || !*cli->against) {

@@ -14,6 +14,13 @@ int rs_cmd_ladder(rs_cli *cli)
 {
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
+    if (cli->against && (cli->format != RS_FMT_TABLE || cli->handout)) {
+        rs_cli_error("--against sets a table beside the ladder's; for CSV or JSON: redscope "
+                     "ladder --record A.jsonl, then redscope diff A.jsonl %s --format csv",
+                     cli->against);
+        return RS_E_USAGE;
+    }
+    if (cli->against && (rc = rs_cli_ladder_against(cli, NULL, 0))) return rc; /* B first */
     if (cli->req.gpus != 1 && cli->req.stalls) { /* as run says it, live or replayed */
         rs_cli_error("PC sampling watches one GPU: drop --stalls or --gpus");
         return RS_E_USAGE;
@@ -62,6 +69,10 @@ int rs_cmd_ladder(rs_cli *cli)
     const int lacking = rs_cli_metrics_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, "ladder", rows, done);
     if (!rc) rc = doc;
+    if (cli->against && rs_runner_any_ok(rows, done)) {
+        const int ag = rs_cli_ladder_against(cli, rows, done);
+        if (!rc) rc = ag;
+    }
     if (!rc) { /* a wrong result before counters or views not recorded */
         const int ran = rs_runner_exit(rows, done, 1);
         rc = ran == RS_E_MISMATCH ? ran : missing ? missing : lacking ? lacking : ran;
