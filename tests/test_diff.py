@@ -146,4 +146,20 @@ check(rc == 7 and out == "" and "none.jsonl" in err, f"ladder --against a missin
 rc, out, err = run("ladder", "--replay", H100, "--against", H200, "--format", "json")
 check(rc == 2 and out == "" and "redscope diff" in err, f"ladder --against --format json: {rc} {err}")
 
+# the shipped before/after pair of one kernel file: the kernel faster beyond
+# the spread, the built-in steps the same, the stall line that is new named
+BEFORE = os.path.join(RECS, "h100-mine-before.jsonl")
+AFTER = os.path.join(RECS, "h100-mine-after.jsonl")
+rc, out, err = run("diff", BEFORE, AFTER, "--format", "json")
+pairs = {p["variant"]: p for p in json.loads(out)["pairs"]} if rc == 0 else {}
+check(set(pairs) == {"sequential", "vectorized", "mine.cu"}
+      and pairs["mine.cu"]["verdict"] == "faster" and pairs["mine.cu"]["speedup"] > 2.5
+      and pairs["sequential"]["verdict"] == "same" and pairs["vectorized"]["verdict"] == "same",
+      f"before/after of mine.cu: {[(k, p['verdict']) for k, p in pairs.items()]} {err}")
+rc, out, err = run("diff", BEFORE, AFTER, "--fail-slower", "5")
+check(rc == 0 and "mine.cu:22 (a = rs_op(a, rs_load(in[i]));) is new" in out,
+      f"the gate passes a faster kernel; its new stall line named: {rc} {out[-400:]}")
+rc, out, err = run("diff", AFTER, BEFORE, "--fail-slower", "5")
+check(rc == 10 and "mine.cu" in err, f"the other way round the gate fails it: {rc} {err}")
+
 check.finish()
