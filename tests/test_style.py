@@ -39,6 +39,14 @@ for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
             bad.append(f"{rel}:{first}: {name} is {length} lines (at most {MAX_FUNC})")
     if rel.parts[:2] == ("src", "core") and re.search(r'^\s*#\s*include\s*[<"](cuda|cupti|nvrtc)', "\n".join(lines), re.M):
         bad.append(f"{rel}: rs_core includes a CUDA header")
+    # the layers (docs/architecture.md): core includes no other folder; the
+    # explorer and the command line's plumbing neither the engine nor CUPTI
+    folder = rel.parts[1] if len(rel.parts) > 2 and rel.parts[0] == "src" else ""
+    banned = {"core": "engine|profiling|nvtools|kernels|ui|cli|cmd", "ui": "engine|profiling|cmd",
+              "cli": "engine|profiling"}.get(folder)
+    if banned:
+        for m in re.finditer(rf'^\s*#\s*include\s*"(\.\./)?({banned})/', "\n".join(lines), re.M):
+            bad.append(f"{rel}: src/{folder}/ includes a header of src/{m.group(2)}/")
 
 for b in bad:
     print("FAIL", b)

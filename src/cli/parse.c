@@ -425,6 +425,21 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
     return st;
 }
 
+/* An option's help where a command takes it its own way. */
+static const char *extra_help(const char *command, const extra_opt *x)
+{
+    const int ladder = strcmp(command, "ladder") == 0;
+    if (x->bit == RS_X_RECORD && strcmp(command, "allreduce") == 0)
+        return "also write the results as one JSON document, for --replay";
+    if (x->bit == RS_X_FORMAT && ladder)
+        return "output: table (default), csv, json, or md or html: the lecture handout (each "
+               "step's table row, why, counter and stall line)";
+    if (x->bit == RS_X_AGAINST && ladder)
+        return "a recording to set beside the ladder: each step's time ratio, a verdict from "
+               "both runs' spread and the counters that moved (as redscope diff)";
+    return x->help;
+}
+
 void rs_cli_usage(FILE *f, const char *command)
 {
     if (!command) {
@@ -485,17 +500,8 @@ void rs_cli_usage(FILE *f, const char *command)
         char left[64];
         snprintf(left, sizeof left, "    --%s%s%s", x->name, x->arg ? " " : "",
                  x->arg ? x->arg : "");
-        const int one_doc = x->bit == RS_X_RECORD && strcmp(command, "allreduce") == 0;
-        const int handout = x->bit == RS_X_FORMAT && strcmp(command, "ladder") == 0;
-        const int beside = x->bit == RS_X_AGAINST && strcmp(command, "ladder") == 0;
-        if (beside) snprintf(left, sizeof left, "    --against FILE");
-        fprintf(f, "  %-26s %s\n", left,
-                one_doc   ? "also write the results as one JSON document, for --replay"
-                : handout ? "output: table (default), csv, json, or md or html: the lecture "
-                            "handout (each step's table row, why, counter and stall line)"
-                : beside  ? "a recording to set beside the ladder: each step's time ratio, a "
-                            "verdict from both runs' spread and the counters that moved (as "
-                            "redscope diff)"
-                          : x->help);
+        if (x->bit == RS_X_AGAINST && strcmp(command, "ladder") == 0)
+            snprintf(left, sizeof left, "    --against FILE");
+        fprintf(f, "  %-26s %s\n", left, extra_help(command, x));
     }
 }

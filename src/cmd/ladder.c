@@ -10,7 +10,9 @@
 #include "core/multi.h"
 #include "core/runner.h"
 
-int rs_cmd_ladder(rs_cli *cli)
+/* What is refused before any work: --against's file and format, and
+ * --stalls over several GPUs; 0 or the exit status. */
+static int refused(const rs_cli *cli)
 {
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
@@ -25,6 +27,13 @@ int rs_cmd_ladder(rs_cli *cli)
         rs_cli_error("PC sampling watches one GPU: drop --stalls or --gpus");
         return RS_E_USAGE;
     }
+    return 0;
+}
+
+int rs_cmd_ladder(rs_cli *cli)
+{
+    int rc = refused(cli);
+    if (rc) return rc;
     enum { MAX_ROWS = (1 + RS_CROSS_COUNT) * RS_VARIANT_COUNT + RS_UKERNEL_MAX_FILES };
     rs_variant vars[RS_VARIANT_COUNT];
     rs_request reqs[MAX_ROWS];

@@ -11,7 +11,6 @@
 
 #include "nvtools/compile.h"
 #include "core/catalogue.h"
-#include "engine/engine.h"
 #include "core/runner.h"
 
 #define QUEUE 16
