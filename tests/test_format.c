@@ -1,6 +1,8 @@
 /* The notation's cut (core/format.c): at most cols columns with an
  * ellipsis, never a character split, never an escape of outside text
- * split ("\u202e" does not become "\u202"). */
+ * split ("\u202e" does not become "\u202"); a change in its one notation. */
+#include <math.h>
+
 #include "check.h"
 #include "core/format.h"
 
@@ -8,6 +10,21 @@ int main(void)
 {
     char buf[128];
     rs_notation_set(1);
+    /* one notation for a change, the room choosing the decimals */
+    CHECK(rs_fmt_change(7098086, 79860, 0, buf, sizeof buf) < 0);
+    CHECK_STR_EQ(buf, "\u25bc99%");
+    rs_fmt_change(7098086, 79860, 1, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\u25bc98.9%");
+    CHECK(rs_fmt_change(12.5, 140.3, 0, buf, sizeof buf) > 0);
+    CHECK_STR_EQ(buf, "\u25b2\u00d711");
+    rs_fmt_change(12.5, 140.3, 1, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\u25b2\u00d711.2");
+    CHECK(rs_fmt_change(100, 100.3, 1, buf, sizeof buf) == 0);
+    CHECK_STR_EQ(buf, "=");
+    rs_fmt_change(0, 5, 1, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\u25b2 from 0");
+    rs_fmt_change(NAN, 5, 1, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "");
     CHECK_STR_EQ(rs_fmt_cut("classic.cu", 20, buf, sizeof buf), "classic.cu");
     CHECK_STR_EQ(rs_fmt_cut("abcdefghij", 6, buf, sizeof buf), "abcde\u2026");
     CHECK_STR_EQ(rs_fmt_cut("µµµµµµµµ", 4, buf, sizeof buf), "µµµ\u2026");

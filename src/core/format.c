@@ -185,3 +185,29 @@ const char *rs_fmt_cut(const char *s, int cols, char *buf, size_t len)
     snprintf(buf, len, "%.*s%s", (int)at, s, keep > 0 ? dots : "");
     return buf;
 }
+
+int rs_fmt_change(double from, double to, int decimals, char *buf, size_t len)
+{
+    if (len) buf[0] = '\0';
+    if (!isfinite(from) || !isfinite(to) || from < 0.0) return 0;
+    if (from == to || (from > 0.0 && fabs(to / from - 1.0) < 0.005)) {
+        snprintf(buf, len, "=");
+        return 0;
+    }
+    if (from == 0.0) {
+        snprintf(buf, len, "%s from 0", rs_sym(RS_SYM_UP));
+        return 1;
+    }
+    if (to / from >= 2.0) { /* decimals 0: the narrow form, "▲×11" */
+        char x[32];
+        if (decimals > 0)
+            rs_fmt_ratio(to / from, rs_notation_utf8(), x, sizeof x);
+        else
+            snprintf(x, sizeof x, "%s%.0f", rs_sym(RS_SYM_TIMES), to / from);
+        snprintf(buf, len, "%s%s", rs_sym(RS_SYM_UP), x);
+        return 1;
+    }
+    const double pct = 100.0 * (to / from - 1.0);
+    snprintf(buf, len, "%s%.*f%%", rs_sym(pct < 0 ? RS_SYM_DOWN : RS_SYM_UP), decimals, fabs(pct));
+    return pct < 0 ? -1 : 1;
+}

@@ -33,6 +33,11 @@ void rs_fmt_bytes(double v, char *buf, size_t len);
 void rs_fmt_mem(double bytes, char *buf, size_t len);
 /* ×1.27, ×184, ×0.0034 ("x" unless utf8); "-" for nothing meaningful */
 void rs_fmt_ratio(double v, int utf8, char *buf, size_t len);
+/* A figure's change, one notation everywhere (the room sets the decimals of
+ * a percent): "=" within 0.5%, "▼99%" / "▲53%" ("▼98.9%" with decimals 1),
+ * "▲×11" from twice up ("▲×11.2" with decimals), "▲ from 0" from nothing; "" without a base.
+ * Returns -1 for a fall, +1 for a rise, 0 otherwise. */
+int rs_fmt_change(double from, double to, int decimals, char *buf, size_t len);
 /* GB/s as every screen and sentence writes it: whole from 10, else one
  * decimal (4.6), two below 1 (0.37); the number alone. */
 const char *rs_fmt_gbps(double v, char *buf, size_t len);

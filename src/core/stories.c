@@ -89,14 +89,7 @@ void rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
         snprintf(val, sizeof val, "%.0f%%", v);
     else
         rs_fmt_si(v, val, sizeof val);
-    ok_prev = ok_prev && prev > 0.0;
-    if (ok_prev && fabs(v / prev - 1.0) < 0.005)
-        snprintf(move, sizeof move, "=");
-    else if (ok_prev && v / prev >= 2.0)
-        snprintf(move, sizeof move, "%s%s%.0f", rs_sym(RS_SYM_UP), rs_sym(RS_SYM_TIMES), v / prev);
-    else if (ok_prev)
-        snprintf(move, sizeof move, "%s%.0f%%", rs_sym(v < prev ? RS_SYM_DOWN : RS_SYM_UP),
-                 fabs(100.0 * (v / prev - 1.0)));
+    if (ok_prev && prev > 0.0) rs_fmt_change(prev, v, 0, move, sizeof move);
     const int n = brief ? snprintf(buf, len, "%s %s", shortname, move[0] ? move : val)
                         : snprintf(buf, len, "%s %s%s%s", name, val, move[0] ? " " : "", move);
     if (n >= (int)len && len > 0) buf[len - 1] = '\0';

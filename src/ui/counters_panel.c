@@ -37,26 +37,12 @@ static int metric_order(rs_variant v, rs_metric_id *order)
     return count;
 }
 
-/* A counter's change against its base: "=", "▼ 99.2%", "▲ ×2.3", "▲ from 0". */
+/* A counter's change against its base, in the one notation
+ * (rs_fmt_change): "=", "▼99.2%", "▲×2.31", "▲ from 0". */
 static ui_role change_marker(double from, double to, char *buf, size_t len)
 {
-    if (from == to || (from > 0 && fabs(to / from - 1.0) < 0.005)) {
-        snprintf(buf, len, "%s", ui_glyph(G_SAME));
-        return R_DIM;
-    }
-    if (from > 0 && to / from >= 2.0) {
-        char x[32];
-        rs_fmt_ratio(to / from, ui_theme_utf8(), x, sizeof x);
-        snprintf(buf, len, "%s %s", ui_glyph(G_UP), x);
-        return R_WARN;
-    }
-    if (from > 0) {
-        const double pct = 100.0 * (to / from - 1.0);
-        snprintf(buf, len, "%s %.1f%%", pct < 0 ? ui_glyph(G_DOWN) : ui_glyph(G_UP), fabs(pct));
-        return pct < 0 ? R_GOOD : R_WARN;
-    }
-    snprintf(buf, len, "%s from 0", ui_glyph(G_UP));
-    return R_DIM;
+    const int way = rs_fmt_change(from, to, 1, buf, len);
+    return way < 0 ? R_GOOD : way > 0 && from > 0 ? R_WARN : R_DIM;
 }
 
 /* Metric rows with a bar where there is a scale and the change against base. */

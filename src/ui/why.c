@@ -64,13 +64,9 @@ void ui_why_change(double from, double to, const char *unit, char *buf, size_t l
     fmt_value(to, unit, b, sizeof b);
     const char *arrow = rs_sym(RS_SYM_ARROW);
     if (from > 0.0 && to > 0.0 && strcmp(unit, "%") != 0) {
-        const double r = to / from;
-        char x[32];
-        rs_fmt_ratio(r, rs_notation_utf8(), x, sizeof x);
-        if (r >= 2.0)
-            snprintf(buf, len, "%s %s %s (%s)", a, arrow, b, x);
-        else
-            snprintf(buf, len, "%s %s %s (%+.1f%%)", a, arrow, b, 100.0 * (r - 1.0));
+        char x[48];
+        rs_fmt_change(from, to, 1, x, sizeof x);
+        snprintf(buf, len, "%s %s %s (%s)", a, arrow, b, x);
     } else {
         snprintf(buf, len, "%s %s %s", a, arrow, b);
     }
