@@ -305,9 +305,9 @@ int rs_cli_ladder_against(const rs_cli *cli, const rs_row *rows, int n)
         int m = 0;
         const int all = rs_diff_recordings(&a, &b, p, max);
         for (int i = 0; i < all; i++) {
-            const rs_request *r = &p[i].b->result.req;
-            if (p[i].a || (r->type == q->type && r->op == q->op && r->n == q->n &&
-                           r->block == q->block && r->dist == q->dist))
+            const rs_request *r = p[i].a ? NULL : &p[i].b->result.req; /* B's alone */
+            if (!r || (r->type == q->type && r->op == q->op && r->n == q->n &&
+                       r->block == q->block && r->dist == q->dist))
                 p[m++] = p[i];
         }
         printf("\n");
