@@ -141,6 +141,12 @@ check(rc == 0 and out.startswith("int32 sum, n 2^24") and tail.startswith(H100)
       and "13 in both: 9 faster in B, 0 slower, 4 the same" in tail
       and "only in B (1 row): thrust at int32 sum 2^24 b256" in tail,
       f"ladder --against: its rows beside B's: {rc} {tail[-600:]} {err}")
+# steps the replayed recording lacks are not paired: they did not run
+rc, out, err = run("ladder", "--replay", os.path.join(RECS, "h100-mine-after.jsonl"), "--against",
+                   H100)
+tail = out.split("\nA: ", 1)[-1]
+check(rc == 0 and "2 in both: 0 faster in B, 0 slower, 2 the same" in tail and "failed" not in tail,
+      f"ladder --against, a replay of two steps: {rc} {tail[-500:]} {err}")
 rc, out, err = run("ladder", "--replay", H100, "--against", os.path.join(tmp, "none.jsonl"))
 check(rc == 7 and out == "" and "none.jsonl" in err, f"ladder --against a missing file: {rc} {err}")
 rc, out, err = run("ladder", "--replay", H100, "--against", H200, "--format", "json")

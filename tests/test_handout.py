@@ -35,14 +35,17 @@ cells = [[c.strip() for c in l.strip("|").split(" | ")] for l in table]
 got = {c[1]: (float(c[5]), c[6]) for c in cells if len(c) == 9}
 want = {r["request"]["variant"]: (round(r["gbps"], 1), f"{r['pct_peak']:.1f}%") for r in rows}
 check(got == want, f"md: every step's GB/s and % of peak as the recording says: {got} {want}")
-heads = [l for l in lines if l.startswith("## ")]
+plain = re.sub(r"\\(.)", r"\1", md)  # as it reads rendered: its escapes undone
+heads = [l for l in plain.splitlines() if l.startswith("## ")]
 check(len(heads) == 14 and heads[3] == "## 4. sequential: sequential addressing: stride halves, "
       "tid < s", f"md: a paragraph per step, named with its idea: {heads[:4]}")
-seq = md.split(heads[3], 1)[-1].split("\n## ", 1)[0] if len(heads) > 4 else ""
+seq = plain.split(heads[3], 1)[-1].split("\n## ", 1)[0] if len(heads) > 4 else ""
 check("Bank conflicts 7,098,086 \u2192 79,860" in seq and "classic.cu:59 (if (tid < stride)" in seq
       and "**The counter that explains it:** bank conflicts 79.9 k \u25bc99% (against the step "
       "above)" in seq, "md: sequential's why, its stall line with its text, its counter", seq)
-check(all(" |" in l and not l.endswith("  |") for l in table), "md: no cell ends in a blank")
+check(all(all(x.strip() for x in c) and len(c) == 9 for c in cells), "md: every cell holds a figure")
+check("\\<" in md and "\\[" in md and "tid < s" not in md.split("\n## 4", 1)[-1][:80],
+      "md: source text escaped where it would be markup (<, [)")
 
 # HTML: well formed, the same numbers, the chart inline
 rc, page, err = run("ladder", "--replay", DEMO, "--stalls", "--format", "html")
@@ -90,6 +93,13 @@ check(rc == 2 and out == "" and "--format md is the ladder's handout" in err,
 rc, out, err = run("ladder", "--replay", DEMO, "--format", "md", "--n", "2^12")
 check(rc == 2 and out == "" and "nothing asked for is in" in err,
       f"a handout of nothing recorded: {rc} {out[:100]} {err}")
+# a replay that holds two steps of the ladder: their rows, no gaps, no "against" without a change
+rc, out, err = run("ladder", "--replay", os.path.join(os.path.dirname(DEMO), "h100-mine-after.jsonl"),
+                   "--format", "md")
+table = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith("| # ")]
+check(rc == 0 and len(table) == 2 and "not in the recording" not in out
+      and out.count("against the step above") == 0 and out.count("\n## ") == 2,
+      f"a handout of what a recording holds: {rc} {table} {err}")
 rc, out, err = run("ladder", "--help")
 check("md or html: the lecture handout" in out, "ladder --help names the handout")
 

@@ -180,6 +180,13 @@ check(rc == 0 and rc2 == 0 and json.loads(old)["points"] == json.loads(new)["poi
 path = ar_edited("ar_both.json", lambda j: j["points"][0].update(time_mean_ms=0.02))
 rc, out, err = run("allreduce", "--replay", path, "--algo", "all")
 check(rc == 7 and "points[0].time_mean_ms and time_us both given" in err, f"both: {rc} {err}")
+def ms_null(j):
+    in_ms(j)
+    j["points"][0]["time_mean_ms"] = None
+path = ar_edited("ar_null.json", ms_null)
+rc, out, err = run("allreduce", "--replay", path, "--algo", "all")
+check(rc == 7 and "points[0].time_mean_ms is missing" in err and out == "",
+      f"a null time is no time: {rc} {err}")
 
 # 7. no point of what was asked: advice that finds something
 path = ar_edited("ar_empty.json", lambda j: j.update(points=[]))

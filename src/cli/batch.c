@@ -177,7 +177,7 @@ int rs_cli_nothing_recorded(const rs_cli *cli, const char *command, const rs_row
     if (!cli->replay || n < 1) return 0;
     for (int i = 0; i < n; i++)
         if (!rs_row_not_recorded(&rows[i])) return 0;
-    char opts[400];
+    char opts[1024];
     recorded_options(cli, command, opts, sizeof opts);
     if (opts[0])
         rs_cli_error("nothing asked for is in %s: %s recorded; it holds redscope %s --replay %s "

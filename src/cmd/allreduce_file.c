@@ -249,7 +249,7 @@ static int near(double a, double b)
  * (time_us); 0 where neither is. */
 static int has(const cJSON *o, const char *k)
 {
-    return cJSON_GetObjectItemCaseSensitive(o, k) != NULL;
+    return cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
 static double time_us(const cJSON *p, const char *ms_key, const char *us_key)
@@ -264,7 +264,9 @@ static rs_status point_consistent(const char *pre, const cJSON *p, size_t elem, 
     if (ms == old)
         return rs_fail(err, RS_E_IO, "%s%s", pre,
                        ms ? "time_mean_ms and time_us both given: one time"
-                          : "time_mean_ms is missing");
+                          : "time_mean_ms is missing: expected milliseconds above 0");
+    if (has(p, "nccl_tests_time_ms") && has(p, "nccl_tests_time_us"))
+        return rs_fail(err, RS_E_IO, "%snccl_tests_time_ms and nccl_tests_time_us both given", pre);
     const double n = num(p, "n"), bytes = num(p, "bytes");
     const double us = time_us(p, "time_mean_ms", "time_us");
     const double alg = num(p, "algbw_gbps"), bus = num(p, "busbw_gbps");

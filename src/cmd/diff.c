@@ -305,6 +305,8 @@ int rs_cli_ladder_against(const rs_cli *cli, const rs_row *rows, int n)
         int m = 0;
         const int all = rs_diff_recordings(&a, &b, p, max);
         for (int i = 0; i < all; i++) {
+            if (p[i].a && rs_row_not_recorded(p[i].a)) p[i].a = NULL; /* asked, not replayed */
+            if (!p[i].a && !p[i].b) continue;
             const rs_request *r = p[i].a ? NULL : &p[i].b->result.req; /* B's alone */
             if (!r || (r->type == q->type && r->op == q->op && r->n == q->n &&
                        r->block == q->block && r->dist == q->dist))

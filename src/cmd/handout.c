@@ -20,19 +20,22 @@ typedef struct doc {
     int html;
 } doc;
 
-/* Text as the document reads it: HTML escaped, a Markdown table's pipe
- * escaped. */
+/* Text as the document reads it, one line: HTML escaped; in Markdown the
+ * characters that would start markup (a table's pipe, emphasis, code, an
+ * HTML tag: source text such as static_cast<float>) escaped. */
 static void text(const doc *d, const char *s)
 {
     for (; *s; s++) {
-        if (d->html && *s == '<')
+        if (*s == '\n' || *s == '\r')
+            fputc(' ', d->f);
+        else if (d->html && *s == '<')
             fputs("&lt;", d->f);
         else if (d->html && *s == '>')
             fputs("&gt;", d->f);
         else if (d->html && *s == '&')
             fputs("&amp;", d->f);
-        else if (!d->html && *s == '|')
-            fputs("\\|", d->f);
+        else if (!d->html && strchr("\\|<>*`[]", *s))
+            fprintf(d->f, "\\%c", *s);
         else
             fputc(*s, d->f);
     }
@@ -73,7 +76,9 @@ static void head(const doc *d, const rs_cli *cli, const rs_row *rows, int n)
         text(d, title);
         fputs("</h1>\n<p>", d->f);
     } else {
-        fprintf(d->f, "# %s\n\n", title);
+        fputs("# ", d->f);
+        text(d, title);
+        fputs("\n\n", d->f);
     }
     char line[1024], src[512] = "";
     if (cli->replay) snprintf(src, sizeof src, " from %s", cli->replay);
@@ -120,6 +125,7 @@ static void table(const doc *d, const rs_row *rows, int n)
         fputs(k < 2 || k >= NCOL - 2 ? "---|" : "--:|", d->f);
     if (!d->html) fputs("\n", d->f);
     for (int i = 0; i < n; i++) {
+        if (rs_row_not_recorded(&rows[i])) continue; /* a replay's gap: no result to hand out */
         char cell[NCOL][160];
         row_cells(rows, i, cell);
         fputs(d->html ? "<tr>" : "|", d->f);
@@ -133,39 +139,46 @@ static void table(const doc *d, const rs_row *rows, int n)
     fputs(d->html ? "</table>\n" : "\n", d->f);
 }
 
-/* The GB/s of every step as bars, the streaming read as a dashed line. */
+/* The GB/s of every step that ran as bars, the streaming read as a
+ * dashed line; names cut to fit the left margin. */
 static void chart(const doc *d, const rs_row *rows, int n)
 {
     const rs_row *f = first_ok(rows, n);
-    double top = f->result.device.measured_gbps;
+    const double lim = f->result.device.measured_gbps;
+    double top = lim;
+    int shown = 0;
     for (int i = 0; i < n; i++)
-        if (rows[i].status == RS_OK && rows[i].result.gbps > top) top = rows[i].result.gbps;
+        if (rows[i].status == RS_OK) {
+            shown++;
+            if (rows[i].result.gbps > top) top = rows[i].result.gbps;
+        }
     if (!(top > 0.0)) return;
-    const int bar = 36, w = 200 + 420, h = n * bar + 40;
+    enum { BAR = 30, LEFT = 200, LEN = 380 };
+    const int h = shown * BAR + 44;
     fprintf(d->f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "font-family=\"sans-serif\" font-size=\"13\">\n",
-            w, h);
-    for (int i = 0; i < n; i++) {
+            LEFT + LEN + 70, h);
+    for (int i = 0, k = 0; i < n; i++) {
         if (rows[i].status != RS_OK) continue;
-        char label[160];
+        char label[160], cut[200];
         rs_request_label(&rows[i].result.req, label, sizeof label);
-        const double len = 400.0 * rows[i].result.gbps / top;
-        fprintf(d->f, "<text x=\"190\" y=\"%d\" text-anchor=\"end\">", 20 + i * bar + 14);
-        text(d, label);
+        const double len = LEN * rows[i].result.gbps / top;
+        const int y = 10 + k++ * BAR;
+        fprintf(d->f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + 14);
+        text(d, rs_fmt_cut(label, 26, cut, sizeof cut));
         fprintf(d->f,
-                "</text><rect x=\"200\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+                "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                 "fill=\"#4a7ab5\"/><text x=\"%.1f\" y=\"%d\">%.0f</text>\n",
-                20 + i * bar, len, bar - 10, 205 + len, 20 + i * bar + 14, rows[i].result.gbps);
+                LEFT, y, len, BAR - 8, LEFT + len + 4, y + 14, rows[i].result.gbps);
     }
-    const double lim = f->result.device.measured_gbps;
+    const double x = LEFT + LEN * lim / top;
     if (lim > 0.0)
         fprintf(d->f,
-                "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c33\" "
-                "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" fill=\"#c33\">the "
-                "streaming read, %.0f GB/s</text>\n",
-                200 + 400.0 * lim / top, 200 + 400.0 * lim / top, h - 20,
-                200 + 400.0 * lim / top - 150, h - 6, lim);
+                "<line x1=\"%.1f\" y1=\"4\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c33\" "
+                "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" fill=\"#c33\" "
+                "text-anchor=\"end\">the streaming read, %.0f GB/s</text>\n",
+                x, x, h - 22, x, h - 6, lim);
     fputs("</svg>\n", d->f);
 }
 
@@ -202,13 +215,13 @@ static void step(const doc *d, const rs_row *rows, int i)
     }
     fputs(d->html ? "</p>\n" : "\n\n", d->f);
     char cell[160] = "";
-    rs_story_cell(rows, i, 0, cell, sizeof cell);
+    const int moved = rs_story_cell(rows, i, 0, cell, sizeof cell);
     if (strcmp(cell, "-") != 0) {
         fputs(d->html ? "<p><b>The counter that explains it:</b> "
                       : "**The counter that explains it:** ",
               d->f);
         text(d, cell);
-        if (b) fputs(" (against the step above)", d->f);
+        if (moved) fputs(" (against the step above)", d->f);
         fputs(d->html ? "</p>\n" : "\n\n", d->f);
     }
 }

@@ -167,10 +167,12 @@ void rs_device_from_json(const cJSON *j, rs_device_info *d)
     d->bus_width_bits = inum(j, "bus_width_bits", 0);
     d->peak_gbps = num(j, "peak_gbps", 0);
     d->measured_gbps = num(j, "measured_gbps", 0);
-    /* in ms; recordings before 2026-11-27 have them in µs */
-    const int ms = cJSON_GetObjectItemCaseSensitive(j, "floor_empty_ms") != NULL;
-    d->floor_empty_us = ms ? 1000.0 * num(j, "floor_empty_ms", 0) : num(j, "floor_empty_us", 0);
-    d->floor_launch_us = ms ? 1000.0 * num(j, "floor_launch_ms", 0) : num(j, "floor_launch_us", 0);
+    /* in ms; recordings before 2026-11-27 have them in µs; each key on its own */
+    const int e_ms = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "floor_empty_ms"));
+    const int l_ms = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "floor_launch_ms"));
+    d->floor_empty_us = e_ms ? 1000.0 * num(j, "floor_empty_ms", 0) : num(j, "floor_empty_us", 0);
+    d->floor_launch_us =
+        l_ms ? 1000.0 * num(j, "floor_launch_ms", 0) : num(j, "floor_launch_us", 0);
     d->driver_version = inum(j, "driver_version", 0);
     d->runtime_version = inum(j, "runtime_version", 0);
 }

@@ -435,7 +435,7 @@ void rs_rec_config_options(const rs_rec_config *c, const rs_request *asked, char
     if (len) buf[0] = '\0';
     for (size_t k = 0; k < sizeof ids / sizeof ids[0] && l < len; k++) {
         const rs_field *f = &rs_fields[ids[k]];
-        char a[RS_SWEEP_MAX], b[RS_SWEEP_MAX];
+        char a[512], b[512]; /* a metrics list: up to RS_METRICS_MAX */
         if (ids[k] == RS_F_n && sweep) {
             f = &rs_fields[RS_F_sweep];
             config_range(c, b, sizeof b);

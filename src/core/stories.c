@@ -67,7 +67,7 @@ static void explaining(rs_variant v, rs_metric_id *a, rs_metric_id *b, const cha
     *brief = rs_metric_pair_title(*a, *b);
 }
 
-void rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
+int rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
 {
     rs_metric_id m1, m2;
     const char *name, *shortname;
@@ -82,7 +82,7 @@ void rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
         k >= 0 && rows[k].status == RS_OK ? pair_value(&rows[k].result, m1, m2, &ok_prev) : 0.0;
     if (!ok || rows[i].status != RS_OK) {
         snprintf(buf, len, "-");
-        return;
+        return 0;
     }
     char val[32], move[32] = "";
     if (strcmp(rs_metric_defs[m1].unit, "%") == 0)
@@ -93,4 +93,5 @@ void rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
     const int n = brief ? snprintf(buf, len, "%s %s", shortname, move[0] ? move : val)
                         : snprintf(buf, len, "%s %s%s%s", name, val, move[0] ? " " : "", move);
     if (n >= (int)len && len > 0) buf[len - 1] = '\0';
+    return move[0] != '\0';
 }

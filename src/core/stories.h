@@ -28,6 +28,7 @@ const rs_story *rs_story_of(rs_variant v);
  * row above lacks it; "-" where i lacks it.
  */
 struct rs_row;
-void rs_story_cell(const struct rs_row *rows, int i, int brief, char *buf, size_t len);
+/* Returns 1 where the cell holds a change against the row above. */
+int rs_story_cell(const struct rs_row *rows, int i, int brief, char *buf, size_t len);
 
 #endif
