@@ -80,15 +80,17 @@ static void head(const doc *d, const rs_cli *cli, const rs_row *rows, int n)
         text(d, title);
         fputs("\n\n", d->f);
     }
-    char line[1024], src[512] = "";
+    char line[1024], src[512] = "", limit[64] = "";
     if (cli->replay) snprintf(src, sizeof src, " from %s", cli->replay);
+    if (r->device.measured_gbps > 0.0) /* measured with these runs, where it was */
+        snprintf(limit, sizeof limit, ", the streaming read %.0f GB/s measured",
+                 r->device.measured_gbps);
     snprintf(line, sizeof line,
              "%s %s, n %s (%s elements), block %u, median of %u repetitions, %s input; %s on "
-             "%s (%d SMs, theoretical peak %.0f GB/s, the streaming read %.0f GB/s measured)%s, "
-             "with redscope.",
+             "%s (%d SMs, theoretical peak %.0f GB/s%s)%s, with redscope.",
              rs_dtype_name(r->req.type), rs_op_name(r->req.op), size, count, r->req.block,
              r->req.reps, rs_dist_name(r->req.dist), when, r->device.name, r->device.sm_count,
-             r->device.peak_gbps, r->device.measured_gbps, src);
+             r->device.peak_gbps, limit, src);
     text(d, line);
     fputs(d->html ? "</p>\n" : "\n\n", d->f);
 }
