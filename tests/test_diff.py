@@ -168,4 +168,22 @@ check(rc == 0 and "mine.cu:22 (a = rs_op(a, rs_load(in[i]));) is new" in out,
 rc, out, err = run("diff", AFTER, BEFORE, "--fail-slower", "5")
 check(rc == 10 and "mine.cu" in err, f"the other way round the gate fails it: {rc} {err}")
 
+# the gate does not pass what B failed to run, nor a B that compares nothing
+lines = open(AFTER).read().splitlines()
+failed = []
+for l in lines:
+    o = json.loads(l)
+    if o.get("request", {}).get("kernel") == "mine.cu" and "time_ms" in o:
+        o = {"command": o["command"], "request": o["request"], "status": 8,
+             "error": "mine.cu faulted: an illegal memory access"}
+    failed.append(json.dumps(o))
+bad = os.path.join(tmp, "after_failed.jsonl")
+open(bad, "w").write("\n".join(failed) + "\n")
+rc, out, err = run("diff", BEFORE, bad, "--fail-slower", "5")
+check(rc == 10 and "failed in B: mine.cu" in err, f"the gate fails a step B could not run: {rc} {err}")
+head = os.path.join(tmp, "header_only.jsonl")
+open(head, "w").write(lines[0] + "\n")
+rc, out, err = run("diff", BEFORE, head, "--fail-slower", "5")
+check(rc == 2 and "nothing compared" in err, f"the gate with nothing in both: {rc} {err}")
+
 check.finish()

@@ -7,6 +7,7 @@ said so with exit 2."""
 import atexit
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -52,6 +53,15 @@ def edited(name, change):
 
 def replay_run(path, *extra):
     return run("run", "--variant", "sequential", "--replay", path, *extra)
+
+
+# a subnormal time (1e-310 ms) made every ratio infinite: a nanosecond at least
+def tiny(j):
+    j["time_ms"].update(median=1e-310, min=1e-310, max=1e-310)
+rc, out, err = replay_run(edited("tiny.jsonl", tiny))
+check(rc == 7 and "time_ms.median is 9.99" in err and "expected milliseconds from 1e-06" in err
+      and not out,
+      f"a subnormal time is refused: {rc} {err}")
 
 
 # 1. a recorded figure of the wrong type or out of range is refused, line and field named
@@ -217,6 +227,16 @@ hint = err.split("it holds redscope ")[-1].split(" (")[0].split()
 check(rc == 2 and hint[-4:] == ["--n", "2^30", "--gpus", "0"], f"x2 hint: {rc} {err!r}")
 rc, out, err = run(*hint)
 check(rc == 0 and "vectorized on every GPU, nccl" in out, f"the hint replays: {rc} {err!r}")
+# a path a shell would split is quoted in the hint, and the hint runs as printed
+odd = os.path.join(TMP, "sp ace", "it's.jsonl")
+os.makedirs(os.path.dirname(odd), exist_ok=True)
+shutil.copy(os.path.join(RECS, "h100-checks.jsonl"), odd)
+rc, out, err = run("ladder", "--replay", odd)
+said = err.split("it holds redscope ", 1)[-1].split(" (redscope recording", 1)[0]
+words = shlex.split(said)
+rc2, out2, err2 = run(*words)
+check(rc == 2 and words[2] == odd and rc2 == 0 and "sequential" in out2,
+      f"the hint for an odd path runs as printed: {said!r} {rc2} {err2[-200:]}")
 rc, out, err = run("run", "--variant", "sequential", "--n", "2^23", "--replay", DEMO)
 check(rc == 2 and "not in the recording" in err, f"run, as before: {rc} {err.strip()}")
 rc, out, err = run("ladder", "--variants", "sequential,cub", "--n", "2^24", "--type", "float16",

@@ -172,18 +172,43 @@ static void recorded_options(const rs_cli *cli, const char *command, char *buf, 
     rs_recording_free(&rec);
 }
 
+/* path as a shell reads it back: as it is where it is plain, else in
+ * single quotes ('\'' for a quote). */
+static const char *shell_word(const char *path, char *buf, size_t len)
+{
+    if (path[0] && strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                "_./-+:,@%^=") == strlen(path)) {
+        snprintf(buf, len, "%s", path);
+        return buf;
+    }
+    size_t l = 0;
+    if (len) buf[l++] = '\'';
+    for (const char *c = path; *c && l + 5 < len; c++) {
+        if (*c == '\'') {
+            memcpy(buf + l, "'\\''", 4);
+            l += 4;
+        } else {
+            buf[l++] = *c;
+        }
+    }
+    if (l + 1 < len) buf[l++] = '\'';
+    if (len) buf[l < len ? l : len - 1] = '\0';
+    return buf;
+}
+
 int rs_cli_nothing_recorded(const rs_cli *cli, const char *command, const rs_row *rows, int n)
 {
     if (!cli->replay || n < 1) return 0;
     for (int i = 0; i < n; i++)
         if (!rs_row_not_recorded(&rows[i])) return 0;
-    char opts[1024];
+    char opts[1024], word[1100];
     recorded_options(cli, command, opts, sizeof opts);
+    shell_word(cli->replay, word, sizeof word);
     if (opts[0])
         rs_cli_error("nothing asked for is in %s: %s recorded; it holds redscope %s --replay %s "
                      "%s (redscope recording %s lists every configuration)",
-                     cli->replay, n == 1 ? "it was not" : "none of these runs was", command,
-                     cli->replay, opts, cli->replay);
+                     cli->replay, n == 1 ? "it was not" : "none of these runs was", command, word,
+                     opts, word);
     else
         rs_cli_error("nothing asked for is in %s: %s recorded (redscope recording %s lists "
                      "what it holds)",

@@ -91,8 +91,9 @@ static const rs_figure run_figures[] = {
 static const rs_figure point_figures[] = {
     {"n", 1, BIG, 0, 1, 1, "a whole number of elements, 1 or more"},
     {"bytes", 1, BIG, 0, 1, 1, "a whole number of bytes, 1 or more"},
-    {"time_mean_ms", 0, A_DAY_MS, 1, 0, 0, "milliseconds above 0 and at most a day"},
-    {"time_us", 0, A_DAY_US, 1, 0, 0, "microseconds above 0 and at most a day"}, /* before 11-27 */
+    {"time_mean_ms", 1e-6, A_DAY_MS, 0, 0, 0, "milliseconds from 1e-06 (a nanosecond) to a day"},
+    {"time_us", 1e-3, A_DAY_US, 0, 0, 0,
+     "microseconds from 0.001 (a nanosecond) to a day"}, /* before 11-27 */
     {"algbw_gbps", 0, 1e6, 0, 0, 1, "GB/s from 0 to 1000000"},
     {"busbw_gbps", 0, 1e6, 0, 0, 1, "GB/s from 0 to 1000000"},
     {"wrong", 0, BIG, 0, 1, 1, "a whole number of wrong elements, 0 or more"},

@@ -256,14 +256,26 @@ static void print_data(const rs_cli *cli, const rs_diff_pair *p, int n)
 static int gate(const rs_cli *cli, const rs_diff_pair *p, int n)
 {
     if (cli->fail_slower < 0) return 0;
-    int failed = 0;
+    int failed = 0, both = 0;
     for (int i = 0; i < n; i++) {
+        both += p[i].a && p[i].b;
+        if (p[i].a && p[i].b && p[i].a->status == RS_OK && p[i].b->status != RS_OK) {
+            char label[160]; /* B did not run what A ran: a gate cannot pass it */
+            config_label(side(&p[i]), label, sizeof label);
+            rs_cli_error("failed in B: %s (%s)", label, p[i].b->error);
+            failed++;
+            continue;
+        }
         if (!rs_diff_fails(&p[i], cli->fail_slower)) continue;
         char label[160];
         config_label(side(&p[i]), label, sizeof label);
         rs_cli_error("slower in B beyond both runs' min..max and %d%%: %s, %+.1f%%",
                      cli->fail_slower, label, p[i].change_pct);
         failed++;
+    }
+    if (!both) {
+        rs_cli_error("--fail-slower: no configuration is in both recordings: nothing compared");
+        return RS_E_USAGE;
     }
     return failed ? RS_E_SLOWER : 0;
 }

@@ -17,9 +17,19 @@ static int refused(const rs_cli *cli)
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
     if (cli->against && (cli->format != RS_FMT_TABLE || cli->handout)) {
-        rs_cli_error("--against sets a table beside the ladder's; for CSV or JSON: redscope "
-                     "ladder --record A.jsonl, then redscope diff A.jsonl %s --format csv",
-                     cli->against);
+        const char *fmt = cli->handout == 2           ? "html"
+                          : cli->handout              ? "md"
+                          : cli->format == RS_FMT_CSV ? "csv"
+                                                      : "json";
+        if (cli->handout)
+            rs_cli_error("--against sets a table beside the ladder's table; the handout (--format "
+                         "%s) has none: leave one of them out",
+                         fmt);
+        else
+            rs_cli_error("--against sets a table beside the ladder's; for %s: redscope diff "
+                         "%s %s --format %s",
+                         fmt, cli->replay ? cli->replay : "A.jsonl (ladder --record A.jsonl)",
+                         cli->against, fmt);
         return RS_E_USAGE;
     }
     if (cli->against && (rc = rs_cli_ladder_against(cli, NULL, 0))) return rc; /* B first */

@@ -14,9 +14,10 @@
 #define RS_COUNT_HI 4294967295.0
 
 static const rs_figure time_figures[] = {
-    {"median", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
-    {"min", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
-    {"max", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0 and at most a day (86400000)"},
+    /* a nanosecond at least: a subnormal time made every ratio infinite */
+    {"median", 1e-6, RS_A_DAY_MS, 0, 0, 1, "milliseconds from 1e-06 (a nanosecond) to a day"},
+    {"min", 1e-6, RS_A_DAY_MS, 0, 0, 1, "milliseconds from 1e-06 (a nanosecond) to a day"},
+    {"max", 1e-6, RS_A_DAY_MS, 0, 0, 1, "milliseconds from 1e-06 (a nanosecond) to a day"},
     {"reps", 1, RS_COUNT_HI, 0, 1, 1, "a whole number of repetitions, 1 or more"},
 };
 
