@@ -83,6 +83,9 @@ static void values(void)
     CHECK(rs_field_set(&r, rs_field_by_key("run", "metrics"), "bank_conflicts", &err) ==
           RS_E_USAGE);
     CHECK_STR_CONTAINS(err.msg, "unknown metric 'bank_conflicts'");
+    /* a set inside a list is named as a set, not as an unknown metric */
+    CHECK(rs_field_set(&r, rs_field_by_key("run", "metrics"), "full,default", &err) == RS_E_USAGE);
+    CHECK_STR_CONTAINS(err.msg, "'full' is a set, given alone");
     CHECK(rs_field_set(&r, rs_field_by_key("preset", "note"), "a\nb", &err) == RS_E_USAGE);
     CHECK(r.block == 256); /* unchanged by the failures */
 

@@ -139,7 +139,9 @@ static void print_table(const rs_cli *cli, const rs_recording *a, const rs_recor
             config_label(side(&p[i]), label, sizeof label);
             time_of(p[i].a, utf8, ta, sizeof ta);
             time_of(p[i].b, utf8, tb, sizeof tb);
-            printf("%-40.40s %9s %9s\n", label, ta, tb);
+            char qa[48], qb[48]; /* padded by columns: "µs" is two bytes */
+            printf("%-40.40s %s %s\n", label, rs_pad(ta, 9, 1, qa, sizeof qa),
+                   rs_pad(tb, 9, 1, qb, sizeof qb));
             failed++;
             continue;
         }

@@ -121,6 +121,12 @@ rs_status rs_metric_parse_set(const char *text, rs_metric_mask *out, rs_error *e
         key[len] = '\0';
         for (size_t k = len; k > 0 && key[k - 1] == ' '; k--) key[k - 1] = '\0';
         const rs_metric_def *d = rs_metric_by_key(key);
+        if (!d && (strcmp(key, "none") == 0 || strcmp(key, "default") == 0 ||
+                   strcmp(key, "full") == 0 || strcmp(key, "all") == 0 || strcmp(key, "off") == 0))
+            return rs_fail(err, RS_E_USAGE,
+                           "'%s' is a set, given alone (--metrics=%s); in a list, metric keys "
+                           "from 'redscope metrics'",
+                           key, key);
         if (!d)
             return rs_fail(err, RS_E_USAGE,
                            "unknown metric '%s' (expected none, default, full or keys from "
