@@ -157,19 +157,16 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
 
 /* The options of the recording's first configuration of this command (else
  * its first) that differ from what was asked: "--n 2^30 --gpus 0". */
-static void recorded_options(const rs_cli *cli, const char *command, char *buf, size_t len)
+static void recorded_options(const rs_cli *cli, const rs_recording *rec, const char *command,
+                             char *buf, size_t len)
 {
-    rs_recording rec;
-    rs_error err;
     buf[0] = '\0';
-    if (rs_recording_load(cli->replay, &rec, &err) != RS_OK) return;
-    rs_rec_config *c = rec.count > 0 ? calloc((size_t)rec.count, sizeof *c) : NULL;
-    const int n = c ? rs_recording_configs(&rec, c, rec.count) : 0;
+    rs_rec_config *c = rec && rec->count > 0 ? calloc((size_t)rec->count, sizeof *c) : NULL;
+    const int n = c ? rs_recording_configs(rec, c, rec->count) : 0;
     int k = 0;
     while (k < n && strcmp(c[k].command, command) != 0) k++;
     if (n > 0) rs_rec_config_options(&c[k < n ? k : 0], &cli->req, buf, len);
     free(c);
-    rs_recording_free(&rec);
 }
 
 /* path as a shell reads it back: as it is where it is plain, else in
@@ -196,13 +193,14 @@ static const char *shell_word(const char *path, char *buf, size_t len)
     return buf;
 }
 
-int rs_cli_nothing_recorded(const rs_cli *cli, const char *command, const rs_row *rows, int n)
+int rs_cli_nothing_recorded(const rs_cli *cli, const rs_source *src, const char *command,
+                            const rs_row *rows, int n)
 {
     if (!cli->replay || n < 1) return 0;
     for (int i = 0; i < n; i++)
         if (!rs_row_not_recorded(&rows[i])) return 0;
     char opts[1024], word[1100];
-    recorded_options(cli, command, opts, sizeof opts);
+    recorded_options(cli, rs_source_recording_of(src), command, opts, sizeof opts);
     shell_word(cli->replay, word, sizeof word);
     if (opts[0])
         rs_cli_error("nothing asked for is in %s: %s recorded; it holds redscope %s --replay %s "

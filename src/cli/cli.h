@@ -104,7 +104,8 @@ int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *comman
 /* --replay where nothing asked for was recorded: one line that says so,
  * with the options that replay what the recording holds for command, and
  * RS_E_USAGE; else 0. */
-int rs_cli_nothing_recorded(const rs_cli *cli, const char *command, const rs_row *rows, int n);
+int rs_cli_nothing_recorded(const rs_cli *cli, const struct rs_source *src, const char *command,
+                            const rs_row *rows, int n);
 /* --stalls --replay: one line for the rows that ran but were recorded
  * without PC samples (the stall view has nothing to show for them); 2
  * when none of them has a view (asked for, not recorded, as everywhere). */

@@ -86,7 +86,7 @@ int rs_cmd_ladder(rs_cli *cli)
         rs_print_ladder(stdout, rows, done, cli->format, cli->wide || named);
     const int missing = rs_cli_stalls_missing(cli, rows, done);
     const int lacking = rs_cli_metrics_missing(cli, rows, done);
-    if (!rc) rc = rs_cli_nothing_recorded(cli, "ladder", rows, done);
+    if (!rc) rc = rs_cli_nothing_recorded(cli, src, "ladder", rows, done);
     if (!rc) rc = doc;
     if (cli->against && rs_runner_any_ok(rows, done)) {
         const int ag = rs_cli_ladder_against(cli, rows, done);
