@@ -67,7 +67,7 @@ if(RS_FUZZ AND RS_CLANG)
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_seeds/size/*)
   # The shipped presets from the source tree; no user presets (see the harness).
   rs_fuzzer(fuzz_cli
-    SOURCES cli/parse.c cli/commands.c core/preset.c core/json.c core/json_figures.c core/cpu_time.c
+    SOURCES cli/parse.c cli/commands.c core/preset.c core/json.c core/json_figures.c core/energy.c core/cpu_time.c
             core/reference.c
             core/check.c core/result.c core/stalls.c core/stalls_json.c core/stall_table.c
             core/stall_links.c core/stall_diff.c core/sass_deps.c core/multi.c ${RS_FUZZ_CORE}
@@ -75,7 +75,7 @@ if(RS_FUZZ AND RS_CLANG)
     FLAGS -DRS_FUZZ_DATA_DIR="${PROJECT_SOURCE_DIR}/conf" -I${INIH_INCLUDE} ${RS_FUZZ_CJSON}
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})
   rs_fuzzer(fuzz_recording
-    SOURCES core/record.c core/json.c core/json_figures.c core/cpu_time.c core/source_recording.c
+    SOURCES core/record.c core/json.c core/json_figures.c core/energy.c core/cpu_time.c core/source_recording.c
             core/sweep.c
             core/reference.c core/result.c core/tables.c core/stories.c core/csv.c core/check.c core/record_check.c
             core/record_kernel.c core/stalls.c core/stalls_json.c core/stalls_io.c core/stalls_csv.c

@@ -25,13 +25,14 @@ RECS = os.path.join(SRC, "conf", "recordings")
 DEMO = os.path.join(RECS, "h200-demo.jsonl")
 KERNELS = os.path.join(RECS, "h100-kernels.jsonl")
 CHECKS = os.path.join(RECS, "h100-checks.jsonl")
+ENERGY = os.path.join(RECS, "h100-energy.jsonl")
 AR1 = os.path.join(RECS, "h100-allreduce-1gpu.json")
 AR2 = os.path.join(RECS, "h200x2-allreduce.json")
 GPUS2 = os.path.join(SRC, "tests", "data", "h100-test-gpus2-ladder.jsonl")
 check = Checks("test_formats")
 TMP = tempfile.mkdtemp(prefix="rs-formats-")
 
-UNITS = {"ms", "µs", "ns", "s", "bytes", "GB/s", "%", "kHz", "bits", "count", "lanes", "ratio",
+UNITS = {"ms", "µs", "ns", "s", "bytes", "GB/s", "J", "W", "J/GB", "%", "kHz", "bits", "count", "lanes", "ratio",
          "index", "version", "date", "status", "name", "text", "value", "bool", "yes/no",
          "number", "object", "array"}
 
@@ -182,7 +183,7 @@ def number(unit, column, cell, what):
     significant digits (%.6g)."""
     if unit in ("count", "bytes", "ns", "index") and cell not in ("", "n/a"):
         check(re.fullmatch(r"-?\d+", cell), f"{what} csv: {column} {cell}: a whole number in full")
-    elif unit in ("ms", "µs", "GB/s", "%", "ratio", "lanes", "number") and cell:
+    elif unit in ("ms", "µs", "GB/s", "J", "W", "J/GB", "%", "ratio", "lanes", "number") and cell:
         m = FIGURE.fullmatch(cell)
         digits = (m.group(1) + (m.group(2) or "")[1:]).lstrip("0") if m else ""
         check(m and len(digits.rstrip("0") if not m.group(2) else digits) <= 6,
@@ -294,6 +295,30 @@ check(any(r["status"] != "0" and r["error"] for r in rows), f"ladder csv: a refu
 json_out(["JSON: ladder"], G)
 json_out(["JSON: ladder"], ("ladder", *TWO, "--variants", "vectorized,cub", "--gpus", "2"))
 
+# energy per reduction, measured; and asked for where NVML was missing
+E = ("--replay", ENERGY, "--n", "2^24", "--energy")
+rows = csv_out(R_CSV, ("ladder", *E))
+check(len(rows) == 14 and all(float(r["j_per_gb"]) > 0 and not r["energy_note"] for r in rows),
+      f"ladder --energy csv: every step's energy: {rows[:1]}")
+json_out(["JSON: ladder"], ("ladder", *E))
+csv_out(R_CSV, ("run", *E, "--variant", "vectorized"))
+json_out(["JSON: run"], ("run", *E, "--variant", "vectorized"))
+
+
+def no_nvml(j):
+    if j.get("request", {}).get("variant") == "vectorized" and "energy" in j:
+        j["energy"] = {"energy_note": "NVML is not here (libnvidia-ml.so.1): it comes with the "
+                                      "NVIDIA driver"}
+    return j
+
+
+rec = recording_with(ENERGY, os.path.join(TMP, "no-nvml.jsonl"), no_nvml)
+args = ("run", "--replay", rec, "--n", "2^24", "--variant", "vectorized", "--energy")
+rows = csv_out(R_CSV, args)
+check(rows and rows[0]["energy_note"].startswith("NVML is not here") and rows[0]["energy_j"] == "",
+      f"run --energy csv without NVML: the note, no figures: {rows}")
+json_out(["JSON: run"], args)
+
 # ---- run --check ------------------------------------------------------------------
 
 for variant, kind, rc in (("unroll_warp_volatile", "race", 9), ("vectorized", "memory", 0)):
@@ -328,6 +353,11 @@ SW = ("sweep", "--replay", DEMO, "--type", "float64", "--variants", "first_add,s
 rows = csv_out(["CSV: sweep"], SW)
 check(any(r["status"] != "0" and r["error"] for r in rows), f"sweep csv: a row not recorded: {rows}")
 json_out(["JSON: sweep"], SW)
+SE = ("sweep", "--replay", ENERGY, "--energy")
+rows = csv_out(["CSV: sweep"], SE)
+check(len(rows) == 21 and all(float(r["energy_j"]) > 0 for r in rows),
+      f"sweep --energy csv: every cell's energy: {rows[:1]}")
+json_out(["JSON: sweep"], SE)
 plot = os.path.join(TMP, "sweep.svg")
 rc, _, err = run("sweep", "--replay", DEMO, "--plot", plot)
 check(rc == 0, f"sweep --plot: {rc} {err[-300:]}")

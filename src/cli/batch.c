@@ -214,13 +214,16 @@ int rs_cli_nothing_recorded(const rs_cli *cli, const rs_source *src, const char 
     return RS_E_USAGE;
 }
 
-int rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n)
+/* A replay asked for a part (--stalls, --energy) its rows were recorded
+ * without: said once, naming the flag; an error when no row has it. */
+static int part_missing(const rs_cli *cli, const rs_row *rows, int n, int asked,
+                        int (*has)(const rs_result *), const char *what, const char *flag)
 {
     int ran = 0, bare = 0, first = -1;
-    for (int i = 0; cli->replay && cli->req.stalls && i < n; i++) {
-        if (rows[i].status != RS_OK) continue;
+    for (int i = 0; cli->replay && asked && i < n; i++) {
+        if (rows[i].status != RS_OK || rows[i].result.req.variant == RS_V_CPU) continue;
         ran++;
-        if (rows[i].result.stalls.requested) continue;
+        if (has(&rows[i].result)) continue;
         bare++;
         if (first < 0) first = i;
     }
@@ -230,12 +233,33 @@ int rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n)
     rs_request_label(r, label, sizeof label);
     rs_format_size(r->n, size, sizeof size);
     if (ran == 1)
-        rs_cli_error("%s holds no stall samples for %s %s %s, n %s: it was recorded without "
-                     "--stalls (record it again with --stalls on a GPU)",
-                     cli->replay, label, rs_dtype_name(r->type), rs_op_name(r->op), size);
+        rs_cli_error("%s holds no %s for %s %s %s, n %s: it was recorded without %s (record it "
+                     "again with %s on a GPU)",
+                     cli->replay, what, label, rs_dtype_name(r->type), rs_op_name(r->op), size,
+                     flag, flag);
     else
-        rs_cli_error("%s holds no stall samples for %d of these %d rows (the first: %s): they "
-                     "were recorded without --stalls (record them again with --stalls on a GPU)",
-                     cli->replay, bare, ran, label);
+        rs_cli_error("%s holds no %s for %d of these %d rows (the first: %s): they were recorded "
+                     "without %s (record them again with %s on a GPU)",
+                     cli->replay, what, bare, ran, label, flag, flag);
     return bare == ran ? RS_E_USAGE : 0;
+}
+
+static int has_stalls(const rs_result *r)
+{
+    return r->stalls.requested;
+}
+
+static int has_energy(const rs_result *r)
+{
+    return r->energy.requested;
+}
+
+int rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n)
+{
+    return part_missing(cli, rows, n, cli->req.stalls, has_stalls, "stall samples", "--stalls");
+}
+
+int rs_cli_energy_missing(const rs_cli *cli, const rs_row *rows, int n)
+{
+    return part_missing(cli, rows, n, cli->req.energy, has_energy, "energy", "--energy");
 }

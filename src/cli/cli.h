@@ -110,6 +110,7 @@ int rs_cli_nothing_recorded(const rs_cli *cli, const struct rs_source *src, cons
  * without PC samples (the stall view has nothing to show for them); 2
  * when none of them has a view (asked for, not recorded, as everywhere). */
 int rs_cli_stalls_missing(const rs_cli *cli, const rs_row *rows, int n);
+int rs_cli_energy_missing(const rs_cli *cli, const rs_row *rows, int n);
 /* --metrics SET --replay: the same for rows recorded without some of SET's
  * counters. */
 int rs_cli_metrics_missing(const rs_cli *cli, const rs_row *rows, int n);

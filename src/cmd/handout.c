@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cmd.h"
 #include "core/catalogue.h"
+#include "core/energy.h"
 #include "core/format.h"
 #include "core/stories.h"
 #include "ui/why.h"
@@ -95,9 +96,17 @@ static void head(const doc *d, const rs_cli *cli, const rs_row *rows, int n)
     fputs(d->html ? "</p>\n" : "\n\n", d->f);
 }
 
-static const char *const columns[] = {"#",    "step",      "time",    "step ×",     "total ×",
-                                      "GB/s", "% of peak", "correct", "explains it"};
-enum { NCOL = sizeof columns / sizeof columns[0] };
+static const char *const columns[] = {"#",    "step",      "time", "step ×",  "total ×",
+                                      "GB/s", "% of peak", "J/GB", "correct", "explains it"};
+enum { NCOL = sizeof columns / sizeof columns[0], JGB = 7 };
+
+/* The J/GB column only where a step measured energy (--energy). */
+static int shown(const rs_row *rows, int n, int k)
+{
+    for (int i = 0; k == JGB && i < n; i++)
+        if (rows[i].status == RS_OK && rows[i].result.energy.requested) return 1;
+    return k != JGB;
+}
 
 static void row_cells(const rs_row *rows, int i, char cell[NCOL][160])
 {
@@ -114,17 +123,19 @@ static void row_cells(const rs_row *rows, int i, char cell[NCOL][160])
     rs_fmt_ratio(rs_ladder_cumulative_speedup(rows, i), 1, cell[4], 160);
     snprintf(cell[5], 160, "%.1f", r->gbps);
     snprintf(cell[6], 160, "%.1f%%", r->pct_peak);
-    snprintf(cell[7], 160, "%s", r->correct ? "yes" : "WRONG");
-    if (r->req.variant != RS_V_CPU) rs_story_cell(rows, i, 0, cell[8], 160);
+    if (r->energy.valid) rs_fmt_j_per_gb(r->energy.j_per_gb, cell[JGB], 160);
+    snprintf(cell[8], 160, "%s", r->correct ? "yes" : "WRONG");
+    if (r->req.variant != RS_V_CPU) rs_story_cell(rows, i, 0, cell[9], 160);
 }
 
 static void table(const doc *d, const rs_row *rows, int n)
 {
     fputs(d->html ? "<table>\n<tr>" : "|", d->f);
-    for (int k = 0; k < NCOL; k++) fprintf(d->f, d->html ? "<th>%s</th>" : " %s |", columns[k]);
+    for (int k = 0; k < NCOL; k++)
+        if (shown(rows, n, k)) fprintf(d->f, d->html ? "<th>%s</th>" : " %s |", columns[k]);
     fputs(d->html ? "</tr>\n" : "\n|", d->f);
     for (int k = 0; k < NCOL && !d->html; k++)
-        fputs(k < 2 || k >= NCOL - 2 ? "---|" : "--:|", d->f);
+        if (shown(rows, n, k)) fputs(k < 2 || k >= NCOL - 2 ? "---|" : "--:|", d->f);
     if (!d->html) fputs("\n", d->f);
     for (int i = 0; i < n; i++) {
         if (rs_row_not_recorded(&rows[i])) continue; /* a replay's gap: no result to hand out */
@@ -132,6 +143,7 @@ static void table(const doc *d, const rs_row *rows, int n)
         row_cells(rows, i, cell);
         fputs(d->html ? "<tr>" : "|", d->f);
         for (int k = 0; k < NCOL; k++) {
+            if (!shown(rows, n, k)) continue;
             fputs(d->html ? "<td>" : " ", d->f);
             text(d, cell[k]);
             fputs(d->html ? "</td>" : " |", d->f);

@@ -85,6 +85,7 @@ int rs_cmd_ladder(rs_cli *cli)
     else if (done > 0 && !cli->handout)
         rs_print_ladder(stdout, rows, done, cli->format, cli->wide || named);
     const int missing = rs_cli_stalls_missing(cli, rows, done);
+    const int no_energy = rs_cli_energy_missing(cli, rows, done);
     const int lacking = rs_cli_metrics_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, src, "ladder", rows, done);
     if (!rc) rc = doc;
@@ -94,7 +95,11 @@ int rs_cmd_ladder(rs_cli *cli)
     }
     if (!rc) { /* a wrong result before counters or views not recorded */
         const int ran = rs_runner_exit(rows, done, 1);
-        rc = ran == RS_E_MISMATCH ? ran : missing ? missing : lacking ? lacking : ran;
+        rc = ran == RS_E_MISMATCH ? ran
+             : missing            ? missing
+             : no_energy          ? no_energy
+             : lacking            ? lacking
+                                  : ran;
     }
     if (rc == RS_E_MISMATCH) rs_cli_error("a variant gave a WRONG result (see above)");
     free(rows);

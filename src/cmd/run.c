@@ -58,13 +58,14 @@ int rs_cmd_run(rs_cli *cli)
         else
             rs_print_run(stdout, row, cli->format);
         const int missing = rs_cli_stalls_missing(cli, row, 1);
+        const int no_energy = rs_cli_energy_missing(cli, row, 1);
         const int lacking = rs_cli_metrics_missing(cli, row, 1);
         rs_trace("run: printed");
         if (!rc && !row->result.correct) { /* a wrong result before counters not recorded */
             rs_cli_error("%s gave a WRONG result (see above)", rs_request_name(&cli->req));
             rc = RS_E_MISMATCH;
         }
-        if (!rc) rc = missing ? missing : lacking;
+        if (!rc) rc = missing ? missing : no_energy ? no_energy : lacking;
     }
     free(row);
     rs_source_close(src);

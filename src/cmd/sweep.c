@@ -133,6 +133,8 @@ int rs_cmd_sweep(rs_cli *cli)
         rc = rs_cli_run_list(cli, src, "sweep", reqs, sizes.count * nvar, s.rows, &s.done);
         rs_print_sweep(stdout, &s, cli->format);
         if (!rc) rc = rs_cli_nothing_recorded(cli, src, "sweep", s.rows, s.done);
+        const int no_energy = rs_cli_energy_missing(cli, s.rows, s.done);
+        if (!rc) rc = no_energy;
         if (!rc) rc = rs_runner_exit(s.rows, s.done, 0);
         if (cli->plot && rs_runner_any_ok(s.rows, s.done)) { /* nothing to draw: no file */
             const int prc = plot(&s, cli->plot, &cli->req);

@@ -6,6 +6,7 @@
 
 #include "catalogue.h"
 #include "cpu_time.h"
+#include "energy.h"
 #include "export.h"
 #include "stalls_io.h"
 
@@ -84,21 +85,24 @@ int rs_csv_cells(const char *header)
 typedef struct extras {
     rs_metric_mask metrics;
     int stalls;
+    int energy;
 } extras;
 
 static extras extras_of(const rs_row *rows, int count)
 {
-    extras x = {0, 0};
+    extras x = {0, 0, 0};
     for (int i = 0; i < count; i++) {
         x.metrics |= rows[i].result.metrics.requested;
         x.stalls |= rows[i].result.stalls.requested;
+        x.energy |= rows[i].result.energy.requested;
     }
     return x;
 }
 
 static int columns(extras x)
 {
-    int n = rs_csv_cells(run_columns) + (x.stalls ? RS_STALLS_HOT_COLUMNS : 0);
+    int n = rs_csv_cells(run_columns) + (x.stalls ? RS_STALLS_HOT_COLUMNS : 0) +
+            (x.energy ? rs_csv_cells(rs_energy_csv_columns) : 0);
     for (int i = 0; i < RS_METRIC_COUNT; i++) n += (x.metrics & RS_METRIC_BIT(i)) != 0;
     return n + (x.metrics ? 2 : 0);
 }
@@ -114,6 +118,7 @@ static void header(FILE *f, extras x, int table)
             word(&l, rs_metric_column(&rs_metric_defs[i], name, sizeof name));
     }
     if (x.metrics) word(&l, "metric_passes"), word(&l, "metric_note");
+    if (x.energy) word(&l, rs_energy_csv_columns);
     if (x.stalls) rs_stalls_csv_hot_header(f);
     if (table) rs_stalls_csv_header(f);
     fputc('\n', f);
@@ -173,6 +178,18 @@ static void metric_cells(line *l, const rs_row *row, rs_metric_mask m)
     text(l, mt->reason);
 }
 
+void rs_energy_csv(FILE *f, const rs_energy *en, int ran)
+{
+    for (int i = 0; i < RS_ENERGY_FIGURES; i++) {
+        int w = 0;
+        const double v = rs_energy_figure(en, i, &w);
+        fputc(',', f);
+        if (ran && en->valid) w ? rs_csv_whole(f, v) : rs_csv_num(f, v);
+    }
+    fputc(',', f);
+    if (ran && en->requested && !en->valid) rs_csv_field(f, en->note);
+}
+
 /* Row i of a run or a ladder; `table` puts "run" in the first column. */
 static void row_line(FILE *f, const rs_row *rows, int i, extras x, int table)
 {
@@ -199,6 +216,7 @@ static void row_line(FILE *f, const rs_row *rows, int i, extras x, int table)
         empty(&l, 1);
     }
     metric_cells(&l, &rows[i], x.metrics);
+    if (x.energy) rs_energy_csv(f, &r->energy, rows[i].status == RS_OK);
     if (x.stalls) rs_stalls_csv_hot(f, &r->stalls, rows[i].status == RS_OK);
     if (table) rs_stalls_csv_empty(f);
     fputc('\n', f);

@@ -1,5 +1,6 @@
 /* The JSON codec: requests, devices, results and rows out and back in (for
  * recordings and --format json), and the format names. */
+#include "energy.h"
 #include "export.h"
 
 #include <errno.h>
@@ -407,6 +408,7 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddNumberToObject(j, "tol", r->tol);
     cJSON_AddItemToObject(j, "metrics", metrics_json(&r->metrics));
     if (r->stalls.requested) cJSON_AddItemToObject(j, "stalls", rs_stalls_to_json(&r->stalls));
+    if (r->energy.requested) cJSON_AddItemToObject(j, "energy", rs_energy_to_json(&r->energy));
     if (r->multi.gpus > 0) cJSON_AddItemToObject(j, "gpus", multi_json(&r->multi));
     if (r->req.variant == RS_V_KERNEL) {
         cJSON *k = cJSON_AddObjectToObject(j, "kernel_build");
@@ -487,6 +489,9 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
         RS_OK)
         return st;
     rs_stalls_from_json(cJSON_GetObjectItemCaseSensitive(j, "stalls"), &r->stalls);
+    if ((st = rs_energy_from_json(cJSON_GetObjectItemCaseSensitive(j, "energy"),
+                                  rs_result_input_bytes(r), &r->energy, err)) != RS_OK)
+        return st;
     ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &r->uk);
     if ((st = multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), r->req.n, &r->multi, err)) !=
         RS_OK)

@@ -79,6 +79,9 @@ typedef enum {
       "keys separated by commas")                                                                  \
     X(stalls, RS_FK_UINT, "run", "stalls", "stalls", 0, 0, 1, "0", "1", "0|1",                     \
       "where warps wait, line by line: PC sampling in a run of its own (run, ladder)")             \
+    X(energy, RS_FK_UINT, "run", "energy", "energy", 0, 0, 1, "0", "1", "0|1",                     \
+      "energy per reduction through NVML: joules, watts and J per GB, in a run of its own of "     \
+      "back-to-back reductions (run, ladder, sweep)")                                              \
     X(sweep, RS_FK_SWEEP, "sweep", "range", "range", 'R', 0, 0, "2^10..2^28", NULL, "RANGE",       \
       "sizes of a sweep: 2^10..2^28 (powers of two), 1K..1G:4 (factor 4), or 1000,2^20,16M")       \
     X(kernel, RS_FK_TEXT, "run", "kernel", "kernel", 'k', 0, 0, "", NULL, "FILE.cu",               \
@@ -107,6 +110,7 @@ typedef struct rs_request {
     rs_cross cross; /* how several GPUs' partials are combined */
     char metrics[RS_METRICS_MAX];
     uint32_t stalls; /* 1: PC sampling's stall view, in its own run */
+    uint32_t energy; /* 1: energy per reduction (NVML), in its own run */
     char sweep[RS_SWEEP_MAX];
     char kernel[RS_NOTE_MAX]; /* RS_V_KERNEL: the .cu file */
     uint32_t timeout;         /* seconds a user kernel may run */

@@ -47,6 +47,24 @@ typedef struct rs_metrics {
     double wall_ms; /* wall time the profiling runs took */
 } rs_metrics;
 
+/* Energy per reduction (--energy): the board's energy counter (NVML, in
+ * mJ) read at two of its updates, `window_ms` apart, while the GPU ran the
+ * reduction back to back `reps` times (no L2 flush between them). */
+typedef struct rs_energy {
+    int requested;      /* the request asked for it */
+    int valid;          /* measured; else `note` says why not */
+    char note[200];     /* why not (valid 0) */
+    double joules;      /* per reduction: watts x rep_ms */
+    double watts;       /* average board power over the window */
+    double j_per_gb;    /* joules per GB of input read */
+    double rep_ms;      /* one reduction's time in the loop (cudaEvents over it) */
+    double window_ms;   /* from one update of the counter to another */
+    double interval_ms; /* how often the counter updates, measured */
+    unsigned reps;      /* reductions the loop ran */
+    double idle_watts;  /* the board idle, measured with the interval */
+    double limit_watts; /* the board's enforced power limit */
+} rs_energy;
+
 /* A user kernel's build, as it ran (RS_V_KERNEL). */
 typedef struct rs_ukernel_result {
     uint64_t hash; /* which version of the file (FNV-1a of its text) */
@@ -111,6 +129,7 @@ typedef struct rs_result {
     rs_metrics metrics;
     rs_ukernel_result uk;
     rs_stalls stalls; /* where warps waited, by source line (PC sampling) */
+    rs_energy energy; /* joules per reduction (NVML) */
     rs_multi_result multi;
 } rs_result;
 

@@ -135,6 +135,7 @@ static rs_status read_part(const rs_runner *rn, const rs_request *reqs, int n, r
         if (rn->progress) rn->progress(rn->ctx, i, n, 0.0, label);
         rs_error e;
         rs_request r = reqs[i];
+        r.energy = 0; /* measured with its timings */
         r.stalls = 0; /* sampled with its timings; a GPU process that samples after counters
                        * starts afresh (source_child.c), which counters alone need not */
         const rs_status st = rn->src->run(rn->src, &r, command, &hooks, tmp, &e);

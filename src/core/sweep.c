@@ -7,6 +7,7 @@
 
 #include "catalogue.h"
 #include "cpu_time.h"
+#include "energy.h"
 #include "files.h"
 #include "format.h"
 
@@ -367,9 +368,51 @@ static void say_not_recorded(FILE *f, const rs_sweep *s)
                    "GPU runs of that size (one thread, the best of up to 3 runs)\n");
 }
 
+static int sweep_energy(const rs_sweep *s)
+{
+    for (int i = 0; i < s->done; i++)
+        if (s->rows[i].status == RS_OK && s->rows[i].result.energy.requested) return 1;
+    return 0;
+}
+
+/* One cell: the median time (or J/GB), else what happened to the run. */
+static void grid_cell(const rs_sweep *s, int i, int k, int energy, char *cell, size_t len)
+{
+    const double t = rs_sweep_value(s, i, k, RS_CHART_TIME);
+    const rs_row *r = k < s->nvar && i * s->nvar + k < s->done ? rs_sweep_row(s, i, k) : NULL;
+    if (t > 0.0 && !energy)
+        rs_fmt_time(t, rs_notation_utf8(), cell, len);
+    else if (t > 0.0 && r && r->result.energy.valid)
+        rs_fmt_j_per_gb(r->result.energy.j_per_gb, cell, len);
+    else if (t > 0.0 || !r)
+        snprintf(cell, len, "-");
+    else
+        snprintf(cell, len, "%s", cell_word(r));
+}
+
+/* The grid of sizes by variants: times, or (energy) J per GB. */
+static void print_grid(FILE *f, const rs_sweep *s, int cw, int energy)
+{
+    const int ns = energy ? s->nvar : rs_sweep_series_count(s); /* the cpu: no GPU energy */
+    fprintf(f, "%12s", "n");
+    for (int k = 0; k < ns; k++)
+        fprintf(f, " %*.*s", cw, cw, k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
+    fprintf(f, "\n");
+    for (int i = 0; i < s->sizes.count; i++) {
+        char n[32];
+        sweep_size(s, s->sizes.n[i], n, sizeof n);
+        fprintf(f, "%12s", n);
+        for (int k = 0; k < ns; k++) {
+            char cell[32], padded[48];
+            grid_cell(s, i, k, energy, cell, sizeof cell);
+            fprintf(f, " %s", rs_pad(cell, cw, 1, padded, sizeof padded));
+        }
+        fprintf(f, "\n");
+    }
+}
+
 static void print_sweep_table(FILE *f, const rs_sweep *s)
 {
-    const int ns = rs_sweep_series_count(s);
     const rs_result *first = NULL; /* the settings: of the first row that ran, else asked */
     for (int i = 0; i < s->done && !first; i++)
         if (s->rows[i].status == RS_OK) first = &s->rows[i].result;
@@ -398,28 +441,10 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
         const int l = (int)strlen(rs_sweep_series_name(s, k));
         cw = l > cw ? (l < 24 ? l : 24) : cw;
     }
-    fprintf(f, "%12s", "n");
-    for (int k = 0; k < ns; k++)
-        fprintf(f, " %*.*s", cw, cw, k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
-    fprintf(f, "\n");
-    for (int i = 0; i < s->sizes.count; i++) {
-        char n[32];
-        sweep_size(s, s->sizes.n[i], n, sizeof n);
-        fprintf(f, "%12s", n);
-        for (int k = 0; k < ns; k++) {
-            char cell[32];
-            const double t = rs_sweep_value(s, i, k, RS_CHART_TIME);
-            if (t > 0.0) {
-                rs_fmt_time(t, rs_notation_utf8(), cell, sizeof cell);
-            } else if (k < s->nvar && i * s->nvar + k < s->done) {
-                snprintf(cell, sizeof cell, "%s", cell_word(rs_sweep_row(s, i, k)));
-            } else {
-                snprintf(cell, sizeof cell, "-");
-            }
-            char padded[48];
-            fprintf(f, " %s", rs_pad(cell, cw, 1, padded, sizeof padded));
-        }
-        fprintf(f, "\n");
+    print_grid(f, s, cw, 0);
+    if (sweep_energy(s)) {
+        fprintf(f, "energy per GB read (J/GB; the board's, NVML, the reductions back to back)\n");
+        print_grid(f, s, cw, 1);
     }
     char cross[512];
     rs_sweep_crossovers(s, cross, sizeof cross);
@@ -478,8 +503,11 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
         return;
     }
     if (fmt == RS_FMT_CSV) {
-        fprintf(f, "n,variant,status,time_median_ms,gbps,pct_peak,pct_measured,cpu_ms,cpu_from,"
-                   "correct,error\n");
+        const int en = sweep_energy(s);
+        fprintf(f,
+                "n,variant,status,time_median_ms,gbps,pct_peak,pct_measured,cpu_ms,cpu_from,"
+                "correct,error%s%s\n",
+                en ? "," : "", en ? rs_energy_csv_columns : "");
         for (int i = 0; i < s->done; i++) {
             const rs_row *r = &s->rows[i];
             const rs_result *x = &r->result;
@@ -493,12 +521,13 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
                     rs_csv_num(f, figs[k]);
                     fputc(',', f);
                 }
-                fprintf(f, "%s,%s,\n", cpu_from_csv(x), x->correct ? "yes" : "no");
+                fprintf(f, "%s,%s,", cpu_from_csv(x), x->correct ? "yes" : "no");
             } else {
                 fprintf(f, ",,,,,,,");
                 rs_csv_field(f, r->error);
-                fprintf(f, "\n");
             }
+            if (en) rs_energy_csv(f, &r->result.energy, r->status == RS_OK);
+            fprintf(f, "\n");
         }
         return;
     }

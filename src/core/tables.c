@@ -1,4 +1,5 @@
 /* Tables and CSV for people and scripts: a run, a ladder, the devices. */
+#include "energy.h"
 #include "export.h"
 
 #include <inttypes.h>
@@ -189,6 +190,11 @@ static void print_times(FILE *f, const rs_result *r)
     if (r->req.variant != RS_V_CPU)
         fprintf(f, "cpu        %s on one host thread (%s); %s on the GPU\n", a,
                 rs_cpu_from_words(rs_cpu_from_of(r)), b);
+    if (r->energy.requested) {
+        char e[400];
+        rs_energy_describe(&r->energy, utf8, e, sizeof e);
+        fprintf(f, "energy     %s\n", e);
+    }
 }
 
 static void print_run_table(FILE *f, const rs_row *row)
@@ -358,12 +364,44 @@ static void ladder_header(FILE *f, const rs_row *rows, int count)
     }
 }
 
+static int rows_energy(const rs_row *rows, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (rows[i].status == RS_OK && rows[i].result.energy.requested) return 1;
+    return 0;
+}
+
+/* A ladder row's energy per reduction (with J) and per GB read ("-": not
+ * measured). */
+static void energy_cells(FILE *f, const rs_energy *en, int joules)
+{
+    char e[32], g[32], p[2][48];
+    rs_fmt_energy(en->valid ? en->joules : 0.0, rs_notation_utf8(), e, sizeof e);
+    rs_fmt_j_per_gb(en->valid ? en->j_per_gb : 0.0, g, sizeof g);
+    if (joules) fprintf(f, " %s", rs_pad(e, 8, 1, p[0], sizeof p[0]));
+    fprintf(f, " %s", rs_pad(g, 6, 1, p[1], sizeof p[1]));
+}
+
 /* What every ladder table ends with: the GPUs' footer, what vs CPU is
- * against, and why counters are missing. */
-static void ladder_footer(FILE *f, const rs_row *rows, int count)
+ * against, why energy and counters are missing. */
+static void ladder_footer(FILE *f, const rs_row *rows, int count, int vs_cpu)
 {
     if (rows_gpus(rows, count) > 1) gpus_footer(f, rows, count);
-    cpu_footer(f, rows, count);
+    if (vs_cpu) cpu_footer(f, rows, count);
+    for (int i = 0; i < count; i++)
+        if (rows[i].status == RS_OK && rows[i].result.energy.valid) {
+            fprintf(f, "J/GB: the board's energy (NVML) per GB of input read, the reductions "
+                       "back to back; --wide: per reduction, and vs CPU\n");
+            break;
+        }
+    for (int i = 0; i < count; i++) {
+        const rs_energy *en = &rows[i].result.energy;
+        if (rows[i].status == RS_OK && en->requested && !en->valid &&
+            rows[i].result.req.variant != RS_V_CPU) {
+            fprintf(f, "energy not measured: %s\n", en->note);
+            break;
+        }
+    }
     for (int i = 0; i < count; i++) {
         const rs_metrics *mt = &rows[i].result.metrics;
         if (rows[i].status == RS_OK && mt->requested && !mt->valid &&
@@ -381,9 +419,11 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
     const rs_metric_mask m = rows_metrics(rows, count);
     ladder_header(f, rows, count);
     const int w = label_width(rows, count), utf8 = rs_notation_utf8();
-    fprintf(f, "%3s  %-*s %9s %7s %7s %8s %7s %8s %7s%s\n", "#", w, "variant", "time", "step",
-            "cumul.", "GB/s", "% peak", "vs CPU", "correct",
-            m ? "  explains it (vs the row above)" : "");
+    const int en = rows_energy(rows, count); /* J/GB takes vs CPU's place (--wide: both) */
+    fprintf(f, "%3s  %-*s %9s %7s %7s %8s %7s", "#", w, "variant", "time", "step", "cumul.", "GB/s",
+            "% peak");
+    fprintf(f, en ? " %7s %6s" : " %8s %7s", en ? "correct" : "vs CPU", en ? "J/GB" : "correct");
+    fprintf(f, "%s\n", m ? "  explains it (vs the row above)" : "");
     for (int i = 0; i < count; i++) {
         const rs_result *r = &rows[i].result;
         char label[96];
@@ -399,13 +439,16 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
         rs_fmt_ratio(rs_ladder_cumulative_speedup(rows, i), utf8, c, sizeof c);
         rs_fmt_ratio(r->speedup_cpu, utf8, x, sizeof x);
         if (m && r->req.variant != RS_V_CPU) rs_story_cell(rows, i, 0, why, sizeof why);
-        fprintf(f, "%3d  %-*s %s %s %s %8.1f %6.1f%% %s %7s%s%s\n", step, w, label,
+        fprintf(f, "%3d  %-*s %s %s %s %8.1f %6.1f%%", step, w, label,
                 rs_pad(t, 9, 1, p[0], sizeof p[0]), rs_pad(s, 7, 1, p[1], sizeof p[1]),
-                rs_pad(c, 7, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak,
-                rs_pad(x, 8, 1, p[3], sizeof p[3]), verdict(r), why[0] ? "  " : "", why);
+                rs_pad(c, 7, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak);
+        if (!en) fprintf(f, " %s", rs_pad(x, 8, 1, p[3], sizeof p[3]));
+        fprintf(f, " %7s", verdict(r));
+        if (en) energy_cells(f, &r->energy, 0);
+        fprintf(f, "%s%s\n", why[0] ? "  " : "", why);
         stall_row(f, &r->stalls);
     }
-    ladder_footer(f, rows, count);
+    ladder_footer(f, rows, count, !en);
     for (int i = 0; i < count; i++)
         if (rows[i].result.req.variant == RS_V_KERNEL) {
             fprintf(f, "your kernels: step%s against sequential, the tree they start from\n",
@@ -422,6 +465,8 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
     const int w = label_width(rows, count);
     fprintf(f, "%3s  %-*s %10s %8s %8s %8s %7s %8s %7s", "#", w, "variant", "time", "step",
             "cumul.", "GB/s", "% peak", "vs CPU", "correct");
+    const int en = rows_energy(rows, count);
+    if (en) fprintf(f, " %8s %6s", "energy", "J/GB");
     for (int k = 0; k < RS_METRIC_COUNT; k++)
         if (m & RS_METRIC_BIT(k)) fprintf(f, " %10s", rs_metric_defs[k].title);
     fprintf(f, "\n");
@@ -444,6 +489,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
                 rs_pad(t, 10, 1, p[0], sizeof p[0]), rs_pad(s, 8, 1, p[1], sizeof p[1]),
                 rs_pad(c, 8, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak,
                 rs_pad(x, 8, 1, p[3], sizeof p[3]), verdict(r));
+        if (en) energy_cells(f, &r->energy, 1);
         for (int k = 0; k < RS_METRIC_COUNT; k++) {
             if (!(m & RS_METRIC_BIT(k))) continue;
             char v[32];
@@ -461,7 +507,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         fprintf(f, "\n");
         stall_row(f, &r->stalls);
     }
-    ladder_footer(f, rows, count);
+    ladder_footer(f, rows, count, 1);
 }
 
 void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt, int wide)

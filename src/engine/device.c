@@ -198,6 +198,7 @@ void rs_engine_close(rs_engine *e)
         }
     }
     rs_uk_free(e->uk);
+    rs_engine_energy_free(e);
     free(e->h_in);
     free(e->h_part);
     free(e);

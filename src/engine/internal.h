@@ -16,6 +16,7 @@
 
 typedef struct rs_ukernels rs_ukernels;
 typedef struct rs_shards rs_shards;
+typedef struct rs_nvml rs_nvml;
 
 typedef struct input_key {
     int valid;
@@ -64,6 +65,7 @@ struct rs_engine {
     rs_prof *prof_next;
     rs_ukernels *uk;  /* user kernels: the file, its compiled modules */
     rs_shards *split; /* runs over several GPUs (split.c) */
+    rs_nvml *nvml;    /* the energy counter (energy.c), opened on first use */
     /* the other GPUs' engines, opened by a run over several and kept while
      * this one lives (their profilers too: CUPTI's is one per process) */
     rs_engine *peer[RS_GPUS_MAX];
@@ -126,6 +128,14 @@ void rs_engine_prof_start(rs_engine *e, const rs_request *r);
 rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
                            const rs_hooks *hooks, rs_error *err);
 void rs_engine_prof_join(rs_engine *e);
+
+/* energy.c: the energy per reduction the request asks for (NVML's
+ * counter over a loop of its own) into res->energy (p NULL: a run over
+ * several GPUs, not measured); NVML closed. A missing NVML or counter is a
+ * note in res->energy, not an error. */
+rs_status rs_engine_energy(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
+                           const rs_hooks *hooks, rs_error *err);
+void rs_engine_energy_free(rs_engine *e);
 
 /* split.c: a run over several GPUs (r->gpus != 1): how many (0: every
  * one; a reason when the machine has fewer), the run itself on GPUs

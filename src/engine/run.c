@@ -314,6 +314,18 @@ static void profiler_off(rs_engine *e)
         if (e->peer[g] && e->peer[g]->prof) rs_prof_release(e->peer[g]->prof);
 }
 
+/* The cpu step's counters, stall view and energy: each says it has none. */
+static rs_status host_parts(rs_engine *e, const rs_request *req, const rs_hooks *hooks,
+                            rs_result *res, rs_error *err)
+{
+    rs_plan none;
+    memset(&none, 0, sizeof none);
+    rs_status st = rs_engine_counters(e, req, &none, res, hooks, err);
+    if (st == RS_OK) st = rs_engine_stalls(e, req, &none, res, hooks, err);
+    if (st == RS_OK) st = rs_engine_energy(e, req, &none, res, hooks, err);
+    return st;
+}
+
 /* Test-only (REDSCOPE_TEST_SPLIT): a one-GPU request that a split accepts
  * goes through split.c over one GPU, so that its gate, timing, finishes,
  * counters and faults run on a machine with one GPU (tests/test_gpu_multi_one.py). */
@@ -338,10 +350,7 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
     if (req->variant == RS_V_CPU) {
         res->device = e->info;
         st = run_cpu_variant(e, req, hooks, res, err);
-        rs_plan none;
-        memset(&none, 0, sizeof none);
-        if (st == RS_OK) st = rs_engine_counters(e, req, &none, res, hooks, err);
-        if (st == RS_OK) st = rs_engine_stalls(e, req, &none, res, hooks, err);
+        if (st == RS_OK) st = host_parts(e, req, hooks, res, err);
     } else {
         if ((st = rs_engine_gpu(e, err)) != RS_OK) return st;
         if ((st = rs_engine_recover(e, err)) != RS_OK) return st;
@@ -363,6 +372,7 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
         rs_plan p;
         st = split ? rs_engine_run_split(e, req, gpus, hooks, res, err)
                    : run_gpu_variant(e, req, hooks, res, &p, err);
+        if (st == RS_OK && split) st = rs_engine_energy(e, req, NULL, res, hooks, err);
         if (st == RS_OK && !split) {
             if (req->variant == RS_V_KERNEL)
                 res->finish = req->finish != RS_FINISH_AUTO ? req->finish : p.vi->default_finish;
@@ -370,8 +380,9 @@ rs_status rs_engine_run(rs_engine *e, const rs_request *req, const rs_hooks *hoo
             res->block = p.block1;
             res->ept = p.ept;
             res->launches = (unsigned)p.nsteps + (unsigned)p.init_first;
+            st = rs_engine_energy(e, req, &p, res, hooks, err);
             /* PC sampling first: after a counter session it gives no PCs */
-            st = rs_engine_stalls(e, req, &p, res, hooks, err);
+            if (st == RS_OK) st = rs_engine_stalls(e, req, &p, res, hooks, err);
             rs_metric_mask m = 0;
             rs_metric_parse_set(req->metrics, &m, NULL);
             /* the sampling session stays for the next run, unless counters

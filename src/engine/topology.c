@@ -5,15 +5,14 @@
 #include "topology.h"
 
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef void *nvml_dev;
-typedef int (*nvml_void_fn)(void);
-typedef int (*nvml_by_bus_fn)(const char *, nvml_dev *);
+#include "nvml_lib.h"
+
+typedef rs_nvml_dev nvml_dev;
 typedef int (*nvml_p2p_fn)(nvml_dev, nvml_dev, int, int *);
 typedef int (*nvml_link_fn)(nvml_dev, unsigned, int *);
 typedef int (*nvml_level_fn)(nvml_dev, nvml_dev, int *);
@@ -44,9 +43,7 @@ typedef int (*nvml_fields_fn)(nvml_dev, int, nvml_field *);
 #define NVML_NVLINK_MAX_LINKS      18
 
 typedef struct nvml {
-    void *lib;
-    nvml_void_fn shutdown;
-    nvml_by_bus_fn by_bus;
+    rs_nvml_lib lib;
     nvml_p2p_fn p2p;
     nvml_link_fn link_state;
     nvml_level_fn level;
@@ -82,32 +79,23 @@ int rs_gpu_dev(int g)
 
 static int nvml_open(nvml *n)
 {
-    n->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!n->lib) return 0;
-    nvml_void_fn init = (nvml_void_fn)dlsym(n->lib, "nvmlInit_v2");
-    n->shutdown = (nvml_void_fn)dlsym(n->lib, "nvmlShutdown");
-    n->by_bus = (nvml_by_bus_fn)dlsym(n->lib, "nvmlDeviceGetHandleByPciBusId_v2");
-    n->p2p = (nvml_p2p_fn)dlsym(n->lib, "nvmlDeviceGetP2PStatus");
-    n->link_state = (nvml_link_fn)dlsym(n->lib, "nvmlDeviceGetNvLinkState");
-    n->level = (nvml_level_fn)dlsym(n->lib, "nvmlDeviceGetTopologyCommonAncestor");
-    n->pci = (nvml_pci_fn)dlsym(n->lib, "nvmlDeviceGetPciInfo_v3");
-    n->remote = (nvml_remote_fn)dlsym(n->lib, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
-    n->fields = (nvml_fields_fn)dlsym(n->lib, "nvmlDeviceGetFieldValues");
-    if (init && n->shutdown && n->by_bus && n->p2p && n->level && init() == 0) return 1;
-    dlclose(n->lib);
-    n->lib = NULL;
+    char why[160];
+    if (!rs_nvml_open(&n->lib, why, sizeof why)) return 0;
+    n->p2p = (nvml_p2p_fn)rs_nvml_sym(&n->lib, "nvmlDeviceGetP2PStatus");
+    n->link_state = (nvml_link_fn)rs_nvml_sym(&n->lib, "nvmlDeviceGetNvLinkState");
+    n->level = (nvml_level_fn)rs_nvml_sym(&n->lib, "nvmlDeviceGetTopologyCommonAncestor");
+    n->pci = (nvml_pci_fn)rs_nvml_sym(&n->lib, "nvmlDeviceGetPciInfo_v3");
+    n->remote = (nvml_remote_fn)rs_nvml_sym(&n->lib, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    n->fields = (nvml_fields_fn)rs_nvml_sym(&n->lib, "nvmlDeviceGetFieldValues");
+    if (n->p2p && n->level) return 1;
+    rs_nvml_close(&n->lib);
     return 0;
 }
 
 /* NVML's handle of CUDA device d (matched by PCI bus id, not by index). */
 static int nvml_device(const nvml *n, int d, nvml_dev *out)
 {
-    char bus[32];
-    if (cudaDeviceGetPCIBusId(bus, sizeof bus, d) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return n->by_bus(bus, out) == 0;
+    return rs_nvml_device(&n->lib, d, out);
 }
 
 /* GPU a's active NVLinks: all of them, those whose other end is GPU b
@@ -132,7 +120,7 @@ static void count_links(const nvml *n, nvml_dev a, nvml_dev b, int *all, int *to
 static void pair_nvml(const nvml *n, rs_link *l)
 {
     nvml_dev a, b;
-    if (!n->lib || !nvml_device(n, l->a, &a) || !nvml_device(n, l->b, &b)) return;
+    if (!n->lib.lib || !nvml_device(n, l->a, &a) || !nvml_device(n, l->b, &b)) return;
     int status = -1, level = -1;
     if (n->p2p(a, b, NVML_P2P_CAPS_INDEX_NVLINK, &status) == 0 && status == NVML_P2P_STATUS_OK) {
         int all = 0, direct = 0, named = 0;
@@ -158,10 +146,7 @@ int rs_topology(int gpus, rs_link *pairs, int max)
             }
             pair_nvml(&n, l);
         }
-    if (n.lib) {
-        n.shutdown();
-        dlclose(n.lib);
-    }
+    rs_nvml_close(&n.lib);
     return count;
 }
 
@@ -185,10 +170,7 @@ struct rs_nvlink {
 void rs_nvlink_close(rs_nvlink *l)
 {
     if (!l) return;
-    if (l->n.lib) {
-        l->n.shutdown();
-        dlclose(l->n.lib);
-    }
+    rs_nvml_close(&l->n.lib);
     free(l);
 }
 

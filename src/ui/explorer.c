@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
+#include "core/energy.h"
 #include "core/format.h"
 #include "draw.h"
 #include "core/snippets.h"
@@ -273,6 +274,20 @@ static void draw_speedup_line(const ui_app *a, ui_rect r, const rs_result *res)
     ui_put(r.y + 3, x, w, R_ACCENT, speed);
 }
 
+/* Energy per reduction and per GB, the board's power (E asked for it). */
+static void draw_energy_line(const ui_app *a, int y, int x, int w, const rs_energy *e)
+{
+    if (!e->valid) {
+        ui_putf(y, x, w, R_WARN, "energy not measured: %s", e->note);
+        return;
+    }
+    char j[32], g[32];
+    rs_fmt_energy(e->joules, a->utf8, j, sizeof j);
+    rs_fmt_j_per_gb(e->j_per_gb, g, sizeof g);
+    const char *sep = ui_glyph(G_SEP);
+    ui_putf(y, x, w, R_NORMAL, "energy %s %s %s J/GB %s %.0f W", j, sep, g, sep, e->watts);
+}
+
 /* What the result panel puts before a failure's reason: what was not
  * recorded says so itself. */
 static const char *failed_lead(const ui_app *a, const rs_row *row)
@@ -342,6 +357,8 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
     const char *sep = ui_glyph(G_SEP);
     if (res->multi.gpus > 1)
         ui_draw_gpus_line(a, r.y + 4, x, w, res);
+    else if (res->energy.requested && res->req.variant != RS_V_CPU)
+        draw_energy_line(a, r.y + 4, x, w, &res->energy); /* asked for: before the launch */
     else if (res->grid)
         ui_putf(r.y + 4, x, w, R_DIM, "%s %s %u launch%s %s %u%s%u %s %.1f/thread",
                 rs_catalogue_get(res->req.variant)->flags & RS_VF_FINISH

@@ -42,6 +42,10 @@ const ui_binding ui_bindings[] = {
     {'w', 0, "w", "",
      "PC sampling on or off: runs also sample where warps wait (about a fifth of a second each)",
      UI_ACT_STALLS, EXP | LAD | SRC, 0},
+    {'E', 0, "E", "",
+     "energy on or off: runs also measure the board's energy per reduction through NVML "
+     "(about half a second each)",
+     UI_ACT_ENERGY, EXP | LAD, 0},
     {'s', 0, "s", "sass",
      "source: the SASS of the cursor's line with each instruction's samples (needs nvdisasm on "
      "PATH); s again hides it",

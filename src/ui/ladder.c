@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
+#include "core/energy.h"
 #include "core/format.h"
 #include "core/stories.h"
 #include "draw.h"
@@ -76,8 +77,25 @@ static void fmt_ratio_fit(double v, int utf8, int w, char *buf, size_t len)
 
 /* The table's columns, wide and narrow: widths in display columns (a
  * micro sign or a times sign is one column and two bytes). */
-enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_WHY, C_COUNT };
-static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 14}, {3, 20, 9, 7, 7, 7, 6, 34}};
+enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_JGB, C_WHY, C_COUNT };
+static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 5, 14}, {3, 20, 9, 7, 7, 7, 6, 6, 34}};
+
+/* A column's width: J/GB only where a row measured energy (--energy, E),
+ * and then %rd gives it its room under 100 columns (the bar shows the
+ * same share); 0: not shown. */
+static int col_width(int wide, int energy, int c)
+{
+    if (c == C_JGB) return energy ? col_w[wide][c] : 0;
+    if (c == C_PCT && energy && !wide) return 0;
+    return col_w[wide][c];
+}
+
+static int rows_energy(const ui_app *a)
+{
+    for (int i = 0; i < a->ladder_done; i++)
+        if (a->ladder[i].status == RS_OK && a->ladder[i].result.energy.requested) return 1;
+    return 0;
+}
 
 /* s left-aligned in w display columns, cut there as every row is cut
  * (ui_cut: a character is never split). */
@@ -90,12 +108,14 @@ static const char *left_cell(const char *s, int w, char *buf, size_t len)
 }
 
 /* One row of cells, each right-aligned in its column but the name. */
-static int put_cells(int y, int x, int w, ui_role role, int wide, char cell[C_COUNT][48])
+static int put_cells(int y, int x, int w, ui_role role, int wide, int energy,
+                     char cell[C_COUNT][48])
 {
     char line[512] = "", pad[96];
     size_t off = 0;
     for (int c = 0; c < C_COUNT && off < sizeof line; c++) {
-        const int cw = col_w[wide][c];
+        const int cw = col_width(wide, energy, c);
+        if (!cw) continue;
         char name[96];
         if (c == C_NAME || c == C_WHY) /* left-aligned, cut to its column */
             left_cell(cell[c], cw, name, sizeof name);
@@ -107,12 +127,12 @@ static int put_cells(int y, int x, int w, ui_role role, int wide, char cell[C_CO
 }
 
 /* The column names; % reads against the measured limit where there is one. */
-static void draw_head(int y, int x, int w, int wide, int limited)
+static void draw_head(int y, int x, int w, int wide, int energy, int limited)
 {
-    char head[C_COUNT][48] = {"#", "variant", "time", "step", "cumul", "GB/s", "", ""};
+    char head[C_COUNT][48] = {"#", "variant", "time", "step", "cumul", "GB/s", "", "J/GB", ""};
     snprintf(head[C_PCT], 48, "%s", wide ? (limited ? "%read" : "%peak") : limited ? "%rd" : "%pk");
     snprintf(head[C_WHY], 48, "%s", wide ? "explains it (vs the row above)" : "explains");
-    const int hx = x + put_cells(y, x, w, R_TITLE, wide, head);
+    const int hx = x + put_cells(y, x, w, R_TITLE, wide, energy, head);
     ui_put(y, hx, x + w - hx, R_TITLE, wide ? "ok   bandwidth" : "ok");
 }
 
@@ -151,19 +171,24 @@ static void draw_bar(int y, int x, int w, double gbps, double limit, double best
 /* Under the rows: what the % column and the mark are, wrapped over the
  * rows there are. */
 static void draw_limit_note(const ui_app *a, int y, int x, int w, int rows, double limit,
-                            const char *col)
+                            const char *col, int energy)
 {
-    char text[512], lines[4][256];
+    char text[640], lines[5][256];
+    int o = 0;
     if (limit > 0.0)
-        snprintf(text, sizeof text,
-                 "%s the streaming read: %.0f GB/s, measured with these runs; %s is each row's "
-                 "share of it (above 100%%: the step read faster), or of G times it over G GPUs "
-                 "(theoretical peak %.0f)",
-                 ui_theme_utf8() ? "\xe2\x94\x82" : "|", limit, col, a->dev.peak_gbps);
+        o = snprintf(text, sizeof text,
+                     "%s the streaming read: %.0f GB/s, measured with these runs; %s is each "
+                     "row's share of it (above 100%%: the step read faster), or of G times it "
+                     "over G GPUs (theoretical peak %.0f).",
+                     ui_theme_utf8() ? "\xe2\x94\x82" : "|", limit, col ? col : "the bar",
+                     a->dev.peak_gbps);
     else
-        snprintf(text, sizeof text,
-                 "%%pk: %% of the theoretical peak (no measured limit with these runs)");
-    const int k = ui_wrap(text, w, lines, rows < 4 ? rows : 4);
+        o = snprintf(text, sizeof text,
+                     "%%pk: %% of the theoretical peak (no measured limit with these runs).");
+    if (energy && o > 0 && (size_t)o < sizeof text)
+        snprintf(text + o, sizeof text - (size_t)o,
+                 " J/GB: the board's energy (NVML) per GB read.");
+    const int k = ui_wrap(text, w, lines, rows < 5 ? rows : 5);
     for (int i = 0; i < k; i++) ui_put(y + i, x, w, R_DIM, lines[i]);
 }
 
@@ -198,7 +223,8 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
     const int wide = w >= 100;
     /* the bars and the % column read against it; unmeasured: the peak */
     const double limit = rs_rows_limit(a->ladder, a->ladder_done);
-    draw_head(r.y + 1, x, w, wide, limit > 0);
+    const int energy = rows_energy(a);
+    draw_head(r.y + 1, x, w, wide, energy, limit > 0);
     double best = 0.0;
     for (int i = 0; i < a->ladder_done; i++)
         if (a->ladder[i].status == RS_OK && a->ladder[i].result.gbps > best)
@@ -225,7 +251,8 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
             continue;
         }
         const rs_result *res = &row->result;
-        char cell[C_COUNT][48] = {"", "", "", "", "", "", "", "-"};
+        char cell[C_COUNT][48] = {"", "", "", "", "", "", "", "", "-"};
+        rs_fmt_j_per_gb(res->energy.valid ? res->energy.j_per_gb : 0.0, cell[C_JGB], 48);
         snprintf(cell[C_STEP], 48, "%d", rs_catalogue_get(v)->step);
         snprintf(cell[C_NAME], 48, "%s", name);
         rs_fmt_time(res->t_median_ms, a->utf8, cell[C_TIME], 48);
@@ -233,19 +260,20 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
                       cell[C_SPEED], 48);
         fmt_ratio_fit(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, col_w[wide][C_CUMUL],
                       cell[C_CUMUL], 48);
-        rs_story_cell(a->ladder, i, !wide, cell[C_WHY], 48);
+        rs_story_cell(a->ladder, i, !wide, cell[C_WHY], 48); /* cut to its column */
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
         const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
         snprintf(cell[C_GBPS], 48, "%.0f", res->gbps);
         snprintf(cell[C_PCT], 48, wide ? "%.1f%%" : "%.0f%%", pct);
-        const int used = put_cells(y, x, w, role, wide, cell);
+        const int used = put_cells(y, x, w, role, wide, energy, cell);
         draw_verdict(y, x + used, sel, res->correct, v);
         const int barx = x + used + (a->utf8 ? 3 : 4); /* "ok!" and a blank */
         draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
     }
-    const int room = r.h - 1 - (i + 3) - (differ ? 1 : 0); /* rows left under the table */
-    if (room > 0) draw_limit_note(a, r.y + 3 + i, x, w, room, limit, wide ? "%read" : "%rd");
+    const int room = r.h - 1 - (i + 3) - (differ ? 1 : 0);    /* rows left under the table */
+    const char *pct = wide ? "%read" : energy ? NULL : "%rd"; /* NULL: not shown */
+    if (room > 0) draw_limit_note(a, r.y + 3 + i, x, w, room, limit, pct, energy);
     if (differ && i + 4 < r.h - 1)
         ui_putf(r.y + r.h - 2, x, w, R_WARN, "These rows were %s.", other);
 }

@@ -185,6 +185,12 @@ static int action(ui_app *a, ui_action act)
                       ? "PC sampling on: each run also samples where warps wait (W shows it)"
                       : "PC sampling off");
         break;
+    case UI_ACT_ENERGY:
+        a->cfg.energy = !a->cfg.energy;
+        ui_status(a, R_NORMAL, "%s",
+                  a->cfg.energy ? "energy on: each run also measures joules per reduction (NVML)"
+                                : "energy off");
+        break;
     case UI_ACT_HELP:
         a->help_scroll = 0;
         a->back = a->screen;

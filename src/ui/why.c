@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/catalogue.h"
+#include "core/energy.h"
 #include "core/format.h"
 #include "core/stalls_io.h"
 #include "core/stories.h"
@@ -263,6 +264,41 @@ static void say_gpus(sentences *s, const rs_result *cur)
                "table and the JSON.");
 }
 
+/* Energy, where measured (--energy, E): per reduction and per GB, the
+ * board's power, and against the base what energy did beside time. */
+static void say_energy(sentences *s, const rs_result *cur, const rs_result *base, const char *label)
+{
+    const rs_energy *e = &cur->energy;
+    if (!e->requested || cur->req.variant == RS_V_CPU) return;
+    if (!e->valid) {
+        say(s, "Energy was not measured: %s.", e->note);
+        return;
+    }
+    const int utf8 = rs_notation_utf8();
+    char j[32], g[32], w[32];
+    rs_fmt_energy(e->joules, utf8, j, sizeof j);
+    rs_fmt_j_per_gb(e->j_per_gb, g, sizeof g);
+    rs_fmt_time(e->window_ms, utf8, w, sizeof w);
+    say(s,
+        "Energy %s per reduction, %s J per GB read: the board drew %.0f W (idle %.0f W) over "
+        "%s of it back to back.",
+        j, g, e->watts, e->idle_watts, w);
+    const rs_energy *b = base ? &base->energy : NULL;
+    if (!b || !b->valid || !(e->rep_ms > 0.0) || !(e->joules > 0.0)) return;
+    char was[32], dj[32], dt[32];
+    rs_fmt_j_per_gb(b->j_per_gb, was, sizeof was);
+    rs_fmt_change(b->j_per_gb, e->j_per_gb, 1, dj, sizeof dj);
+    rs_fmt_change(b->rep_ms, e->rep_ms, 1, dt, sizeof dt);
+    say(s, "Against %s: J/GB %s %s %s (%s), time %s, power %.0f W %s %.0f W.", label, was,
+        rs_sym(RS_SYM_ARROW), g, dj, dt, b->watts, rs_sym(RS_SYM_ARROW), e->watts);
+    const double power = e->watts / b->watts, energy = e->joules / b->joules;
+    if (power > 1.05 && energy < 0.95)
+        say(s, "It draws more power, for so much less time that each reduction costs less: "
+               "energy follows time here, not power.");
+    else if (power < 0.95 && energy > 1.05)
+        say(s, "It draws less power, but runs so much longer that each reduction costs more.");
+}
+
 /* The step a story is told against: the ladder's step before v. */
 static rs_variant ui_story_base(rs_variant v)
 {
@@ -289,5 +325,6 @@ int ui_why_measured(const rs_result *cur, const rs_result *base, const char *bas
             "times are measured.",
             cur->metrics.requested ? cur->metrics.reason : "press m, then Enter");
     say_stalls(&s, cur);
+    say_energy(&s, cur, base, base_label ? base_label : "the baseline");
     return s.n;
 }
