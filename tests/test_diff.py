@@ -152,6 +152,34 @@ check(rc == 7 and out == "" and "none.jsonl" in err, f"ladder --against a missin
 rc, out, err = run("ladder", "--replay", H100, "--against", H200, "--format", "json")
 check(rc == 2 and out == "" and "redscope diff" in err, f"ladder --against --format json: {rc} {err}")
 
+# run --against FILE: the one run beside B's, B's other rows left out;
+# run --against VARIANT without --stalls says what it needs
+rc, out, err = run("run", "--replay", H100, "--variant", "vectorized", "--n", "2^24", "--against",
+                   H200)
+tail = out.split("\nA: ", 1)[-1]
+check(rc == 0 and out.startswith("variant    vectorized") and
+      re.search(r"vectorized int32 sum 2\^24 b256 +27\.7 µs +20\.8 µs +×1\.33 +faster", tail)
+      and "1 in both: 1 faster in B" in tail and "only in" not in tail,
+      f"run --against: the run beside B's: {rc} {tail[-500:]} {err}")
+rc, out, err = run("run", "--replay", H100, "--variant", "vectorized", "--n", "2^24", "--against",
+                   "interleaved")
+check(rc == 2 and not out and "add --stalls" in err and "takes a recording" in err,
+      f"run --against a variant without --stalls: {rc} {err}")
+rc, out, err = run("run", "--replay", H100, "--variant", "vectorized", "--n", "2^24", "--against",
+                   H200, "--format", "csv")
+check(rc == 2 and not out and "redscope diff" in err, f"run --against --format csv: {rc} {err}")
+# sweep --against: every cell beside B's; B's sizes beyond the sweep's left out
+EN = os.path.join(RECS, "h100-energy.jsonl")
+rc, out, err = run("sweep", "--replay", EN, "--range", "2^16..2^20:4", "--against", EN)
+tail = out.split("\nA: ", 1)[-1]
+check(rc == 0 and "9 in both: 0 faster in B, 0 slower, 9 the same" in tail and "only in" not in tail
+      and tail.count(" same ") + tail.count(" same\n") >= 9,
+      f"sweep --against itself: every cell the same: {rc} {tail[-700:]} {err}")
+rc, out, err = run("sweep", "--replay", H200, "--type", "float64", "--against", EN)
+tail = out.split("\nA: ", 1)[-1]
+check(rc == 0 and "0 in both" in tail and "only in A (95 rows)" in tail and "only in B" not in tail,
+      f"sweep --against a recording of other sweeps: A's rows named, B's not: {rc} {tail[-400:]}")
+
 # the shipped before/after pair of one kernel file: the kernel faster beyond
 # the spread, the built-in steps the same, the stall line that is new named
 BEFORE = os.path.join(RECS, "h100-mine-before.jsonl")

@@ -19,6 +19,7 @@ static int explore(rs_cli *cli)
         .metrics_given = set[RS_F_metrics],
         .preset = cli->preset,
         .replay = cli->replay,
+        .against = cli->against,
         .ask = cli->preset
                    ? UI_ASK_ALL
                    : (set[RS_F_type] ? UI_ASK_TYPE : 0u) | (set[RS_F_op] ? UI_ASK_OP : 0u) |
@@ -30,13 +31,13 @@ static int explore(rs_cli *cli)
 
 const rs_command rs_commands[] = {
     {"explore", "[options]", "the full-screen explorer (the default)", ALL_FIELDS,
-     RS_X_REPLAY | RS_X_PRESET | RS_X_NO_COLOR, explore},
+     RS_X_REPLAY | RS_X_PRESET | RS_X_NO_COLOR | RS_X_AGAINST, explore},
     {"run", "--variant ID [options]", "run one variant and print every figure",
      ALL_FIELDS & ~(F(variants) | F(sweep)), RUNS | RS_X_CHECK | RS_X_AGAINST, rs_cmd_run},
     {"ladder", "[options]", "run the ladder of variants on one configuration",
      ALL_FIELDS & ~(F(variant) | F(sweep)), RUNS | RS_X_WIDE | RS_X_AGAINST, rs_cmd_ladder},
     {"sweep", "[--variants LIST] [--range RANGE] [options]", "time variants over a range of n",
-     ALL_FIELDS & ~(F(variant) | F(stalls)), RUNS | RS_X_PLOT, rs_cmd_sweep},
+     ALL_FIELDS & ~(F(variant) | F(stalls)), RUNS | RS_X_PLOT | RS_X_AGAINST, rs_cmd_sweep},
     {"allreduce", "--gpus N [--n N | --range RANGE] [--algo LIST] [options]",
      "the all-reduce of a vector over several GPUs: NCCL, its ring and tree, a ring by hand",
      F(type) | F(op) | F(n) | F(sweep) | F(warmup) | F(reps) | F(seed) | F(gpus),

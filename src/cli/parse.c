@@ -88,8 +88,9 @@ static const extra_opt extras[] = {
      "busbw beside each",
      RS_X_NCCL_TESTS},
     {"against", required_argument, OPT_AGAINST, "VARIANT|FILE",
-     "with --stalls: compare the stall view line by line with another variant on the same "
-     "settings, a .cu kernel, or the same configuration in a recording",
+     "a recording: the run's time beside its (ratio, verdict, counters, as redscope diff); with "
+     "--stalls: the stall view line by line beside another variant's on the same settings, a "
+     ".cu kernel's, or the recording's",
      RS_X_AGAINST},
     {"fail-slower", required_argument, OPT_FAIL_SLOWER, "PCT",
      "diff as a gate: exit 10 when a configuration of B is slower than A's beyond both runs' "
@@ -434,9 +435,14 @@ static const char *extra_help(const char *command, const extra_opt *x)
     if (x->bit == RS_X_FORMAT && ladder)
         return "output: table (default), csv, json, or md or html: the lecture handout (each "
                "step's table row, why, counter and stall line)";
-    if (x->bit == RS_X_AGAINST && ladder)
-        return "a recording to set beside the ladder: each step's time ratio, a verdict from "
-               "both runs' spread and the counters that moved (as redscope diff)";
+    if (x->bit == RS_X_AGAINST && strcmp(command, "explore") == 0)
+        return "a recording to hold beside what is shown: each step's time against its on the "
+               "Ladder screen (vs B), its run as the right side on Compare (z)";
+    if (x->bit == RS_X_AGAINST && (ladder || strcmp(command, "sweep") == 0))
+        return ladder ? "a recording to set beside the ladder: each step's time ratio, a verdict "
+                        "from both runs' spread and the counters that moved (as redscope diff)"
+                      : "a recording to set beside the sweep: each size and variant's time "
+                        "ratio and verdict (as redscope diff)";
     return x->help;
 }
 
@@ -500,7 +506,7 @@ void rs_cli_usage(FILE *f, const char *command)
         char left[64];
         snprintf(left, sizeof left, "    --%s%s%s", x->name, x->arg ? " " : "",
                  x->arg ? x->arg : "");
-        if (x->bit == RS_X_AGAINST && strcmp(command, "ladder") == 0)
+        if (x->bit == RS_X_AGAINST && strcmp(command, "run") != 0)
             snprintf(left, sizeof left, "    --against FILE");
         fprintf(f, "  %-26s %s\n", left, extra_help(command, x));
     }

@@ -45,15 +45,21 @@ static int against_request(const rs_cli *cli, rs_request *r, rs_source **opened,
 int rs_cli_against_check(const rs_cli *cli)
 {
     if (!cli->against) return 0;
-    if (!cli->req.stalls) {
-        rs_cli_error("--against compares stall views line by line: add --stalls");
-        return RS_E_USAGE;
-    }
     if (!*cli->against) {
         rs_cli_error("--against needs a variant, a .cu kernel or a recording");
         return RS_E_USAGE;
     }
-    return 0;
+    if (cli->req.stalls) return 0;
+    const size_t n = strlen(cli->against);
+    const int v = rs_variant_from_name(cli->against);
+    if ((v >= 0 && v != RS_V_KERNEL) || (n > 3 && strcmp(cli->against + n - 3, ".cu") == 0)) {
+        rs_cli_error("--against %s compares stall views line by line: add --stalls (without "
+                     "it, --against takes a recording: the run's time beside it)",
+                     cli->against);
+        return RS_E_USAGE;
+    }
+    const int rc = rs_cli_against_table(cli, "run");
+    return rc ? rc : rs_cli_rows_against(cli, "run", NULL, 0); /* B read first */
 }
 
 /* The other run, its stall view checked. */

@@ -23,10 +23,12 @@ int rs_cmd_devices_recorded(rs_cli *cli); /* devices --replay FILE */
 int rs_cmd_check(rs_cli *cli);
 /* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (compile.c). */
 int rs_cmd_compile(rs_cli *cli);
-/* ladder --against B.jsonl (diff.c): the ladder's rows beside a recording's,
- * as `redscope diff` prints two recordings (n 0: B only checked, before
- * any work); 0 or the exit status. */
-int rs_cli_ladder_against(const rs_cli *cli, const rs_row *rows, int n);
+/* ladder, sweep and run --against B.jsonl (diff.c): the command's rows
+ * beside a recording's, as `redscope diff` prints two recordings (n 0: B
+ * only checked, before any work); 0 or the exit status. */
+int rs_cli_rows_against(const rs_cli *cli, const char *command, const rs_row *rows, int n);
+/* --against FILE with --format other than table: refused, naming diff. */
+int rs_cli_against_table(const rs_cli *cli, const char *command);
 /* ladder --format md|html (handout.c): the lecture handout of the rows. */
 int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n);
 /* redscope allreduce (allreduce.c). */

@@ -290,12 +290,48 @@ static int load(const char *path, rs_recording *rec)
     return err.code;
 }
 
-int rs_cli_ladder_against(const rs_cli *cli, const rs_row *rows, int n)
+/* A row of B that only B holds belongs beside these rows where it has their
+ * type, operation, block and input, one of their sizes, and (run, sweep)
+ * one of their variants: a ladder names B's other steps, a run does not. */
+static int belongs(const rs_request *r, const rs_row *rows, int n, int any_variant)
+{
+    int size = 0, variant = any_variant;
+    for (int i = 0; i < n; i++) {
+        const rs_request *q = &rows[i].result.req;
+        if (r->type != q->type || r->op != q->op || r->block != q->block || r->dist != q->dist)
+            continue;
+        size |= r->n == q->n;
+        variant |= r->variant == q->variant &&
+                   (r->variant != RS_V_KERNEL || strcmp(r->kernel, q->kernel) == 0);
+    }
+    return size && variant;
+}
+
+int rs_cli_against_table(const rs_cli *cli, const char *command)
+{
+    if (cli->format == RS_FMT_TABLE && !cli->handout) return 0;
+    const char *fmt = cli->handout == 2           ? "html"
+                      : cli->handout              ? "md"
+                      : cli->format == RS_FMT_CSV ? "csv"
+                                                  : "json";
+    if (cli->handout)
+        rs_cli_error("--against sets a table beside the ladder's table; the handout (--format "
+                     "%s) has none: leave one of them out",
+                     fmt);
+    else
+        rs_cli_error("--against sets a table beside the %s's; for %s: redscope diff %s %s "
+                     "--format %s",
+                     command, fmt, cli->replay ? cli->replay : "A.jsonl (--record A.jsonl)",
+                     cli->against, fmt);
+    return RS_E_USAGE;
+}
+
+int rs_cli_rows_against(const rs_cli *cli, const char *command, const rs_row *rows, int n)
 {
     rs_recording a = {0}, b;
     int rc = load(cli->against, &b);
     if (rc) return rc;
-    if (n < 1) { /* only checked, before the ladder runs */
+    if (n < 1) { /* only checked, before the rows run */
         rs_recording_free(&b);
         return 0;
     }
@@ -306,25 +342,23 @@ int rs_cli_ladder_against(const rs_cli *cli, const rs_row *rows, int n)
         rs_cli_error("out of host memory");
         rc = RS_E_NOMEM;
     } else {
-        for (int i = 0; i < n; i++) snprintf(cmd[i], sizeof cmd[i], "ladder");
+        for (int i = 0; i < n; i++) snprintf(cmd[i], sizeof cmd[i], "%s", command);
         a.rows = (rs_row *)rows; /* read only: the pairs point at them */
         a.count = n;
         a.command = cmd;
         for (int i = 0; i < n && !a.has_device; i++)
             if (rows[i].status == RS_OK) a.device = rows[i].result.device, a.has_device = 1;
-        rs_cli shown = *cli; /* A: this ladder, as replayed or measured now */
-        shown.replay = cli->replay ? cli->replay : "this ladder, measured now";
-        /* B's other configurations are not this ladder's business */
-        const rs_request *q = &rows[0].result.req;
+        char now[64];
+        snprintf(now, sizeof now, "this %s, measured now", command);
+        rs_cli shown = *cli; /* A: these rows, as replayed or measured now */
+        shown.replay = cli->replay ? cli->replay : now;
         int m = 0;
         const int all = rs_diff_recordings(&a, &b, p, max);
+        const int ladder = strcmp(command, "ladder") == 0;
         for (int i = 0; i < all; i++) {
             if (p[i].a && rs_row_not_recorded(p[i].a)) p[i].a = NULL; /* asked, not replayed */
             if (!p[i].a && !p[i].b) continue;
-            const rs_request *r = p[i].a ? NULL : &p[i].b->result.req; /* B's alone */
-            if (!r || (r->type == q->type && r->op == q->op && r->n == q->n &&
-                       r->block == q->block && r->dist == q->dist))
-                p[m++] = p[i];
+            if (p[i].a || belongs(&p[i].b->result.req, rows, n, ladder)) p[m++] = p[i];
         }
         printf("\n");
         print_table(&shown, &a, &b, p, m);

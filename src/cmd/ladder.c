@@ -16,23 +16,8 @@ static int refused(const rs_cli *cli)
 {
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
-    if (cli->against && (cli->format != RS_FMT_TABLE || cli->handout)) {
-        const char *fmt = cli->handout == 2           ? "html"
-                          : cli->handout              ? "md"
-                          : cli->format == RS_FMT_CSV ? "csv"
-                                                      : "json";
-        if (cli->handout)
-            rs_cli_error("--against sets a table beside the ladder's table; the handout (--format "
-                         "%s) has none: leave one of them out",
-                         fmt);
-        else
-            rs_cli_error("--against sets a table beside the ladder's; for %s: redscope diff "
-                         "%s %s --format %s",
-                         fmt, cli->replay ? cli->replay : "A.jsonl (ladder --record A.jsonl)",
-                         cli->against, fmt);
-        return RS_E_USAGE;
-    }
-    if (cli->against && (rc = rs_cli_ladder_against(cli, NULL, 0))) return rc; /* B first */
+    if (cli->against && (rc = rs_cli_against_table(cli, "ladder"))) return rc;
+    if (cli->against && (rc = rs_cli_rows_against(cli, "ladder", NULL, 0))) return rc; /* B first */
     if (cli->req.gpus != 1 && cli->req.stalls) { /* as run says it, live or replayed */
         rs_cli_error("PC sampling watches one GPU: drop --stalls or --gpus");
         return RS_E_USAGE;
@@ -90,7 +75,7 @@ int rs_cmd_ladder(rs_cli *cli)
     if (!rc) rc = rs_cli_nothing_recorded(cli, src, "ladder", rows, done);
     if (!rc) rc = doc;
     if (cli->against && rs_runner_any_ok(rows, done)) {
-        const int ag = rs_cli_ladder_against(cli, rows, done);
+        const int ag = rs_cli_rows_against(cli, "ladder", rows, done);
         if (!rc) rc = ag;
     }
     if (!rc) { /* a wrong result before counters or views not recorded */

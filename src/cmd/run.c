@@ -1,6 +1,7 @@
 /* `redscope run`: one variant on one configuration, every figure; with
  * --check under compute-sanitizer (check.c), with --stalls --against beside
- * another view (against.c). */
+ * another view (against.c), with --against FILE beside a recording's run
+ * (diff.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -53,10 +54,11 @@ int rs_cmd_run(rs_cli *cli)
         rs_cli_error("%s", row->error);
         rc = (int)row->status;
     } else if (!rc) {
-        if (cli->against)
+        if (cli->against && cli->req.stalls)
             rc = rs_cli_print_against(cli, src, row);
         else
             rs_print_run(stdout, row, cli->format);
+        if (cli->against && !cli->req.stalls) rc = rs_cli_rows_against(cli, "run", row, 1);
         const int missing = rs_cli_stalls_missing(cli, row, 1);
         const int no_energy = rs_cli_energy_missing(cli, row, 1);
         const int lacking = rs_cli_metrics_missing(cli, row, 1);

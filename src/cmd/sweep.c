@@ -116,6 +116,9 @@ int rs_cmd_sweep(rs_cli *cli)
     }
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
+    if (cli->against && ((rc = rs_cli_against_table(cli, "sweep")) ||
+                         (rc = rs_cli_rows_against(cli, "sweep", NULL, 0))))
+        return rc; /* B read first */
     rs_variant vars[RS_VARIANT_COUNT];
     const int nvar = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
     rs_sweep s;
@@ -135,6 +138,10 @@ int rs_cmd_sweep(rs_cli *cli)
         if (!rc) rc = rs_cli_nothing_recorded(cli, src, "sweep", s.rows, s.done);
         const int no_energy = rs_cli_energy_missing(cli, s.rows, s.done);
         if (!rc) rc = no_energy;
+        if (cli->against && rs_runner_any_ok(s.rows, s.done)) {
+            const int ag = rs_cli_rows_against(cli, "sweep", s.rows, s.done);
+            if (!rc) rc = ag;
+        }
         if (!rc) rc = rs_runner_exit(s.rows, s.done, 0);
         if (cli->plot && rs_runner_any_ok(s.rows, s.done)) { /* nothing to draw: no file */
             const int prc = plot(&s, cli->plot, &cli->req);

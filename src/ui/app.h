@@ -31,6 +31,7 @@ typedef enum {
     UI_PROMPT_VARIANTS,
     UI_PROMPT_RANGE,
     UI_PROMPT_KERNEL,
+    UI_PROMPT_AGAINST,
 } ui_prompt_kind;
 
 /* The kernel file as last looked at: a change of any of these is a save. */
@@ -80,8 +81,14 @@ typedef struct ui_app {
     rs_chart_quantity sweep_q;
     int sweep_cursor;
 
-    /* compare screen: a against b (b < 0: the pinned result) */
+    /* compare screen: a against b (UI_CMP_PINNED: the pinned result,
+     * UI_CMP_AGAINST: the held recording's run of a's configuration) */
     int cmp_a, cmp_b;
+
+    /* a recording held beside what is shown (against.c) */
+    rs_recording against;
+    int has_against;
+    char against_path[RS_NOTE_MAX];
 
     /* presets */
     rs_preset_info *presets;
@@ -221,6 +228,16 @@ void ui_prompt_key(ui_app *a, int ch);
 void ui_draw_prompt(const ui_app *a, const ui_layout *l);
 /* n, D, e, r, v, g, s: the prompt for that action, pre-filled. */
 int ui_prompt_for(ui_app *a, ui_action act);
+
+/* A recording held against (against.c): set from a path ("" clears; 0
+ * with prompt_error when it cannot be read), the prompt for it (A on the
+ * Recording screen), its run of a request (NULL: none that ran), and its
+ * runs at the ladder's configuration that the ladder lacks, named. */
+enum { UI_CMP_PINNED = -1, UI_CMP_AGAINST = -2 };
+int ui_against_set(ui_app *a, const char *path);
+void ui_against_prompt(ui_app *a);
+const rs_result *ui_against_result(const ui_app *a, const rs_request *req);
+void ui_against_only(const ui_app *a, char *buf, size_t len);
 
 /* Replay (replay.c): open a recording on the first configuration that
  * holds want's settings named in ask (UI_ASK_ bits, ui.h) when it holds one,

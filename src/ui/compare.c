@@ -7,11 +7,22 @@
 
 #include "app.h"
 #include "core/catalogue.h"
+#include "core/energy.h"
 #include "core/format.h"
+#include "core/stalls_io.h"
 #include "draw.h"
 
 static const rs_result *compare_side(const ui_app *a, int which, char *label, size_t len)
 {
+    if (which == UI_CMP_AGAINST) { /* the held recording's run of the left side */
+        char name[RS_NOTE_MAX];
+        const rs_result *left = a->cmp_a >= 0 ? ui_result_for(a, (rs_variant)a->cmp_a) : NULL;
+        const rs_result *b = left ? ui_against_result(a, &left->req) : NULL;
+        snprintf(label, len, "%s in %s%s",
+                 ui_variant_label(a, (rs_variant)a->cmp_a, name, sizeof name),
+                 rs_stall_base(a->against_path), b || !left ? "" : " (not in it)");
+        return b;
+    }
     if (which < 0) {
         if (!a->has_pin) {
             snprintf(label, len, "(nothing pinned)");
@@ -50,11 +61,19 @@ static void compare_line(int y, int x, int w, const char *name, double va, doubl
 {
     char sa[48] = "-", sb[48] = "-", ratio[32] = "";
     const int utf8 = ui_theme_utf8();
-    const int ratio_unit = strcmp(unit, "ratio") == 0;
-    if (have_a && ratio_unit) rs_fmt_ratio(va, utf8, sa, sizeof sa);
-    if (have_b && ratio_unit) rs_fmt_ratio(vb, utf8, sb, sizeof sb);
-    if (have_a && !ratio_unit) rs_fmt_metric(va, unit, utf8, sa, sizeof sa);
-    if (have_b && !ratio_unit) rs_fmt_metric(vb, unit, utf8, sb, sizeof sb);
+    const double v[2] = {va, vb};
+    char *out[2] = {sa, sb};
+    for (int i = 0; i < 2; i++) {
+        if (!(i ? have_b : have_a)) continue;
+        if (strcmp(unit, "ratio") == 0)
+            rs_fmt_ratio(v[i], utf8, out[i], sizeof sa);
+        else if (strcmp(unit, "J") == 0)
+            rs_fmt_energy(v[i], utf8, out[i], sizeof sa);
+        else if (strcmp(unit, "J/GB") == 0)
+            rs_fmt_j_per_gb(v[i], out[i], sizeof sa);
+        else
+            rs_fmt_metric(v[i], unit, utf8, out[i], sizeof sa);
+    }
     if (have_a && have_b && vb != 0.0) rs_fmt_ratio(va / vb, utf8, ratio, sizeof ratio);
     compare_cells(y, x, w, R_NORMAL, name, sa, sb, ratio);
 }
@@ -79,6 +98,14 @@ static int compare_row(const rs_result *A, const rs_result *B, int k, int y, int
                           B->correct ? "yes" : "WRONG", "");
         else
             compare_line(y, x, w, names[i], va[i], vb[i], units[i], 1, 1);
+    }
+    if (A->energy.valid || B->energy.valid) { /* energy per reduction and per GB */
+        const int ea = A->energy.valid, eb = B->energy.valid;
+        if (y >= 0 && n == k)
+            compare_line(y, x, w, "energy", A->energy.joules, B->energy.joules, "J", ea, eb);
+        if (y >= 0 && n + 1 == k)
+            compare_line(y, x, w, "J/GB", A->energy.j_per_gb, B->energy.j_per_gb, "J/GB", ea, eb);
+        n += 2;
     }
     for (int i = 0; i < RS_METRIC_COUNT; i++) {
         const int ha = (A->metrics.valid >> i) & 1, hb = (B->metrics.valid >> i) & 1;
@@ -141,8 +168,17 @@ int ui_key_compare(ui_app *a, ui_action act)
         say_sides(a, "left (a)");
         return 1;
     }
-    if (act == UI_ACT_PICK_B) {
-        a->cmp_b = a->cmp_b + 1 >= RS_VARIANT_COUNT ? (a->has_pin ? -1 : 0) : a->cmp_b + 1;
+    if (act == UI_ACT_PICK_B) { /* the variants, the pinned result, the held recording's */
+        const int pin = a->has_pin ? UI_CMP_PINNED : -9,
+                  held = a->has_against ? UI_CMP_AGAINST : -9;
+        if (a->cmp_b >= 0 && a->cmp_b + 1 < RS_VARIANT_COUNT)
+            a->cmp_b++;
+        else if (a->cmp_b >= 0 && pin != -9)
+            a->cmp_b = pin;
+        else if (a->cmp_b != UI_CMP_AGAINST && held != -9)
+            a->cmp_b = held;
+        else
+            a->cmp_b = 0;
         say_sides(a, "right (z)");
         return 1;
     }

@@ -93,7 +93,9 @@ const ui_binding ui_bindings[] = {
     {'{', 0, "{", "", "scroll the counters up", UI_ACT_COUNTERS_UP, EXP, 0},
     {'}', 0, "}", "", "scroll the counters down", UI_ACT_COUNTERS_DOWN, EXP, 0},
     {'a', 0, "a", "left", "compare: next variant on the left", UI_ACT_PICK_A, CMP, 6},
-    {'z', 0, "z", "right", "compare: next variant on the right, then the pinned result",
+    {'z', 0, "z", "right",
+     "compare: next variant on the right, then the pinned result, then the held recording's "
+     "run of the left one (--against)",
      UI_ACT_PICK_B, CMP, 7},
     {'v', 0, "v", "variants", "sweep: type the variants (atomic,first_add or interleaved..cub)",
      UI_ACT_VARIANTS, SWP, 5},
@@ -109,6 +111,10 @@ const ui_binding ui_bindings[] = {
     {'R', 0, "R", "replay",
      "replay: list the recording's configurations; without a GPU: replay the shipped H200",
      UI_ACT_REPLAY, EXP | LAD | SWP | CMP, 18},
+    {'A', 0, "A", "against",
+     "recording: a recording to hold against what is shown (the Ladder screen's vs B column, "
+     "z on Compare; empty clears it)",
+     UI_ACT_AGAINST, REC, 6},
     {'K', 0, "K", "kernel",
      "your own kernel: type the path of a .cu file (Tab completes; empty clears it); it is the "
      "last row, and runs again each time you save the file",

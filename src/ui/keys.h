@@ -53,6 +53,7 @@ typedef enum {
     UI_ACT_SOURCE,
     UI_ACT_STALLS,
     UI_ACT_ENERGY,
+    UI_ACT_AGAINST,
     UI_ACT_SASS,
     UI_ACT_DIFF,
     UI_ACT_GPUS,  /* G: the GPUs a run spans */

@@ -9,6 +9,7 @@
 #include "core/catalogue.h"
 #include "core/energy.h"
 #include "core/format.h"
+#include "core/stalls_io.h"
 #include "core/stories.h"
 #include "draw.h"
 
@@ -77,24 +78,32 @@ static void fmt_ratio_fit(double v, int utf8, int w, char *buf, size_t len)
 
 /* The table's columns, wide and narrow: widths in display columns (a
  * micro sign or a times sign is one column and two bytes). */
-enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_GBPS, C_PCT, C_JGB, C_WHY, C_COUNT };
-static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 4, 5, 14}, {3, 20, 9, 7, 7, 7, 6, 6, 34}};
+enum { C_STEP, C_NAME, C_TIME, C_SPEED, C_CUMUL, C_VSB, C_GBPS, C_PCT, C_JGB, C_WHY, C_COUNT };
+static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 5, 4, 5, 14},
+                                      {3, 20, 9, 7, 7, 7, 7, 6, 6, 34}};
 
-/* A column's width: J/GB only where a row measured energy (--energy, E),
- * and then %rd gives it its room under 100 columns (the bar shows the
- * same share); 0: not shown. */
-static int col_width(int wide, int energy, int c)
+/* What the table shows beyond its own columns: energy (--energy, E) and
+ * a recording held against (--against). */
+enum { X_ENERGY = 1, X_AGAINST = 2 };
+
+/* A column's width; 0: not shown. J/GB only where a row measured energy,
+ * vs B only with a recording held against; under 100 columns they take
+ * the room of %rd (the bar shows the same share) and of cumul. */
+static int col_width(int wide, int extra, int c)
 {
-    if (c == C_JGB) return energy ? col_w[wide][c] : 0;
-    if (c == C_PCT && energy && !wide) return 0;
+    if (c == C_JGB) return extra & X_ENERGY ? col_w[wide][c] : 0;
+    if (c == C_VSB) return extra & X_AGAINST ? col_w[wide][c] : 0;
+    if (c == C_PCT && (extra & X_ENERGY) && !wide) return 0;
+    if (c == C_CUMUL && (extra & X_AGAINST) && !wide) return 0;
     return col_w[wide][c];
 }
 
-static int rows_energy(const ui_app *a)
+static int extras(const ui_app *a)
 {
+    int x = a->has_against ? X_AGAINST : 0;
     for (int i = 0; i < a->ladder_done; i++)
-        if (a->ladder[i].status == RS_OK && a->ladder[i].result.energy.requested) return 1;
-    return 0;
+        if (a->ladder[i].status == RS_OK && a->ladder[i].result.energy.requested) x |= X_ENERGY;
+    return x;
 }
 
 /* s left-aligned in w display columns, cut there as every row is cut
@@ -108,13 +117,12 @@ static const char *left_cell(const char *s, int w, char *buf, size_t len)
 }
 
 /* One row of cells, each right-aligned in its column but the name. */
-static int put_cells(int y, int x, int w, ui_role role, int wide, int energy,
-                     char cell[C_COUNT][48])
+static int put_cells(int y, int x, int w, ui_role role, int wide, int extra, char cell[C_COUNT][48])
 {
     char line[512] = "", pad[96];
     size_t off = 0;
     for (int c = 0; c < C_COUNT && off < sizeof line; c++) {
-        const int cw = col_width(wide, energy, c);
+        const int cw = col_width(wide, extra, c);
         if (!cw) continue;
         char name[96];
         if (c == C_NAME || c == C_WHY) /* left-aligned, cut to its column */
@@ -127,12 +135,13 @@ static int put_cells(int y, int x, int w, ui_role role, int wide, int energy,
 }
 
 /* The column names; % reads against the measured limit where there is one. */
-static void draw_head(int y, int x, int w, int wide, int energy, int limited)
+static void draw_head(int y, int x, int w, int wide, int extra, int limited)
 {
-    char head[C_COUNT][48] = {"#", "variant", "time", "step", "cumul", "GB/s", "", "J/GB", ""};
+    char head[C_COUNT][48] = {"#",    "variant", "time", "step", "cumul",
+                              "vs B", "GB/s",    "",     "J/GB", ""};
     snprintf(head[C_PCT], 48, "%s", wide ? (limited ? "%read" : "%peak") : limited ? "%rd" : "%pk");
     snprintf(head[C_WHY], 48, "%s", wide ? "explains it (vs the row above)" : "explains");
-    const int hx = x + put_cells(y, x, w, R_TITLE, wide, energy, head);
+    const int hx = x + put_cells(y, x, w, R_TITLE, wide, extra, head);
     ui_put(y, hx, x + w - hx, R_TITLE, wide ? "ok   bandwidth" : "ok");
 }
 
@@ -192,6 +201,22 @@ static void draw_limit_note(const ui_app *a, int y, int x, int w, int rows, doub
     for (int i = 0; i < k; i++) ui_put(y + i, x, w, R_DIM, lines[i]);
 }
 
+/* What vs B is against, and B's steps the ladder lacks; the rows it took. */
+static int draw_against_note(const ui_app *a, int y, int x, int w, int rows)
+{
+    char text[1024], only[512], lines[3][256];
+    ui_against_only(a, only, sizeof only);
+    const rs_device_info *d = a->against.has_device ? &a->against.device : NULL;
+    snprintf(text, sizeof text,
+             "vs B: the time in %s%s%s%s over the time here (above %s1: faster here; -: not "
+             "in B).%s%s",
+             rs_stall_base(a->against_path), d ? " (" : "", d ? d->name : "", d ? ")" : "",
+             ui_glyph(G_TIMES), only[0] ? " " : "", only);
+    const int k = ui_wrap(text, w, lines, rows < 3 ? rows : 3);
+    for (int i = 0; i < k; i++) ui_put(y + i, x, w, R_DIM, lines[i]);
+    return k;
+}
+
 /* The title: the settings the rows shown were measured with (repetitions
  * and counters may not be the configuration's: 1, and other says so). */
 static int ladder_title(const ui_app *a, int shown, int width, char *title, size_t len, char *other,
@@ -205,6 +230,31 @@ static int ladder_title(const ui_app *a, int shown, int width, char *title, size
     const int differ = ui_other_settings(&as, &a->cfg, other, olen);
     ui_settings_title(&as, differ ? "Ladder (other settings)" : "Ladder", width, title, len);
     return differ;
+}
+
+/* The cells of ladder row i, which ran; % against the limit (0: the peak). */
+static void row_cells(const ui_app *a, int i, int wide, double limit, char cell[C_COUNT][48])
+{
+    const rs_result *res = &a->ladder[i].result;
+    for (int c = 0; c < C_COUNT; c++) snprintf(cell[c], 48, "%s", c == C_VSB ? "-" : "");
+    const rs_result *b = ui_against_result(a, &res->req);
+    if (b && res->t_median_ms > 0.0)
+        fmt_ratio_fit(b->t_median_ms / res->t_median_ms, a->utf8, col_w[wide][C_VSB], cell[C_VSB],
+                      48);
+    rs_fmt_j_per_gb(res->energy.valid ? res->energy.j_per_gb : 0.0, cell[C_JGB], 48);
+    snprintf(cell[C_STEP], 48, "%d", rs_catalogue_get(res->req.variant)->step);
+    snprintf(cell[C_NAME], 48, "%s", rs_request_name(&res->req)); /* your kernel: its file */
+    rs_fmt_time(res->t_median_ms, a->utf8, cell[C_TIME], 48);
+    fmt_ratio_fit(rs_ladder_step_speedup(a->ladder, i), a->utf8, col_w[wide][C_SPEED],
+                  cell[C_SPEED], 48);
+    fmt_ratio_fit(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, col_w[wide][C_CUMUL],
+                  cell[C_CUMUL], 48);
+    snprintf(cell[C_WHY], 48, "-");
+    rs_story_cell(a->ladder, i, !wide, cell[C_WHY], 48); /* cut to its column */
+    const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
+    const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
+    snprintf(cell[C_GBPS], 48, "%.0f", res->gbps);
+    snprintf(cell[C_PCT], 48, wide ? "%.1f%%" : "%.0f%%", pct);
 }
 
 void ui_draw_ladder(const ui_app *a, const ui_layout *l)
@@ -223,8 +273,8 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
     const int wide = w >= 100;
     /* the bars and the % column read against it; unmeasured: the peak */
     const double limit = rs_rows_limit(a->ladder, a->ladder_done);
-    const int energy = rows_energy(a);
-    draw_head(r.y + 1, x, w, wide, energy, limit > 0);
+    const int extra = extras(a), energy = extra & X_ENERGY;
+    draw_head(r.y + 1, x, w, wide, extra, limit > 0);
     double best = 0.0;
     for (int i = 0; i < a->ladder_done; i++)
         if (a->ladder[i].status == RS_OK && a->ladder[i].result.gbps > best)
@@ -251,29 +301,19 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
             continue;
         }
         const rs_result *res = &row->result;
-        char cell[C_COUNT][48] = {"", "", "", "", "", "", "", "", "-"};
-        rs_fmt_j_per_gb(res->energy.valid ? res->energy.j_per_gb : 0.0, cell[C_JGB], 48);
-        snprintf(cell[C_STEP], 48, "%d", rs_catalogue_get(v)->step);
-        snprintf(cell[C_NAME], 48, "%s", name);
-        rs_fmt_time(res->t_median_ms, a->utf8, cell[C_TIME], 48);
-        fmt_ratio_fit(rs_ladder_step_speedup(a->ladder, i), a->utf8, col_w[wide][C_SPEED],
-                      cell[C_SPEED], 48);
-        fmt_ratio_fit(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, col_w[wide][C_CUMUL],
-                      cell[C_CUMUL], 48);
-        rs_story_cell(a->ladder, i, !wide, cell[C_WHY], 48); /* cut to its column */
+        char cell[C_COUNT][48];
+        row_cells(a, i, wide, limit, cell);
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
-        const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
-        const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
-        snprintf(cell[C_GBPS], 48, "%.0f", res->gbps);
-        snprintf(cell[C_PCT], 48, wide ? "%.1f%%" : "%.0f%%", pct);
-        const int used = put_cells(y, x, w, role, wide, energy, cell);
+        const int used = put_cells(y, x, w, role, wide, extra, cell);
         draw_verdict(y, x + used, sel, res->correct, v);
         const int barx = x + used + (a->utf8 ? 3 : 4); /* "ok!" and a blank */
         draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
     }
-    const int room = r.h - 1 - (i + 3) - (differ ? 1 : 0);    /* rows left under the table */
+    int room = r.h - 1 - (i + 3) - (differ ? 1 : 0);          /* rows left under the table */
     const char *pct = wide ? "%read" : energy ? NULL : "%rd"; /* NULL: not shown */
-    if (room > 0) draw_limit_note(a, r.y + 3 + i, x, w, room, limit, pct, energy);
+    const int said = room > 0 && a->has_against ? draw_against_note(a, r.y + 3 + i, x, w, room) : 0;
+    room -= said;
+    if (room > 0) draw_limit_note(a, r.y + 3 + i + said, x, w, room, limit, pct, energy);
     if (differ && i + 4 < r.h - 1)
         ui_putf(r.y + r.h - 2, x, w, R_WARN, "These rows were %s.", other);
 }

@@ -39,6 +39,7 @@ static const char *prompt_label(ui_prompt_kind k)
     case UI_PROMPT_VARIANTS: return "sweep variants (a,b or first..last)";
     case UI_PROMPT_RANGE: return "sweep range (2^10..2^28, 1K..1G:4, 1000,2^20)";
     case UI_PROMPT_KERNEL: return "kernel file";
+    case UI_PROMPT_AGAINST: return "recording to hold against";
     default: return "";
     }
 }
@@ -180,6 +181,7 @@ static void prompt_enter(ui_app *a)
     case UI_PROMPT_VARIANTS:
     case UI_PROMPT_RANGE: ok = set_sweep(a); break;
     case UI_PROMPT_KERNEL: ok = ui_kernel_set(a, a->prompt_buf); break;
+    case UI_PROMPT_AGAINST: ok = ui_against_set(a, a->prompt_buf); break;
     default: break;
     }
     if (ok) a->prompt = UI_PROMPT_NONE;
@@ -208,7 +210,7 @@ void ui_prompt_key(ui_app *a, int ch)
     }
     a->prompt_error[0] = a->prompt_hint[0] = '\0';
     if (ch == '\t') {
-        if (a->prompt == UI_PROMPT_KERNEL) ui_kernel_complete(a);
+        if (a->prompt == UI_PROMPT_KERNEL || a->prompt == UI_PROMPT_AGAINST) ui_kernel_complete(a);
         return;
     }
     size_t len = strlen(a->prompt_buf);
@@ -221,7 +223,9 @@ void ui_prompt_key(ui_app *a, int ch)
     } else if (ch >= 32 && ch < 127) {
         if (fresh) len = 0; /* the pre-filled value was selected: replace it */
         /* a path may be long; the other answers fit RS_SWEEP_MAX */
-        const size_t cap = a->prompt == UI_PROMPT_KERNEL ? sizeof a->prompt_buf : RS_SWEEP_MAX;
+        const size_t cap = a->prompt == UI_PROMPT_KERNEL || a->prompt == UI_PROMPT_AGAINST
+                               ? sizeof a->prompt_buf
+                               : RS_SWEEP_MAX;
         if (len + 1 < cap) {
             a->prompt_buf[len] = (char)ch;
             a->prompt_buf[len + 1] = '\0';
@@ -291,7 +295,7 @@ void ui_draw_prompt(const ui_app *a, const ui_layout *l)
         ui_put(y, x + 2, cols - x - 2, R_BAD, why);
     else if (a->prompt_hint[0])
         ui_put(y, x + 2, cols - x - 2, R_ACCENT, a->prompt_hint);
-    else if (a->prompt == UI_PROMPT_KERNEL)
+    else if (a->prompt == UI_PROMPT_KERNEL || a->prompt == UI_PROMPT_AGAINST)
         ui_put(y, x + 2, cols - x - 2, R_SELECTED,
                a->prompt_fresh ? "(type to replace, Tab completes, Enter keeps, Esc leaves)"
                                : "(Tab completes, Enter sets, empty clears, Esc leaves)");

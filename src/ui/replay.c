@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "core/stalls_io.h"
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
 #include "core/size.h"
@@ -273,7 +274,11 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
                 sel ? ui_glyph(G_SELECT) : " ", k == a->config_cur ? "*" : " ", k + 1, c->command,
                 vars, g, to, n, q->block, rs_finish_name(q->finish), q->reps, q->metrics);
     }
-    ui_put(r.y + r.h - 1, x, w, R_DIM, " * the configuration shown ");
+    char against[RS_NOTE_MAX + 64];
+    snprintf(against, sizeof against, " * the configuration shown; A: %s%s ",
+             a->has_against ? "held against " : "a recording to hold against",
+             a->has_against ? rs_stall_base(a->against_path) : "");
+    ui_put(r.y + r.h - 1, x, w, R_DIM, against);
 }
 
 int ui_key_recording(ui_app *a, ui_action act)
@@ -285,6 +290,10 @@ int ui_key_recording(ui_app *a, ui_action act)
     }
     if (act == UI_ACT_RUN) {
         ui_replay_pick(a, a->config_sel, 1);
+        return 1;
+    }
+    if (act == UI_ACT_AGAINST) {
+        ui_against_prompt(a);
         return 1;
     }
     return 0;

@@ -351,6 +351,7 @@ static void free_app(ui_app *a)
     free(a->presets);
     rs_sweep_free(&a->sweep);
     rs_recording_free(&a->rec);
+    if (a->has_against) rs_recording_free(&a->against);
     free(a->configs);
     ui_kernel_free(a);
 }
@@ -418,6 +419,15 @@ static int check_start(ui_app *a, const ui_options *cli)
             return err.code;
         }
         rs_recording_free(&a->rec);
+    }
+    if (cli->against) { /* read once here, to be refused before the screen is taken */
+        rs_error err;
+        if (rs_recording_load(cli->against, &a->against, &err) != RS_OK) {
+            ui_error("--against %s", err.msg);
+            return err.code;
+        }
+        a->has_against = 1;
+        snprintf(a->against_path, sizeof a->against_path, "%s", cli->against);
     }
     if (!isatty(0) || !isatty(1)) {
         ui_error("the explorer needs a terminal; for scripts use run, ladder or sweep");

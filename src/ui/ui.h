@@ -17,11 +17,12 @@ enum {
 };
 
 typedef struct ui_options {
-    rs_request req;     /* the starting configuration */
-    int metrics_given;  /* the user chose a counter set: keep it */
-    const char *preset; /* the preset req came from, or NULL */
-    const char *replay; /* a recording to replay, or NULL: the GPU */
-    unsigned ask;       /* UI_ASK_ bits given (a preset: all): replay opens on them */
+    rs_request req;      /* the starting configuration */
+    int metrics_given;   /* the user chose a counter set: keep it */
+    const char *preset;  /* the preset req came from, or NULL */
+    const char *replay;  /* a recording to replay, or NULL: the GPU */
+    const char *against; /* a recording to hold beside it (--against), or NULL */
+    unsigned ask;        /* UI_ASK_ bits given (a preset: all): replay opens on them */
     int no_color;
 } ui_options;
 

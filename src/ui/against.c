@@ -1,0 +1,73 @@
+/* A recording held beside what the explorer shows (--against FILE, or A
+ * on the Recording screen): its run of a configuration gives the Ladder
+ * screen's "vs B" column and a right side on the Compare screen (z). */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+#include "core/stalls_io.h"
+
+int ui_against_set(ui_app *a, const char *path)
+{
+    if (!*path) {
+        if (a->has_against) rs_recording_free(&a->against);
+        a->has_against = 0;
+        a->against_path[0] = '\0';
+        if (a->cmp_b == UI_CMP_AGAINST) a->cmp_b = 0;
+        ui_status(a, R_NORMAL, "nothing held against");
+        return 1;
+    }
+    rs_recording rec;
+    rs_error err;
+    if (rs_recording_load(path, &rec, &err) != RS_OK) {
+        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        return 0;
+    }
+    if (a->has_against) rs_recording_free(&a->against);
+    a->against = rec;
+    a->has_against = 1;
+    snprintf(a->against_path, sizeof a->against_path, "%s", path);
+    ui_status(a, R_NORMAL, "against %s: the Ladder screen's vs B column; z on Compare",
+              rs_stall_base(path));
+    return 1;
+}
+
+void ui_against_prompt(ui_app *a)
+{
+    ui_prompt_open(a, UI_PROMPT_AGAINST, a->against_path);
+}
+
+const rs_result *ui_against_result(const ui_app *a, const rs_request *req)
+{
+    if (!a->has_against) return NULL;
+    const rs_row *r = rs_recording_find(&a->against, req, "ladder");
+    if (!r) r = rs_recording_find(&a->against, req, NULL);
+    return r && r->status == RS_OK ? &r->result : NULL;
+}
+
+/* B's runs at the configuration of the ladder shown that it lacks, by name
+ * ("only in B: thrust, cpu"); "" when none. */
+void ui_against_only(const ui_app *a, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!a->has_against || !a->ladder_done) return;
+    const rs_request *q = &a->ladder[0].result.req;
+    size_t o = 0;
+    for (int i = 0; i < a->against.count && o < len; i++) {
+        const rs_row *b = &a->against.rows[i];
+        const rs_request *r = &b->result.req;
+        if (b->status != RS_OK || r->type != q->type || r->op != q->op || r->n != q->n ||
+            r->block != q->block || r->dist != q->dist || r->gpus != 1)
+            continue;
+        int seen = 0; /* in the ladder, or already named */
+        for (int k = 0; k < a->ladder_done && !seen; k++)
+            seen = rs_request_same_run(&a->ladder[k].result.req, r);
+        for (int k = 0; k < i && !seen; k++)
+            seen = a->against.rows[k].status == RS_OK &&
+                   rs_request_same_run(&a->against.rows[k].result.req, r);
+        if (seen) continue;
+        o += (size_t)snprintf(buf + o, len - o, "%s%s",
+                              o ? ", " : "only in B: ", rs_request_name(r));
+    }
+}
