@@ -52,7 +52,7 @@ rc, page, err = run("ladder", "--replay", DEMO, "--stalls", "--format", "html")
 
 
 class Tags(html.parser.HTMLParser):
-    EMPTY = {"meta", "rect", "line", "br"}
+    EMPTY = {"meta", "rect", "line", "br", "polyline"}
 
     def __init__(self):
         super().__init__()
@@ -102,5 +102,29 @@ check(rc == 0 and len(table) == 2 and "not in the recording" not in out
       f"a handout of what a recording holds: {rc} {table} {err}")
 rc, out, err = run("ladder", "--help")
 check("md or html: the lecture handout" in out, "ladder --help names the handout")
+check("## The sweep" not in md, "md: no sweep section where the recording holds none of its kind")
+
+# a recording that holds a sweep of the ladder's kind: its times, as sweep says them, and a chart
+EN = os.path.join(os.path.dirname(DEMO), "h100-energy.jsonl")
+rc, sweep, err = run("sweep", "--replay", EN)
+times = sweep.split("energy per GB read", 1)[0]  # the times' grid, not the J/GB one under it
+grid = [l.split() for l in times.splitlines() if re.match(r" +2\^\d+ ", l)]
+want = [[c[0]] + [f"{c[i]} {c[i + 1]}" for i in range(1, len(c), 2)] for c in grid]
+rc, out, err = run("ladder", "--replay", EN, "--n", "2^24", "--format", "md")
+part = out.split("## The sweep: n from 2^16 to 2^28", 1)
+rows_ = [[x.strip() for x in l.strip("|").split(" | ")] for l in part[-1].splitlines()
+         if re.match(r"\| 2\^\d+ \|", l)]
+check(rc == 0 and len(part) == 2 and rows_ == want and len(rows_) == 7
+      and "Who leads: cpu (1 thread) fastest up to 2^16; vectorized from 2^18 on." in part[-1],
+      f"md: the recorded sweep's times as sweep prints them: {rows_} {want}")
+rc, page, err = run("ladder", "--replay", EN, "--n", "2^24", "--format", "html")
+p = Tags()
+p.feed(page)
+svg = page.split("<h2>The sweep", 1)[-1]
+lines = re.findall(r'<polyline [^>]*points="([^"]*)"', svg)
+check(rc == 0 and not p.open and not p.bad and page.count("<svg") == 2 and len(lines) == 4
+      and all(len(l.split()) == 7 for l in lines)
+      and all(f">{v}</text>" in svg for v in ("atomic", "sequential", "vectorized", "cpu (1 thread)")),
+      f"html: the sweep drawn, a line of 7 points per series, named: {len(lines)} {p.bad}")
 
 check.finish()

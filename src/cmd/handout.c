@@ -10,21 +10,16 @@
 
 #include "cli/cli.h"
 #include "cmd.h"
+#include "handout.h"
 #include "core/catalogue.h"
 #include "core/energy.h"
 #include "core/format.h"
 #include "core/stories.h"
 #include "ui/why.h"
 
-typedef struct doc {
-    FILE *f;
-    int html;
-} doc;
+typedef rs_doc doc;
 
-/* Text as the document reads it, one line: HTML escaped; in Markdown the
- * characters that would start markup (a table's pipe, emphasis, code, an
- * HTML tag: source text such as static_cast<float>) escaped. */
-static void text(const doc *d, const char *s)
+void rs_doc_text(const doc *d, const char *s)
 {
     for (; *s; s++) {
         if (*s == '\n' || *s == '\r')
@@ -40,6 +35,11 @@ static void text(const doc *d, const char *s)
         else
             fputc(*s, d->f);
     }
+}
+
+static void text(const doc *d, const char *s)
+{
+    rs_doc_text(d, s);
 }
 
 static const rs_row *first_ok(const rs_row *rows, int n)
@@ -254,6 +254,7 @@ int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n)
     if (d.html) chart(&d, rows, n);
     for (int i = 0; i < n; i++)
         if (rows[i].status == RS_OK && rows[i].result.req.variant != RS_V_CPU) step(&d, rows, i);
+    if (cli->replay) rs_handout_sweep(&d, cli->replay, &first_ok(rows, n)->result.req);
     if (d.html) fputs("</body>\n</html>\n", d.f);
     rs_notation_set(was);
     return 0;
