@@ -180,6 +180,23 @@ tail = out.split("\nA: ", 1)[-1]
 check(rc == 0 and "0 in both" in tail and "only in A (95 rows)" in tail and "only in B" not in tail,
       f"sweep --against a recording of other sweeps: A's rows named, B's not: {rc} {tail[-400:]}")
 
+# B holding a configuration twice (its ladder's and its sweep's run): the
+# ladder's step paired with B's ladder's, the other run not "only in B"
+sections = []  # B with its sweep recorded before its ladders
+for line in open(EN):
+    if '"redscope_recording"' in line:
+        sections.append([])
+    sections[-1].append(line)
+swept_first = os.path.join(tmp, "sweep_first.jsonl")
+open(swept_first, "w").write("".join(l for sec in reversed(sections) for l in sec))
+rc, out, err = run("ladder", "--replay", EN, "--n", "2^24", "--variants", "atomic,sequential,vectorized",
+                   "--against", swept_first)
+tail = out.split("\nA: ", 1)[-1]
+same = re.findall(r"^(\w+) int32 sum 2\^24 b256 +(\S+ \S+) +(\S+ \S+) +×1\.00 +same", tail, re.M)
+check(rc == 0 and len(same) == 3 and all(a == b for _, a, b in same)
+      and "only in B (11 rows): 11 variants" in tail,
+      f"ladder --against B that holds a step twice: paired with its ladder's: {rc} {tail[-500:]}")
+
 # the shipped before/after pair of one kernel file: the kernel faster beyond
 # the spread, the built-in steps the same, the stall line that is new named
 BEFORE = os.path.join(RECS, "h100-mine-before.jsonl")

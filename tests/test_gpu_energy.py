@@ -8,10 +8,13 @@ import csv
 import io
 import json
 import os
+import re
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import Checks, run, skip_without_gpu  # noqa: E402
+from tuitest import UTF8, Tmux  # noqa: E402
 
 print(skip_without_gpu().strip())
 check = Checks("test_gpu_energy")
@@ -88,4 +91,27 @@ rc, out, err = run("run", "--variant", "vectorized", "--n", "2^22", "--energy", 
 j = json.loads(out) if rc == 0 else {}
 check("NVML is not here" in j.get("energy", {}).get("energy_note", "") and j.get("correct"),
       f"no NVML, JSON: {out[-300:]}")
+# The explorer, live: E, then a run shows its energy; the Ladder screen its J/GB.
+t = Tmux(f"{os.environ['REDSCOPE']} --n 2^24 --metrics none", cols=120, rows=36, env=UTF8)
+try:
+    t.wait_for("Enter run", 60)
+    t.keys("E")
+    s = t.wait_for("energy on") or t.screen()
+    check("energy on: each run also measures joules per reduction" in s, "E turns energy on", s)
+    t.keys("Enter")
+    s = t.wait_for("J/GB \u00b7", 60) or t.screen()
+    panel = re.search(r"energy ([\d.]+) mJ \u00b7 ([\d.]+) J/GB \u00b7 (\d+) W", s)
+    check(panel is not None and float(panel.group(3)) > 0, "the result panel's energy, live", s)
+    t.keys("L", "Enter")
+    end = time.time() + 120
+    while time.time() < end and "thrust" not in (s := t.screen()):
+        time.sleep(0.5)
+    s = t.wait_quiet("done", 60) or t.screen()
+    head = next((l for l in s.splitlines() if " variant " in l), "")
+    vals = [l for l in s.splitlines() if re.search(r"\d (atomic|vectorized) ", l)]
+    check("J/GB" in head and len(vals) == 2 and all(re.search(r" \d\.\d+ ", l) for l in vals),
+          "the Ladder screen's J/GB, live", s)
+    print(s)
+finally:
+    t.close()
 check.finish()

@@ -326,6 +326,15 @@ int rs_cli_against_table(const rs_cli *cli, const char *command)
     return RS_E_USAGE;
 }
 
+/* B's row r is another of B's runs of a configuration already kept (B
+ * recorded it twice: in a ladder and in a sweep): not a row only B has. */
+static int held_twice(const rs_diff_pair *p, int i, int kept, const rs_request *r)
+{
+    for (int k = 0; k < kept; k++)
+        if (p[k].b && p[k].b != p[i].b && rs_request_same_run(&p[k].b->result.req, r)) return 1;
+    return 0;
+}
+
 int rs_cli_rows_against(const rs_cli *cli, const char *command, const rs_row *rows, int n)
 {
     rs_recording a = {0}, b;
@@ -358,7 +367,9 @@ int rs_cli_rows_against(const rs_cli *cli, const char *command, const rs_row *ro
         for (int i = 0; i < all; i++) {
             if (p[i].a && rs_row_not_recorded(p[i].a)) p[i].a = NULL; /* asked, not replayed */
             if (!p[i].a && !p[i].b) continue;
-            if (p[i].a || belongs(&p[i].b->result.req, rows, n, ladder)) p[m++] = p[i];
+            if (p[i].a || (belongs(&p[i].b->result.req, rows, n, ladder) &&
+                           !held_twice(p, i, m, &p[i].b->result.req)))
+                p[m++] = p[i];
         }
         printf("\n");
         print_table(&shown, &a, &b, p, m);

@@ -97,11 +97,14 @@ int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pai
     int n = 0;
     for (int i = 0; i < a->count && n < max; i++) {
         const rs_row *ra = &a->rows[i], *rb = NULL;
-        for (int j = 0; j < b->count && !rb; j++)
-            if (!used[j] && rs_request_same_run(&ra->result.req, &b->rows[j].result.req)) {
-                used[j] = 1;
-                rb = &b->rows[j];
-            }
+        /* a row of the same command first: a ladder's step with B's ladder's, not its sweep's */
+        for (int same = 1; same >= 0 && !rb; same--)
+            for (int j = 0; j < b->count && !rb; j++)
+                if (!used[j] && (!same || strcmp(a->command[i], b->command[j]) == 0) &&
+                    rs_request_same_run(&ra->result.req, &b->rows[j].result.req)) {
+                    used[j] = 1;
+                    rb = &b->rows[j];
+                }
         pair_up(ra, rb, &out[n++]);
     }
     for (int j = 0; j < b->count && n < max; j++)
