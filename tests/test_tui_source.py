@@ -14,8 +14,10 @@ without samples says so, on the screen and on Enter; a view whose waits
 were not traced says why. Expected figures come from the recording."""
 import json
 import os
+import re
 import shutil
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from clitest import line_of  # noqa: E402
@@ -75,11 +77,21 @@ try:
           "the for loop's waits stand at its __syncthreads, with its text", s)
     t.keys("z")
     check("z does nothing on the Source screen" in t.screen(), "an unbound key is said", t.screen())
-    t.keys("s")  # the SASS of the cursor's line: nvdisasm where it is, else why not
-    s = t.wait_for("SASS", 20) or t.screen()
+    t.keys("s")  # the SASS of the cursor's line: nvdisasm (in the worker) where it is, else why not
     if NVDISASM:
-        check(f"SASS of classic.cu:{FOR}" in s, "s: the SASS of the cursor's line", s)
+        s = t.wait_for(f"SASS of classic.cu:{FOR} (", 30) or t.screen()
+        check(f"SASS of classic.cu:{FOR} (" in s, "s: the SASS of the cursor's line", s)
+        t.keys("j")  # the panel follows the cursor, nvdisasm running off the screen's thread
+        end, moved = time.time() + 30, None
+        while time.time() < end and not moved:
+            s = t.screen()
+            moved = re.search(r"SASS of classic\.cu:(\d+) \(", s)
+            moved = moved if moved and int(moved.group(1)) != FOR else None
+            time.sleep(0.2)
+        check(moved is not None, "j: the SASS of the next line", s)
+        t.keys("k")
     else:
+        s = t.wait_for("SASS:", 20) or t.screen()
         check("SASS: nvdisasm is not on PATH (it comes with the CUDA toolkit)" in s,
               "s without nvdisasm says what is missing", s)
     t.keys("s")

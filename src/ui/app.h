@@ -16,8 +16,6 @@
 #include "layout.h"
 #include "worker.h"
 
-#define UI_SASS_MAX 96 /* instructions the SASS panel holds */
-
 typedef enum {
     UI_PROMPT_NONE,
     UI_PROMPT_N,
@@ -63,7 +61,8 @@ typedef struct ui_app {
     int src_cur;   /* Source screen: the cursor's line of the stall view */
     int src_sass;  /* its SASS panel shown (s) */
     int src_diff;  /* compared line by line with another view (d, source_diff.c) */
-    int src_nsass; /* the panel's instructions; -1: src_why says why none */
+    int src_nsass; /* the panel's instructions; -1: src_why says why none; UI_SASS_WAIT */
+    int src_sass_tag, src_sass_queued; /* the request answered; one waits for the worker */
     char src_why[256];
     rs_sass_insn src_insn[UI_SASS_MAX];
 
@@ -175,6 +174,11 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l);
 void ui_draw_compare(const ui_app *a, const ui_layout *l);
 void ui_draw_source(const ui_app *a, const ui_layout *l);
 int ui_key_source(ui_app *a, ui_action act);
+/* The SASS panel's answer from the worker (UI_EV_SASS; its buffer freed),
+ * and a request that waited for the worker sent once it is idle. */
+#define UI_SASS_WAIT (-2) /* src_nsass while nvdisasm runs */
+void ui_source_take_sass(ui_app *a, const ui_event *ev);
+void ui_source_sass_retry(ui_app *a);
 void ui_open_source(ui_app *a); /* the Source screen, on the hottest line */
 /* Its comparison (source_diff.c): the view the shown one is compared with
  * (NULL: none) and its name; the two views line by line (-1: nothing to

@@ -8,6 +8,7 @@
  * from a recording exactly as from the GPU. */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -150,6 +151,11 @@ static void draw_sass(const ui_app *a, const rs_stalls *s, ui_rect r)
 {
     const int cur = a->src_cur;
     if (cur < 0 || cur >= s->nlines) return;
+    if (a->src_nsass == UI_SASS_WAIT) {
+        ui_putf(r.y, r.x, r.w, R_DIM, "SASS of %s:%u: nvdisasm is reading the kernel %s",
+                s->line[cur].file, s->line[cur].line, ui_spinner(a->tick));
+        return;
+    }
     if (a->src_nsass < 0) {
         ui_putf(r.y, r.x, r.w, R_WARN, "SASS: %s", a->src_why);
         return;
@@ -269,20 +275,51 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
     draw_view(a, res, label, in, a->src_cur, 1);
 }
 
-/* The SASS panel's instructions for the cursor's line (nvdisasm runs). */
+/* The SASS panel's instructions for the cursor's line: asked of the
+ * worker (nvdisasm takes a while), now or once it is idle; the answer to
+ * the latest request alone is kept (ui_source_take_sass). */
 static void load_sass(ui_app *a, const rs_stalls *s)
 {
     a->src_nsass = -1;
+    a->src_sass_queued = 0;
+    a->src_sass_tag++;
     if (a->src_cur < 0 || a->src_cur >= s->nlines) {
         snprintf(a->src_why, sizeof a->src_why, "no line under the cursor");
         return;
     }
-    const rs_stall_line *l = &s->line[a->src_cur];
+    if (!a->worker) {
+        snprintf(a->src_why, sizeof a->src_why, "no worker thread to run nvdisasm on");
+        return;
+    }
+    a->src_nsass = UI_SASS_WAIT;
+    a->src_sass_queued = 1;
+    ui_source_sass_retry(a);
+}
+
+void ui_source_sass_retry(ui_app *a)
+{
+    if (!a->src_sass_queued || !a->src_sass || a->screen != UI_SCREEN_SOURCE) return;
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
-    const rs_stall_owner o = {res ? res->req.variant : (rs_variant)a->sel, a->cfg.kernel};
-    a->src_nsass = rs_sass_of_line(s, l->file, l->line, &o, a->src_insn, UI_SASS_MAX, a->src_why,
-                                   sizeof a->src_why);
-    if (a->src_nsass == 0) a->src_nsass = -1; /* the why says no instruction is there */
+    const rs_stalls *s = res && res->stalls.valid ? &res->stalls : NULL;
+    if (!s || a->src_cur < 0 || a->src_cur >= s->nlines) {
+        a->src_sass_queued = 0;
+        return;
+    }
+    const rs_stall_line *l = &s->line[a->src_cur];
+    const rs_stall_owner o = {res->req.variant, a->cfg.kernel};
+    if (ui_worker_submit_sass(a->worker, s, l->file, l->line, &o, a->src_sass_tag))
+        a->src_sass_queued = 0;
+}
+
+void ui_source_take_sass(ui_app *a, const ui_event *ev)
+{
+    if (ev->index == a->src_sass_tag && a->src_nsass == UI_SASS_WAIT) {
+        const int n = ev->nsass > 0 && ev->nsass <= UI_SASS_MAX ? ev->nsass : 0;
+        if (n) memcpy(a->src_insn, ev->insn, sizeof *ev->insn * (size_t)n);
+        snprintf(a->src_why, sizeof a->src_why, "%.255s", ev->msg);
+        a->src_nsass = n ? n : -1; /* the why says no instruction is there, or what is missing */
+    }
+    free(ev->insn); /* the event's copy is the screen's now */
 }
 
 /* Enter in replay: the recorded samples of the selected variant, or why

@@ -33,6 +33,11 @@ struct ui_worker {
     int nvar;
     rs_sweep_sizes sizes;
     rs_check_kind check;
+    rs_stalls *sass_view; /* UI_JOB_SASS: a copy of the view, its line, its step */
+    char sass_file[RS_STALL_FILE], sass_user[RS_NOTE_MAX];
+    unsigned sass_line;
+    rs_stall_owner sass_owner;
+    int sass_tag;
     double progress;
     char what[96];
 
@@ -54,6 +59,7 @@ static void free_worker(ui_worker *w)
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
     close_wake(w);
+    free(w->sass_view);
     free(w->queue);
     free(w);
 }
@@ -237,6 +243,27 @@ static rs_status run_compile(ui_worker *w)
     return RS_OK;
 }
 
+/* The Source screen's s: nvdisasm on the kernel's cubin, here, so the
+ * screen never waits for it. */
+static rs_status run_sass(ui_worker *w, ui_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->kind = UI_EV_SASS;
+    ev->index = w->sass_tag;
+    ev->insn = malloc(UI_SASS_MAX * sizeof *ev->insn);
+    if (!ev->insn || !w->sass_view) {
+        ev->nsass = -1;
+        snprintf(ev->msg, sizeof ev->msg, "out of host memory");
+    } else {
+        ev->nsass = rs_sass_of_line(w->sass_view, w->sass_file, w->sass_line, &w->sass_owner,
+                                    ev->insn, UI_SASS_MAX, ev->msg, sizeof ev->msg);
+    }
+    free(w->sass_view);
+    w->sass_view = NULL;
+    post(w, ev);
+    return RS_OK;
+}
+
 static void *loop(void *arg)
 {
     ui_worker *w = arg;
@@ -254,6 +281,7 @@ static void *loop(void *arg)
         pthread_mutex_unlock(&w->mu);
         const rs_status st = w->kind == UI_JOB_CHECK     ? run_check(w, ev)
                              : w->kind == UI_JOB_COMPILE ? run_compile(w)
+                             : w->kind == UI_JOB_SASS    ? run_sass(w, ev)
                              : w->src                    ? run_job(w)
                                                          : RS_E_NODEVICE;
         memset(ev, 0, sizeof *ev);
@@ -353,6 +381,33 @@ int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind k
 {
     const rs_variant v = base->variant;
     return submit(w, UI_JOB_CHECK, base, &v, 1, NULL, kind);
+}
+
+int ui_worker_submit_sass(ui_worker *w, const rs_stalls *s, const char *file, unsigned line,
+                          const rs_stall_owner *o, int tag)
+{
+    rs_stalls *copy = malloc(sizeof *copy);
+    if (!copy) return 0;
+    *copy = *s;
+    pthread_mutex_lock(&w->mu);
+    const int ok = !busy_locked(w) && !w->quit;
+    if (ok) {
+        free(w->sass_view);
+        w->sass_view = copy;
+        snprintf(w->sass_file, sizeof w->sass_file, "%s", file);
+        snprintf(w->sass_user, sizeof w->sass_user, "%s", o->user_file ? o->user_file : "");
+        w->sass_owner = (rs_stall_owner){o->variant, o->user_file ? w->sass_user : NULL};
+        w->sass_line = line;
+        w->sass_tag = tag;
+        w->kind = UI_JOB_SASS;
+        w->cancel = 0;
+        w->has_job = w->busy = 1;
+        snprintf(w->what, sizeof w->what, "nvdisasm");
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    if (!ok) free(copy);
+    return ok;
 }
 
 int ui_worker_idle(ui_worker *w)

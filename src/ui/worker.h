@@ -8,10 +8,22 @@
 #include "core/export.h"
 #include "core/record.h"
 #include "core/sweep_range.h"
+#include "nvtools/sass_view.h"
+
+#define UI_SASS_MAX 96 /* instructions the SASS panel holds */
 
 /* UI_JOB_COMPILE: the kernel file of base compiled, not run (a replay, or
  * no GPU): one row, its status and build facts, or the compiler's error. */
-typedef enum { UI_JOB_RUN, UI_JOB_LADDER, UI_JOB_SWEEP, UI_JOB_CHECK, UI_JOB_COMPILE } ui_job_kind;
+/* UI_JOB_SASS: one line's instructions from nvdisasm (the Source screen's
+ * s), off the screen's thread. */
+typedef enum {
+    UI_JOB_RUN,
+    UI_JOB_LADDER,
+    UI_JOB_SWEEP,
+    UI_JOB_CHECK,
+    UI_JOB_COMPILE,
+    UI_JOB_SASS
+} ui_job_kind;
 
 typedef enum {
     UI_EV_OPENED, /* engine ready (or why not); dev, counters */
@@ -19,6 +31,7 @@ typedef enum {
     UI_EV_ROW,    /* one row of the job: index (variant, ladder row or size) and index2 */
     UI_EV_DONE,   /* the job ended: status, msg */
     UI_EV_CHECK,  /* a --check finished: index (variant), check */
+    UI_EV_SASS,   /* a line's SASS: index (the request's tag), nsass and insn, or msg */
 } ui_event_kind;
 
 typedef struct ui_event {
@@ -36,6 +49,8 @@ typedef struct ui_event {
     int gpu_count;   /* GPUs the source has (a recording: the most its rows span) */
     char links[160]; /* how they are linked */
     rs_check_report check;
+    int nsass;          /* UI_EV_SASS: instructions, or -1 with msg saying why none */
+    rs_sass_insn *insn; /* UI_EV_SASS: malloc'd, the screen frees it */
 } ui_event;
 
 typedef struct ui_worker ui_worker;
@@ -51,6 +66,11 @@ int ui_worker_submit(ui_worker *w, ui_job_kind kind, const rs_request *base, con
 /* Queue a check of base's variant under compute-sanitizer (a child
  * process); 0 unless ui_worker_idle. */
 int ui_worker_submit_check(ui_worker *w, const rs_request *base, rs_check_kind kind);
+
+/* Queue the instructions of s's kernel on file:line (the step o's rule),
+ * answered by a UI_EV_SASS with index tag; 0 unless ui_worker_idle. */
+int ui_worker_submit_sass(ui_worker *w, const rs_stalls *s, const char *file, unsigned line,
+                          const rs_stall_owner *o, int tag);
 
 /* Stop the running job between launches. */
 void ui_worker_cancel(ui_worker *w);
