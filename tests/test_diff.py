@@ -133,14 +133,16 @@ rc, out, err = run("diff", H100, os.path.join(tmp, "none.jsonl"))
 check(rc != 0 and "none.jsonl" in err and not out, f"a missing file: {rc} {err}")
 rc, out, err = run("diff", H100, H200, "--fail-slower", "-3")
 check(rc == 2 and "--fail-slower" in err, f"a bad percent: {rc} {err}")
-# ladder --against: the ladder's rows beside a recording's, as diff prints
-# them; B's other configurations left out, B checked before any work
+# ladder --against FILE: FILE is A, the baseline, and the ladder B, as
+# diff FILE LADDER prints them; FILE's other configurations left out, FILE
+# checked before any work
 rc, out, err = run("ladder", "--replay", H100, "--variants", "atomic..cub", "--against", H200)
 tail = out.split("\nA: ", 1)[-1]
-check(rc == 0 and out.startswith("int32 sum, n 2^24") and tail.startswith(H100)
-      and "13 in both: 9 faster in B, 0 slower, 4 the same" in tail
-      and "only in B (1 row): thrust at int32 sum 2^24 b256" in tail,
-      f"ladder --against: its rows beside B's: {rc} {tail[-600:]} {err}")
+check(rc == 0 and out.startswith("int32 sum, n 2^24") and tail.startswith(H200)
+      and f"B: {H100} (NVIDIA H100" in tail
+      and "13 in both: 0 faster in B, 9 slower, 4 the same" in tail
+      and "only in A (1 row): thrust at int32 sum 2^24 b256" in tail,
+      f"ladder --against: the ladder held against A: {rc} {tail[-600:]} {err}")
 # steps the replayed recording lacks are not paired: they did not run
 rc, out, err = run("ladder", "--replay", os.path.join(RECS, "h100-mine-after.jsonl"), "--against",
                    H100)
@@ -158,9 +160,9 @@ rc, out, err = run("run", "--replay", H100, "--variant", "vectorized", "--n", "2
                    H200)
 tail = out.split("\nA: ", 1)[-1]
 check(rc == 0 and out.startswith("variant    vectorized") and
-      re.search(r"vectorized int32 sum 2\^24 b256 +27\.7 µs +20\.8 µs +×1\.33 +faster", tail)
-      and "1 in both: 1 faster in B" in tail and "only in" not in tail,
-      f"run --against: the run beside B's: {rc} {tail[-500:]} {err}")
+      re.search(r"vectorized int32 sum 2\^24 b256 +20\.8 µs +27\.7 µs +×0\.75 +slower", tail)
+      and "1 in both: 0 faster in B, 1 slower" in tail and "only in" not in tail,
+      f"run --against: the run held against A's: {rc} {tail[-500:]} {err}")
 rc, out, err = run("run", "--replay", H100, "--variant", "vectorized", "--n", "2^24", "--against",
                    "interleaved")
 check(rc == 2 and not out and "add --stalls" in err and "takes a recording" in err,
@@ -177,11 +179,13 @@ check(rc == 0 and "9 in both: 0 faster in B, 0 slower, 9 the same" in tail and "
       f"sweep --against itself: every cell the same: {rc} {tail[-700:]} {err}")
 rc, out, err = run("sweep", "--replay", H200, "--type", "float64", "--against", EN)
 tail = out.split("\nA: ", 1)[-1]
-check(rc == 0 and "0 in both" in tail and "only in A (95 rows)" in tail and "only in B" not in tail,
-      f"sweep --against a recording of other sweeps: A's rows named, B's not: {rc} {tail[-400:]}")
+check(rc == 0 and "nothing in both: no configuration" in tail and "only in B (95 rows)" in tail
+      and "only in A" not in tail,
+      f"sweep --against a recording of other sweeps: the sweep's rows named, A's not: {rc} "
+      f"{tail[-400:]}")
 
-# B holding a configuration twice (its ladder's and its sweep's run): the
-# ladder's step paired with B's ladder's, the other run not "only in B"
+# A holding a configuration twice (its ladder's and its sweep's run): the
+# ladder's step paired with A's ladder's, the other run not "only in A"
 sections = []  # B with its sweep recorded before its ladders
 for line in open(EN):
     if '"redscope_recording"' in line:
@@ -194,7 +198,7 @@ rc, out, err = run("ladder", "--replay", EN, "--n", "2^24", "--variants", "atomi
 tail = out.split("\nA: ", 1)[-1]
 same = re.findall(r"^(\w+) int32 sum 2\^24 b256 +(\S+ \S+) +(\S+ \S+) +×1\.00 +same", tail, re.M)
 check(rc == 0 and len(same) == 3 and all(a == b for _, a, b in same)
-      and "only in B (11 rows): 11 variants" in tail,
+      and "only in A (11 rows): 11 variants" in tail,
       f"ladder --against B that holds a step twice: paired with its ladder's: {rc} {tail[-500:]}")
 
 # the shipped before/after pair of one kernel file: the kernel faster beyond

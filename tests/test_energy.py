@@ -58,12 +58,18 @@ head = next((l for l in out.splitlines() if l.startswith("  #")), "")
 check(rc == 0 and "energy" in head and "J/GB" in head and "vs CPU" in head, f"--wide: {head}")
 
 # run: the energy line, every figure from the recording.
-e = swept[(2 ** 24, "vectorized")]  # run replays the last row recorded of it: the sweep's
+e = recorded[(2 ** 24, "vectorized")]  # run replays the ladder's row of it, not the sweep's
 rc, out, err = run("run", "--replay", REC, "--n", "2^24", "--variant", "vectorized", "--energy")
 line = next((l for l in out.splitlines() if l.startswith("energy")), "")
 check(rc == 0 and f"{e['energy_j'] * 1e3:.3g} mJ per reduction" in line and
       f"{e['j_per_gb']:.3g} J/GB read" in line and f"{e['power_w']:.0f} W on average" in line and
       f"{e['energy_reps']:,} reductions" in line, f"run's energy line: {line}")
+
+# A configuration recorded twice (the ladder's row with counters, the
+# sweep's without): run takes the one that holds what it asks, else the ladder's.
+rc, out, err = run("run", "--replay", REC, "--n", "2^28", "--variant", "atomic", "--metrics")
+check(rc == 0 and "DRAM read" in out and "6.72 ms median" in out,
+      f"run --metrics: the ladder's row, with its counters: {rc} {out[:300]} {err}")
 
 # The sweep: a J/GB grid under the times, one cell per recorded row.
 rc, out, err = run("sweep", "--replay", REC, "--energy")
@@ -73,10 +79,16 @@ check(rc == 0 and len(grid) == 7 and
       f"sweep: the J/GB grid: {out}")
 
 # The handout: the J/GB column and the Why's energy sentences.
-rc, out, err = run("ladder", "--replay", REC, "--n", "2^24", "--format", "md")
+rc, out, err = run("ladder", "--replay", REC, "--n", "2^24", "--energy", "--format", "md")
 check(rc == 0 and "| J/GB |" in out and
       f"Energy {recorded[(2 ** 24, 'interleaved')]['energy_j'] * 1e3:.3g} mJ per reduction" in out
       and "Against atomic: J/GB" in out, f"handout: {out[:1500]}")
+
+# Energy a recording holds shows as live: only where asked.
+rc, out, err = run("ladder", "--replay", REC, "--n", "2^28")
+check(rc == 0 and "J/GB" not in out and "thrust" in out, f"ladder without --energy: none: {out[:300]}")
+rc, out, err = run("sweep", "--replay", REC)
+check(rc == 0 and "energy per GB" not in out, "sweep without --energy: no J/GB grid")
 
 # A replay asking for energy a recording lacks: said, exit 2.
 rc, out, err = run("ladder", "--replay", DEMO, "--n", "2^24", "--energy")
@@ -94,7 +106,7 @@ def edited(name, edit):
             j = json.loads(line)
             if j.get("request", {}).get("variant") == "vectorized" and "energy" in j:
                 edit(j["energy"])
-            out.write(json.dumps(j) + "\n")
+            out.write(json.dumps(j).replace('"__1e309__"', "1e309") + "\n")
     return path
 
 
@@ -105,6 +117,11 @@ HOSTILE = {
     "zero_reps": (lambda e: e.update(energy_reps=0), "energy.energy_reps is 0"),
     "fraction_reps": (lambda e: e.update(energy_reps=2.5), "energy.energy_reps is 2.5"),
     "missing": (lambda e: e.pop("j_per_gb"), "energy.j_per_gb is missing"),
+    "beyond_double": (lambda e: e.update(energy_j="__1e309__"),
+                      "energy.energy_j is a number beyond a double's range"),
+    "reps_huge": (lambda e: e.update(energy_reps=4294967296),
+                  "energy.energy_reps is 4294967296: expected a whole number of reductions from 1 "
+                  "to 4294967295"),
     "inconsistent": (lambda e: e.update(energy_j=e["energy_j"] * 2),
                      "energy.energy_j is not power_w x energy_rep_ms"),
     "per_gb": (lambda e: e.update(j_per_gb=e["j_per_gb"] * 3),
@@ -117,20 +134,29 @@ for name, (edit, said) in HOSTILE.items():
     rc, out, err = run("ladder", "--replay", path, "--n", "2^24", "--energy")
     check(rc == 7 and said in err and not out, f"hostile {name}: refused naming it: {rc} {err}")
 
-# The Ladder screen: J/GB at 80 columns (in %rd's place) and at 120.
-for cols, rows_, pct in ((80, 24, False), (120, 32, True)):
+# The Ladder screen: J/GB as recorded (E hides it; E and Enter show it
+# again), at 80 columns (in %rd's place), 110 and 120.
+for cols, rows_, pct in ((80, 24, False), (110, 30, True), (120, 32, True)):
     t = Tmux(f"{os.environ['REDSCOPE']} --replay {REC}", cols=cols, rows=rows_, env=UTF8)
     try:
         t.wait_for("REPLAY")
         t.wait_for("reps")
-        t.keys("L", "Enter")
+        t.keys("L", "Enter")  # the replay opens on the recorded settings: energy on
         s = t.wait_for("thrust") or t.screen()
+        t.keys("E")
+        s = t.wait_for("energy off") or t.screen()
+        check("J/GB" not in s, f"{cols} columns: E off hides the energy shown", s)
+        t.keys("E", "Enter")
+        s = t.wait_for("J/GB") or t.screen()
         head = next((l for l in s.splitlines() if " variant " in l), "")
         vec = next((l for l in s.splitlines() if " vectorized " in l), "")
         want = f"{recorded[(2 ** 24, 'vectorized')]['j_per_gb']:.3g}"
         check("J/GB" in head and want in vec.split() and ("%read" in head) == pct,
               f"Ladder screen at {cols} columns: J/GB beside the step", s)
         check(all(len(l) <= cols for l in s.splitlines()), f"{cols} columns hold it", s)
+        table = [l for l in s.splitlines() if re.search(r"│ +\d+ \w", l)]
+        check(len(table) == 14 and all(l.rstrip().endswith("│ │") for l in table),
+              f"{cols} columns: no row runs over the box's border", s)
         t.keys("Escape")
         for _ in range(16):  # to vectorized in the explorer's list
             s = t.screen()

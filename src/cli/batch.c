@@ -142,9 +142,11 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     if (l.tty) fprintf(stderr, "\r\033[K");
-    /* a recording may hold a stall view nobody asked for: shown as live */
-    for (int i = 0; i < *done; i++)
+    /* a recording may hold a stall view or energy nobody asked for: shown as live */
+    for (int i = 0; i < *done; i++) {
         if (!reqs[i].stalls) memset(&rows[i].result.stalls, 0, sizeof rows[i].result.stalls);
+        if (!reqs[i].energy) memset(&rows[i].result.energy, 0, sizeof rows[i].result.energy);
+    }
     if (cli->replay && cli->set[RS_F_metrics]) only_asked_metrics(cli, rows, *done);
     if (st != RS_OK) rs_cli_error("%s", err.msg);
     if (rs_record_close(&rec, &err) != RS_OK && st == RS_OK) {

@@ -88,9 +88,9 @@ static const extra_opt extras[] = {
      "busbw beside each",
      RS_X_NCCL_TESTS},
     {"against", required_argument, OPT_AGAINST, "VARIANT|FILE",
-     "a recording: the run's time beside its (ratio, verdict, counters, as redscope diff); with "
-     "--stalls: the stall view line by line beside another variant's on the same settings, a "
-     ".cu kernel's, or the recording's",
+     "a recording to hold the run against (A, the baseline; the run is B): ratio, verdict, "
+     "counters, as redscope diff; with --stalls: the stall view line by line against another "
+     "variant's on the same settings, a .cu kernel's, or the recording's",
      RS_X_AGAINST},
     {"fail-slower", required_argument, OPT_FAIL_SLOWER, "PCT",
      "diff as a gate: exit 10 when a configuration of B is slower than A's beyond both runs' "
@@ -437,12 +437,13 @@ static const char *extra_help(const char *command, const extra_opt *x)
                "step's table row, why, counter and stall line)";
     if (x->bit == RS_X_AGAINST && strcmp(command, "explore") == 0)
         return "a recording to hold beside what is shown: each step's time against its on the "
-               "Ladder screen (vs B), its run as the right side on Compare (z)";
+               "Ladder screen (vs A), its run as the right side on Compare (z)";
     if (x->bit == RS_X_AGAINST && (ladder || strcmp(command, "sweep") == 0))
-        return ladder ? "a recording to set beside the ladder: each step's time ratio, a verdict "
-                        "from both runs' spread and the counters that moved (as redscope diff)"
-                      : "a recording to set beside the sweep: each size and variant's time "
-                        "ratio and verdict (as redscope diff)";
+        return ladder ? "a recording to hold the ladder against (A, the baseline; the ladder is "
+                        "B): each step's time ratio, a verdict from both runs' spread and the "
+                        "counters that moved (as redscope diff)"
+                      : "a recording to hold the sweep against (A, the baseline; the sweep is B): "
+                        "each size and variant's time ratio and verdict (as redscope diff)";
     return x->help;
 }
 

@@ -11,6 +11,14 @@
 #include "core/catalogue.h"
 #include "core/stalls_io.h"
 
+/* --against names a recording (not a variant or a .cu file). */
+static int opened_file(const rs_cli *cli)
+{
+    const size_t n = strlen(cli->against);
+    const int v = rs_variant_from_name(cli->against);
+    return !(v >= 0 && v != RS_V_KERNEL) && !(n > 3 && strcmp(cli->against + n - 3, ".cu") == 0);
+}
+
 /* The request --against names, the source that answers it (a recording
  * it opens: *opened) and its name for the table. */
 static int against_request(const rs_cli *cli, rs_request *r, rs_source **opened, char *name,
@@ -50,9 +58,7 @@ int rs_cli_against_check(const rs_cli *cli)
         return RS_E_USAGE;
     }
     if (cli->req.stalls) return 0;
-    const size_t n = strlen(cli->against);
-    const int v = rs_variant_from_name(cli->against);
-    if ((v >= 0 && v != RS_V_KERNEL) || (n > 3 && strcmp(cli->against + n - 3, ".cu") == 0)) {
+    if (!opened_file(cli)) {
         rs_cli_error("--against %s compares stall views line by line: add --stalls (without "
                      "it, --against takes a recording: the run's time beside it)",
                      cli->against);
@@ -79,7 +85,9 @@ static int against_run(const rs_cli *cli, rs_source *src, rs_row *out, char *nam
         rc = (int)out->status;
     } else if (!rc && !out->result.stalls.valid) {
         rs_cli_error("--against %s: no stall view: %s", cli->against,
-                     out->result.stalls.why[0] ? out->result.stalls.why : "not sampled");
+                     out->result.stalls.why[0] ? out->result.stalls.why
+                     : opened_file(cli)        ? "the recording holds this run without --stalls"
+                                               : "not sampled");
         rc = RS_E_USAGE;
     }
     return rc;
@@ -92,10 +100,15 @@ int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row)
     char name[RS_NOTE_MAX + 64];
     int rc = other && d ? 0 : RS_E_NOMEM;
     if (!rc && !row->result.stalls.valid) {
-        rs_cli_error("no stall view to compare: %s", row->result.stalls.why);
+        rs_print_run(stdout, row, cli->format); /* the run stands; its view is missing */
+        rs_cli_error("no stall view to compare: %s",
+                     row->result.stalls.why[0] ? row->result.stalls.why
+                     : cli->replay             ? "this run was recorded without --stalls"
+                                               : "this run was not sampled");
         rc = RS_E_USAGE;
+    } else if (!rc && (rc = against_run(cli, src, other, name, sizeof name)) != 0) {
+        rs_print_run(stdout, row, cli->format);
     }
-    if (!rc) rc = against_run(cli, src, other, name, sizeof name);
     if (!rc) {
         const int n =
             rs_stalls_diff(&other->result.stalls, &row->result.stalls, d, RS_STALL_DELTAS);

@@ -67,7 +67,7 @@ static void print_pair(const rs_diff_pair *p, int utf8)
     if (p->has_stall) {
         char words[400];
         rs_stall_delta_words(&p->stall, words, sizeof words);
-        printf("%-40s stalls: %.76s\n", "", words);
+        printf("%-40s stalls: %s\n", "", words);
     }
 }
 
@@ -113,7 +113,8 @@ static void print_one_side(const rs_diff_pair *p, int n, int want_a, const char 
         i += same - 1;
     }
     if (groups > 6)
-        printf("; and %d configurations more (redscope recording %s lists them)", groups - 6, path);
+        printf("; and %d configuration%s more (redscope recording %s lists them)", groups - 6,
+               groups - 6 == 1 ? "" : "s", path);
     printf("\n");
 }
 
@@ -149,8 +150,14 @@ static void print_table(const rs_cli *cli, const rs_recording *a, const rs_recor
         faster += p[i].verdict == RS_DIFF_FASTER;
         slower += p[i].verdict == RS_DIFF_SLOWER;
     }
-    printf("\n%d in both: %d faster in B, %d slower, %d the same within both runs' min..max%s\n",
-           both, faster, slower, both - faster - slower - failed, failed ? ", some failed" : "");
+    if (both)
+        printf("\n%d in both: %d faster in B, %d slower, %d the same within both runs' "
+               "min..max%s\n",
+               both, faster, slower, both - faster - slower - failed,
+               failed ? ", some failed" : "");
+    else
+        printf("\nnothing in both: no configuration (variant, type, operation, n, block, input) "
+               "of A is in B\n");
     print_one_side(p, n, 1, "A", pa);
     print_one_side(p, n, 0, "B", pb);
 }
@@ -326,57 +333,47 @@ int rs_cli_against_table(const rs_cli *cli, const char *command)
     return RS_E_USAGE;
 }
 
-/* B's row r is another of B's runs of a configuration already kept (B
- * recorded it twice: in a ladder and in a sweep): not a row only B has. */
-static int held_twice(const rs_diff_pair *p, int i, int kept, const rs_request *r)
-{
-    for (int k = 0; k < kept; k++)
-        if (p[k].b && p[k].b != p[i].b && rs_request_same_run(&p[k].b->result.req, r)) return 1;
-    return 0;
-}
-
 int rs_cli_rows_against(const rs_cli *cli, const char *command, const rs_row *rows, int n)
 {
-    rs_recording a = {0}, b;
-    int rc = load(cli->against, &b);
+    rs_recording base, mine = {0}; /* A: the recording held against; B: these rows */
+    int rc = load(cli->against, &base);
     if (rc) return rc;
     if (n < 1) { /* only checked, before the rows run */
-        rs_recording_free(&b);
+        rs_recording_free(&base);
         return 0;
     }
     char(*cmd)[16] = calloc((size_t)n, sizeof *cmd);
-    const int max = n + b.count + 1;
+    const int max = n + base.count + 1;
     rs_diff_pair *p = cmd ? calloc((size_t)max, sizeof *p) : NULL;
     if (!p) {
         rs_cli_error("out of host memory");
         rc = RS_E_NOMEM;
     } else {
         for (int i = 0; i < n; i++) snprintf(cmd[i], sizeof cmd[i], "%s", command);
-        a.rows = (rs_row *)rows; /* read only: the pairs point at them */
-        a.count = n;
-        a.command = cmd;
-        for (int i = 0; i < n && !a.has_device; i++)
-            if (rows[i].status == RS_OK) a.device = rows[i].result.device, a.has_device = 1;
+        mine.rows = (rs_row *)rows; /* read only: the pairs point at them */
+        mine.count = n;
+        mine.command = cmd;
+        for (int i = 0; i < n && !mine.has_device; i++)
+            if (rows[i].status == RS_OK) mine.device = rows[i].result.device, mine.has_device = 1;
         char now[64];
         snprintf(now, sizeof now, "this %s, measured now", command);
-        rs_cli shown = *cli; /* A: these rows, as replayed or measured now */
-        shown.replay = cli->replay ? cli->replay : now;
+        rs_cli shown = *cli; /* as `redscope diff FILE THESE` prints them */
+        shown.replay = cli->against;
+        shown.against = cli->replay ? cli->replay : now;
         int m = 0;
-        const int all = rs_diff_recordings(&a, &b, p, max);
+        const int all = rs_diff_recordings(&base, &mine, p, max);
         const int ladder = strcmp(command, "ladder") == 0;
         for (int i = 0; i < all; i++) {
-            if (p[i].a && rs_row_not_recorded(p[i].a)) p[i].a = NULL; /* asked, not replayed */
+            if (p[i].b && rs_row_not_recorded(p[i].b)) p[i].b = NULL; /* asked, not replayed */
             if (!p[i].a && !p[i].b) continue;
-            if (p[i].a || (belongs(&p[i].b->result.req, rows, n, ladder) &&
-                           !held_twice(p, i, m, &p[i].b->result.req)))
-                p[m++] = p[i];
+            if (p[i].b || belongs(&p[i].a->result.req, rows, n, ladder)) p[m++] = p[i];
         }
         printf("\n");
-        print_table(&shown, &a, &b, p, m);
+        print_table(&shown, &base, &mine, p, m);
     }
     free(p);
     free(cmd);
-    rs_recording_free(&b);
+    rs_recording_free(&base);
     return rc;
 }
 

@@ -59,7 +59,7 @@ int rs_cmd_run(rs_cli *cli)
         else
             rs_print_run(stdout, row, cli->format);
         if (cli->against && !cli->req.stalls) rc = rs_cli_rows_against(cli, "run", row, 1);
-        const int missing = rs_cli_stalls_missing(cli, row, 1);
+        const int missing = rc ? 0 : rs_cli_stalls_missing(cli, row, 1); /* --against said it */
         const int no_energy = rs_cli_energy_missing(cli, row, 1);
         const int lacking = rs_cli_metrics_missing(cli, row, 1);
         rs_trace("run: printed");

@@ -20,7 +20,7 @@ static const rs_figure figures[] = {
     {"energy_rep_ms", 1e-6, RS_A_DAY_MS, 0, 0, 1, "milliseconds from 1e-06 to a day"},
     {"energy_window_ms", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0, up to a day"},
     {"energy_interval_ms", 0, RS_A_DAY_MS, 1, 0, 1, "milliseconds above 0, up to a day"},
-    {"energy_reps", 1, 4294967295.0, 0, 1, 1, "a whole number of reductions, 1 or more"},
+    {"energy_reps", 1, 4294967295.0, 0, 1, 1, "a whole number of reductions from 1 to 4294967295"},
     {"idle_power_w", 0, 1e5, 0, 0, 0, "watts from 0 to 100000"},
     {"power_limit_w", 0, 1e5, 0, 0, 0, "watts from 0 to 100000"},
 };

@@ -66,6 +66,10 @@ rs_status rs_device_check(const cJSON *j, rs_error *err)
 /* A JSON value as the user wrote it, cut to fit a message. */
 void rs_json_shown(const cJSON *v, char *buf, size_t len)
 {
+    if (cJSON_IsNumber(v) && !isfinite(v->valuedouble)) { /* 1e309: cJSON would print null */
+        snprintf(buf, len, "a number beyond a double's range");
+        return;
+    }
     char *s = cJSON_PrintUnformatted(v);
     const size_t n = s ? strlen(s) : 0;
     snprintf(buf, len, n > 40 ? "%.37s..." : "%s", s ? s : "?");

@@ -281,15 +281,32 @@ static int same_run_gpus(const rs_row *row, const rs_request *req, int most)
     return rs_request_same_run(&a, &b);
 }
 
+/* Of two rows of one configuration (a ladder's and a sweep's), the one
+ * that holds what req asks (counters of its set, a stall view, energy),
+ * then a ladder's (what a replay's list shows), then the later. */
+static int answers(const rs_row *row, const rs_request *req, const char *command)
+{
+    rs_metric_mask asked = 0;
+    rs_metric_parse_set(req->metrics, &asked, NULL);
+    const rs_result *r = &row->result;
+    return 8 * (asked && (r->metrics.requested & asked) == asked) +
+           4 * (req->stalls && r->stalls.requested) + 2 * (req->energy && r->energy.requested) +
+           (strcmp(command, "ladder") == 0);
+}
+
 const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req, const char *command)
 {
-    int most = 1;
+    int most = 1, best = -1;
+    const rs_row *found = NULL;
     if (req->gpus != 1) rs_recording_gpus(rec, &most, NULL, 0);
     for (int i = rec->count - 1; i >= 0; i--) {
         if (command && strcmp(rec->command[i], command) != 0) continue;
-        if (same_run_gpus(&rec->rows[i], req, most)) return &rec->rows[i];
+        if (!same_run_gpus(&rec->rows[i], req, most)) continue;
+        if (command) return &rec->rows[i]; /* one command's rows: the last */
+        const int score = answers(&rec->rows[i], req, rec->command[i]);
+        if (score > best) best = score, found = &rec->rows[i];
     }
-    return NULL;
+    return found;
 }
 
 /* Knobs a variant does not take (finish, grid, ept) match anything. */

@@ -97,12 +97,13 @@ void rs_recording_free(rs_recording *rec);
  * (unless the variant picks its own), finish, grid, ept and input. */
 int rs_request_same_run(const rs_request *a, const rs_request *b);
 
-/* The last recorded row answering req (same variant, type, op, n, block,
- * finish, grid, ept and input); command NULL matches any. */
 /* The most GPUs a recording's runs span (1 for runs on one GPU), and how
  * they were linked ("" when no run says). */
 void rs_recording_gpus(const rs_recording *rec, int *count, char *links, size_t len);
 
+/* The last recorded row answering req (same variant, type, op, n, block,
+ * finish, grid, ept and input) of command; command NULL: of any, the one
+ * holding what req asks (counters, stalls, energy), else a ladder's. */
 const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req,
                                 const char *command);
 

@@ -90,26 +90,47 @@ static void pair_up(const rs_row *a, const rs_row *b, rs_diff_pair *p)
     top_stall(&a->result, &b->result, p);
 }
 
+/* A side's second row of a configuration already paired (a recording that
+ * holds it twice: in a ladder and in a sweep) is not a row of that side
+ * only: the configuration is in both. */
+static int paired(const rs_diff_pair *out, int n, int side_a, const rs_request *r)
+{
+    for (int k = 0; k < n; k++) {
+        const rs_row *x = side_a ? out[k].a : out[k].b;
+        if (out[k].a && out[k].b && rs_request_same_run(&x->result.req, r)) return 1;
+    }
+    return 0;
+}
+
 int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pair *out, int max)
 {
     char *used = calloc((size_t)b->count + 1, 1);
-    if (!used) return 0;
-    int n = 0;
-    for (int i = 0; i < a->count && n < max; i++) {
-        const rs_row *ra = &a->rows[i], *rb = NULL;
-        /* a row of the same command first: a ladder's step with B's ladder's, not its sweep's */
-        for (int same = 1; same >= 0 && !rb; same--)
-            for (int j = 0; j < b->count && !rb; j++)
-                if (!used[j] && (!same || strcmp(a->command[i], b->command[j]) == 0) &&
-                    rs_request_same_run(&ra->result.req, &b->rows[j].result.req)) {
-                    used[j] = 1;
-                    rb = &b->rows[j];
-                }
-        pair_up(ra, rb, &out[n++]);
+    int *match = calloc((size_t)a->count + 1, sizeof *match);
+    if (!used || !match) {
+        free(used);
+        free(match);
+        return 0;
     }
+    /* rows of the same command first, over both recordings (a ladder's step
+     * with B's ladder's, not its sweep's), then any */
+    for (int i = 0; i < a->count; i++) match[i] = -1;
+    for (int same = 1; same >= 0; same--)
+        for (int i = 0; i < a->count; i++)
+            for (int j = 0; j < b->count && match[i] < 0; j++)
+                if (!used[j] && (!same || strcmp(a->command[i], b->command[j]) == 0) &&
+                    rs_request_same_run(&a->rows[i].result.req, &b->rows[j].result.req))
+                    used[j] = 1, match[i] = j;
+    int n = 0;
+    for (int i = 0; i < a->count && n < max; i++)
+        if (match[i] >= 0) pair_up(&a->rows[i], &b->rows[match[i]], &out[n++]);
+    for (int i = 0; i < a->count && n < max; i++) /* in a's order after the pairs */
+        if (match[i] < 0 && !paired(out, n, 1, &a->rows[i].result.req))
+            pair_up(&a->rows[i], NULL, &out[n++]);
     for (int j = 0; j < b->count && n < max; j++)
-        if (!used[j]) pair_up(NULL, &b->rows[j], &out[n++]);
+        if (!used[j] && !paired(out, n, 0, &b->rows[j].result.req))
+            pair_up(NULL, &b->rows[j], &out[n++]);
     free(used);
+    free(match);
     return n;
 }
 

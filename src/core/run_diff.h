@@ -26,7 +26,8 @@ typedef struct rs_diff_pair {
     rs_stall_delta stall;
 } rs_diff_pair;
 
-/* The pairs of a against b, in a's order, then b's rows not in a. Rows of
+/* The pairs of a against b, in a's order, then a's rows not in b, then b's rows
+ * not in a (a second row of a configuration paired is not one). Rows of
  * a that failed are paired too (no verdict). Returns how many (at most
  * max; a and b's rows together always fit max = a->count + b->count). */
 int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pair *out, int max);

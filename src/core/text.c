@@ -67,14 +67,15 @@ int rs_text_bidi(unsigned c)
 }
 
 /* Whether the character of k bytes at s (k from rs_utf8_len; 0: not
- * UTF-8) is shown as it is on one line: printable, not C1, not bidi. */
+ * UTF-8) is shown as it is on one line: printable, not C1, not bidi, not
+ * the line and paragraph separators (U+2028, U+2029: a line break). */
 static int as_is(const char *s, size_t k)
 {
     const unsigned char c = (unsigned char)s[0];
     if (k == 1) return c >= 0x20 && c != 0x7f;
     if (k == 0) return 0;
     const unsigned cp = code_point((const unsigned char *)s, k);
-    return !(cp >= 0x80 && cp <= 0x9f) && !rs_text_bidi(cp);
+    return !(cp >= 0x80 && cp <= 0x9f) && !rs_text_bidi(cp) && cp != 0x2028 && cp != 0x2029;
 }
 
 int rs_text_plain(const char *s)

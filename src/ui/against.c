@@ -1,6 +1,6 @@
 /* A recording held beside what the explorer shows (--against FILE, or A
  * on the Recording screen): its run of a configuration gives the Ladder
- * screen's "vs B" column and a right side on the Compare screen (z). */
+ * screen's "vs A" column and a right side on the Compare screen (z). */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +28,7 @@ int ui_against_set(ui_app *a, const char *path)
     a->against = rec;
     a->has_against = 1;
     snprintf(a->against_path, sizeof a->against_path, "%s", path);
-    ui_status(a, R_NORMAL, "against %s: the Ladder screen's vs B column; z on Compare",
+    ui_status(a, R_NORMAL, "against %s: the Ladder screen's vs A column; z on Compare",
               rs_stall_base(path));
     return 1;
 }
@@ -47,7 +47,7 @@ const rs_result *ui_against_result(const ui_app *a, const rs_request *req)
 }
 
 /* B's runs at the configuration of the ladder shown that it lacks, by name
- * ("only in B: thrust, cpu"); "" when none. */
+ * ("only in A: thrust, cpu"); "" when none. */
 void ui_against_only(const ui_app *a, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -68,6 +68,6 @@ void ui_against_only(const ui_app *a, char *buf, size_t len)
                    rs_request_same_run(&a->against.rows[k].result.req, r);
         if (seen) continue;
         o += (size_t)snprintf(buf + o, len - o, "%s%s",
-                              o ? ", " : "only in B: ", rs_request_name(r));
+                              o ? ", " : "only in A: ", rs_request_name(r));
     }
 }

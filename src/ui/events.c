@@ -184,7 +184,11 @@ static void take_event(ui_app *a, const ui_event *ev)
 void ui_take_events(ui_app *a)
 {
     ui_event *ev = a->worker ? malloc(sizeof *ev) : NULL;
-    while (ev && ui_worker_poll(a->worker, ev)) take_event(a, ev);
+    while (ev && ui_worker_poll(a->worker, ev)) {
+        if (ev->kind == UI_EV_ROW && !a->cfg.energy) /* a recording's energy shows as live: on E */
+            memset(&ev->row.result.energy, 0, sizeof ev->row.result.energy);
+        take_event(a, ev);
+    }
     free(ev);
     ui_source_sass_retry(a); /* a SASS request that waited for a run to end */
 }

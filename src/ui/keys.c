@@ -112,7 +112,7 @@ const ui_binding ui_bindings[] = {
      "replay: list the recording's configurations; without a GPU: replay the shipped H200",
      UI_ACT_REPLAY, EXP | LAD | SWP | CMP, 18},
     {'A', 0, "A", "against",
-     "recording: a recording to hold against what is shown (the Ladder screen's vs B column, "
+     "recording: a recording to hold against what is shown (the Ladder screen's vs A column, "
      "z on Compare; empty clears it)",
      UI_ACT_AGAINST, REC, 6},
     {'K', 0, "K", "kernel",

@@ -83,14 +83,18 @@ static const int col_w[2][C_COUNT] = {{2, 20, 7, 5, 5, 5, 5, 4, 5, 14},
                                       {3, 20, 9, 7, 7, 7, 7, 6, 6, 34}};
 
 /* What the table shows beyond its own columns: energy (--energy, E) and
- * a recording held against (--against). */
+ * a recording held against (--against); from bit 8, the width explains
+ * keeps where the box is narrower than every column wants (X_WHY). */
 enum { X_ENERGY = 1, X_AGAINST = 2 };
+#define X_WHY(extra) ((extra) >> 8)
 
 /* A column's width; 0: not shown. J/GB only where a row measured energy,
- * vs B only with a recording held against; under 100 columns they take
- * the room of %rd (the bar shows the same share) and of cumul. */
+ * vs A only with a recording held against; under 100 columns they take
+ * the room of %rd (the bar shows the same share) and of cumul; at 100 and
+ * more, explains gives up what the box lacks. */
 static int col_width(int wide, int extra, int c)
 {
+    if (c == C_WHY && X_WHY(extra)) return X_WHY(extra);
     if (c == C_JGB) return extra & X_ENERGY ? col_w[wide][c] : 0;
     if (c == C_VSB) return extra & X_AGAINST ? col_w[wide][c] : 0;
     if (c == C_PCT && (extra & X_ENERGY) && !wide) return 0;
@@ -98,12 +102,16 @@ static int col_width(int wide, int extra, int c)
     return col_w[wide][c];
 }
 
-static int extras(const ui_app *a)
+static int extras(const ui_app *a, int wide, int w)
 {
     int x = a->has_against ? X_AGAINST : 0;
     for (int i = 0; i < a->ladder_done; i++)
         if (a->ladder[i].status == RS_OK && a->ladder[i].result.energy.requested) x |= X_ENERGY;
-    return x;
+    int need = 3 + 3; /* "ok" and its race mark, a blank, and a bar of two */
+    for (int c = 0; c < C_COUNT; c++)
+        if (c != C_WHY && col_width(wide, x, c)) need += col_width(wide, x, c) + 1;
+    const int why = w - need - 1, full = col_w[wide][C_WHY];
+    return x | (why < full ? (why > 10 ? why : 10) : full) << 8;
 }
 
 /* s left-aligned in w display columns, cut there as every row is cut
@@ -138,7 +146,7 @@ static int put_cells(int y, int x, int w, ui_role role, int wide, int extra, cha
 static void draw_head(int y, int x, int w, int wide, int extra, int limited)
 {
     char head[C_COUNT][48] = {"#",    "variant", "time", "step", "cumul",
-                              "vs B", "GB/s",    "",     "J/GB", ""};
+                              "vs A", "GB/s",    "",     "J/GB", ""};
     snprintf(head[C_PCT], 48, "%s", wide ? (limited ? "%read" : "%peak") : limited ? "%rd" : "%pk");
     snprintf(head[C_WHY], 48, "%s", wide ? "explains it (vs the row above)" : "explains");
     const int hx = x + put_cells(y, x, w, R_TITLE, wide, extra, head);
@@ -201,15 +209,15 @@ static void draw_limit_note(const ui_app *a, int y, int x, int w, int rows, doub
     for (int i = 0; i < k; i++) ui_put(y + i, x, w, R_DIM, lines[i]);
 }
 
-/* What vs B is against, and B's steps the ladder lacks; the rows it took. */
+/* What vs A is against, and its steps the ladder lacks; the rows it took. */
 static int draw_against_note(const ui_app *a, int y, int x, int w, int rows)
 {
     char text[1024], only[512], lines[3][256];
     ui_against_only(a, only, sizeof only);
     const rs_device_info *d = a->against.has_device ? &a->against.device : NULL;
     snprintf(text, sizeof text,
-             "vs B: the time in %s%s%s%s over the time here (above %s1: faster here; -: not "
-             "in B).%s%s",
+             "vs A: the time in %s%s%s%s, the recording held against, over the time here "
+             "(above %s1: faster here; -: not in A).%s%s",
              rs_stall_base(a->against_path), d ? " (" : "", d ? d->name : "", d ? ")" : "",
              ui_glyph(G_TIMES), only[0] ? " " : "", only);
     const int k = ui_wrap(text, w, lines, rows < 3 ? rows : 3);
@@ -250,7 +258,7 @@ static void row_cells(const ui_app *a, int i, int wide, double limit, char cell[
     fmt_ratio_fit(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, col_w[wide][C_CUMUL],
                   cell[C_CUMUL], 48);
     snprintf(cell[C_WHY], 48, "-");
-    rs_story_cell(a->ladder, i, !wide, cell[C_WHY], 48); /* cut to its column */
+    rs_story_cell(a->ladder, i, !wide, cell[C_WHY], 48);     /* cut to its column */
     const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
     const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
     snprintf(cell[C_GBPS], 48, "%.0f", res->gbps);
@@ -273,7 +281,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
     const int wide = w >= 100;
     /* the bars and the % column read against it; unmeasured: the peak */
     const double limit = rs_rows_limit(a->ladder, a->ladder_done);
-    const int extra = extras(a), energy = extra & X_ENERGY;
+    const int extra = extras(a, wide, w), energy = extra & X_ENERGY;
     draw_head(r.y + 1, x, w, wide, extra, limit > 0);
     double best = 0.0;
     for (int i = 0; i < a->ladder_done; i++)

@@ -137,6 +137,18 @@ static const struct {
     [UI_SCREEN_SOURCE] = {ui_draw_source, ui_key_source},
 };
 
+/* E off: the energy of every result shown goes, as if never asked. */
+static void hide_energy(ui_app *a)
+{
+    for (int v = 0; v < RS_VARIANT_COUNT; v++)
+        memset(&a->last[v].result.energy, 0, sizeof(rs_energy));
+    for (int i = 0; i < a->ladder_done; i++)
+        memset(&a->ladder[i].result.energy, 0, sizeof(rs_energy));
+    for (int i = 0; i < a->sweep.done; i++)
+        memset(&a->sweep.rows[i].result.energy, 0, sizeof(rs_energy));
+    memset(&a->pinned.result.energy, 0, sizeof(rs_energy));
+}
+
 /* The screen's keys first, then those every screen shares. */
 /* The action on the current screen; 0 when it does nothing there. */
 static int action(ui_app *a, ui_action act)
@@ -187,9 +199,12 @@ static int action(ui_app *a, ui_action act)
         break;
     case UI_ACT_ENERGY:
         a->cfg.energy = !a->cfg.energy;
+        if (!a->cfg.energy) hide_energy(a);
         ui_status(a, R_NORMAL, "%s",
-                  a->cfg.energy ? "energy on: each run also measures joules per reduction (NVML)"
-                                : "energy off");
+                  !a->cfg.energy ? "energy off"
+                  : a->replay    ? "energy on: Enter shows what the recording measured"
+                                 : "energy on: each run also measures joules per reduction "
+                                   "(NVML)");
         break;
     case UI_ACT_HELP:
         a->help_scroll = 0;
