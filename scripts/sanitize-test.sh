@@ -15,7 +15,7 @@ if [ -z "${RS_SAN_NO_BUILD:-}" ]; then
 fi
 logs="$PWD/$dir/san-logs"
 rm -rf "$logs" && mkdir -p "$logs"
-supp="$PWD/tests/lsan.supp"
+supp="$PWD/tests/lib/lsan.supp"
 # protect_shadow_gap=0: the CUDA driver maps memory where ASan's gap would be.
 # use_tls=0: LeakSanitizer crashes walking the dynamic TLS CUPTI leaves.
 export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1:protect_shadow_gap=0:strict_string_checks=1"

@@ -1,6 +1,6 @@
 /* CSV for scripts: the rows of run and ladder, and run --stalls as one
  * table. Every column and its unit is in docs/formats.md, which
- * tests/test_formats.py holds the output to. */
+ * tests/cli/test_formats.py holds the output to. */
 #include <math.h>
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 /* Names checked against the GH100 metric list through the CUPTI host API
- * (see tests/test_cupti_host.c) and against Nsight Compute on an H200. */
+ * and against Nsight Compute on an H200. */
 const rs_metric_def rs_metric_defs[RS_METRIC_COUNT] = {
     {RS_M_DURATION, "duration", "gpu__time_duration.sum", "kernel time", "kernel", "ns",
      "time the kernels ran on the GPU, summed over the reduction's launches", RS_AGG_SUM, 1},

@@ -328,7 +328,7 @@ static rs_status host_parts(rs_engine *e, const rs_request *req, const rs_hooks 
 
 /* Test-only (REDSCOPE_TEST_SPLIT): a one-GPU request that a split accepts
  * goes through split.c over one GPU, so that its gate, timing, finishes,
- * counters and faults run on a machine with one GPU (tests/test_gpu_multi_one.py). */
+ * counters and faults run on a machine with one GPU (tests/gpu/test_gpu_multi_one.py). */
 static int split_one(const rs_engine *e, const rs_request *req)
 {
     if (!e->split_one || req->gpus != 1) return 0;

@@ -13,7 +13,7 @@
  * any, returned, the count 0). Test-only, REDSCOPE_TEST_GPUS=K (2 to
  * RS_GPUS_MAX) where CUDA sees a device: K GPUs, every one CUDA device 0,
  * so the paths over several GPUs run on a machine with one
- * (tests/test_gpu_multi_virtual.py; NCCL refuses them). */
+ * (tests/gpu/test_gpu_multi_virtual.py; NCCL refuses them). */
 int rs_gpus_virtual(void); /* K, or 0 when not set */
 int rs_gpu_count(int *count);
 int rs_gpu_dev(int g); /* the CUDA device of a run's GPU g */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the hostile corpus of tests/test_hostile.py from the shipped
+"""Writes the hostile corpus of tests/cli/test_hostile.py from the shipped
 recordings: each file is a real recording with one field made hostile
 (escape sequences, C1 and bidirectional controls, newlines that would
 forge output lines, figures out of range, totals that contradict their

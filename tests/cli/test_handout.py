@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""ladder --format md|html: the lecture handout, from a recording (no GPU).
+Its table holds every step with the figures of the same ladder's JSON, one
+paragraph per step with the Why's sentences (the stall line with its text
+under --stalls) and the counter that explains it; the HTML is one
+well-formed file with the GB/s drawn inline as SVG; other commands refuse
+the format."""
+import html.parser
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from clitest import Checks, run  # noqa: E402
+
+DEMO = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings", "h200-demo.jsonl")
+check = Checks("test_handout")
+
+rc, out, err = run("ladder", "--replay", DEMO, "--stalls", "--format", "json")
+rows = json.loads(out)["rows"] if rc == 0 else []
+check(len(rows) == 14, f"the ladder's JSON: {rc} {err}")
+
+# Markdown
+rc, md, err = run("ladder", "--replay", DEMO, "--stalls", "--format", "md")
+lines = md.splitlines()
+check(rc == 0 and lines and lines[0] == "# The reduction ladder on NVIDIA H200",
+      f"md: the title names the GPU: {rc} {lines[:1]} {err}")
+check("int32 sum, n 2^24 (16,777,216 elements), block 256, median of 20 repetitions" in md
+      and "theoretical peak 4814 GB/s, the streaming read 4457 GB/s measured" in md,
+      "md: the configuration, the peak and the limit", md[:600])
+table = [l for l in lines if l.startswith("| ") and not l.startswith("| # ")]
+check(len(table) == 14, f"md: a table row per step ({len(table)})")
+cells = [[c.strip() for c in l.strip("|").split(" | ")] for l in table]
+got = {c[1]: (float(c[5]), c[6]) for c in cells if len(c) == 9}
+want = {r["request"]["variant"]: (round(r["gbps"], 1), f"{r['pct_peak']:.1f}%") for r in rows}
+check(got == want, f"md: every step's GB/s and % of peak as the recording says: {got} {want}")
+plain = re.sub(r"\\(.)", r"\1", md)  # as it reads rendered: its escapes undone
+heads = [l for l in plain.splitlines() if l.startswith("## ")]
+check(len(heads) == 14 and heads[3] == "## 4. sequential: sequential addressing: stride halves, "
+      "tid < s", f"md: a paragraph per step, named with its idea: {heads[:4]}")
+seq = plain.split(heads[3], 1)[-1].split("\n## ", 1)[0] if len(heads) > 4 else ""
+check("Bank conflicts 7,098,086 \u2192 79,860" in seq and "classic.cu:59 (if (tid < stride)" in seq
+      and "**The counter that explains it:** bank conflicts 79.9 k \u25bc99% (against the step "
+      "above)" in seq, "md: sequential's why, its stall line with its text, its counter", seq)
+check(all(all(x.strip() for x in c) and len(c) == 9 for c in cells), "md: every cell holds a figure")
+check("\\<" in md and "\\[" in md and "tid < s" not in md.split("\n## 4", 1)[-1][:80],
+      "md: source text escaped where it would be markup (<, [)")
+
+# HTML: well formed, the same numbers, the chart inline
+rc, page, err = run("ladder", "--replay", DEMO, "--stalls", "--format", "html")
+
+
+class Tags(html.parser.HTMLParser):
+    EMPTY = {"meta", "rect", "line", "br", "polyline"}
+
+    def __init__(self):
+        super().__init__()
+        self.open, self.bad, self.cells = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.EMPTY:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.EMPTY:
+            return
+        if self.open and self.open[-1] == tag:
+            self.open.pop()
+        else:
+            self.bad.append(tag)
+
+    def handle_data(self, data):
+        if self.open and self.open[-1] == "td":
+            self.cells.append(data)
+
+
+p = Tags()
+p.feed(page)
+check(rc == 0 and page.startswith("<!DOCTYPE html>") and not p.open and not p.bad,
+      f"html: every tag closed: open {p.open} bad {p.bad} {err}")
+check(page.count("<svg") == 1 and page.count("<rect") == 14
+      and "the streaming read, 4457 GB/s" in page, "html: the GB/s of each step drawn inline")
+gbps = [float(c) for c in p.cells if re.fullmatch(r"\d+\.\d", c)]
+check(gbps == [round(r["gbps"], 1) for r in rows], f"html: the table's GB/s: {gbps}")
+check(page.count("<h2>") == 14 and "&lt;" in page and "<b>The counter that explains it:</b>" in page,
+      "html: a paragraph per step, source text escaped")
+
+# only the ladder writes a handout; a recording that holds nothing asked says so
+rc, out, err = run("run", "--replay", DEMO, "--format", "md")
+check(rc == 2 and out == "" and "--format md is the ladder's handout" in err,
+      f"run --format md: refused: {rc} {err}")
+rc, out, err = run("ladder", "--replay", DEMO, "--format", "md", "--n", "2^12")
+check(rc == 2 and out == "" and "nothing asked for is in" in err,
+      f"a handout of nothing recorded: {rc} {out[:100]} {err}")
+# a replay that holds two steps of the ladder: their rows, no gaps, no "against" without a change
+rc, out, err = run("ladder", "--replay", os.path.join(os.path.dirname(DEMO), "h100-mine-after.jsonl"),
+                   "--format", "md")
+table = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith("| # ")]
+check(rc == 0 and len(table) == 2 and "not in the recording" not in out
+      and out.count("against the step above") == 0 and out.count("\n## ") == 2,
+      f"a handout of what a recording holds: {rc} {table} {err}")
+rc, out, err = run("ladder", "--help")
+check("md or html: the lecture handout" in out, "ladder --help names the handout")
+check("## The sweep" not in md, "md: no sweep section where the recording holds none of its kind")
+
+# a recording that holds a sweep of the ladder's kind: its times, as sweep says them, and a chart
+EN = os.path.join(os.path.dirname(DEMO), "h100-energy.jsonl")
+rc, sweep, err = run("sweep", "--replay", EN)
+times = sweep.split("energy per GB read", 1)[0]  # the times' grid, not the J/GB one under it
+grid = [l.split() for l in times.splitlines() if re.match(r" +2\^\d+ ", l)]
+want = [[c[0]] + [f"{c[i]} {c[i + 1]}" for i in range(1, len(c), 2)] for c in grid]
+rc, out, err = run("ladder", "--replay", EN, "--n", "2^24", "--format", "md")
+part = out.split("## The sweep: n from 2^16 to 2^28", 1)
+rows_ = [[x.strip() for x in l.strip("|").split(" | ")] for l in part[-1].splitlines()
+         if re.match(r"\| 2\^\d+ \|", l)]
+check(rc == 0 and len(part) == 2 and rows_ == want and len(rows_) == 7
+      and "Who leads: cpu (1 thread) fastest up to 2^16; vectorized from 2^18 on." in part[-1],
+      f"md: the recorded sweep's times as sweep prints them: {rows_} {want}")
+rc, page, err = run("ladder", "--replay", EN, "--n", "2^24", "--format", "html")
+p = Tags()
+p.feed(page)
+svg = page.split("<h2>The sweep", 1)[-1]
+lines = re.findall(r'<polyline [^>]*points="([^"]*)"', svg)
+check(rc == 0 and not p.open and not p.bad and page.count("<svg") == 2 and len(lines) == 4
+      and all(len(l.split()) == 7 for l in lines)
+      and all(f">{v}</text>" in svg for v in ("atomic", "sequential", "vectorized", "cpu (1 thread)")),
+      f"html: the sweep drawn, a line of 7 points per series, named: {len(lines)} {p.bad}")
+
+check.finish()

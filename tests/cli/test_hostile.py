@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""The hostile corpus (tests/data/hostile, written by its make.py from the
+shipped recordings, and special files made here): recordings with escape
+sequences, C1 and bidirectional controls and newlines in their strings,
+figures out of range and totals that contradict their parts; a preset and
+kernels of the same kind; FIFOs, devices, directories and links where
+files are read or written; output files that exist, are being read, or
+have control characters in their names. Each case must end in its
+documented exit status within a few seconds, write nothing it was not asked
+to (the old file kept whole where a write is refused), and print no control
+character but newline and tab, no C1 or bidirectional control, and no
+forged line. The explorer, in a real terminal (tmux), draws a recording's
+bidirectional controls escaped and lists a FIFO preset as broken without
+blocking. No GPU needed."""
+import os
+import resource
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from clitest import EXE, Checks  # noqa: E402
+from tuitest import Tmux  # noqa: E402
+
+check = Checks("test_hostile")
+SRC = os.environ["REDSCOPE_SOURCE"]
+DATA = os.path.join(SRC, "tests", "data", "hostile")
+DEMO = os.path.join(SRC, "conf", "recordings", "h200-demo.jsonl")
+AR = os.path.join(SRC, "conf", "recordings", "h200x2-allreduce.json")
+SEQ = ("run", "--variant", "sequential", "--n", "2^24", "--replay")
+CHECK = ("run", "--variant", "unroll_warp_volatile", "--n", "2^20", "--check", "race", "--replay")
+BIDI = ("\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c")
+
+
+def data(name):
+    return os.path.join(DATA, name)
+
+
+def clean(out):
+    """No control byte but newline and tab, no C1 or bidi control, no forged line."""
+    bad = [c for c in out if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f
+           or c in BIDI]
+    forged = [l for l in out.splitlines() if l.lstrip().startswith(("5 first_add", "FORGED"))]
+    return not bad and not forged, bad[:3] + forged[:1]
+
+
+def listing(d):
+    return sorted(os.listdir(d))
+
+
+def case(name, args, rc, env=None, made=(), keep=(), within=10.0):
+    """Run redscope in a fresh folder holding what setup put there; check
+    the exit status, the time, the output and the files."""
+    work = CASES[name]
+    before = listing(work)
+    kept = {k: open(os.path.join(work, k), "rb").read() for k in keep}
+    e = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, ".config"), **(env or {}))
+    t0 = time.time()
+    try:
+        p = subprocess.run([EXE, *args], cwd=work, capture_output=True, env=e, timeout=within + 20)
+        got, out = p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        got, out = "timeout", ""
+    took = time.time() - t0
+    ok_text, what = clean(out)
+    after = [f for f in listing(work) if f not in before]
+    check(got == rc, f"{name}: exit {got}, not {rc}: {out[-300:]!r}")
+    check(took < within, f"{name}: {took:.1f} s, over {within} s")
+    check(ok_text, f"{name}: control characters or forged lines in the output: {what}")
+    check(sorted(after) == sorted(made), f"{name}: made {after}, not {list(made)}")
+    for k, old in kept.items():
+        path = os.path.join(work, k)
+        still = os.path.islink(path) or not os.path.isfile(path) or open(path, "rb").read() == old
+        check(still, f"{name}: {k} changed")
+    return out
+
+
+CASES = {}
+
+
+def folder(name, setup=None):
+    d = tempfile.mkdtemp(prefix="rs_hostile_")
+    CASES[name] = d
+    if setup:
+        setup(d)
+    return d
+
+
+def fifo(d, n="f"):
+    os.mkfifo(os.path.join(d, n))
+
+
+def touch(d, n, text="OLD\n"):
+    with open(os.path.join(d, n), "w") as f:
+        f.write(text)
+
+
+# 1. recordings: every string reaches the terminal escaped, every figure checked
+for rec, rc, args in (("device_escape.jsonl", 0, SEQ), ("device_bidi.jsonl", 0, SEQ),
+                      ("device_c1.jsonl", 0, SEQ), ("peak_huge.jsonl", 7, SEQ),
+                      ("peak_negative.jsonl", 7, SEQ), ("sm_count_text.jsonl", 7, SEQ),
+                      ("metric_negative.jsonl", 7, SEQ), ("metric_huge.jsonl", 7, SEQ),
+                      ("metric_reason_newline.jsonl", 0, SEQ),
+                      ("launch_name_newline.jsonl", 0, SEQ), ("row_error_escape.jsonl", 4, SEQ),
+                      ("command_bidi.jsonl", 0, SEQ)):
+    folder(rec)
+    out = case(rec, [*args, data(rec), "--metrics", "full", "--format", "table"], rc)
+for rec in ("stall_file_newline.jsonl", "stall_text_escape.jsonl", "stall_function_newline.jsonl",
+            "stall_link_newline.jsonl"):
+    for fmt in ("table", "csv", "json"):
+        folder(rec + fmt)
+        out = case(rec + fmt, [*SEQ, data(rec), "--stalls", "--format", fmt], 0)
+folder("peak_refusal")
+out = case("peak_refusal", [*SEQ, data("peak_huge.jsonl")], 7)
+check("device.peak_gbps is 1e+308: expected GB/s from 0 to 1000000" in out, f"named: {out}")
+for rec, rc, said in (("check_total_zero.jsonl", 7, "check.total is 0 but it lists 5 findings"),
+                      ("check_total_negative.jsonl", 7, "check.total is -1"),
+                      ("check_total_huge.jsonl", 7, "check.total is 1e+308"),
+                      ("check_wrong.jsonl", 1, "gave a WRONG result under compute-sanitizer"),
+                      ("check_not_ran_found.jsonl", 7, "check.ran is false, yet it lists"),
+                      ("check_not_ran.jsonl", 6, "was not checked: racecheck stopped"),
+                      ("check_file_newline.jsonl", 9, "hazards")):
+    folder(rec)
+    out = case(rec, [*CHECK, data(rec)], rc)
+    check(said in out, f"{rec}: exit {rc} says why: {out[-300:]}")
+folder("allreduce_wrong")
+out = case("allreduce_wrong", ["allreduce", "--replay", data("allreduce_wrong.json"), "--algo",
+                               "all"], 1)
+check("1 of 120 points WRONG (the first: nccl at n 16" in out, f"a wrong point is said: {out[-300:]}")
+folder("allreduce_newline")
+case("allreduce_newline", ["allreduce", "--replay", data("allreduce_newline.json")], 0)
+folder("stalls_not_recorded")
+case("stalls_not_recorded", [*SEQ[:-3], "--type", "float32", "--n", "2^28", "--replay", DEMO,
+                             "--stalls"], 2)
+
+# 2. files read: a regular file, never waited on, never read without end
+folder("replay_zero")
+case("replay_zero", ["ladder", "--replay", "/dev/zero"], 7)
+folder("replay_fifo", fifo)
+case("replay_fifo", ["ladder", "--replay", "f"], 7)
+folder("allreduce_fifo", fifo)
+case("allreduce_fifo", ["allreduce", "--replay", "f"], 7)
+folder("allreduce_dir", lambda d: os.mkdir(os.path.join(d, "dir")))
+out = case("allreduce_dir", ["allreduce", "--replay", "dir"], 7)
+check("'dir' is a directory: give a recording file" in out, f"a directory: {out}")
+
+
+def presets_dir(d, kind):
+    p = os.path.join(d, ".config", "redscope", "presets")
+    os.makedirs(p)
+    if kind == "fifo":
+        os.mkfifo(os.path.join(p, "stuck.ini"))
+    elif kind == "zero":
+        os.symlink("/dev/zero", os.path.join(p, "zero.ini"))
+    elif kind == "names":  # names are outside text too
+        for name in ("esc\x1b]0;PWNED\x07.ini", "nl\nshipped presets (FORGED):.ini",
+                     "rlo\u202e.ini", "comma,name.ini"):
+            touch(p, name, "[run]\nn = 1000\n")
+    else:
+        shutil.copy(data("evil.ini"), os.path.join(p, "evil.ini"))
+
+
+for kind in ("fifo", "zero", "evil"):
+    folder("presets_" + kind, lambda d, k=kind: presets_dir(d, k))
+    out = case("presets_" + kind, ["presets"], 0)
+    check("BROKEN" in out, f"presets: the {kind} preset is listed as broken: {out[-300:]}")
+folder("presets_names", lambda d: presets_dir(d, "names"))
+for fmt in ("table", "csv", "json"):
+    out = case("presets_names", ["presets", "--format", fmt], 0)
+    check("\\x1b]0;PWNED" in out and "\\u202e" in out,
+          f"presets --format {fmt}: names shown escaped: {out[-400:]}")
+out = case("presets_names", ["presets", "--format", "csv"], 0)
+check(any(l.startswith('"comma,name",user,') for l in out.splitlines()),
+      f"presets --format csv: a name with a comma is one field: {out[-400:]}")
+for kind, name, said in (("fifo", "stuck", "stuck.ini' is a FIFO, not a regular file"),
+                        ("zero", "zero", "zero.ini' is a device, not a regular file")):
+    folder("preset_named_" + kind, lambda d, k=kind: presets_dir(d, k))
+    out = case("preset_named_" + kind, ["ladder", "--preset", name, "--replay", DEMO], 7)
+    check(said in out, f"--preset {name}: what is there is named, not 'no preset': {out}")
+folder("preset_evil", lambda d: presets_dir(d, "evil"))
+case("preset_evil", ["ladder", "--preset", "evil", "--replay", DEMO], 2)
+
+# 3. kernels: the compiler's log escaped, a compile bounded in time
+folder("kernel_escape")
+case("kernel_escape", ["compile", data("escape_error.cu")], 2)
+
+
+def include_fifo(d):
+    fifo(d)
+    touch(d, "inc.cu", '#include "f"\nextern "C" __global__ void k() {}\n')
+
+
+folder("kernel_fifo_include", include_fifo)
+out = case("kernel_fifo_include", ["compile", "inc.cu"], 2,
+           env={"REDSCOPE_COMPILE_SECONDS": "2"})
+check("the compile ran past 2 s and was stopped" in out, f"the bound named: {out}")
+
+# the environment's numbers by the option values' rule: blanks around them
+# are not part of them; anything else that is not the number is refused
+for v, rc in (("0", 2), ("abc", 2), ("1e9", 2), (" 30 ", 0)):
+    folder("compile_seconds" + v.strip())
+    out = case("compile_seconds" + v.strip(), ["compile", os.path.join(SRC, "conf", "kernels",
+                                                                      "template.cu")], rc,
+               env={"REDSCOPE_COMPILE_SECONDS": v})
+    check(rc == 0 or f"REDSCOPE_COMPILE_SECONDS='{v}': seconds, more than 0" in out,
+          f"REDSCOPE_COMPILE_SECONDS='{v}': exit {rc}: {out}")
+folder("algo_blanks")
+case("algo_blanks", ["allreduce", "--replay", AR, "--algo", "ring, tree"], 0)
+
+# 4. files written: regular files only, an existing one only with --force,
+# never the one read, a temporary file renamed into place
+CPU = ("run", "--variant", "cpu", "--n", "1000")
+folder("record_fifo", fifo)
+case("record_fifo", [*CPU, "--record", "f"], 7)
+check(not os.path.isfile(os.path.join(CASES["record_fifo"], "f")), "the FIFO stays a FIFO")
+folder("record_link", lambda d: os.symlink("/etc/hostname", os.path.join(d, "l.jsonl")))
+case("record_link", [*CPU, "--record", "l.jsonl"], 7)
+check(os.path.islink(os.path.join(CASES["record_link"], "l.jsonl")), "the link stays a link")
+folder("record_dir", lambda d: os.mkdir(os.path.join(d, "d")))
+case("record_dir", [*CPU, "--record", "d"], 7)
+folder("record_exists", lambda d: touch(d, "old.jsonl"))
+out = case("record_exists", [*CPU, "--record", "old.jsonl"], 2, keep=("old.jsonl",))
+check("exists: add --force to replace it" in out, f"--force named: {out}")
+folder("record_force", lambda d: touch(d, "old.jsonl"))
+case("record_force", [*CPU, "--record", "old.jsonl", "--force"], 0)
+check(open(os.path.join(CASES["record_force"], "old.jsonl")).read().startswith('{"redscope'),
+      "--force replaces it")
+folder("record_same", lambda d: shutil.copy(DEMO, os.path.join(d, "same.jsonl")))
+case("record_same", ["ladder", "--replay", "same.jsonl", "--record", "same.jsonl", "--force"], 2,
+     keep=("same.jsonl",))
+folder("record_same_ar", lambda d: shutil.copy(AR, os.path.join(d, "same.json")))
+case("record_same_ar", ["allreduce", "--replay", "same.json", "--record", "same.json",
+                        "--force"], 2, keep=("same.json",))
+# never a file the command reads, --force or not
+folder("record_kernel_self", lambda d: touch(d, "k.cu", "// mine\n"))
+out = case("record_kernel_self", ["ladder", "--replay", DEMO, "--kernel", "k.cu", "--record",
+                                  "k.cu", "--force"], 2, keep=("k.cu",))
+check("is a file this command reads" in out, f"--record over the --kernel file: {out}")
+folder("record_preset_self", lambda d: touch(d, "p.ini", "[run]\nn = 1000\n"))
+out = case("record_preset_self", [*CPU, "--preset", "./p.ini", "--record", "p.ini", "--force"], 2,
+           keep=("p.ini",))
+check("is a file this command reads" in out, f"--record over the --preset file: {out}")
+folder("record_against_self", lambda d: shutil.copy(DEMO, os.path.join(d, "ag.jsonl")))
+case("record_against_self", [*SEQ, DEMO, "--stalls", "--against", "ag.jsonl", "--record",
+                             "./ag.jsonl", "--force"], 2, keep=("ag.jsonl",))
+# a replayed check is recorded as shown, and replays the same
+CHECKS = os.path.join(SRC, "conf", "recordings", "h100-checks.jsonl")
+folder("record_check_replay")
+first = case("record_check_replay", [*CHECK, CHECKS, "--record", "ck.jsonl"], 9,
+             made=("ck.jsonl",))
+again = case("record_check_replay", [*CHECK, "ck.jsonl"], 9)
+check("hazards" in first and first == again, f"a recorded check replays as shown: {again[-300:]}")
+# output that cannot be written is an error, not exit 0 with the output cut
+for args in (["ladder", "--replay", DEMO, "--format", "json"], ["--version"], ["presets"]):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([EXE, *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                           timeout=60)
+    check(p.returncode == 7 and "cannot write the output" in p.stderr,
+          f"{' '.join(args[:2])} > /dev/full: exit {p.returncode}, {p.stderr.strip()!r}")
+# nothing ran, nothing written: an existing recording stays whole
+folder("record_nothing_asked")
+out = case("record_nothing_asked", ["ladder", "--replay", DEMO, "--n", "12345", "--record",
+                                    "new.jsonl"], 2)
+check("no run to record: new.jsonl not written" in out, f"a replay that held nothing: {out}")
+folder("record_nothing_kept", lambda d: shutil.copy(DEMO, os.path.join(d, "old.jsonl")))
+case("record_nothing_kept", ["ladder", "--replay", DEMO, "--n", "12345", "--record", "old.jsonl",
+                             "--force"], 2, keep=("old.jsonl",))
+folder("record_cancelled", lambda d: shutil.copy(DEMO, os.path.join(d, "good.jsonl")))
+p = subprocess.Popen([EXE, *CPU[:-1], "2^26", "--reps", "10000", "--record", "good.jsonl",
+                      "--force"], cwd=CASES["record_cancelled"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE)
+time.sleep(1.0)
+p.send_signal(signal.SIGINT)
+_, err = p.communicate(timeout=30)
+check(p.returncode == 130 and open(os.path.join(CASES["record_cancelled"], "good.jsonl"),
+                                   "rb").read() == open(DEMO, "rb").read()
+      and listing(CASES["record_cancelled"]) == ["good.jsonl"],
+      f"a run cancelled before its first row leaves the old recording whole: {p.returncode} "
+      f"{err[-300:]!r}")
+folder("record_missing_dir")
+case("record_missing_dir", [*CPU, "--record", "no/such/x.jsonl"], 7)
+LONG = os.path.join("a" * 250, "b" * 250, "c" * 200 + ".jsonl")  # 700 bytes, plain
+folder("record_long_name", lambda d: os.makedirs(os.path.join(d, "a" * 250, "b" * 250)))
+case("record_long_name", [*CPU, "--record", LONG], 0)
+check(os.path.isfile(os.path.join(CASES["record_long_name"], LONG)),
+      "a long plain name is no control character: the recording is written")
+folder("record_name_too_long")
+# a GPU variant: refused before the GPU is looked for (no GPU here: 3 or 4 after it)
+out = case("record_name_too_long", ["run", "--variant", "sequential", "--n", "1000", "--record",
+                                    "x" * 300 + ".jsonl"], 7)
+check("File name too long" in out, f"the name's length named before any work: {out}")
+# the rendezvous file (the --rendezvous path and the algorithm's name),
+# before any GPU is looked for (no GPU here: exit 3 after)
+RANK = ("allreduce", "--ranks", "2", "--algo", "nccl", "--n", "2^10", "--rendezvous")
+folder("rendezvous_fifo", lambda d: fifo(d, "f.nccl"))
+out = case("rendezvous_fifo", [*RANK, "f", "--rank", "0"], 7)
+check("is a FIFO" in out and stat.S_ISFIFO(os.lstat(os.path.join(CASES["rendezvous_fifo"],
+                                                                 "f.nccl")).st_mode),
+      f"rank 0 refuses to write NCCL's id over a FIFO, which stays: {out}")
+folder("rendezvous_kept", lambda d: touch(d, "j.nccl", "a user's file\n"))
+out = case("rendezvous_kept", [*RANK, "j", "--rank", "0"], 3, keep=("j.nccl",))
+check(os.path.isfile(os.path.join(CASES["rendezvous_kept"], "j.nccl")),
+      f"rank 0 that wrote nothing removes nothing: {out}")
+folder("rendezvous_wait_dir", lambda d: os.mkdir(os.path.join(d, "d.nccl")))
+out = case("rendezvous_wait_dir", [*RANK, "d", "--rank", "1"], 7, within=3)
+check("d.nccl is a folder, not a file" in out, f"a waiting rank refuses a folder at once: {out}")
+folder("rendezvous_wait_fifo", lambda d: fifo(d, "f.nccl"))
+out = case("rendezvous_wait_fifo", [*RANK, "f", "--rank", "1"], 7, within=3)
+check("a FIFO, a device or a socket" in out, f"a waiting rank refuses a FIFO at once: {out}")
+folder("rendezvous_wait_link",
+       lambda d: os.symlink("/etc/hostname", os.path.join(d, "l.nccl")))
+out = case("rendezvous_wait_link", [*RANK, "l", "--rank", "1"], 7, within=3)
+check("symbolic link" in out, f"a waiting rank refuses a link rank 0 would not write: {out}")
+folder("rendezvous_folder_path", lambda d: os.mkdir(os.path.join(d, "job")))
+case("rendezvous_folder_path", [*RANK, "job", "--rank", "1"], 3)  # job.nccl beside it: fine
+folder("record_newline")
+case("record_newline", [*CPU, "--record", "new\nline.jsonl"], 2)
+SWEEP = ("sweep", "--variants", "first_add", "--range", "2^10..2^12", "--finish", "atomic",
+         "--reps", "5", "--type", "float64", "--replay", DEMO)
+folder("plot_kernel_self", lambda d: touch(d, "k.csv", "mine\n"))
+case("plot_kernel_self", [*SWEEP, "--kernel", "k.csv", "--plot", "k.svg", "--force"], 2,
+     keep=("k.csv",))
+folder("plot_cut")  # gnuplot exits 0 after its writes failed: half a chart is no chart
+p = subprocess.run([EXE, "allreduce", "--replay", AR, "--algo", "all", "--plot", "pl.svg"],
+                   cwd=CASES["plot_cut"], capture_output=True, text=True, timeout=60,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048)))
+check(p.returncode == 7 and "gnuplot failed to draw pl.svg" in p.stderr
+      and listing(CASES["plot_cut"]) == ["pl.csv"],
+      f"a chart cut by a file size limit is refused, not renamed into place: {p.returncode} "
+      f"{p.stderr[-300:]} {listing(CASES['plot_cut'])}")
+folder("plot_csv_exists", lambda d: touch(d, "c.csv"))
+case("plot_csv_exists", [*SWEEP, "--plot", "c.svg"], 2, keep=("c.csv",))
+folder("plot_nothing")
+case("plot_nothing", [*SWEEP[:-6], "--type", "int64", "--replay", DEMO, "--plot", "n.svg"], 2)
+folder("plot_newline")
+case("plot_newline", [*SWEEP, "--plot", "new\nline.svg"], 2)
+
+# 5. values: refused with the control character shown, never echoed raw
+folder("value_newline")
+case("value_newline", ["run", "--variant", "seq\nredscope: FORGED", "--n", "1000"], 2)
+folder("value_escape")
+case("value_escape", ["run", "--variant", "cpu", "--n", "10\x1b[2J"], 2)
+folder("value_blanks")
+case("value_blanks", ["run", "--variant", " cpu ", "--n", " 1000 "], 0)
+
+# 6. the explorer: escapes drawn, a FIFO preset never waited on
+UTF8 = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+for rec, key, want in (("command_bidi.jsonl", "R", "\\u202eladder"),
+                       ("device_bidi.jsonl", None, "H200 \\u202e002H")):
+    d = folder("tui_" + rec, lambda d: presets_dir(d, "fifo"))
+    t = Tmux(f"cd {d} && XDG_CONFIG_HOME={d}/.config {EXE} --replay {data(rec)}", cols=120,
+             rows=35, env=UTF8)
+    try:
+        t.wait_for("REPLAY")
+        if key:
+            t.keys(key)
+        s = t.wait_for(want, 10) or t.screen()
+        check(want in s and not any(c in s for c in BIDI), f"explorer {rec}: {want} drawn", s)
+        if key:
+            t.keys("Escape")
+        t.keys("P")
+        s = t.wait_for("stuck", 5) or t.screen()
+        check("Presets" in s and "stuck" in s, f"explorer {rec}: P lists the FIFO preset", s)
+        t.keys("q")
+        if t.wait_for("q again", 2):
+            t.keys("q")
+        check(t.exit_code(10) == 0, f"explorer {rec}: quits")
+    finally:
+        t.close()
+
+print(f"test_hostile: {len(CASES)} cases")
+for d in CASES.values():
+    shutil.rmtree(d, ignore_errors=True)
+check.finish()

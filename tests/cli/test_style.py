@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""What the build promises of the sources (docs/architecture.md): no C or
+CUDA file over 600 lines, no function over 70, and rs_core free of CUDA
+headers."""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+MAX_FILE, MAX_FUNC = 600, 70
+bad = []
+
+
+def functions(lines):
+    """(name, first line, length) of each top-level function body: a '{'
+    line at column 0 (or a signature ending in '{') to the '}' at column 0."""
+    start = name = None
+    for i, line in enumerate(lines):
+        if start is None:
+            m = re.match(r"^[A-Za-z_][\w \*]*?\b(\w+)\s*\(", line)
+            if m and not line.rstrip().endswith(";"):
+                name = m.group(1)
+            if name and (line.startswith("{") or (m and line.rstrip().endswith("{"))):
+                start = i
+        elif line.startswith("}"):
+            yield name, start + 1, i - start + 1
+            start = name = None
+
+
+for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
+    if path.suffix not in (".c", ".h", ".cu", ".cuh"):
+        continue
+    lines = path.read_text().splitlines()
+    rel = path.relative_to(ROOT)
+    if len(lines) > MAX_FILE:
+        bad.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE})")
+    for name, first, length in functions(lines):
+        if length > MAX_FUNC:
+            bad.append(f"{rel}:{first}: {name} is {length} lines (at most {MAX_FUNC})")
+    if rel.parts[:2] == ("src", "core") and re.search(r'^\s*#\s*include\s*[<"](cuda|cupti|nvrtc)', "\n".join(lines), re.M):
+        bad.append(f"{rel}: rs_core includes a CUDA header")
+    # the layers (docs/architecture.md): core includes no other folder; the
+    # explorer and the command line's plumbing neither the engine nor CUPTI
+    folder = rel.parts[1] if len(rel.parts) > 2 and rel.parts[0] == "src" else ""
+    banned = {"core": "engine|profiling|nvtools|kernels|ui|cli|cmd", "ui": "engine|profiling|cmd",
+              "cli": "engine|profiling"}.get(folder)
+    if banned:
+        for m in re.finditer(rf'^\s*#\s*include\s*"(\.\./)?({banned})/', "\n".join(lines), re.M):
+            bad.append(f"{rel}: src/{folder}/ includes a header of src/{m.group(2)}/")
+
+for b in bad:
+    print("FAIL", b)
+print(f"style: {len(bad)} problem(s)")
+sys.exit(1 if bad else 0)
