@@ -391,7 +391,8 @@ static void ladder_footer(FILE *f, const rs_row *rows, int count, int vs_cpu)
     for (int i = 0; i < count; i++)
         if (rows[i].status == RS_OK && rows[i].result.energy.valid) {
             fprintf(f, "J/GB: the board's energy (NVML) per GB of input read, the reductions "
-                       "back to back; --wide: per reduction, and vs CPU\n");
+                       "back to back%s\n",
+                    vs_cpu ? "" : "; --wide: per reduction, and vs CPU");
             break;
         }
     for (int i = 0; i < count; i++) {
