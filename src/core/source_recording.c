@@ -62,6 +62,36 @@ static rs_status kernel_not_recorded(const rs_recording *rec, const rs_request *
                    r->kernel, held, count > 6 ? ", ..." : "");
 }
 
+/* " (it holds first_add here with --finish atomic)": the settings a row of
+ * the same variant, type, operation and n was recorded with where they
+ * differ from r's; "" where there is none. */
+static void near_miss(const rs_recording *rec, const rs_request *r, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int i = rec->count - 1; i >= 0 && !buf[0]; i--) {
+        const rs_request *q = &rec->rows[i].result.req;
+        if (rec->rows[i].status != RS_OK || q->variant != r->variant || q->type != r->type ||
+            q->op != r->op || q->n != r->n || q->variant == RS_V_KERNEL)
+            continue;
+        char d[128] = "";
+        size_t o = 0;
+        const rs_finish fq = rs_catalogue_finish(q), fr = rs_catalogue_finish(r);
+        if (q->block != r->block)
+            o += (size_t)snprintf(d + o, sizeof d - o, " --block %u", q->block);
+        if (fq != fr && o < sizeof d)
+            o += (size_t)snprintf(d + o, sizeof d - o, " --finish %s", rs_finish_name(fq));
+        if (q->grid != r->grid && o < sizeof d)
+            o += (size_t)snprintf(d + o, sizeof d - o, " --grid %u", q->grid);
+        if (q->ept != r->ept && o < sizeof d)
+            o += (size_t)snprintf(d + o, sizeof d - o, " --ept %u", q->ept);
+        if (q->dist != r->dist && o < sizeof d)
+            o += (size_t)snprintf(d + o, sizeof d - o, " --input %s", rs_dist_name(q->dist));
+        if (q->gpus != r->gpus && o < sizeof d)
+            snprintf(d + o, sizeof d - o, " --gpus %u", q->gpus);
+        if (d[0]) snprintf(buf, len, " (it holds %s here with%s)", rs_variant_name(q->variant), d);
+    }
+}
+
 static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
                          const rs_hooks *hooks, rs_result *out, rs_error *err)
 {
@@ -81,9 +111,11 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
     if (r->variant == RS_V_KERNEL && kernel_not_recorded(rec, r, err) != RS_OK) return err->code;
     if (r->variant == RS_V_CPU && rs_cpu_from_rows(rec->rows, rec->count, r, out))
         return RS_OK; /* the CPU time measured beside GPU runs of this input */
-    char label[96];
-    return rs_fail(err, RS_E_USAGE, RS_NOT_RECORDED ": %s with this configuration was not recorded",
-                   rs_request_label(r, label, sizeof label));
+    char label[96], near[160];
+    near_miss(rec, r, near, sizeof near);
+    return rs_fail(err, RS_E_USAGE,
+                   RS_NOT_RECORDED ": %s with this configuration was not recorded%s",
+                   rs_request_label(r, label, sizeof label), near);
 }
 
 static void rec_close(rs_source *s)

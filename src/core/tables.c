@@ -390,8 +390,9 @@ static void ladder_footer(FILE *f, const rs_row *rows, int count, int vs_cpu)
     if (vs_cpu) cpu_footer(f, rows, count);
     for (int i = 0; i < count; i++)
         if (rows[i].status == RS_OK && rows[i].result.energy.valid) {
-            fprintf(f, "J/GB: the board's energy (NVML) per GB of input read, the reductions "
-                       "back to back%s\n",
+            fprintf(f,
+                    "J/GB: the board's energy (NVML) per GB of input read, the reductions "
+                    "back to back%s\n",
                     vs_cpu ? "" : "; --wide: per reduction, and vs CPU");
             break;
         }
@@ -431,7 +432,8 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
         rs_request_label(&r->req, label, sizeof label);
         const int step = rs_catalogue_get(r->req.variant)->step;
         if (rows[i].status != RS_OK) {
-            fprintf(f, "%3d  %-*s refused: %s\n", step, w, label, rows[i].error);
+            fprintf(f, "%3d  %-*s %s%s\n", step, w, label,
+                    rs_row_not_recorded(&rows[i]) ? "" : "refused: ", rows[i].error);
             continue;
         }
         char t[32], s[32], c[32], x[32], p[4][48], why[96] = "";
@@ -477,7 +479,8 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         char label[96];
         rs_request_label(&r->req, label, sizeof label);
         if (rows[i].status != RS_OK) {
-            fprintf(f, "%3d  %-*s refused: %s\n", vi->step, w, label, rows[i].error);
+            fprintf(f, "%3d  %-*s %s%s\n", vi->step, w, label,
+                    rs_row_not_recorded(&rows[i]) ? "" : "refused: ", rows[i].error);
             continue;
         }
         char t[32], s[32], c[32], x[32], p[4][48];

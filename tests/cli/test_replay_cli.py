@@ -216,7 +216,13 @@ rc, out, err = run("ladder", "--preset", "speed-of-light", "--replay", DEMO)
 check(rc == 2 and err == nothing("ladder", "--n 2^24 --metrics full"),
       f"ladder, nothing recorded: {rc} {err!r}")
 check(out.startswith("int32 sum, n 2^28, block 256 on NVIDIA H200\n")
-      and "refused: not in the recording" in out, f"the ladder's header as live: {out[:300]}")
+      and "  not in the recording" in out and "refused" not in out,
+      f"the ladder's header as live, the rows not recorded said so: {out[:300]}")
+# a row recorded with other settings: the settings that differ, named
+rc, out, err = run("ladder", "--replay", DEMO, "--type", "float64")
+first = next((l for l in out.splitlines() if " first_add " in l), "")
+check(rc == 0 and first.endswith("was not recorded (it holds first_add here with --finish atomic)"),
+      f"a step recorded with another finish names it: {first}")
 rc, out, err = run("sweep", "--replay", DEMO, "--range", "1,2,3")
 check(rc == 2 and err == nothing("sweep", "--range 2^10..2^28") and "not recorded" in out,
       f"sweep: {rc} {err!r}")
