@@ -196,6 +196,23 @@ void ui_bar(int y, int x, int w, double frac, ui_role role)
     for (int k = cells; k < w; k++) ui_put(y, x + k, 1, R_DIM, ui_glyph(G_EMPTY));
 }
 
+/* The last line kept of a text cut short ends in an ellipsis, within
+ * width. */
+static void mark_cut(char *line, int width)
+{
+    const int utf8 = ui_theme_utf8();
+    const char *dots = utf8 ? "\xe2\x80\xa6" : "...";
+    const int dw = utf8 ? 1 : 3;
+    size_t len = strlen(line);
+    while (len && ui_width(line) + dw > width) {
+        do len--; /* a whole character: its continuation bytes with it */
+        while (len && ((unsigned char)line[len] & 0xc0) == 0x80);
+        line[len] = '\0';
+    }
+    while (len && line[len - 1] == ' ') line[--len] = '\0';
+    if (len + strlen(dots) < 256) strcat(line, dots);
+}
+
 int ui_wrap(const char *text, int width, char (*lines)[256], int max)
 {
     int n = 0;
@@ -241,5 +258,7 @@ int ui_wrap(const char *text, int width, char (*lines)[256], int max)
         n++;
         if (*p == '\n') p++;
     }
+    while (*p == ' ' || *p == '\n') p++;
+    if (*p && n > 0) mark_cut(lines[n - 1], width); /* more than max lines: say it is cut */
     return n;
 }

@@ -35,11 +35,27 @@ static void row_text(void)
     CHECK(ui_row_text(&s, line, sizeof line) == 0 && s == plain);
 }
 
+/* Wrapped text cut to fewer lines than it needs ends in an ellipsis (here,
+ * without a theme, "..."), within the width; text that fits does not. */
+static void wrap_cut(void)
+{
+    char lines[3][256];
+    int n = ui_wrap("the streaming read: 3086 GB/s measured", 12, lines, 2);
+    CHECK_MSG(n == 2 && strcmp(lines[0], "the") == 0 && strcmp(lines[1], "streaming...") == 0,
+              "%d [%s] [%s]", n, lines[0], lines[1]);
+    n = ui_wrap("the streaming read", 10, lines, 2); /* "streaming" and the dots would be 12 */
+    CHECK_MSG(n == 2 && strcmp(lines[1], "streami...") == 0 && ui_width(lines[1]) <= 10, "%d [%s]",
+              n, lines[1]);
+    n = ui_wrap("fits in two lines", 12, lines, 2);
+    CHECK_MSG(n == 2 && strcmp(lines[1], "lines") == 0, "%d [%s]", n, lines[1]);
+}
+
 int main(void)
 {
     setlocale(LC_CTYPE, "C.UTF-8");
     char b[256];
     row_text();
+    wrap_cut();
     CHECK(strcmp(shown("block 256", 20, b), "block 256") == 0);
     /* a number is never cut: "block 25" for "block 256" would lie */
     CHECK_MSG(strcmp(shown("n 2^24 block 256", 15, b), "n 2^24 block~") == 0, "%s", b);
