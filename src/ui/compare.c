@@ -45,13 +45,15 @@ static const rs_result *compare_side(const ui_app *a, int which, char *label, si
 static void compare_cells(int y, int x, int w, ui_role role, const char *name, const char *a,
                           const char *b, const char *ratio)
 {
-    char pa[96], pb[96], pr[64];
+    char pa[96], pb[96], pr[64], ca[96], cb[96];
     int value_w = (w - CMP_LABEL - CMP_RATIO - 3) / 2;
     if (value_w > 36) value_w = 36; /* "pinned vectorized on 2 GPUs, host" whole */
     ui_put(y, x, CMP_LABEL, role, name);
-    ui_put(y, x + CMP_LABEL + 1, w - CMP_LABEL - 1, role, ui_pad(a, value_w, pa, sizeof pa));
+    /* a side's name longer than its column: cut with an ellipsis, not by the other's */
+    ui_put(y, x + CMP_LABEL + 1, w - CMP_LABEL - 1, role,
+           ui_pad(rs_fmt_cut(a, value_w, ca, sizeof ca), value_w, pa, sizeof pa));
     ui_put(y, x + CMP_LABEL + value_w + 2, w - CMP_LABEL - value_w - 2, role,
-           ui_pad(b, value_w, pb, sizeof pb));
+           ui_pad(rs_fmt_cut(b, value_w, cb, sizeof cb), value_w, pb, sizeof pb));
     ui_put(y, x + CMP_LABEL + 2 * value_w + 3, w - CMP_LABEL - 2 * value_w - 3, role,
            ui_pad(ratio, CMP_RATIO, pr, sizeof pr));
 }
