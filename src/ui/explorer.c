@@ -50,9 +50,13 @@ static void header_text(const ui_app *a, int width, char *text, size_t len)
     counters_state(a, items[n++], 192);
     /* a device without a GPU (a CPU recording) has no peak, SMs or memory */
     snprintf(items[n], 192, d->peak_gbps > 0 ? "peak %.0f GB/s" : "", d->peak_gbps);
-    if (d->measured_gbps > 0)
-        snprintf(items[n] + strlen(items[n]), 192 - strlen(items[n]), " (meas. %.0f)",
-                 d->measured_gbps);
+    /* a replay: the limit measured with the result shown (each header of a
+     * recording has its own), as its Ladder screen and handout read it */
+    const rs_result *shown = a->replay ? ui_result_for(a, (rs_variant)a->sel) : NULL;
+    const double meas = shown && shown->device.measured_gbps > 0 ? shown->device.measured_gbps
+                                                                 : d->measured_gbps;
+    if (meas > 0)
+        snprintf(items[n] + strlen(items[n]), 192 - strlen(items[n]), " (meas. %.0f)", meas);
     n++;
     snprintf(items[n++], 192, d->sm_count > 0 ? "%d SMs" : "", d->sm_count);
     items[n][0] = '\0';

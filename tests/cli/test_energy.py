@@ -23,8 +23,11 @@ TMP = tempfile.mkdtemp(prefix="rs_energy_")
 check = Checks("test_energy")
 
 recorded, swept = {}, {}  # (n, variant) -> the energy object as the file holds it
+measured = {}  # n -> the streaming read measured with the ladder recorded there
 for line in open(REC):
     j = json.loads(line)
+    if j.get("command") == "ladder" and "device" in j:
+        measured.setdefault(j["request"]["n"], j["device"]["measured_gbps"])
     if "energy" in j and j.get("request"):
         into = swept if j.get("command") == "sweep" else recorded
         into[(j["request"]["n"], j["request"]["variant"])] = j["energy"]
@@ -154,6 +157,9 @@ for cols, rows_, pct in ((80, 24, False), (110, 30, True), (120, 32, True)):
         check("J/GB" in head and want in vec.split() and ("%read" in head) == pct,
               f"Ladder screen at {cols} columns: J/GB beside the step", s)
         check(all(len(l) <= cols for l in s.splitlines()), f"{cols} columns hold it", s)
+        if cols >= 120:  # the header's limit: the one measured with the rows shown
+            check(f"(meas. {measured[2 ** 24]:.0f})" in s.splitlines()[0],
+                  "the header's measured limit is the configuration's", s)
         table = [l for l in s.splitlines() if re.search(r"│ +\d+ \w", l)]
         check(len(table) == 14 and all(l.rstrip().endswith("│ │") for l in table),
               f"{cols} columns: no row runs over the box's border", s)
