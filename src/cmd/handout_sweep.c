@@ -15,9 +15,9 @@
  * GPU, into s; 0 when there is none. */
 static int recorded_sweep(const rs_recording *rec, const rs_request *q, rs_sweep *s)
 {
-    enum { MAXC = 64 };
-    rs_rec_config *c = calloc(MAXC, sizeof *c);
-    const int n = c ? rs_recording_configs(rec, c, MAXC) : 0;
+    const int most = rec->count + 1; /* no more configurations than rows */
+    rs_rec_config *c = calloc((size_t)most, sizeof *c);
+    const int n = c ? rs_recording_configs(rec, c, most) : 0;
     int found = -1;
     for (int k = 0; k < n; k++) {
         const rs_request *r = &c[k].req;

@@ -169,9 +169,10 @@ static rs_status run_window(rs_engine *e, rs_exec *x, window *w, unsigned batch,
 {
     cudaEvent_t done[2];
     CUDA_TRY(e, err, cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming), "an event");
-    if (cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming) != cudaSuccess) {
+    const cudaError_t made = cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming);
+    if (made != cudaSuccess) {
         cudaEventDestroy(done[0]);
-        return rs_fail(err, RS_E_CUDA, "creating an event");
+        return rs_cuda_fail(e, err, made, "creating an event");
     }
     const double give_up = w->warm_ms + w->window_ms + 4.0 * w->n->interval_ms + 3000.0;
     rs_status st = RS_OK;
@@ -192,11 +193,14 @@ static rs_status run_window(rs_engine *e, rs_exec *x, window *w, unsigned batch,
         if (c == cudaSuccess && k > 0) c = cudaEventSynchronize(done[(k - 1) & 1]);
     }
     atomic_store(&w->stop, 1);
-    if (c == cudaSuccess) c = cudaStreamSynchronize(e->stream);
+    /* the loop's end, before any wait: the GPU's time is the loop's alone */
+    const cudaError_t end = cudaEventRecord(e->ev_stop, e->stream);
+    const cudaError_t sync = cudaStreamSynchronize(e->stream);
+    if (c == cudaSuccess) c = end != cudaSuccess ? end : sync;
     cudaEventDestroy(done[0]);
     cudaEventDestroy(done[1]);
-    if (st == RS_OK && c != cudaSuccess) st = rs_cuda_fail(e, err, c, "running the reduction");
-    return st;
+    /* a CUDA failure wins over NVML's or a cancel: the context may be spoiled */
+    return c != cudaSuccess ? rs_cuda_fail(e, err, c, "running the reduction") : st;
 }
 
 /* The loop timed on the engine's events, the reader beside it; RS_E_IO:
@@ -213,7 +217,6 @@ static rs_status measure(rs_engine *e, rs_exec *x, window *w, unsigned batch, un
     if (c == cudaSuccess) st = run_window(e, x, w, batch, reps, err);
     atomic_store(&w->stop, 1);
     pthread_join(reader, NULL);
-    if (c == cudaSuccess && st == RS_OK) c = cudaEventRecord(e->ev_stop, e->stream);
     if (c == cudaSuccess && st == RS_OK) c = cudaEventSynchronize(e->ev_stop);
     if (c == cudaSuccess && st == RS_OK) c = cudaEventElapsedTime(ms, e->ev_start, e->ev_stop);
     if (c != cudaSuccess && st == RS_OK) st = rs_cuda_fail(e, err, c, "timing the energy loop");

@@ -168,9 +168,9 @@ static void take_event(ui_app *a, const ui_event *ev)
     case UI_EV_CHECK: take_check(a, ev); break;
     case UI_EV_SASS: ui_source_take_sass(a, ev); break;
     case UI_EV_DONE:
+        if (ev->job == UI_JOB_SASS) break; /* not a run: the quit question stands */
         a->quit_armed = 0;
-        if (ev->job == UI_JOB_CHECK || ev->job == UI_JOB_COMPILE || ev->job == UI_JOB_SASS)
-            break; /* said when taken */
+        if (ev->job == UI_JOB_CHECK || ev->job == UI_JOB_COMPILE) break; /* said when taken */
         if (ev->status == RS_E_CANCELLED)
             ui_status(a, R_WARN, "cancelled: what finished is kept");
         else if (ev->status != RS_OK)
@@ -190,5 +190,4 @@ void ui_take_events(ui_app *a)
         take_event(a, ev);
     }
     free(ev);
-    ui_source_sass_retry(a); /* a SASS request that waited for a run to end */
 }

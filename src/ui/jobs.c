@@ -14,7 +14,12 @@ int ui_busy(ui_app *a)
 
 static void say_busy(ui_app *a)
 {
-    ui_status(a, R_NORMAL, "a run is going on: Esc cancels it"); /* its end says "done" */
+    char what[96] = "";
+    ui_worker_busy(a->worker, NULL, what, sizeof what);
+    if (strcmp(what, "nvdisasm") == 0) /* the Source screen's s: a moment, not a run */
+        ui_status(a, R_NORMAL, "nvdisasm is reading the kernel: a moment, then again");
+    else
+        ui_status(a, R_NORMAL, "a run is going on: Esc cancels it"); /* its end says "done" */
 }
 
 int ui_refuse_busy(ui_app *a)

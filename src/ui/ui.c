@@ -480,7 +480,8 @@ int ui_main(const ui_options *cli)
     int done = 0, typed = 0;
     while (!done && !got_signal) {
         ui_take_events(a);
-        ui_kernel_watch(a); /* a stat every 250 ms: a save runs the kernel again */
+        ui_source_sass_retry(a); /* a SASS request that waited for a run to end */
+        ui_kernel_watch(a);      /* a stat every 250 ms: a save runs the kernel again */
         draw(a);
         if (!typed) wait_input(a, 100); /* after a key curses may hold more typed ahead */
         const int ch = getch();

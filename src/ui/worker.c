@@ -60,6 +60,10 @@ static void free_worker(ui_worker *w)
     pthread_cond_destroy(&w->cv);
     close_wake(w);
     free(w->sass_view);
+    for (int k = 0; w->queue && k < w->count; k++) { /* answers the screen never took */
+        ui_event *ev = &w->queue[(w->head + k) % QUEUE];
+        if (ev->kind == UI_EV_SASS) free(ev->insn);
+    }
     free(w->queue);
     free(w);
 }
@@ -68,7 +72,10 @@ static void free_worker(ui_worker *w)
 static void enqueue(ui_worker *w, const ui_event *ev)
 {
     while (w->count == QUEUE && !w->quit) pthread_cond_wait(&w->cv, &w->mu);
-    if (w->quit) return;
+    if (w->quit) {
+        if (ev->kind == UI_EV_SASS) free(ev->insn); /* nobody will take it */
+        return;
+    }
     w->queue[(w->head + w->count) % QUEUE] = *ev;
     w->count++;
     const char one = 1;
