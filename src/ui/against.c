@@ -46,7 +46,7 @@ const rs_result *ui_against_result(const ui_app *a, const rs_request *req)
     return r && r->status == RS_OK ? &r->result : NULL;
 }
 
-/* B's runs at the configuration of the ladder shown that it lacks, by name
+/* The recording's runs at the configuration of the ladder shown that it lacks, by name
  * ("only in A: thrust, cpu"); "" when none. */
 void ui_against_only(const ui_app *a, char *buf, size_t len)
 {
