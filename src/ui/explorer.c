@@ -53,8 +53,8 @@ static void header_text(const ui_app *a, int width, char *text, size_t len)
     /* a replay: the limit measured with the result shown (each header of a
      * recording has its own), as its Ladder screen and handout read it */
     const rs_result *shown = a->replay ? ui_result_for(a, (rs_variant)a->sel) : NULL;
-    const double meas = shown && shown->device.measured_gbps > 0 ? shown->device.measured_gbps
-                                                                 : d->measured_gbps;
+    const double meas =
+        shown && shown->device.measured_gbps > 0 ? shown->device.measured_gbps : d->measured_gbps;
     if (meas > 0)
         snprintf(items[n] + strlen(items[n]), 192 - strlen(items[n]), " (meas. %.0f)", meas);
     n++;
