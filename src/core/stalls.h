@@ -85,6 +85,7 @@ typedef struct rs_stalls {
     uint64_t unmapped;    /* samples whose PC had no source line */
     uint64_t other_lines; /* samples on lines past RS_STALL_LINES */
     int period;           /* sampling every 2^(5 + period) cycles */
+    int runs;             /* reductions sampled back to back (0: one, not recorded) */
     int nlines;
     rs_stall_line line[RS_STALL_LINES]; /* by file, then line */
     uint64_t by_reason[RS_STALL_KINDS]; /* the whole run */

@@ -110,7 +110,9 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
     char taken[32], dropped[32];
     rs_fmt_count((double)s->total, taken, sizeof taken);
     rs_fmt_count((double)s->dropped, dropped, sizeof dropped);
-    fprintf(f, "stalls     %s samples, %s dropped, one every 2^%d cycles\n", taken, dropped,
+    char runs[32] = "";
+    if (s->runs > 1) snprintf(runs, sizeof runs, " over %d runs", s->runs);
+    fprintf(f, "stalls     %s samples%s, %s dropped, one every 2^%d cycles\n", taken, runs, dropped,
             5 + s->period);
     const int hot = rs_stalls_hottest(s);
     for (int i = 0; i < s->nlines; i++) print_line(f, s, i, i == hot);

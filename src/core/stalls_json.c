@@ -168,6 +168,7 @@ cJSON *rs_stalls_to_json(const rs_stalls *s)
     cJSON_AddNumberToObject(j, "unmapped", (double)s->unmapped);
     cJSON_AddNumberToObject(j, "other_lines", (double)s->other_lines);
     cJSON_AddNumberToObject(j, "period", s->period);
+    if (s->runs > 0) cJSON_AddNumberToObject(j, "runs", s->runs);
     cJSON_AddItemToObject(j, "reasons", reasons_json(s->by_reason));
     cJSON *lines = cJSON_AddArrayToObject(j, "lines");
     for (int i = 0; i < s->nlines; i++) {
@@ -201,6 +202,8 @@ void rs_stalls_from_json(const cJSON *j, rs_stalls *s)
     s->dropped = count_of(cJSON_GetObjectItemCaseSensitive(j, "dropped"));
     const double p = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "period"));
     s->period = p >= 0.0 && p <= 31.0 ? (int)p : 0;
+    const double runs = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "runs"));
+    s->runs = runs >= 1.0 && runs <= 1000.0 ? (int)runs : 0;
     /* the totals are made again from the lines, so they cannot disagree */
     const cJSON *l;
     cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(j, "lines"))

@@ -20,7 +20,8 @@
 #include "stalls_cause.h"
 
 #define SINK_KERNELS 4   /* kernels whose instructions are kept; the hottest one's stay */
-#define STALL_TARGET 2e5 /* samples aimed at: a share of a line to 0.2% and no drops */
+#define STALL_TARGET 2e5 /* samples at most a run: a line's share to 0.2%, no drops */
+#define STALL_LEAST  5e4 /* samples at least, over runs of a short kernel */
 #define FLUSH_KERNEL "k_stream_read" /* the L2 flush's kernel (kernels/bandwidth.cu) */
 #define INSIDE_KEPT  24 /* links to the code inside lines, at most (of RS_STALL_LINKS) */
 
@@ -192,19 +193,29 @@ static void prefetch_sass(int sm)
         rs_sass_prefetch(path);
 }
 
-/* The sampled body starts with its own L2 flush, as the counters' does
- * (counters.c): the plan's first kernel then finds the cache and the
- * sampler as Nsight Compute's kernel replay leaves them; the flush's own
- * samples are left out (on_sample). */
+/* The sampled body: the plan's launches `runs` times, each run after its
+ * own L2 flush, as the counters' body (counters.c): the plan's first
+ * kernel then finds the cache as Nsight Compute's kernel replay leaves it;
+ * the flushes' own samples are left out (on_sample). Runs, not a faster
+ * period, give a short kernel its samples (RS_PCS_PERIOD_MIN). */
+typedef struct sampled {
+    rs_exec x;
+    int runs;
+} sampled;
+
 static rs_status flush_then_run(void *vctx, rs_error *err)
 {
-    rs_exec *x = vctx;
-    const rs_status st = rs_engine_flush_l2(x->e, err);
-    return st != RS_OK ? st : rs_engine_exec(vctx, err);
+    sampled *b = vctx;
+    for (int i = 0; i < b->runs; i++) {
+        rs_status st = rs_engine_flush_l2(b->x.e, err);
+        if (st == RS_OK) st = rs_engine_exec(&b->x, err);
+        if (st != RS_OK) return st;
+    }
+    return RS_OK;
 }
 
-/* One collection of the plan's launches. */
-static rs_status sample_once(rs_engine *e, const rs_plan *p, int period, sink *k,
+/* One collection of the plan's launches, `runs` times. */
+static rs_status sample_once(rs_engine *e, const rs_plan *p, int period, int runs, sink *k,
                              rs_pcs_totals *tot, rs_error *err)
 {
     memset(k->s, 0, sizeof *k->s);
@@ -214,8 +225,8 @@ static rs_status sample_once(rs_engine *e, const rs_plan *p, int period, sink *k
     free(k->insides);
     k->insides = NULL;
     k->ninsides = k->cap = 0;
-    rs_exec x = {e, p, NULL, 0, {0}};
-    const rs_status st = rs_pcs_collect(period, flush_then_run, &x, on_sample, k, tot, k->s->why,
+    sampled b = {{e, p, NULL, 0, {0}}, runs};
+    const rs_status st = rs_pcs_collect(period, flush_then_run, &b, on_sample, k, tot, k->s->why,
                                         sizeof k->s->why, err);
     keep_hottest(k);
     return st;
@@ -247,17 +258,19 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
     k.sm = e->info.cc_major * 10 + e->info.cc_minor;
     k.owner = (rs_stall_owner){r->variant, rs_uk_path(e)};
     rs_pcs_totals tot;
+    int runs = 1;
     for (int attempt = 0; attempt < 4; attempt++) {
-        const rs_status st = sample_once(e, p, period, &k, &tot, err);
+        runs = rs_pcs_runs(res->t_median_ms, e->info.sm_count, khz, period, STALL_LEAST);
+        const rs_status st = sample_once(e, p, period, runs, &k, &tot, err);
         if (st != RS_OK || s->why[0]) { /* a failure, or why none were taken */
             rs_waits_clear(&k.waits);
             free(k.insides);
             return st;
         }
-        rs_trace("stalls: period %d, %llu of %llu samples dropped", period,
+        rs_trace("stalls: period %d, %d runs, %llu of %llu samples dropped", period, runs,
                  (unsigned long long)tot.dropped, (unsigned long long)tot.total);
-        /* a few percent dropped (a short kernel at period 7) is kept: a
-         * slower period would give a quarter of the samples */
+        /* a few percent dropped is kept: a slower period would give a
+         * quarter of the samples */
         if (tot.dropped * 100 <= 3 * tot.total || period >= 29) break;
         period += 2; /* a quarter of the samples: the buffer keeps up */
     }
@@ -272,6 +285,7 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
         rs_builtin_cubin_path(NULL, k.sm, s->kernel, s->cubin, sizeof s->cubin);
     s->dropped = tot.dropped;
     s->period = period;
+    s->runs = runs;
     if (!s->valid)
         snprintf(s->why, sizeof s->why, "no samples came back (%llu taken, %llu dropped)",
                  (unsigned long long)tot.total, (unsigned long long)tot.dropped);

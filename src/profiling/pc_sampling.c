@@ -53,17 +53,34 @@ static const char *load_api(void)
     return NULL;
 }
 
+/* Samples one run of `ms` takes at `period`. Measured on an H100 and an
+ * H200 (docs/results.md): ~32 samples per SM per 2^(5 + period) cycles. */
+static double samples_per_run(double ms, int sms, int clock_khz, int period)
+{
+    return ms * clock_khz * 32.0 * sms / ldexp(1.0, 5 + period);
+}
+
+static int usable(double ms, int sms, int clock_khz, double target)
+{
+    return ms > 0.0 && isfinite(ms) && sms > 0 && clock_khz > 0 && target >= 1.0 &&
+           isfinite(target);
+}
+
 int rs_pcs_period(double ms, int sms, int clock_khz, double target)
 {
-    if (!(ms > 0.0) || !isfinite(ms) || sms <= 0 || clock_khz <= 0 || !(target >= 1.0) ||
-        !isfinite(target))
-        return 10;
-    /* Measured on an H100 (docs/results.md): ~30 samples per SM per period,
-     * and at period 5 the buffer drops most of them, at 7 almost none. */
-    const double samples_at_1 = ms * clock_khz * 32.0 * sms;
-    int p = 7;
-    while (p < 31 && samples_at_1 / ldexp(1.0, 5 + p) > target) p++;
+    if (!usable(ms, sms, clock_khz, target)) return 10;
+    int p = RS_PCS_PERIOD_MIN;
+    while (p < 31 && samples_per_run(ms, sms, clock_khz, p) > target) p++;
     return p;
+}
+
+int rs_pcs_runs(double ms, int sms, int clock_khz, int period, double least)
+{
+    if (!usable(ms, sms, clock_khz, least) || period < 0 || period > 31) return 1;
+    const double one = samples_per_run(ms, sms, clock_khz, period);
+    if (!(one >= 1.0)) return RS_PCS_RUNS_MAX;
+    const double runs = ceil(least / one);
+    return runs >= RS_PCS_RUNS_MAX ? RS_PCS_RUNS_MAX : runs < 1.0 ? 1 : (int)runs;
 }
 
 void rs_pcs_explain(int result, const char *what, char *why, size_t len)

@@ -27,10 +27,21 @@ typedef struct rs_pcs_totals {
     int buffer_full;  /* the hardware buffer filled up */
 } rs_pcs_totals;
 
-/* The period (7..31) that samples a kernel body of `ms` milliseconds on
- * `sms` SMs at `clock_khz` about `target` times (10 for a value that is
- * not a number, zero or negative). */
+/* The shortest period that takes samples as Nsight Compute does: at 7 and
+ * 8 the hardware loses some without saying so, the loads' share the most
+ * (a tree step's load line 4-9 points low at 7; docs/results.md). */
+#define RS_PCS_PERIOD_MIN 9
+#define RS_PCS_RUNS_MAX   32 /* body runs in one collection, at most */
+
+/* The period (RS_PCS_PERIOD_MIN..31) that samples a kernel body of `ms`
+ * milliseconds on `sms` SMs at `clock_khz` about `target` times (10 for a
+ * value that is not a number, zero or negative). */
 int rs_pcs_period(double ms, int sms, int clock_khz, double target);
+
+/* How many runs of that body (1..RS_PCS_RUNS_MAX) one collection at
+ * `period` needs for `least` samples: a short kernel at the shortest
+ * period gives a few thousand a run (1 for input that is no number). */
+int rs_pcs_runs(double ms, int sms, int clock_khz, int period, double least);
 
 /* What a failed CUPTI call (its CUptiResult) during `what` means for a user:
  * no permission, not supported, a virtualized GPU, another profiler, or

@@ -216,8 +216,10 @@ static int draw_view(const ui_app *a, const rs_result *res, const char *label, u
     char taken[32], dropped[32];
     rs_fmt_count((double)s->total, taken, sizeof taken);
     rs_fmt_count((double)s->dropped, dropped, sizeof dropped);
-    ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %s samples, %s dropped, every 2^%d cycles", label, taken,
-            dropped, 5 + s->period);
+    char runs[32] = "";
+    if (s->runs > 1) snprintf(runs, sizeof runs, " over %d runs", s->runs);
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %s samples%s, %s dropped, every 2^%d cycles", label, taken,
+            runs, dropped, 5 + s->period);
     const int below = detail ? detail_rows(a, s, cur, r.h) : 0;
     const int rows = r.h - 1 - below;
     int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;

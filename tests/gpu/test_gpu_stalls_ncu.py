@@ -9,12 +9,15 @@ instruction under every line of its inline chain; here ncu's samples are
 read per instruction (its SASS page) and put on the line redscope shows
 each offset on (tests/lib/pc_lines.c: the step's own line, core/stall_owner.h),
 in the kernel instance that ran (ncu names it mangled).
-Both look at one warmed-up reduction, every launch of it: redscope samples
-one after its timed ones (the L2 flushed inside the sampled body), ncu the
-first pass of each launch of the sixth repetition (a relaunch finish has
-several: counting only the first put sequential's load line 4 points
-apart). At the same interval ncu took 33 times fewer samples than CUPTI
-(sequential: 5,055 against 165,860), so ncu's interval is set 5 lower.
+Both look at warmed-up reductions, every launch of them: redscope samples
+runs after its timed ones (each after an L2 flush inside the sampled
+body), ncu each launch of the sixth to eighth repetitions (a relaunch
+finish has several: counting only the first put sequential's load line 4
+points apart). At the same interval ncu took 33 times fewer samples than
+CUPTI (sequential: 5,055 against 165,860), so ncu's interval is set 5
+lower. redscope's shortest period is 9: at 7, CUPTI's view of a tree step
+put 4-9 points fewer on its load line than ncu's at any interval, and at
+9 the two agreed within 2 points (docs/results.md).
 Skips (77) without a CUDA device; ncu ships with the toolkit, so its
 absence fails."""
 import csv
@@ -38,7 +41,10 @@ CONFIGS = (("--type", "int32", "--op", "sum", "--n", "2^24", "--block", "256"),
            ("--type", "float16", "--op", "sum", "--n", "16777213", "--block", "128"))
 ARGS = CONFIGS[0]
 # Experiments: RS_NCU_SHIFT sets how much lower ncu's interval is than
-# redscope's period; RS_NCU_ONLY="step@config-index,..." limits the pairs.
+# redscope's period; RS_NCU_ONLY="step@config-index,..." limits the pairs;
+# RS_NCU_CONFIG="--type ... --n ..." replaces the configurations with one.
+if os.environ.get("RS_NCU_CONFIG"):
+    CONFIGS = (tuple(os.environ["RS_NCU_CONFIG"].split()),)
 SHIFT = int(os.environ.get("RS_NCU_SHIFT", "5"))
 ONLY = [tuple(x.split("@")) for x in os.environ.get("RS_NCU_ONLY", "").split(",") if x]
 EXTRA = os.environ.get("RS_NCU_EXTRA", "").split()
@@ -56,15 +62,15 @@ def num(x):
 
 
 def ncu_pcs(v, tmp, period, launches, args):
-    """Per kernel launch of the sixth repetition (a relaunch finish has
-    several, as redscope's view does): its mangled name and offset ->
+    """Per kernel launch of the sixth to eighth repetitions (a relaunch
+    finish has several, as redscope's view does): its mangled name and offset ->
     (samples, {reason: samples}) from ncu's SASS source page (each table's
     first row is its kernel's entry)."""
     rep = os.path.join(tmp, v)
     p = subprocess.run([ncu, "--clock-control", "none", *EXTRA, "--section", "SourceCounters",
                         "--warp-sampling-interval", str(max(0, period - SHIFT)), "-k",
                         f"regex:k_{v}([<I(]|$)", "--launch-skip", str(5 * launches), "-c",
-                        str(launches), "-f", "-o", rep, EXE, "run", "--variant", v, *args,
+                        str(3 * launches), "-f", "-o", rep, EXE, "run", "--variant", v, *args,
                         "--reps", "12", "--warmup", "0"],
                        capture_output=True, text=True, timeout=600)
     check(p.returncode == 0, f"ncu on {v}: {p.stderr[-300:]}")

@@ -93,14 +93,15 @@ static void builtin(const char *dir, const char *src)
     free(cubin);
 }
 
-/* The sampling period follows the kernel's length: at least 7 (faster
- * drops most samples), about `target` samples, never undefined input. */
+/* The sampling period follows the kernel's length: at least 9 (faster
+ * loses samples unsaid, the loads' the most), about `target` samples,
+ * never undefined input. A short kernel gets its samples from runs. */
 static void periods(void)
 {
     const double nan = 0.0 / 0.0, inf = 1.0 / 0.0;
-    CHECK(rs_pcs_period(0.0885, 132, 1980000, 2e5) == 7); /* sequential 2^24, measured */
+    CHECK(rs_pcs_period(0.0885, 132, 1980000, 2e5) == 9); /* sequential 2^24, measured */
     CHECK(rs_pcs_period(1.4, 132, 1980000, 2e5) == 11);   /* 2^28: 16x longer */
-    CHECK(rs_pcs_period(1e-4, 132, 1980000, 2e5) == 7);
+    CHECK(rs_pcs_period(1e-4, 132, 1980000, 2e5) == RS_PCS_PERIOD_MIN);
     CHECK(rs_pcs_period(1e9, 132, 1980000, 2e5) == 31);
     const double bad[] = {0.0, -1.0, nan, inf};
     for (int i = 0; i < 4; i++) CHECK(rs_pcs_period(bad[i], 132, 1980000, 2e5) == 10);
@@ -110,6 +111,23 @@ static void periods(void)
     CHECK(rs_pcs_period(1.0, 132, 1980000, inf) == 10);
     for (double ms = 0.01; ms < 100.0; ms *= 1.7)
         CHECK(rs_pcs_period(ms, 132, 1980000, 2e5) <= rs_pcs_period(ms * 1.7, 132, 1980000, 2e5));
+    /* runs: sequential 2^24 takes ~45,000 samples a run at 9 (40,771
+     * measured on an H200), vectorized ~14,000, a launch-bound 0.1 us
+     * kernel 51: capped */
+    CHECK(rs_pcs_runs(0.0885, 132, 1980000, 9, 5e4) == 2);
+    CHECK(rs_pcs_runs(0.027, 132, 1980000, 9, 5e4) == 4);
+    CHECK(rs_pcs_runs(1e-4, 132, 1980000, 9, 5e4) == RS_PCS_RUNS_MAX);
+    CHECK(rs_pcs_runs(1.4, 132, 1980000, 11, 5e4) == 1);
+    for (int i = 0; i < 4; i++) CHECK(rs_pcs_runs(bad[i], 132, 1980000, 9, 5e4) == 1);
+    CHECK(rs_pcs_runs(1.0, 0, 1980000, 9, 5e4) == 1);
+    CHECK(rs_pcs_runs(1.0, 132, 1980000, 40, 5e4) == 1);
+    CHECK(rs_pcs_runs(1.0, 132, 1980000, -1, 5e4) == 1);
+    CHECK(rs_pcs_runs(1.0, 132, 1980000, 9, nan) == 1);
+    for (double ms = 0.001; ms < 10.0; ms *= 1.7) {
+        const int p = rs_pcs_period(ms, 132, 1980000, 2e5);
+        CHECK(rs_pcs_runs(ms, 132, 1980000, p, 5e4) >= 1);
+        CHECK(rs_pcs_runs(ms, 132, 1980000, p, 5e4) >= rs_pcs_runs(ms * 1.7, 132, 1980000, p, 5e4));
+    }
 }
 
 /* Each way CUPTI says no, in words a user can act on. */

@@ -78,9 +78,19 @@ static void aggregate(void)
     CHECK(back.valid && back.total == s.total && back.unmapped == s.unmapped && back.nlines == 3);
     CHECK(back.period == 7 && back.dropped == 3 && back.line[1].by_reason[ssb] == 100);
     CHECK(back.by_reason[odd] == 50);
+    CHECK(back.runs == 0 && !cJSON_GetObjectItemCaseSensitive(j, "runs")); /* one: not said */
     cJSON_Delete(j);
-
+    s.runs = 4; /* a short kernel sampled four times */
+    j = rs_stalls_to_json(&s);
+    rs_stalls_from_json(j, &back);
+    CHECK(back.runs == 4);
+    cJSON_Delete(j);
     char *t = printed(&s, RS_FMT_TABLE);
+    CHECK_STR_CONTAINS(t, "710 samples over 4 runs, 3 dropped, one every 2^12 cycles");
+    free(t);
+    s.runs = 0;
+
+    t = printed(&s, RS_FMT_TABLE);
     CHECK_STR_CONTAINS(t, "710 samples, 3 dropped, one every 2^12 cycles");
     CHECK_STR_CONTAINS(t, ">        classic.cu:40  56.3%  \n");
     CHECK_STR_CONTAINS(t, "\n                              75% waiting for global memory "
@@ -169,6 +179,8 @@ static void hostile_json(void)
         "[]",
         "{\"valid\": true, \"lines\": 7}",
         "{\"valid\": true, \"period\": 1e300, \"lines\": [{\"file\": 3, \"line\": 1}]}",
+        "{\"valid\": true, \"runs\": -3, \"lines\": []}",
+        "{\"valid\": true, \"runs\": 1e300, \"lines\": []}",
         "{\"valid\": true, \"lines\": [{\"file\": \"k.cu\", \"line\": -4, \"reasons\": "
         "{\"barrier\": 5}}]}",
         "{\"valid\": true, \"lines\": [{\"file\": \"k.cu\", \"line\": 3, \"reasons\": "
@@ -178,7 +190,9 @@ static void hostile_json(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cJSON *j = cJSON_Parse(bad[i]);
         rs_stalls_from_json(j, &s);
-        CHECK_MSG(s.nlines == 0 && s.total == 0 && s.period >= 0 && s.period <= 31, "%s", bad[i]);
+        CHECK_MSG(s.nlines == 0 && s.total == 0 && s.period >= 0 && s.period <= 31 && s.runs >= 0 &&
+                      s.runs <= 1000,
+                  "%s", bad[i]);
         cJSON_Delete(j);
     }
     cJSON *j = cJSON_Parse("{\"valid\": false}");
