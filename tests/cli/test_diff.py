@@ -30,7 +30,7 @@ check("A: " + H100 + " (NVIDIA H100 80GB HBM3)" in out and "(NVIDIA H200)" in ou
 check("14 in both: 10 faster in B, 0 slower, 4 the same within both runs' min..max" in out,
       "14 steps matched, each with a verdict", out)
 vec = next((l for l in out.splitlines() if l.startswith("vectorized int32 sum 2^24 b256")), "")
-check("27.7 µs" in vec and "20.8 µs" in vec and "×1.33" in vec and "faster" in vec,
+check("27.7 µs" in vec and "20.6 µs" in vec and "×1.34" in vec and "faster" in vec,
       f"a step's two times, their ratio and its verdict: {vec!r}")
 check("only in A (6 rows): template.cu, fast.cu, lab-barrier.cu, lab-tail.cu at int32 sum 2^24"
       in out, "rows of one side only are named", out)
@@ -110,7 +110,7 @@ table = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 check(len(table) == 14 + 6 + 137 and sum(r["verdict"] == "faster" for r in table) == 10,
       f"CSV: every pair, one row each ({len(table)})")
 vrow = next((r for r in table if r["variant"] == "vectorized" and r["type"] == "int32"), {})
-check(vrow and abs(float(vrow["speedup"]) - 1.33) < 0.01 and vrow["n"] == str(2 ** 24),
+check(vrow and abs(float(vrow["speedup"]) - 1.34) < 0.01 and vrow["n"] == str(2 ** 24),
       f"CSV row: {vrow}")
 # the program's own names bare, its counters by key (docs/formats.md)
 lines = out.splitlines()
@@ -160,7 +160,7 @@ rc, out, err = run("run", "--replay", H100, "--variant", "vectorized", "--n", "2
                    H200)
 tail = out.split("\nA: ", 1)[-1]
 check(rc == 0 and out.startswith("variant    vectorized") and
-      re.search(r"vectorized int32 sum 2\^24 b256 +20\.8 µs +27\.7 µs +×0\.75 +slower", tail)
+      re.search(r"vectorized int32 sum 2\^24 b256 +20\.6 µs +27\.7 µs +×0\.74 +slower", tail)
       and "1 in both: 0 faster in B, 1 slower" in tail and "only in" not in tail,
       f"run --against: the run held against A's: {rc} {tail[-500:]} {err}")
 rc, out, err = run("run", "--replay", H100, "--variant", "vectorized", "--n", "2^24", "--against",

@@ -365,7 +365,7 @@ rc, out, err = run("ladder", "--replay", DEMO)
 lines = out.splitlines()
 check(rc == 0 and max(len(l) for l in lines) <= 120, f"ladder fits 120 columns: {out[:400]}")
 seq = next((l for l in lines if " sequential " in l), "")
-check("bank conflicts 79.9 k \u25bc99%" in seq and "explains it (vs the row above)" in out,
+check("bank conflicts 80.0 k \u25bc99%" in seq and "explains it (vs the row above)" in out,
       f"sequential's row says what explains it: {seq!r}")
 check("bank ld" not in out and "--wide: every counter" in out, "the counters' columns wait for --wide")
 rc, out, err = run("ladder", "--replay", DEMO, "--wide")

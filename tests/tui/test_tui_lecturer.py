@@ -182,7 +182,7 @@ def cut_panels():
         check("shared ld bank conflicts" in s, "{ goes back to the first rows", s)
         t.keys("W")
         s = t.wait_quiet("samples") or t.screen()
-        check("s[tid] = op(s[tid], s[tid + stride]);" in s and "(dispatch stall)" in s and
+        check("return i < n ? to_acc<A>(in[i]) : Op::identity();" in s and "(mio throttle)" in s and
               "by function:" in s, "W at 120x40: the cursor line's causes, reasons and functions "
               "whole where the rows allow", s)
         t.keys("Escape", "k", "p", "j", "W")
@@ -265,7 +265,7 @@ def ladder_explains():
     at 80 columns and at 120 (with the value)."""
     # the names are the metric table's: its column title at 80, its label at 120
     for cols, rows, want, inst in ((80, 24, "conflicts \u25bc99%", "warp inst \u25bc46%"),
-                                   (120, 40, "bank conflicts 79.9 k \u25bc99%",
+                                   (120, 40, "bank conflicts 80.0 k \u25bc99%",
                                     "warp instructions 33.0 M \u25bc46%")):
         t = replay(cols, rows)
         try:

@@ -64,7 +64,8 @@ try:
           "sequential's hottest line, its share and its source text", s)
     check(f"{HOT['file']}:{HOT['line']}, {HOT['samples']:,} samples:" in s,
           "the cursor's line: its samples", s)
-    check(f"{SEQ['samples']:,} samples, {SEQ['dropped']:,} dropped" in s, "the samples and drops", s)
+    check(f"{SEQ['samples']:,} samples over {SEQ['runs']} runs, {SEQ['dropped']:,} dropped" in s,
+          "the samples, the runs they came from and the drops", s)
     check("by function:" in s and "tree_sequential" in s, "the samples by function", s)
     # a reason is named as Nsight Compute names it, in the list and by function;
     # its key (short_scoreboard) is for CSV and JSON
