@@ -11,6 +11,7 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/metric_table.h"
+#include "core/source_recording.h"
 #include "core/record.h"
 #include "core/runner.h"
 
@@ -129,8 +130,10 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     line l = {isatty(2)};
     batch_cancel = 0;
     /* a live list reads its counters after all its timings (core/runner.h) */
-    const rs_runner rn = {
-        src, command, cli->record ? &rec : NULL, &batch_cancel, show, NULL, NULL, &l, !cli->replay};
+    const rs_runner_record keep = rs_recorder_hook(&rec);
+    const rs_runner rn = {src,           command, cli->record ? &keep : NULL,
+                          &batch_cancel, show,    NULL,
+                          NULL,          &l,      !cli->replay};
     struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;

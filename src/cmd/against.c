@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cmd.h"
+#include "core/source_recording.h"
 #include "core/catalogue.h"
 #include "core/stalls_io.h"
 

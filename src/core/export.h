@@ -7,18 +7,8 @@
 
 #include "error.h"
 #include "result.h"
+#include "row.h"
 
-/* One row of a ladder or sweep: a result, or why that variant did not run. */
-typedef struct rs_row {
-    rs_status status;
-    char error[512];
-    rs_result result;
-} rs_row;
-
-/* What a replay answers for a request its recording lacks: the error
- * begins so, and the row is "not recorded" rather than refused. */
-#define RS_NOT_RECORDED "not in the recording"
-int rs_row_not_recorded(const rs_row *row);
 
 typedef enum { RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON } rs_format;
 

@@ -14,6 +14,7 @@
 #include "files.h"
 #include "check.h"
 #include "export.h"
+#include "runner.h"
 
 /* A recording is written to a temporary file beside its path and renamed
  * over it when closed: readers never see half a file, and a write that
@@ -73,6 +74,8 @@ rs_status rs_record_kernel_source(rs_recorder *rec, const rs_row *row, rs_error 
 /* Before a run: the kernel file's text as it is now, kept so a save during
  * the run cannot take the source of the version that ran. */
 void rs_record_kernel_before(rs_recorder *rec, const rs_request *req);
+/* The runner's hook (core/runner.h) that records into rec. */
+rs_runner_record rs_recorder_hook(rs_recorder *rec);
 rs_status rs_recording_add_kernel(rs_recording *rec, const cJSON *j, rs_error *err);
 /* The recorded source of that version; NULL when not recorded. */
 const char *rs_recording_kernel_source(const rs_recording *rec, uint64_t hash);

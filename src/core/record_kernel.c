@@ -74,3 +74,18 @@ const char *rs_recording_kernel_source(const rs_recording *rec, uint64_t hash)
         if (rec->kernels[i].hash == hash) return rec->kernels[i].source;
     return NULL;
 }
+
+static void hook_before(void *ctx, const rs_request *r)
+{
+    rs_record_kernel_before(ctx, r);
+}
+
+static rs_status hook_row(void *ctx, const rs_row *row, const char *command, rs_error *err)
+{
+    return rs_record_row(ctx, row, command, err);
+}
+
+rs_runner_record rs_recorder_hook(rs_recorder *rec)
+{
+    return (rs_runner_record){hook_before, hook_row, rec};
+}

@@ -1,6 +1,15 @@
-/* Facts of a result that every view needs. */
+/* Facts of a result (and of a row) that every view needs. */
+#include <string.h>
+
 #include "catalogue.h"
 #include "result.h"
+#include "row.h"
+
+int rs_row_not_recorded(const rs_row *row)
+{
+    return row->status != RS_OK &&
+           strncmp(row->error, RS_NOT_RECORDED, sizeof RS_NOT_RECORDED - 1) == 0;
+}
 
 double rs_result_input_bytes(const rs_result *r)
 {

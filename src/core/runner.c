@@ -53,7 +53,7 @@ static void make_row(const rs_runner *rn, const rs_request *r, int index, int to
 /* Record row i and hand it on. */
 static rs_status keep_row(const rs_runner *rn, rs_row *rows, int i, rs_error *err)
 {
-    if (rn->record && rs_record_row(rn->record, &rows[i], rn->command, err) != RS_OK)
+    if (rn->record && rn->record->row(rn->record->ctx, &rows[i], rn->command, err) != RS_OK)
         return RS_E_IO;
     if (rn->row) rn->row(rn->ctx, i, &rows[i]);
     return RS_OK;
@@ -66,7 +66,7 @@ static rs_status run_list(const rs_runner *rn, const rs_request *reqs, int n, rs
     for (int i = 0; i < n; i++) {
         if (rn->cancel && *rn->cancel)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
-        if (rn->record) rs_record_kernel_before(rn->record, &reqs[i]);
+        if (rn->record) rn->record->before(rn->record->ctx, &reqs[i]);
         make_row(rn, &reqs[i], i, n, &rows[i]);
         if (rows[i].status == RS_E_CANCELLED)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
@@ -99,7 +99,7 @@ static rs_status time_rows(const rs_runner *rn, const rs_request *reqs, int n, r
         rs_request r = reqs[i];
         const int later = counters_later(&r);
         if (later) snprintf(r.metrics, sizeof r.metrics, "none");
-        if (rn->record) rs_record_kernel_before(rn->record, &reqs[i]);
+        if (rn->record) rn->record->before(rn->record->ctx, &reqs[i]);
         make_row(rn, &r, i, n, &rows[i]);
         if (rows[i].status == RS_E_CANCELLED)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);

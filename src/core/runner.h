@@ -18,15 +18,23 @@
 #ifndef RS_RUNNER_H
 #define RS_RUNNER_H
 
-#include "export.h"
-#include "record.h"
+#include "row.h"
 #include "source.h"
+
+/* Where rows are kept as they are made (formats/record.h makes one for a
+ * recording): before(ctx, request) ahead of each run, row(...) after it;
+ * a row that cannot be kept stops the list (RS_E_IO). */
+typedef struct rs_runner_record {
+    void (*before)(void *ctx, const rs_request *r);
+    rs_status (*row)(void *ctx, const rs_row *row, const char *command, rs_error *err);
+    void *ctx;
+} rs_runner_record;
 
 typedef struct rs_runner {
     rs_source *src;
-    const char *command;        /* "run", "ladder", "sweep": recorded with each row */
-    rs_recorder *record;        /* NULL: not recorded */
-    const volatile int *cancel; /* set from any thread: stop between launches */
+    const char *command;            /* "run", "ladder", "sweep": recorded with each row */
+    const rs_runner_record *record; /* NULL: not recorded */
+    const volatile int *cancel;     /* set from any thread: stop between launches */
     /* row `index` of `total` is `done` (0..1) through; label names it */
     void (*progress)(void *ctx, int index, int total, double done, const char *label);
     void (*stage)(void *ctx, const char *what);

@@ -6,7 +6,6 @@
 #define RS_SOURCE_H
 
 #include "error.h"
-#include "record.h"
 #include "request.h"
 #include "result.h"
 
@@ -42,12 +41,7 @@ struct rs_source {
     void (*close)(rs_source *s);
 };
 
-/* A recording as a source: loaded from path (owned), or borrowed (rec must
- * outlive the source). */
-rs_status rs_source_recording_open(const char *path, rs_source **out, rs_error *err);
-rs_status rs_source_recording_borrow(const rs_recording *rec, rs_source **out, rs_error *err);
-/* The recording a recording source reads; NULL for any other source. */
-const rs_recording *rs_source_recording_of(const rs_source *s);
+/* A recording as a source: formats/source_recording.h. */
 
 /* The live GPU engine as a source (src/engine/source_gpu.c). The engine's
  * own calls stay reachable through rs_source_engine for the explorer's

@@ -8,7 +8,7 @@
 
 #include "catalogue.h"
 #include "cpu_time.h"
-#include "source.h"
+#include "source_recording.h"
 
 typedef struct recording_source {
     rs_source base;

@@ -14,12 +14,6 @@
 #include "stories.h"
 #include "ukernel.h"
 
-int rs_row_not_recorded(const rs_row *row)
-{
-    return row->status != RS_OK &&
-           strncmp(row->error, RS_NOT_RECORDED, sizeof RS_NOT_RECORDED - 1) == 0;
-}
-
 static double ratio(const rs_row *rows, int k, int i)
 {
     return rows[k].result.t_median_ms / rows[i].result.t_median_ms;

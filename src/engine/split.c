@@ -17,6 +17,7 @@
  * launch loads it and loading waits on the held GPU. Each GPU's own
  * reduction is timed on its own events: the finish's cost is the whole
  * minus the slowest GPU. */
+#include <stdio.h>
 #include <math.h>
 #include <semaphore.h>
 #include <stdlib.h>

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/source_recording.h"
 #include "core/record.h"
 #include "core/source.h"
 #include "core/sweep.h"

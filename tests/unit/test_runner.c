@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "core/catalogue.h"
+#include "core/source_recording.h"
 #include "core/runner.h"
 
 typedef struct seen {
@@ -70,7 +71,8 @@ int main(int argc, char **argv)
     rs_recorder recorder;
     CHECK(rs_record_open(&recorder, path, src->device(src), &err) == RS_OK);
     seen s = {0};
-    rs_runner rn = {src, "ladder", &recorder, &s.cancel, on_progress, NULL, on_row, &s};
+    const rs_runner_record keep = rs_recorder_hook(&recorder);
+    rs_runner rn = {src, "ladder", &keep, &s.cancel, on_progress, NULL, on_row, &s};
     rs_row rows[RS_VARIANT_COUNT + 1];
     int done = 0;
     CHECK(rs_runner_run(&rn, reqs, n, rows, &done, &err) == RS_OK);
