@@ -11,8 +11,8 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/metric_table.h"
-#include "core/source_recording.h"
-#include "core/record.h"
+#include "formats/source_recording.h"
+#include "formats/record.h"
 #include "core/runner.h"
 
 static volatile sig_atomic_t batch_cancel; /* set by the handler, read between launches */

@@ -4,7 +4,7 @@
 
 #include <stdarg.h>
 
-#include "core/preset.h"
+#include "formats/preset.h"
 #include "core/text.h"
 
 void rs_cli_error(const char *fmt, ...)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "core/error.h"
-#include "core/export.h"
+#include "formats/export.h"
 #include "core/request.h"
 #include "core/source.h"
 #include "core/ukernel.h"

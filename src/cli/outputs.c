@@ -1,6 +1,6 @@
 /* Outputs are checked before any kernel runs: a recording, a chart, its
  * data and gnuplot, so a long measurement never ends in "cannot write";
- * each is written through core/files.c (a temporary file renamed into
+ * each is written through formats/files.c (a temporary file renamed into
  * place; an existing one only with --force; never the file replayed). */
 #include <errno.h>
 #include <stdio.h>
@@ -11,8 +11,8 @@
 
 #include "cli.h"
 #include "core/error.h"
-#include "core/files.h"
-#include "core/preset.h"
+#include "formats/files.h"
+#include "formats/preset.h"
 
 int rs_on_path(const char *name)
 {

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/check.h"
+#include "formats/check.h"
 #include "core/text.h"
-#include "core/preset.h"
-#include "core/multi.h"
+#include "formats/preset.h"
+#include "analysis/multi.h"
 
 /* ---- options ----------------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* run --stalls --against VARIANT|FILE: the run's stall view beside
- * another's, line by line (core/stall_diff.c): another step on the same
+ * another's, line by line (analysis/stall_diff.c): another step on the same
  * settings, the user's other kernel file, or the same configuration as a
  * recording holds it. */
 #include <stdio.h>
@@ -8,9 +8,9 @@
 
 #include "cli/cli.h"
 #include "cmd.h"
-#include "core/source_recording.h"
+#include "formats/source_recording.h"
 #include "core/catalogue.h"
-#include "core/stalls_io.h"
+#include "formats/stalls_io.h"
 
 /* --against names a recording (not a variant or a .cu file). */
 static int opened_file(const rs_cli *cli)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/catalogue.h"
-#include "core/export.h"
-#include "core/files.h"
+#include "formats/export.h"
+#include "formats/files.h"
 #include "core/format.h"
 #include "core/text.h"
 

@@ -8,10 +8,10 @@
 #include "cli/cli.h"
 #include "cmd.h"
 #include "core/catalogue.h"
-#include "core/check.h"
+#include "formats/check.h"
 #include "core/size.h"
 #include "core/format.h"
-#include "core/record.h"
+#include "formats/record.h"
 #include "core/snippets.h"
 
 static volatile int check_cancel;

@@ -13,7 +13,7 @@ int rs_cmd_devices(rs_cli *cli);
 int rs_cmd_variants(rs_cli *cli);
 int rs_cmd_metrics(rs_cli *cli);
 int rs_cmd_presets(rs_cli *cli);
-/* diff.c: two recordings side by side (core/run_diff.h). */
+/* diff.c: two recordings side by side (formats/run_diff.h). */
 int rs_cmd_diff(rs_cli *cli);
 
 /* recording.c: a recording's configurations, as the explorer's R lists them. */

@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cmd.h"
-#include "core/record.h"
+#include "formats/record.h"
 #include "core/text.h"
 #include "engine/engine.h"
 

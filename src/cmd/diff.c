@@ -1,4 +1,4 @@
-/* `redscope diff A B`: two recordings side by side (core/run_diff.h): per
+/* `redscope diff A B`: two recordings side by side (formats/run_diff.h): per
  * configuration B's time against A's with a verdict from both runs' spread,
  * the counters and the stall line that moved most; configurations on one
  * side only named. `--fail-slower PCT` makes it a gate (exit 10). */
@@ -11,7 +11,7 @@
 #include "cmd.h"
 #include "core/catalogue.h"
 #include "core/format.h"
-#include "core/run_diff.h"
+#include "formats/run_diff.h"
 #include "core/size.h"
 #include "core/text.h"
 

@@ -12,9 +12,9 @@
 #include "cmd.h"
 #include "handout.h"
 #include "core/catalogue.h"
-#include "core/energy.h"
+#include "formats/energy.h"
 #include "core/format.h"
-#include "core/stories.h"
+#include "analysis/stories.h"
 #include "ui/why.h"
 
 typedef rs_doc doc;

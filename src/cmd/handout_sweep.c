@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/format.h"
-#include "core/record.h"
-#include "core/sweep.h"
+#include "formats/record.h"
+#include "analysis/sweep.h"
 #include "handout.h"
 
 /* The last sweep recorded at q's type, operation, block and input, on one

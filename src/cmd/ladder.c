@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cmd.h"
 #include "core/catalogue.h"
-#include "core/multi.h"
+#include "analysis/multi.h"
 #include "core/runner.h"
 
 /* What is refused before any work: --against's file and format, and

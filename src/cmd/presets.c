@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "cmd.h"
-#include "core/preset.h"
+#include "formats/preset.h"
 #include "core/text.h"
 
 /* A preset's name, path, note or error as shown: escaped and whole (file

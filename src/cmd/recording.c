@@ -12,7 +12,7 @@
 #include "cmd.h"
 #include "core/catalogue.h"
 #include "core/format.h"
-#include "core/record.h"
+#include "formats/record.h"
 #include "core/text.h"
 
 typedef struct config_facts {

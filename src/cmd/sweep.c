@@ -10,9 +10,10 @@
 #include "cmd.h"
 #include "core/catalogue.h"
 #include "core/runner.h"
-#include "core/preset.h"
-#include "core/record.h"
-#include "core/sweep.h"
+#include "formats/preset.h"
+#include "formats/record.h"
+#include "analysis/sweep.h"
+#include "formats/sweep_out.h"
 
 /* FILE.svg or FILE.png through gnuplot, from the CSV kept beside it. */
 static int plot(const rs_sweep *s, const char *file, const rs_request *req)

@@ -7,7 +7,7 @@
 #ifndef RS_CPU_TIME_H
 #define RS_CPU_TIME_H
 
-#include "export.h"
+#include "row.h"
 
 /* Give every row of rows[0..n) (NULL entries skipped) the CPU time of its
  * input: cpu_ms, speedup_cpu and cpu_from. */

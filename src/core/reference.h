@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rs_types.h"
+#include "core/rs_types.h"
 
 /* A reduction result in its accumulator type: integers as int64 (int32
  * results sign-extended), floating point as double. */

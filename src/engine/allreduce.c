@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/multi.h"
-#include "core/rendezvous.h"
+#include "analysis/multi.h"
+#include "formats/rendezvous.h"
 #include "internal.h"
 #include "kernels/rs_kernels.h"
 #include "nccl_lib.h"

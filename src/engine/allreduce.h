@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "core/multi.h"
+#include "analysis/multi.h"
 #include "core/rs_types.h"
 
 typedef struct rs_ar_point {

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "allreduce.h"
-#include "core/multi.h"
+#include "analysis/multi.h"
 #include "internal.h"
 #include "topology.h"
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/multi.h"
+#include "analysis/multi.h"
 
 #define RS_LINKS_MAX (RS_GPUS_MAX * (RS_GPUS_MAX - 1) / 2)
 

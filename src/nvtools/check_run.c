@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/check.h"
+#include "formats/check.h"
 #include "core/request.h"
 
 int rs_check_find_sanitizer(char *path, size_t len)

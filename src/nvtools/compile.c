@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/files.h"
+#include "formats/files.h"
 #include "core/text.h"
 
 #ifndef RS_CUDA_INCLUDE_DIR

@@ -20,7 +20,7 @@
 
 #include "compile.h"
 #include "core/env.h"
-#include "core/files.h"
+#include "formats/files.h"
 
 extern char **environ;
 

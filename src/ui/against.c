@@ -6,7 +6,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
-#include "core/stalls_io.h"
+#include "formats/stalls_io.h"
 
 int ui_against_set(ui_app *a, const char *path)
 {

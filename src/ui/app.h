@@ -7,9 +7,9 @@
 
 #include "core/catalogue.h"
 #include "ui.h"
-#include "core/preset.h"
-#include "core/record.h"
-#include "core/sweep.h"
+#include "formats/preset.h"
+#include "formats/record.h"
+#include "analysis/sweep.h"
 #include "nvtools/sass_view.h"
 #include "keys.h"
 #include "theme.h"

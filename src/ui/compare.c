@@ -7,9 +7,9 @@
 
 #include "app.h"
 #include "core/catalogue.h"
-#include "core/energy.h"
+#include "formats/energy.h"
 #include "core/format.h"
-#include "core/stalls_io.h"
+#include "formats/stalls_io.h"
 #include "draw.h"
 
 static const rs_result *compare_side(const ui_app *a, int which, char *label, size_t len)

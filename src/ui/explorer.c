@@ -7,7 +7,7 @@
 
 #include "app.h"
 #include "core/catalogue.h"
-#include "core/energy.h"
+#include "formats/energy.h"
 #include "core/format.h"
 #include "draw.h"
 #include "core/snippets.h"

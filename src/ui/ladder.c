@@ -7,10 +7,10 @@
 
 #include "app.h"
 #include "core/catalogue.h"
-#include "core/energy.h"
+#include "formats/energy.h"
 #include "core/format.h"
-#include "core/stalls_io.h"
-#include "core/stories.h"
+#include "formats/stalls_io.h"
+#include "analysis/stories.h"
 #include "draw.h"
 
 /* The ladder on screen answers the configuration (or is being run on it). */

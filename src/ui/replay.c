@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "core/stalls_io.h"
+#include "formats/stalls_io.h"
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
 #include "core/size.h"

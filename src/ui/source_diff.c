@@ -1,5 +1,5 @@
 /* The Source screen's comparison (d): the shown stall view against another
- * one line by line (core/stall_diff.c), the biggest change first, one
+ * one line by line (analysis/stall_diff.c), the biggest change first, one
  * column of change, so it reads at 80 columns: against the pinned result,
  * else the previous version of a user kernel (after a save), else the
  * previous step of the ladder sampled on the same settings (live, or as
@@ -10,7 +10,7 @@
 #include "app.h"
 #include "core/catalogue.h"
 #include "core/format.h"
-#include "core/stall_diff.h"
+#include "analysis/stall_diff.h"
 #include "draw.h"
 
 /* v's stall view on the current settings: its last run, or in replay the

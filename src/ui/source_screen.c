@@ -16,7 +16,7 @@
 #include "core/format.h"
 #include "core/snippets.h"
 #include "core/sass_deps.h"
-#include "core/stall_diff.h"
+#include "analysis/stall_diff.h"
 #include "core/stalls.h"
 #include "draw.h"
 

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "core/catalogue.h"
-#include "core/energy.h"
+#include "formats/energy.h"
 #include "core/format.h"
-#include "core/stalls_io.h"
-#include "core/stories.h"
+#include "formats/stalls_io.h"
+#include "analysis/stories.h"
 
 typedef struct sentences {
     char (*out)[256];

@@ -11,7 +11,7 @@
 
 #include "nvtools/compile.h"
 #include "core/catalogue.h"
-#include "core/source_recording.h"
+#include "formats/source_recording.h"
 #include "core/runner.h"
 
 #define QUEUE 16

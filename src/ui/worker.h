@@ -4,9 +4,9 @@
 #ifndef UI_WORKER_H
 #define UI_WORKER_H
 
-#include "core/check.h"
-#include "core/export.h"
-#include "core/record.h"
+#include "formats/check.h"
+#include "formats/export.h"
+#include "formats/record.h"
 #include "core/sweep_range.h"
 #include "nvtools/sass_view.h"
 

@@ -31,7 +31,7 @@ def limited(limit, *args):
 
 
 def leftovers(path):
-    """Temporary files a write left beside path (core/files.c names them .NAME.XXXXXX)."""
+    """Temporary files a write left beside path (formats/files.c names them .NAME.XXXXXX)."""
     d, name = os.path.split(path)
     return glob.glob(os.path.join(d, "." + name + ".*")) + glob.glob(path + ".*")
 

@@ -37,13 +37,16 @@ for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
     for name, first, length in functions(lines):
         if length > MAX_FUNC:
             bad.append(f"{rel}:{first}: {name} is {length} lines (at most {MAX_FUNC})")
-    if rel.parts[:2] == ("src", "core") and re.search(r'^\s*#\s*include\s*[<"](cuda|cupti|nvrtc)', "\n".join(lines), re.M):
-        bad.append(f"{rel}: rs_core includes a CUDA header")
-    # the layers (docs/architecture.md): core includes no other folder; the
-    # explorer and the command line's plumbing neither the engine nor CUPTI
+    if rel.parts[:2] in (("src", "core"), ("src", "analysis"), ("src", "formats")) and re.search(r'^\s*#\s*include\s*[<"](cuda|cupti|nvrtc)', "\n".join(lines), re.M):
+        bad.append(f"{rel}: rs_core (core, analysis, formats) includes a CUDA header")
+    # the layers (docs/architecture.md): core includes no other folder,
+    # analysis only core, formats core and analysis; the explorer and the
+    # command line's plumbing neither the engine nor CUPTI
     folder = rel.parts[1] if len(rel.parts) > 2 and rel.parts[0] == "src" else ""
-    banned = {"core": "engine|profiling|nvtools|kernels|ui|cli|cmd", "ui": "engine|profiling|cmd",
-              "cli": "engine|profiling"}.get(folder)
+    banned = {"core": "analysis|formats|engine|profiling|nvtools|kernels|ui|cli|cmd",
+              "analysis": "formats|engine|profiling|nvtools|kernels|ui|cli|cmd",
+              "formats": "engine|profiling|nvtools|kernels|ui|cli|cmd",
+              "ui": "engine|profiling|cmd", "cli": "engine|profiling"}.get(folder)
     if banned:
         for m in re.finditer(rf'^\s*#\s*include\s*"(\.\./)?({banned})/', "\n".join(lines), re.M):
             bad.append(f"{rel}: src/{folder}/ includes a header of src/{m.group(2)}/")

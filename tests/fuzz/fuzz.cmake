@@ -13,10 +13,12 @@ if(RS_FUZZ AND RS_CLANG)
   # Every header of the sources a harness compiles: a change rebuilds it.
   file(GLOB RS_FUZZ_HEADERS ${PROJECT_SOURCE_DIR}/src/cli/*.h ${PROJECT_SOURCE_DIR}/src/cmd/*.h
                             ${PROJECT_SOURCE_DIR}/src/core/*.h
+                            ${PROJECT_SOURCE_DIR}/src/analysis/*.h
+                            ${PROJECT_SOURCE_DIR}/src/formats/*.h
                             ${PROJECT_SOURCE_DIR}/src/ui/ui.h)
   set(RS_FUZZ_CORE core/request.c core/size.c core/sweep_range.c core/catalogue.c core/types.c
                    core/metric_table.c core/error.c core/ukernel.c core/parallel.c core/text.c
-                   core/files.c core/format.c)
+                   formats/files.c core/format.c)
   # Five fuzzers share CI's two cores: 45 s each keeps the fuzz label to a
   # few minutes.
   set(RS_FUZZ_SECONDS 45)
@@ -59,7 +61,7 @@ if(RS_FUZZ AND RS_CLANG)
   endforeach()
 
   rs_fuzzer(fuzz_preset
-    SOURCES core/preset.c ${RS_FUZZ_CORE}
+    SOURCES formats/preset.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/data/presets_bad/*.ini ${PROJECT_SOURCE_DIR}/conf/presets/*.ini
     FLAGS -I${INIH_INCLUDE} LIBS ${INIH_STATIC})
   rs_fuzzer(fuzz_size
@@ -67,19 +69,19 @@ if(RS_FUZZ AND RS_CLANG)
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_seeds/size/*)
   # The shipped presets from the source tree; no user presets (see the harness).
   rs_fuzzer(fuzz_cli
-    SOURCES cli/parse.c cli/commands.c core/preset.c core/json.c core/json_figures.c core/energy.c core/cpu_time.c
+    SOURCES cli/parse.c cli/commands.c formats/preset.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c
             core/reference.c
-            core/check.c core/result.c core/stalls.c core/stalls_json.c core/stall_table.c
-            core/stall_links.c core/stall_diff.c core/sass_deps.c core/multi.c ${RS_FUZZ_CORE}
+            formats/check.c core/result.c core/stalls.c formats/stalls_json.c core/stall_table.c
+            analysis/stall_links.c analysis/stall_diff.c core/sass_deps.c analysis/multi.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_seeds/cli/*
     FLAGS -DRS_FUZZ_DATA_DIR="${PROJECT_SOURCE_DIR}/conf" -I${INIH_INCLUDE} ${RS_FUZZ_CJSON}
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})
   rs_fuzzer(fuzz_recording
-    SOURCES core/record.c core/json.c core/json_figures.c core/energy.c core/cpu_time.c core/source_recording.c
-            core/sweep.c
-            core/reference.c core/result.c core/tables.c core/stories.c core/csv.c core/check.c core/record_check.c
-            core/record_kernel.c core/stalls.c core/stalls_json.c core/stalls_io.c core/stalls_csv.c
-            core/stall_table.c core/stall_links.c core/stall_diff.c core/sass_deps.c ${RS_FUZZ_CORE}
+    SOURCES formats/record.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c formats/source_recording.c
+            analysis/sweep.c formats/sweep_out.c
+            core/reference.c core/result.c formats/tables.c analysis/stories.c formats/csv.c formats/check.c formats/record_check.c
+            formats/record_kernel.c core/stalls.c formats/stalls_json.c formats/stalls_io.c formats/stalls_csv.c
+            core/stall_table.c analysis/stall_links.c analysis/stall_diff.c core/sass_deps.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_seeds/recording/*
     FLAGS ${RS_FUZZ_CJSON} LIBS ${CJSON_LINK_LIBRARIES})
   rs_fuzzer(fuzz_names

@@ -18,7 +18,7 @@
 
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "core/check.h"
+#include "formats/check.h"
 #include "ui/ui.h"
 
 #define MAX_ARGS 64

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/files.h"
+#include "formats/files.h"
 #include "core/text.h"
 
 #define must(ok) ((ok) ? (void)0 : broken(#ok, __LINE__))

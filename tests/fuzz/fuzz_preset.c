@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/preset.h"
+#include "formats/preset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -16,10 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/source_recording.h"
-#include "core/record.h"
+#include "formats/source_recording.h"
+#include "formats/record.h"
 #include "core/source.h"
-#include "core/sweep.h"
+#include "analysis/sweep.h"
+#include "formats/sweep_out.h"
 
 static char path[4096];
 static FILE *devnull;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/check.h"
+#include "formats/check.h"
 #include "core/snippets.h"
 
 static char *slurp(const char *dir, const char *name)

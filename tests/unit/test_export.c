@@ -5,8 +5,8 @@
 
 #include "check.h"
 #include "engine/engine.h"
-#include "core/export.h"
-#include "core/record.h"
+#include "formats/export.h"
+#include "formats/record.h"
 
 static char *capture(void (*fn)(FILE *, const void *), const void *arg)
 {

@@ -7,8 +7,8 @@
 
 #include "check.h"
 #include "core/catalogue.h"
-#include "core/export.h"
-#include "core/multi.h"
+#include "formats/export.h"
+#include "analysis/multi.h"
 #include "nvtools/nccl_tests.h"
 #include "engine/nccl_lib.h"
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "core/preset.h"
+#include "formats/preset.h"
 
 static char tmpdir[256];
 

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "core/record.h"
+#include "formats/record.h"
 #include "core/text.h"
 
 static void shipped(const char *path)

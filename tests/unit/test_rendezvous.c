@@ -13,7 +13,7 @@
 #include <utime.h>
 
 #include "check.h"
-#include "core/rendezvous.h"
+#include "formats/rendezvous.h"
 
 static char dir[] = "/tmp/rs-rendezvous-XXXXXX";
 

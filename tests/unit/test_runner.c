@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "core/catalogue.h"
-#include "core/source_recording.h"
+#include "formats/source_recording.h"
 #include "core/runner.h"
 
 typedef struct seen {

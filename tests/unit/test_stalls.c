@@ -4,8 +4,8 @@
 
 #include "check.h"
 #include "core/stall_table.h"
-#include "core/stall_diff.h"
-#include "core/stalls_io.h"
+#include "analysis/stall_diff.h"
+#include "formats/stalls_io.h"
 
 static char *printed(const rs_stalls *s, rs_format fmt)
 {

@@ -4,8 +4,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "core/record.h"
-#include "core/sweep.h"
+#include "formats/record.h"
+#include "analysis/sweep.h"
+#include "formats/sweep_out.h"
 
 static const rs_variant vars[2] = {RS_V_ATOMIC, RS_V_FIRST_ADD};
 

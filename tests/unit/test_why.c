@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "core/format.h"
-#include "core/record.h"
+#include "formats/record.h"
 #include "ui/why.h"
 
 static const rs_result *find(const rs_recording *rec, rs_variant v, rs_dtype t, uint64_t n,

@@ -1,0 +1,103 @@
+#include "stall_diff.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/format.h"
+
+static double pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* The line of `before` that line l of the second view is: the same file
+ * and text (the nearest number of those), or without texts the same
+ * number; -1 for none. used[] marks those taken. */
+static int match(const rs_stalls *before, const rs_stall_line *l, const int *used)
+{
+    int best = -1;
+    long gap = 0;
+    for (int i = 0; i < before->nlines; i++) {
+        const rs_stall_line *b = &before->line[i];
+        if (used[i] || strcmp(b->file, l->file) != 0) continue;
+        const int texts = b->text[0] && l->text[0];
+        if (texts ? strcmp(b->text, l->text) != 0 : b->line != l->line) continue;
+        const long g = labs((long)b->line - (long)l->line);
+        if (best < 0 || g < gap) best = i, gap = g;
+    }
+    return best;
+}
+
+static int by_change(const void *a, const void *b)
+{
+    const rs_stall_delta *x = a, *y = b;
+    const double dx = fabs(x->after - x->before), dy = fabs(y->after - y->before);
+    if (dx != dy) return dx < dy ? 1 : -1;
+    if (x->after != y->after) return x->after < y->after ? 1 : -1;
+    return strcmp(x->file, y->file) != 0 ? strcmp(x->file, y->file)
+                                         : (x->line > y->line) - (x->line < y->line);
+}
+
+static void fill(rs_stall_delta *d, const rs_stall_line *l)
+{
+    snprintf(d->file, sizeof d->file, "%s", l->file);
+    snprintf(d->text, sizeof d->text, "%s", l->text);
+}
+
+int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_delta *out, int max)
+{
+    int used[RS_STALL_LINES] = {0}, n = 0;
+    for (int i = 0; i < after->nlines && n < max; i++) {
+        const rs_stall_line *l = &after->line[i];
+        const int m = match(before, l, used);
+        rs_stall_delta *d = &out[n++];
+        memset(d, 0, sizeof *d);
+        fill(d, l);
+        d->line = l->line;
+        d->after = pct(l->samples, after->total);
+        if (m < 0) continue;
+        used[m] = 1;
+        d->line_before = before->line[m].line;
+        d->before = pct(before->line[m].samples, before->total);
+    }
+    for (int i = 0; i < before->nlines && n < max; i++) {
+        if (used[i]) continue;
+        rs_stall_delta *d = &out[n++];
+        memset(d, 0, sizeof *d);
+        fill(d, &before->line[i]);
+        d->line_before = before->line[i].line;
+        d->before = pct(before->line[i].samples, before->total);
+    }
+    qsort(out, (size_t)n, sizeof *out, by_change);
+    return n;
+}
+
+const char *rs_stall_delta_where(const rs_stall_delta *d, char *buf, size_t len)
+{
+    if (d->line && d->line_before && d->line != d->line_before)
+        snprintf(buf, len, "%s:%u%s%u", d->file, d->line_before, rs_sym(RS_SYM_ARROW), d->line);
+    else
+        snprintf(buf, len, "%s:%u", d->file, d->line ? d->line : d->line_before);
+    return buf;
+}
+
+void rs_stall_delta_words(const rs_stall_delta *d, char *buf, size_t len)
+{
+    char where[200], at[96], cut[RS_STALL_TEXT * 2];
+    rs_stall_delta_where(d, at, sizeof at);
+    if (d->text[0])
+        snprintf(where, sizeof where, "%s (%s)", at, rs_fmt_cut(d->text, 40, cut, sizeof cut));
+    else
+        snprintf(where, sizeof where, "%s", at);
+    if (!d->line_before)
+        snprintf(buf, len, "%s is new, with %.1f%% of the samples", where, d->after);
+    else if (!d->line)
+        snprintf(buf, len, "%s is gone (it held %.1f%% of the samples)", where, d->before);
+    else if (fabs(d->after - d->before) < 0.5)
+        snprintf(buf, len, "%s stayed at %.1f%% of the samples", where, d->after);
+    else
+        snprintf(buf, len, "%s %s from %.1f%% to %.1f%% of the samples", where,
+                 d->after < d->before ? "fell" : "rose", d->before, d->after);
+}

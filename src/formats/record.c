@@ -1,0 +1,477 @@
+#include "record.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/catalogue.h"
+#include "core/cpu_time.h"
+#include "core/format.h"
+#include "core/text.h"
+
+#ifndef RS_VERSION
+#define RS_VERSION "0"
+#endif
+
+static rs_status write_line(rs_recorder *rec, cJSON *j, rs_error *err);
+
+rs_status rs_record_line(rs_recorder *rec, cJSON *j, rs_error *err)
+{
+    return write_line(rec, j, err);
+}
+
+static rs_status write_line(rs_recorder *rec, cJSON *j, rs_error *err)
+{
+    char *s = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    const int ok = s && fprintf(rec->f, "%s\n", s) > 0 && fflush(rec->f) == 0;
+    const int e = errno;
+    free(s);
+    if (ok) return RS_OK;
+    rec->failed = 1;
+    return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", rec->path,
+                   s ? strerror(e) : "out of host memory");
+}
+
+rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,
+                         rs_error *err)
+{
+    memset(rec, 0, sizeof *rec);
+    snprintf(rec->path, sizeof rec->path, "%s", path);
+    const rs_status st = rs_out_open(&rec->out, "recording", path, err);
+    if (st != RS_OK) return st;
+    rec->f = rec->out.f;
+    cJSON *h = cJSON_CreateObject();
+    cJSON_AddNumberToObject(h, "redscope_recording", 1);
+    cJSON_AddStringToObject(h, "version", RS_VERSION);
+    char date[32];
+    const time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    cJSON_AddStringToObject(h, "date", date);
+    cJSON_AddItemToObject(h, "device", rs_device_to_json(dev));
+    if (write_line(rec, h, err) == RS_OK) return RS_OK;
+    rs_out_abort(&rec->out); /* not even the header: nothing is left behind */
+    rec->f = NULL;
+    return err->code;
+}
+
+rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err)
+{
+    if (!rec->f || rec->failed) return RS_OK;
+    if (rs_row_not_recorded(row)) return RS_OK; /* a replay's "not in the recording": no run */
+    if (row->status == RS_OK && row->result.req.variant == RS_V_CPU &&
+        row->result.cpu_from == RS_CPU_BESIDE)
+        return RS_OK; /* the cpu step answered from the times beside: no run of its own */
+    /* a user kernel's source goes first, once per version */
+    rs_status st = rs_record_kernel_source(rec, row, err);
+    if (st != RS_OK) return st;
+    cJSON *j = rs_row_to_json(row);
+    cJSON_AddStringToObject(j, "command", command);
+    st = write_line(rec, j, err);
+    if (st == RS_OK) rec->rows++;
+    return st;
+}
+
+rs_status rs_record_close(rs_recorder *rec, rs_error *err)
+{
+    free(rec->pending);
+    rec->pending = NULL;
+    if (!rec->f) return RS_OK;
+    rec->f = NULL;
+    if (rec->failed) { /* the write error was said */
+        rs_out_abort(&rec->out);
+        return rs_fail(err, RS_E_IO, "recording '%s' not written", rec->path);
+    }
+    if (rec->rows == 0) { /* nothing ran: an existing file stays as it was */
+        rs_out_abort(&rec->out);
+        rec->empty = 1;
+        return RS_OK;
+    }
+    fsync(fileno(rec->out.f));
+    return rs_out_commit(&rec->out, err);
+}
+
+/* One line, without its newline; *ended: it had one (a file cut short
+ * ends in a line without). */
+static char *read_line(FILE *f, size_t *got, int *ended)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    int c;
+    if (!buf) return NULL;
+    while ((c = fgetc(f)) != EOF && c != '\n') {
+        if (len + 1 == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+        }
+        buf[len++] = (char)c;
+    }
+    *ended = c == '\n';
+    if (c == EOF && len == 0) {
+        free(buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    *got = len;
+    return buf;
+}
+
+static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char *path, int line,
+                         rs_error *err)
+{
+    if (out->count == *cap) {
+        const int ncap = *cap ? *cap * 2 : 64;
+        rs_row *rows = realloc(out->rows, sizeof *rows * (size_t)ncap);
+        char(*cmd)[16] = realloc(out->command, sizeof *cmd * (size_t)ncap);
+        if (rows) out->rows = rows;
+        if (cmd) out->command = cmd;
+        if (!rows || !cmd) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+        *cap = ncap;
+    }
+    rs_error sub;
+    if (rs_row_from_json(j, &out->rows[out->count], &sub) != RS_OK)
+        return rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "command");
+    snprintf(out->command[out->count], 16, "%s", cJSON_IsString(c) ? c->valuestring : "run");
+    if (out->rows[out->count].status == RS_OK && out->has_device)
+        out->rows[out->count].result.device.measured_gbps =
+            out->device.measured_gbps > 0 ? out->device.measured_gbps
+                                          : out->rows[out->count].result.device.measured_gbps;
+    out->count++;
+    return RS_OK;
+}
+
+const char *rs_recording_cut_note(const rs_recording *rec, const char *path, char *buf, size_t len)
+{
+    if (!rec->cut_line) {
+        snprintf(buf, len, "%s", "");
+        return buf;
+    }
+    snprintf(buf, len,
+             "%s:%d: the last line is cut short (an interrupted recording?): replaying the %d "
+             "line%s before it",
+             path, rec->cut_line, rec->cut_line - 1, rec->cut_line == 2 ? "" : "s");
+    return buf;
+}
+
+/* One JSON line of a recording into out: its header, a user kernel's
+ * source, a check, or a row. */
+static rs_status take_line(rs_recording *out, int *cap, const cJSON *j, const char *path, int line,
+                           rs_error *err)
+{
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(j, "command");
+    const char *c = cJSON_IsString(cmd) ? cmd->valuestring : "";
+    rs_error sub;
+    rs_status st = RS_OK;
+    if (cJSON_GetObjectItemCaseSensitive(j, "redscope_allreduce"))
+        return rs_fail(err, RS_E_IO,
+                       "%s:%d: this is a recording of redscope allreduce: replay it with: "
+                       "redscope allreduce --replay %s --algo all",
+                       path, line, path);
+    if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
+        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+        st = rs_device_check(dev, &sub);
+        rs_device_from_json(dev, &out->device);
+        out->has_device = 1;
+    } else if (strcmp(c, "kernel") == 0) {
+        st = rs_recording_add_kernel(out, j, &sub);
+    } else if (strcmp(c, "check") == 0) {
+        st = rs_recording_add_check(out, j, &sub);
+    } else {
+        return add_row(out, cap, j, path, line, err);
+    }
+    return st == RS_OK ? RS_OK : rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
+}
+
+rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = NULL;
+    const rs_status opened = rs_file_open(path, "recording", RS_READ_RECORDING, &f, err);
+    if (opened != RS_OK) return opened;
+    int cap = 0, line = 0;
+    rs_status st = RS_OK;
+    char *text;
+    size_t len = 0;
+    int ended = 1;
+    while (st == RS_OK && (text = read_line(f, &len, &ended))) {
+        line++;
+        const char *odd = rs_text_problem(text, len, NULL);
+        if (odd) {
+            free(text);
+            st = rs_fail(err, RS_E_IO,
+                         "%s:%d: not a text recording: the line holds %s (a recording is the "
+                         "JSON lines --record writes)",
+                         path, line, odd);
+            break;
+        }
+        if (text[strspn(text, " \t\r")] == '\0') {
+            free(text);
+            continue;
+        }
+        cJSON *j = cJSON_Parse(text);
+        free(text);
+        rs_json_scrub(j);
+        if (!j && !ended && line > 1) { /* cut short (an interrupted write): what is whole */
+            out->cut_line = line;
+            break;
+        }
+        if (!j) {
+            st = rs_fail(err, RS_E_IO, "%s:%d: not a JSON line", path, line);
+            break;
+        }
+        st = take_line(out, &cap, j, path, line, err);
+        cJSON_Delete(j);
+    }
+    fclose(f);
+    if (st == RS_OK && out->count == 0 && !out->has_device)
+        st = rs_fail(err, RS_E_IO, "%s: an empty recording", path);
+    if (st != RS_OK)
+        rs_recording_free(out);
+    else
+        rs_cpu_share_rows(out->rows, out->count); /* one CPU time per input, whatever replays */
+    return st;
+}
+
+void rs_recording_free(rs_recording *rec)
+{
+    free(rec->rows);
+    free(rec->command);
+    free(rec->checks);
+    for (int i = 0; i < rec->kernel_count; i++) free(rec->kernels[i].source);
+    free(rec->kernels);
+    memset(rec, 0, sizeof *rec);
+}
+
+int rs_request_same_run(const rs_request *a, const rs_request *b)
+{
+    rs_request x, y;
+    rs_request_for_variant(a, a->variant, &x);
+    rs_request_for_variant(b, b->variant, &y);
+    return x.variant == y.variant && x.type == y.type && x.op == y.op && x.n == y.n &&
+           (x.block == y.block ||
+            (rs_catalogue_get(x.variant)->flags & (RS_VF_LIBRARY | RS_VF_HOST))) &&
+           rs_catalogue_finish(&x) == rs_catalogue_finish(&y) && x.grid == y.grid &&
+           x.ept == y.ept && x.dist == y.dist && x.gpus == y.gpus &&
+           (x.gpus == 1 || x.cross == y.cross) &&
+           (x.variant != RS_V_KERNEL || strcmp(x.kernel, y.kernel) == 0);
+}
+
+/* A run over every GPU (--gpus 0) is the same run as one over the count it
+ * came to, where that count is the most the recording's runs span: a
+ * recording of `--gpus 0` replays under G's counts, and one of `--gpus 2`
+ * under --gpus 0 where 2 was every GPU. */
+static int same_run_gpus(const rs_row *row, const rs_request *req, int most)
+{
+    const rs_request *r = &row->result.req;
+    if (rs_request_same_run(r, req)) return 1;
+    /* a row that failed has no count of its own: every GPU was the most */
+    const int own = (int)row->result.multi.gpus, g = own ? own : r->gpus ? 0 : most;
+    if (g < 2 || g != most || (r->gpus && (int)r->gpus != g) || (req->gpus && (int)req->gpus != g))
+        return 0;
+    rs_request a = *r, b = *req;
+    a.gpus = b.gpus = (uint32_t)g;
+    return rs_request_same_run(&a, &b);
+}
+
+/* Of two rows of one configuration (a ladder's and a sweep's), the one
+ * that holds what req asks (counters of its set, a stall view, energy),
+ * then a ladder's (what a replay's list shows), then the later. */
+static int answers(const rs_row *row, const rs_request *req, const char *command)
+{
+    rs_metric_mask asked = 0;
+    rs_metric_parse_set(req->metrics, &asked, NULL);
+    const rs_result *r = &row->result;
+    return 8 * (asked && (r->metrics.requested & asked) == asked) +
+           4 * (req->stalls && r->stalls.requested) + 2 * (req->energy && r->energy.requested) +
+           (strcmp(command, "ladder") == 0);
+}
+
+const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req, const char *command)
+{
+    int most = 1, best = -1;
+    const rs_row *found = NULL;
+    if (req->gpus != 1) rs_recording_gpus(rec, &most, NULL, 0);
+    for (int i = rec->count - 1; i >= 0; i--) {
+        if (command && strcmp(rec->command[i], command) != 0) continue;
+        if (!same_run_gpus(&rec->rows[i], req, most)) continue;
+        if (command) return &rec->rows[i]; /* one command's rows: the last */
+        const int score = answers(&rec->rows[i], req, rec->command[i]);
+        if (score > best) best = score, found = &rec->rows[i];
+    }
+    return found;
+}
+
+/* Knobs a variant does not take (finish, grid, ept) match anything. */
+static int knob_fits(const rs_request *row, rs_request *cfg, unsigned *seen_flags)
+{
+    const unsigned flags = rs_catalogue_get(row->variant)->flags;
+    if (flags & RS_VF_FINISH) {
+        if ((*seen_flags & RS_VF_FINISH) && cfg->finish != row->finish) return 0;
+        cfg->finish = row->finish;
+    }
+    if (flags & RS_VF_GRID_STRIDE) {
+        if ((*seen_flags & RS_VF_GRID_STRIDE) && (cfg->grid != row->grid || cfg->ept != row->ept))
+            return 0;
+        cfg->grid = row->grid;
+        cfg->ept = row->ept;
+    }
+    *seen_flags |= flags & (RS_VF_FINISH | RS_VF_GRID_STRIDE);
+    return 1;
+}
+
+static int same_settings(const rs_request *a, const rs_request *b, int sweep)
+{
+    return a->type == b->type && a->op == b->op && a->block == b->block && a->reps == b->reps &&
+           a->warmup == b->warmup && a->dist == b->dist && a->seed == b->seed &&
+           strcmp(a->metrics, b->metrics) == 0 && (sweep || a->n == b->n);
+}
+
+int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
+{
+    int n = 0;
+    unsigned seen_flags = 0;
+    for (int i = 0; i < rec->count; i++) {
+        const rs_request *r = &rec->rows[i].result.req;
+        rs_rec_config *c = n ? &out[n - 1] : NULL;
+        const int sweep = strcmp(rec->command[i], "sweep") == 0;
+        rs_request joined = c ? c->req : *r;
+        /* a ladder's further --kernel files are rows of the same ladder */
+        const int next_file = i > 0 && r->variant == RS_V_KERNEL &&
+                              rec->rows[i - 1].result.req.variant == RS_V_KERNEL &&
+                              strcmp(rec->rows[i - 1].result.req.kernel, r->kernel) != 0;
+        /* a ladder over GPUs has each variant on one GPU and per finish; a
+         * run of a variant again is another configuration, GPUs or not */
+        const int slot = r->gpus == 1 ? 0 : 1 + (int)r->cross % RS_CROSS_COUNT;
+        const int ladder = strcmp(rec->command[i], "ladder") == 0;
+        const uint32_t had = !c ? 0 : ladder ? c->seen[slot] : c->req.variants;
+        const int repeat = c && !sweep && (had & (1u << r->variant)) && !next_file;
+        const int other_gpus = c && (ladder ? r->gpus != 1 && c->gpus != 1 && c->gpus != r->gpus
+                                            : !rs_request_same_spread(&c->req, r));
+        if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat || other_gpus ||
+            !same_settings(&c->req, r, sweep) || !knob_fits(r, &joined, &seen_flags)) {
+            if (n == max) break;
+            c = &out[n++];
+            memset(c, 0, sizeof *c);
+            snprintf(c->command, sizeof c->command, "%s", rec->command[i]);
+            c->req = *r;
+            c->req.variants = 0;
+            c->first = i;
+            c->n_lo = c->n_hi = r->n;
+            c->gpus = 1;
+            seen_flags = 0;
+            joined = c->req;
+            knob_fits(r, &joined, &seen_flags);
+        }
+        c->req = joined;
+        c->req.variants |= 1u << r->variant;
+        c->seen[slot] |= 1u << r->variant;
+        if (r->gpus != 1) c->gpus = r->gpus;
+        c->count = i - c->first + 1;
+        if (r->n < c->n_lo) c->n_lo = r->n;
+        if (r->n > c->n_hi) c->n_hi = r->n;
+    }
+    return n;
+}
+
+static void describe_variants(uint32_t set, char *buf, size_t len)
+{
+    int count = 0, first = -1, last = -1;
+    for (int v = 0; v < RS_VARIANT_COUNT; v++)
+        if (set & (1u << v)) count++, last = v, first = first < 0 ? v : first;
+    if (count == 1)
+        snprintf(buf, len, "%s", rs_variant_name(first));
+    else
+        snprintf(buf, len, "%d variants (%s..%s)", count, rs_variant_name(first),
+                 rs_variant_name(last));
+}
+
+void rs_rec_config_describe(const rs_rec_config *c, const char *sep, char *buf, size_t len)
+{
+    const rs_request *r = &c->req;
+    char vars[96], lo[32], hi[32];
+    describe_variants(r->variants, vars, sizeof vars);
+    rs_format_size(c->n_lo, lo, sizeof lo);
+    rs_format_size(c->n_hi, hi, sizeof hi);
+    snprintf(buf, len,
+             "%-6s %s %s %s %s %s %s n %s%s%s %s block %u %s finish %s %s %u reps %s counters %s",
+             c->command, sep, vars, sep, rs_dtype_name(r->type), rs_op_name(r->op), sep, lo,
+             c->n_hi != c->n_lo ? ".." : "", c->n_hi != c->n_lo ? hi : "", sep, r->block, sep,
+             rs_finish_name(r->finish), sep, r->reps, sep, r->metrics);
+}
+
+int rs_recording_find_sweep(const rs_rec_config *configs, int count, const rs_request *req)
+{
+    for (int k = count - 1; k >= 0; k--) {
+        const rs_request *r = &configs[k].req;
+        if (strcmp(configs[k].command, "sweep") == 0 && r->type == req->type && r->op == req->op &&
+            r->block == req->block && r->finish == req->finish && r->dist == req->dist &&
+            r->grid == req->grid && r->ept == req->ept)
+            return k;
+    }
+    return -1;
+}
+
+void rs_recording_gpus(const rs_recording *rec, int *count, char *links, size_t len)
+{
+    *count = 1;
+    if (len) links[0] = '\0';
+    for (int i = 0; i < rec->count; i++) {
+        const rs_result *r = &rec->rows[i].result;
+        if (rec->rows[i].status != RS_OK || r->multi.gpus < 2) continue;
+        if (r->multi.gpus > *count) *count = r->multi.gpus;
+        if (len && !links[0]) snprintf(links, len, "%s", r->multi.links);
+    }
+}
+
+/* A sweep's sizes as --range takes them. */
+static void config_range(const rs_rec_config *c, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    rs_format_size(c->n_lo, lo, sizeof lo);
+    rs_format_size(c->n_hi, hi, sizeof hi);
+    snprintf(buf, len, c->n_lo == c->n_hi ? "%s" : "%s..%s", lo, hi);
+}
+
+void rs_rec_config_options(const rs_rec_config *c, const rs_request *asked, char *buf, size_t len)
+{
+    static const rs_field_id ids[] = {RS_F_type, RS_F_op,      RS_F_n,    RS_F_block,  RS_F_grid,
+                                      RS_F_ept,  RS_F_finish,  RS_F_reps, RS_F_warmup, RS_F_dist,
+                                      RS_F_seed, RS_F_metrics, RS_F_gpus};
+    const int sweep = strcmp(c->command, "sweep") == 0;
+    rs_request want = c->req;
+    want.gpus = c->gpus;
+    size_t l = 0;
+    if (len) buf[0] = '\0';
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0] && l < len; k++) {
+        const rs_field *f = &rs_fields[ids[k]];
+        char a[512], b[512]; /* a metrics list: up to RS_METRICS_MAX */
+        if (ids[k] == RS_F_n && sweep) {
+            f = &rs_fields[RS_F_sweep];
+            config_range(c, b, sizeof b);
+            snprintf(a, sizeof a, "%s", asked->sweep[0] ? asked->sweep : f->def);
+        } else {
+            rs_field_format(asked, f, a, sizeof a);
+            rs_field_format(&want, f, b, sizeof b);
+        }
+        if (strcmp(a, b) != 0)
+            l += (size_t)snprintf(buf + l, len - l, "%s--%s %s", l ? " " : "", f->flag, b);
+    }
+    const uint32_t has = c->req.variants, wants = asked->variants ? asked->variants : ~0u;
+    if (!(has & wants) && l < len) { /* none of the variants asked for: those it holds */
+        l += (size_t)snprintf(buf + l, len - l, "%s--variants ", l ? " " : "");
+        for (int v = 0, first = 1; v < RS_VARIANT_COUNT && l < len; v++)
+            if (has & (1u << v)) {
+                l += (size_t)snprintf(buf + l, len - l, "%s%s", first ? "" : ",",
+                                      rs_variant_name((rs_variant)v));
+                first = 0;
+            }
+    }
+}

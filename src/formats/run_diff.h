@@ -1,0 +1,42 @@
+/* Two runs side by side: the rows of two recordings matched by
+ * configuration, each pair with the time ratio, a verdict measured from
+ * the recorded spread (each side's min..max of its timed repetitions), the
+ * counters that moved most and the stall line that moved most; rows on
+ * one side only are kept and named. Pure: `redscope diff` prints it. */
+#ifndef RS_RUN_DIFF_H
+#define RS_RUN_DIFF_H
+
+#include "core/metric_table.h"
+#include "record.h"
+#include "analysis/stall_diff.h"
+
+#define RS_DIFF_TOP 2 /* counters told per pair */
+
+typedef enum { RS_DIFF_SLOWER = -1, RS_DIFF_SAME = 0, RS_DIFF_FASTER = 1 } rs_diff_verdict;
+
+typedef struct rs_diff_pair {
+    const rs_row *a, *b; /* NULL: the configuration is on the other side only */
+    double speedup;      /* a's median time / b's: above 1, B is faster */
+    double change_pct;   /* b's time against a's, in %: +25 is 25% slower */
+    rs_diff_verdict verdict;
+    int ntop;                      /* counters that changed by 5% or more, biggest first */
+    rs_metric_id top[RS_DIFF_TOP]; /* of those */
+    double top_ratio[RS_DIFF_TOP]; /* b's value / a's */
+    int has_stall;                 /* both sides sampled: the line that moved most */
+    rs_stall_delta stall;
+} rs_diff_pair;
+
+/* The pairs of a against b, in a's order, then a's rows not in b, then b's rows
+ * not in a (a second row of a configuration paired is not one). Rows of
+ * a that failed are paired too (no verdict). Returns how many (at most
+ * max; a and b's rows together always fit max = a->count + b->count). */
+int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pair *out, int max);
+
+/* "faster", "slower", "same" (within both runs' min..max). */
+const char *rs_diff_verdict_name(rs_diff_verdict v);
+
+/* Whether a pair fails a gate of pct: slower beyond the spread and by
+ * more than pct percent. */
+int rs_diff_fails(const rs_diff_pair *p, double pct);
+
+#endif

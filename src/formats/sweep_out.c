@@ -1,0 +1,257 @@
+/* A sweep out: the table and its grids, CSV and JSON (rs_print_sweep), and
+ * one quantity's chart data as CSV for gnuplot (rs_sweep_write_csv). */
+#include "sweep_out.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/catalogue.h"
+#include "core/cpu_time.h"
+#include "energy.h"
+#include "files.h"
+#include "core/format.h"
+
+rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char *path,
+                             rs_error *err)
+{
+    rs_outfile out;
+    const rs_status st = rs_out_open(&out, "chart's data", path, err);
+    if (st != RS_OK) return st;
+    FILE *f = out.f;
+    fprintf(f, "n");
+    for (int k = 0; k < rs_sweep_series_count(s); k++)
+        fprintf(f, ",%s", k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
+    fprintf(f, "\n");
+    for (int i = 0; i < s->sizes.count; i++) {
+        fprintf(f, "%llu", (unsigned long long)s->sizes.n[i]);
+        for (int k = 0; k < rs_sweep_series_count(s); k++) {
+            const double v = rs_sweep_value(s, i, k, q);
+            if (v > 0.0)
+                fprintf(f, ",%.6g", v);
+            else
+                fprintf(f, ",");
+        }
+        fprintf(f, "\n");
+    }
+    return rs_out_commit(&out, err);
+}
+
+/* What a cell without a time says: why its row has none. */
+static const char *cell_word(const rs_row *r)
+{
+    if (r->status == RS_E_NOMEM) return "skip";
+    if (r->status == RS_OK) return "WRONG";
+    return rs_row_not_recorded(r) ? "not recorded" : "refused";
+}
+
+/* One line for what the recording lacks: every variant with such a cell;
+ * one for a cpu column answered from the CPU times recorded beside. */
+static void say_not_recorded(FILE *f, const rs_sweep *s)
+{
+    char names[320] = "";
+    size_t len = 0;
+    int beside = 0; /* a cpu cell from the times beside GPU runs */
+    for (int v = 0; v < s->nvar; v++) {
+        int lacks = 0;
+        for (int i = 0; i < s->sizes.count && i * s->nvar + v < s->done; i++) {
+            const rs_row *r = rs_sweep_row(s, i, v);
+            lacks |= rs_row_not_recorded(r);
+            beside |=
+                r->status == RS_OK && s->var[v] == RS_V_CPU && r->result.cpu_from == RS_CPU_BESIDE;
+        }
+        if (lacks && len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                    rs_sweep_series_name(s, v));
+    }
+    if (len)
+        fprintf(f,
+                "not recorded: %s, at the sizes so marked: the recording holds no run of them "
+                "at those sizes with these settings (type, op, block, finish and input)\n",
+                names);
+    if (beside)
+        fprintf(f, "cpu: where the cpu step was not recorded, the CPU time recorded beside the "
+                   "GPU runs of that size (one thread, the best of up to 3 runs)\n");
+}
+
+static int sweep_energy(const rs_sweep *s)
+{
+    for (int i = 0; i < s->done; i++)
+        if (s->rows[i].status == RS_OK && s->rows[i].result.energy.requested) return 1;
+    return 0;
+}
+
+/* One cell: the median time (or J/GB), else what happened to the run. */
+static void grid_cell(const rs_sweep *s, int i, int k, int energy, char *cell, size_t len)
+{
+    const double t = rs_sweep_value(s, i, k, RS_CHART_TIME);
+    const rs_row *r = k < s->nvar && i * s->nvar + k < s->done ? rs_sweep_row(s, i, k) : NULL;
+    if (t > 0.0 && !energy)
+        rs_fmt_time(t, rs_notation_utf8(), cell, len);
+    else if (t > 0.0 && r && r->result.energy.valid)
+        rs_fmt_j_per_gb(r->result.energy.j_per_gb, cell, len);
+    else if (t > 0.0 || !r)
+        snprintf(cell, len, "-");
+    else
+        snprintf(cell, len, "%s", cell_word(r));
+}
+
+/* The grid of sizes by variants: times, or (energy) J per GB. */
+static void print_grid(FILE *f, const rs_sweep *s, int cw, int energy)
+{
+    const int ns = energy ? s->nvar : rs_sweep_series_count(s); /* the cpu: no GPU energy */
+    fprintf(f, "%12s", "n");
+    for (int k = 0; k < ns; k++)
+        fprintf(f, " %*.*s", cw, cw, k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
+    fprintf(f, "\n");
+    for (int i = 0; i < s->sizes.count; i++) {
+        char n[32];
+        rs_sweep_size_name(s, s->sizes.n[i], n, sizeof n);
+        fprintf(f, "%12s", n);
+        for (int k = 0; k < ns; k++) {
+            char cell[32], padded[48];
+            grid_cell(s, i, k, energy, cell, sizeof cell);
+            fprintf(f, " %s", rs_pad(cell, cw, 1, padded, sizeof padded));
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void print_sweep_table(FILE *f, const rs_sweep *s)
+{
+    const rs_result *first = NULL; /* the settings: of the first row that ran, else asked */
+    for (int i = 0; i < s->done && !first; i++)
+        if (s->rows[i].status == RS_OK) first = &s->rows[i].result;
+    if (!first && s->done > 0) first = &s->rows[0].result;
+    const rs_request *r0 = first ? &first->req : NULL;
+    rs_finish fin = r0 ? r0->finish : RS_FINISH_AUTO; /* of a variant that takes one */
+    for (int i = 0; i < s->done; i++)
+        if (s->rows[i].status == RS_OK &&
+            (rs_catalogue_get(s->rows[i].result.req.variant)->flags & RS_VF_FINISH)) {
+            fin = s->rows[i].result.req.finish;
+            break;
+        }
+    if (r0)
+        fprintf(f, "%s %s, block %u, finish %s, %u reps, input %s%s%s\n", rs_dtype_name(r0->type),
+                rs_op_name(r0->op), r0->block, rs_finish_name(fin), r0->reps,
+                rs_dist_name(r0->dist), first->device.name[0] ? " on " : "", first->device.name);
+    if (r0 && r0->gpus != 1)
+        fprintf(f,
+                r0->gpus ? "over %u GPUs, partials combined by %s: "
+                         : "over every GPU%.0u, partials combined by %s: ",
+                r0->gpus, rs_cross_name(r0->cross));
+    fprintf(f, "time of one reduction (median); '-' not run, 'skip' does not fit, 'WRONG' failed, "
+               "'refused' and 'not recorded' said below\n");
+    int cw = 12; /* every column as wide as the longest name, up to 24 */
+    for (int k = 0; k < s->nvar; k++) {
+        const int l = (int)strlen(rs_sweep_series_name(s, k));
+        cw = l > cw ? (l < 24 ? l : 24) : cw;
+    }
+    print_grid(f, s, cw, 0);
+    if (sweep_energy(s)) {
+        fprintf(f, "energy per GB read (J/GB; the board's, NVML, the reductions back to back)\n");
+        print_grid(f, s, cw, 1);
+    }
+    char cross[512];
+    rs_sweep_crossovers(s, cross, sizeof cross);
+    if (cross[0]) /* the lead needs more than 5% to change: say so beside it */
+        fprintf(f, "crossovers (a lead changes where another is >%.0f%% faster): %s\n",
+                100.0 * (RS_LEAD_MARGIN - 1.0), cross);
+    const char *said[2] = {"skip", "refused"}; /* the first reason of each */
+    for (int w = 0; w < 2; w++)
+        for (int i = 0; i < s->done; i++)
+            if (s->rows[i].status != RS_OK && strcmp(cell_word(&s->rows[i]), said[w]) == 0) {
+                fprintf(f, "%s: %s\n", w ? said[w] : "skipped", s->rows[i].error);
+                break;
+            }
+    say_not_recorded(f, s);
+}
+
+static const char *cpu_from_csv(const rs_result *r)
+{
+    return r->cpu_ms > 0.0 ? rs_cpu_from_name(rs_cpu_from_of(r)) : "";
+}
+
+/* A series in the sweep's data: as its rows name it; the CPU's "cpu". */
+static const char *series_id(const rs_sweep *s, int series)
+{
+    return series >= s->nvar ? "cpu" : rs_sweep_series_name(s, series);
+}
+
+/* The crossovers as data: "leads", the fastest series size range by size
+ * range, and "crossings", where one overtakes the one before. */
+static void leads_json(const rs_sweep *s, cJSON *j)
+{
+    rs_sweep_lead seg[RS_SWEEP_MAX_SIZES];
+    const int n = rs_sweep_leads(s, seg, RS_SWEEP_MAX_SIZES);
+    cJSON *leads = cJSON_AddArrayToObject(j, "leads");
+    cJSON *crossings = cJSON_AddArrayToObject(j, "crossings");
+    for (int k = 0; k < n; k++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "variant", series_id(s, seg[k].series));
+        cJSON_AddNumberToObject(o, "n_from", (double)s->sizes.n[seg[k].first]);
+        cJSON_AddNumberToObject(o, "n_to", (double)s->sizes.n[seg[k].last]);
+        cJSON_AddItemToArray(leads, o);
+        if (k == 0) continue;
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "from", series_id(s, seg[k - 1].series));
+        cJSON_AddStringToObject(c, "to", series_id(s, seg[k].series));
+        cJSON_AddNumberToObject(c, "n_last_before", (double)s->sizes.n[seg[k - 1].last]);
+        cJSON_AddNumberToObject(c, "n", (double)s->sizes.n[seg[k].first]);
+        cJSON_AddItemToArray(crossings, c);
+    }
+}
+
+void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
+{
+    if (fmt == RS_FMT_TABLE) {
+        print_sweep_table(f, s);
+        return;
+    }
+    if (fmt == RS_FMT_CSV) {
+        const int en = sweep_energy(s);
+        fprintf(f,
+                "n,variant,status,time_median_ms,gbps,pct_peak,pct_measured,cpu_ms,cpu_from,"
+                "correct,error%s%s\n",
+                en ? "," : "", en ? rs_energy_csv_columns : "");
+        for (int i = 0; i < s->done; i++) {
+            const rs_row *r = &s->rows[i];
+            const rs_result *x = &r->result;
+            char label[96];
+            fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n,
+                    rs_request_label(&x->req, label, sizeof label), r->status);
+            if (r->status == RS_OK) {
+                const double figs[] = {x->t_median_ms, x->gbps, x->pct_peak, x->pct_measured,
+                                       x->cpu_ms};
+                for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++) {
+                    rs_csv_num(f, figs[k]);
+                    fputc(',', f);
+                }
+                fprintf(f, "%s,%s,", cpu_from_csv(x), x->correct ? "yes" : "no");
+            } else {
+                fprintf(f, ",,,,,,,");
+                rs_csv_field(f, r->error);
+            }
+            if (en) rs_energy_csv(f, &r->result.energy, r->status == RS_OK);
+            fprintf(f, "\n");
+        }
+        return;
+    }
+    cJSON *j = cJSON_CreateObject();
+    cJSON *sizes = cJSON_AddArrayToObject(j, "sizes");
+    for (int i = 0; i < s->sizes.count; i++)
+        cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)s->sizes.n[i]));
+    cJSON *vars = cJSON_AddArrayToObject(j, "variants");
+    for (int v = 0; v < s->nvar; v++)
+        cJSON_AddItemToArray(vars, cJSON_CreateString(rs_sweep_series_name(s, v)));
+    char cross[512];
+    rs_sweep_crossovers(s, cross, sizeof cross);
+    cJSON_AddStringToObject(j, "crossovers", cross);
+    leads_json(s, j);
+    cJSON *rows = cJSON_AddArrayToObject(j, "rows");
+    for (int i = 0; i < s->done; i++) cJSON_AddItemToArray(rows, rs_row_to_json(&s->rows[i]));
+    char *text = cJSON_Print(j);
+    if (text) fprintf(f, "%s\n", text);
+    free(text);
+    cJSON_Delete(j);
+}
