@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ukernel.h"
+#include "text.h"
 
 #define TREE   (RS_VF_POW2_BLOCK | RS_VF_FINISH)
 #define STRIDE (RS_VF_GRID_STRIDE | RS_VF_FINISH)
@@ -118,8 +118,7 @@ rs_finish rs_catalogue_finish(const rs_request *r)
 static rs_status check_block(const rs_variant_info *vi, unsigned b, rs_error *err)
 {
     if (vi->flags & (RS_VF_LIBRARY | RS_VF_HOST)) return RS_OK;
-    const rs_field *f = rs_field_by_key("run", "block"); /* the range lives in the field table */
-    const unsigned lo = (unsigned)f->min, hi = (unsigned)f->max;
+    const unsigned lo = RS_BLOCK_MIN, hi = RS_BLOCK_MAX; /* the field table's range */
     if (b < lo || b > hi)
         return rs_fail(err, RS_E_USAGE,
                        "blockDim %u is out of range: CUDA blocks here are %u to %u threads", b, lo,
@@ -140,7 +139,7 @@ static rs_status check_block(const rs_variant_info *vi, unsigned b, rs_error *er
 const char *rs_request_name(const rs_request *r)
 {
     if (r->variant != RS_V_KERNEL || !r->kernel[0]) return rs_variant_name(r->variant);
-    return rs_ukernel_basename(r->kernel);
+    return rs_path_base(r->kernel);
 }
 
 /* What a run over several GPUs cannot do: each GPU's partial must stay on

@@ -20,6 +20,8 @@
 #define RS_NOTE_MAX    256
 #define RS_N_MAX       (UINT64_C(1) << 40)
 #define RS_GPUS_MAX    16 /* GPUs one request may span */
+#define RS_BLOCK_MIN   32 /* blockDim.x a request may ask for */
+#define RS_BLOCK_MAX   1024
 /* Longest "key = value" line a preset may hold (inih reads 200 bytes with
  * the newline). */
 #define RS_INI_LINE_MAX 198
@@ -52,8 +54,8 @@ typedef enum {
     X(op, RS_FK_OP, "run", "op", "op", 'o', 0, 0, "sum", NULL, "OP", "the reduction's operation")  \
     X(n, RS_FK_SIZE, "run", "n", "n", 'n', 1, RS_N_MAX, "2^24", NULL, "N",                         \
       "number of elements: 16777216, 2^24, 16M, 1024*65535, 2^20+7")                               \
-    X(block, RS_FK_UINT, "run", "block", "block", 'b', 32, 1024, "256", NULL, "B",                 \
-      "threads per block (blockDim.x)")                                                            \
+    X(block, RS_FK_UINT, "run", "block", "block", 'b', RS_BLOCK_MIN, RS_BLOCK_MAX, "256", NULL,    \
+      "B", "threads per block (blockDim.x)")                                                       \
     X(grid, RS_FK_UINT, "run", "grid", "grid", 'g', 0, 2147483647u, "0", NULL, "G",                \
       "blocks in the first pass of grid-stride variants; 0: one full wave of the GPU")             \
     X(ept, RS_FK_UINT, "run", "elements_per_thread", "ept", 'e', 0, 16777216u, "0", NULL, "E",     \

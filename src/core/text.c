@@ -146,3 +146,9 @@ char *rs_text_safe_dup(const char *s, int keep_lines)
     if (out) rs_text_safe(s, keep_lines, out, 6 * n + 1);
     return out;
 }
+
+const char *rs_path_base(const char *path)
+{
+    const char *s = path ? strrchr(path, '/') : NULL;
+    return s ? s + 1 : path ? path : "";
+}

@@ -39,4 +39,7 @@ size_t rs_utf8_len(const char *s, size_t n);
 /* The 1-based line of buf that offset falls on. */
 int rs_text_line(const char *buf, size_t offset);
 
+/* A path's last part: after its last '/', the whole path without one ("" for NULL). */
+const char *rs_path_base(const char *path);
+
 #endif

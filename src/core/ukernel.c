@@ -7,10 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "text.h"
+
 const char *rs_ukernel_basename(const char *path)
 {
-    const char *s = path ? strrchr(path, '/') : NULL;
-    return s ? s + 1 : path ? path : "";
+    return rs_path_base(path);
 }
 
 uint64_t rs_ukernel_hash(const char *text, size_t len)

@@ -10,26 +10,6 @@
 #include "export.h"
 #include "stalls_io.h"
 
-void rs_csv_field(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-void rs_csv_num(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, "%.6g", v);
-}
-
-void rs_csv_whole(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, "%.15g", v);
-}
-
 /* The cells of one line, comma-separated as they come. */
 typedef struct line {
     FILE *f;
@@ -73,13 +53,6 @@ static const char run_columns[] =
     "time_min_ms,time_max_ms,step_speedup,cumulative_speedup,gbps,pct_peak,pct_measured,cpu_ms,"
     "speedup_cpu,cpu_from,correct,result,expected,rel_err,tol,gpus,cross_finish,finish_ms,status,"
     "error";
-
-int rs_csv_cells(const char *header)
-{
-    int n = 1;
-    for (; *header; header++) n += *header == ',';
-    return n;
-}
 
 /* What the rows hold beyond their figures: counters, stall views. */
 typedef struct extras {

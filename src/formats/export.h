@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/result.h"
 #include "core/row.h"
+#include "analysis/ladder.h"
 
 typedef enum { RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON } rs_format;
 
@@ -75,17 +76,5 @@ void rs_print_rows_csv(FILE *f, const rs_row *rows, int count);
 
 /* `redscope devices` */
 void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt);
-
-/* Step speedup of row i over the nearest earlier row that ran spread the
- * same way (one GPU, or as many GPUs with the same finish); a row over
- * several GPUs: over its variant's row on one GPU where there is one. 0 if
- * none. */
-double rs_ladder_step_speedup(const rs_row *rows, int i);
-/* Speedup of row i over the first row on one GPU that ran (without one,
- * the first spread the same way). */
-double rs_ladder_cumulative_speedup(const rs_row *rows, int i);
-/* The limit rows read against: the streaming read measured with the first
- * row that ran (0: none measured it). */
-double rs_rows_limit(const rs_row *rows, int count);
 
 #endif
