@@ -1,7 +1,6 @@
-/* The device: CUDA errors as statuses, the devices listed, the engine
- * opened and closed on one of them, a context rebuilt after a sticky
- * error (measure.c measures its limits). */
-#include <dlfcn.h>
+/* The device: the devices listed, the engine opened and closed on one of
+ * them, a context rebuilt after a sticky error (cuda_error.c tells them;
+ * measure.c measures its limits). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,70 +9,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-/* ---- errors ----------------------------------------------------------------- */
-
-static int is_sticky(cudaError_t c)
-{
-    switch (c) {
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchFailure:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorInvalidAddressSpace:
-    case cudaErrorInvalidPc:
-    case cudaErrorHardwareStackError:
-    case cudaErrorAssert:
-    case cudaErrorLaunchTimeout:
-    case cudaErrorECCUncorrectable: return 1;
-    default: return 0;
-    }
-}
-
-/* "The driver is insufficient" reads as "upgrade it"; tell no driver at
- * all (libcuda absent) apart from one too old for this runtime. */
-static rs_status driver_fail(cudaError_t c, rs_error *err)
-{
-    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-    if (!h)
-        return rs_fail(err, RS_E_NODRIVER,
-                       "no NVIDIA driver (libcuda.so.1 not found): install the NVIDIA driver, or "
-                       "replay a recording with --replay FILE");
-    dlclose(h);
-    int drv = 0, rt = 0;
-    cudaDriverGetVersion(&drv);
-    cudaRuntimeGetVersion(&rt);
-    cudaGetLastError();
-    if (drv > 0 && drv < rt)
-        return rs_fail(err, RS_E_NODRIVER,
-                       "NVIDIA driver too old for CUDA %d.%d (found a driver for CUDA %d.%d): "
-                       "update the driver",
-                       rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10);
-    return rs_fail(err, RS_E_NODRIVER, "the NVIDIA driver does not work here: %s",
-                   cudaGetErrorString(c));
-}
-
-rs_status rs_cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *what)
-{
-    cudaGetLastError(); /* clear a non-sticky error */
-    switch (c) {
-    case cudaErrorMemoryAllocation:
-        return rs_fail(err, RS_E_NOMEM, "out of device memory while %s", what);
-    case cudaErrorInsufficientDriver:
-    case cudaErrorStubLibrary: (void)what; return driver_fail(c, err);
-    case cudaErrorNoDevice:
-    case cudaErrorInvalidDevice:
-    case cudaErrorDevicesUnavailable:
-        return rs_fail(err, RS_E_NODEVICE, "no usable CUDA device (%s): %s", what,
-                       cudaGetErrorString(c));
-    default: break;
-    }
-    const int sticky = e && is_sticky(c);
-    if (sticky) e->broken = 1;
-    return rs_fail(err, RS_E_CUDA, "CUDA error while %s: %s (%s)%s", what, cudaGetErrorString(c),
-                   cudaGetErrorName(c),
-                   sticky ? "; the next run starts with a fresh GPU context" : "");
-}
 
 /* ---- devices ----------------------------------------------------------------- */
 
@@ -109,7 +44,8 @@ static rs_status device_count(int *count, rs_error *err)
     if (c == cudaSuccess || c == cudaErrorNoDevice)
         return rs_fail(err, RS_E_NODEVICE, "no CUDA device is visible (CUDA_VISIBLE_DEVICES=%s)",
                        getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES") : "unset");
-    if (c == cudaErrorInsufficientDriver || c == cudaErrorStubLibrary) return driver_fail(c, err);
+    if (c == cudaErrorInsufficientDriver || c == cudaErrorStubLibrary)
+        return rs_cuda_fail(NULL, err, c, "listing devices"); /* no driver, or too old */
     return rs_fail(err, RS_E_NODEVICE, "CUDA cannot list devices: %s", cudaGetErrorString(c));
 }
 
