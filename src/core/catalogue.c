@@ -234,3 +234,17 @@ void rs_request_for_variant(const rs_request *base, rs_variant v, rs_request *ou
     if (!(vi->flags & RS_VF_FINISH)) out->finish = RS_FINISH_AUTO;
     if (v != RS_V_KERNEL) out->kernel[0] = '\0'; /* the file belongs to the kernel's row */
 }
+
+int rs_request_same_run(const rs_request *a, const rs_request *b)
+{
+    rs_request x, y;
+    rs_request_for_variant(a, a->variant, &x);
+    rs_request_for_variant(b, b->variant, &y);
+    return x.variant == y.variant && x.type == y.type && x.op == y.op && x.n == y.n &&
+           (x.block == y.block ||
+            (rs_catalogue_get(x.variant)->flags & (RS_VF_LIBRARY | RS_VF_HOST))) &&
+           rs_catalogue_finish(&x) == rs_catalogue_finish(&y) && x.grid == y.grid &&
+           x.ept == y.ept && x.dist == y.dist && x.gpus == y.gpus &&
+           (x.gpus == 1 || x.cross == y.cross) &&
+           (x.variant != RS_V_KERNEL || strcmp(x.kernel, y.kernel) == 0);
+}

@@ -44,6 +44,10 @@ const char *rs_request_label(const rs_request *r, char *buf, size_t len);
 /* Spread over the GPUs alike: one GPU each, or as many GPUs with the same
  * cross-GPU finish. */
 int rs_request_same_spread(const rs_request *a, const rs_request *b);
+/* 1 when a and b ask for the same measurement: variant, type, op, n, block
+ * (unless the variant picks its own), finish, grid, ept, input, GPUs and
+ * the kernel file. */
+int rs_request_same_run(const rs_request *a, const rs_request *b);
 
 /* The finish a request really uses (its own, or the variant's default);
  * RS_FINISH_AUTO for variants that have no finish step. */

@@ -16,84 +16,6 @@
 #define RS_VERSION "0"
 #endif
 
-static rs_status write_line(rs_recorder *rec, cJSON *j, rs_error *err);
-
-rs_status rs_record_line(rs_recorder *rec, cJSON *j, rs_error *err)
-{
-    return write_line(rec, j, err);
-}
-
-static rs_status write_line(rs_recorder *rec, cJSON *j, rs_error *err)
-{
-    char *s = cJSON_PrintUnformatted(j);
-    cJSON_Delete(j);
-    const int ok = s && fprintf(rec->f, "%s\n", s) > 0 && fflush(rec->f) == 0;
-    const int e = errno;
-    free(s);
-    if (ok) return RS_OK;
-    rec->failed = 1;
-    return rs_fail(err, RS_E_IO, "cannot write recording '%s': %s", rec->path,
-                   s ? strerror(e) : "out of host memory");
-}
-
-rs_status rs_record_open(rs_recorder *rec, const char *path, const rs_device_info *dev,
-                         rs_error *err)
-{
-    memset(rec, 0, sizeof *rec);
-    snprintf(rec->path, sizeof rec->path, "%s", path);
-    const rs_status st = rs_out_open(&rec->out, "recording", path, err);
-    if (st != RS_OK) return st;
-    rec->f = rec->out.f;
-    cJSON *h = cJSON_CreateObject();
-    cJSON_AddNumberToObject(h, "redscope_recording", 1);
-    cJSON_AddStringToObject(h, "version", RS_VERSION);
-    char date[32];
-    const time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    cJSON_AddStringToObject(h, "date", date);
-    cJSON_AddItemToObject(h, "device", rs_device_to_json(dev));
-    if (write_line(rec, h, err) == RS_OK) return RS_OK;
-    rs_out_abort(&rec->out); /* not even the header: nothing is left behind */
-    rec->f = NULL;
-    return err->code;
-}
-
-rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command, rs_error *err)
-{
-    if (!rec->f || rec->failed) return RS_OK;
-    if (rs_row_not_recorded(row)) return RS_OK; /* a replay's "not in the recording": no run */
-    if (row->status == RS_OK && row->result.req.variant == RS_V_CPU &&
-        row->result.cpu_from == RS_CPU_BESIDE)
-        return RS_OK; /* the cpu step answered from the times beside: no run of its own */
-    /* a user kernel's source goes first, once per version */
-    rs_status st = rs_record_kernel_source(rec, row, err);
-    if (st != RS_OK) return st;
-    cJSON *j = rs_row_to_json(row);
-    cJSON_AddStringToObject(j, "command", command);
-    st = write_line(rec, j, err);
-    if (st == RS_OK) rec->rows++;
-    return st;
-}
-
-rs_status rs_record_close(rs_recorder *rec, rs_error *err)
-{
-    free(rec->pending);
-    rec->pending = NULL;
-    if (!rec->f) return RS_OK;
-    rec->f = NULL;
-    if (rec->failed) { /* the write error was said */
-        rs_out_abort(&rec->out);
-        return rs_fail(err, RS_E_IO, "recording '%s' not written", rec->path);
-    }
-    if (rec->rows == 0) { /* nothing ran: an existing file stays as it was */
-        rs_out_abort(&rec->out);
-        rec->empty = 1;
-        return RS_OK;
-    }
-    fsync(fileno(rec->out.f));
-    return rs_out_commit(&rec->out, err);
-}
-
 /* One line, without its newline; *ended: it had one (a file cut short
  * ends in a line without). */
 static char *read_line(FILE *f, size_t *got, int *ended)
@@ -248,20 +170,6 @@ void rs_recording_free(rs_recording *rec)
     for (int i = 0; i < rec->kernel_count; i++) free(rec->kernels[i].source);
     free(rec->kernels);
     memset(rec, 0, sizeof *rec);
-}
-
-int rs_request_same_run(const rs_request *a, const rs_request *b)
-{
-    rs_request x, y;
-    rs_request_for_variant(a, a->variant, &x);
-    rs_request_for_variant(b, b->variant, &y);
-    return x.variant == y.variant && x.type == y.type && x.op == y.op && x.n == y.n &&
-           (x.block == y.block ||
-            (rs_catalogue_get(x.variant)->flags & (RS_VF_LIBRARY | RS_VF_HOST))) &&
-           rs_catalogue_finish(&x) == rs_catalogue_finish(&y) && x.grid == y.grid &&
-           x.ept == y.ept && x.dist == y.dist && x.gpus == y.gpus &&
-           (x.gpus == 1 || x.cross == y.cross) &&
-           (x.variant != RS_V_KERNEL || strcmp(x.kernel, y.kernel) == 0);
 }
 
 /* A run over every GPU (--gpus 0) is the same run as one over the count it
@@ -474,4 +382,60 @@ void rs_rec_config_options(const rs_rec_config *c, const rs_request *asked, char
                 first = 0;
             }
     }
+}
+
+/* ---- checks (run --check) and user kernels' sources, kept apart from the rows ---- */
+
+rs_status rs_recording_add_check(rs_recording *rec, const cJSON *j, rs_error *err)
+{
+    rs_recorded_check c;
+    memset(&c, 0, sizeof c);
+    rs_status st =
+        rs_request_from_json(cJSON_GetObjectItemCaseSensitive(j, "request"), &c.req, err);
+    if (st == RS_OK)
+        st = rs_check_from_json(cJSON_GetObjectItemCaseSensitive(j, "check"), &c.report, err);
+    if (st != RS_OK) return st;
+    rs_recorded_check *more = realloc(rec->checks, sizeof *more * ((size_t)rec->check_count + 1));
+    if (!more) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    rec->checks = more;
+    rec->checks[rec->check_count++] = c;
+    return RS_OK;
+}
+
+const rs_recorded_check *rs_recording_find_check(const rs_recording *rec, const rs_request *req,
+                                                 rs_check_kind kind)
+{
+    for (int i = rec->check_count - 1; i >= 0; i--) {
+        const rs_recorded_check *c = &rec->checks[i];
+        if (c->report.kind == kind && c->req.variant == req->variant &&
+            rs_request_same_run(&c->req, req))
+            return c;
+    }
+    return NULL;
+}
+
+rs_status rs_recording_add_kernel(rs_recording *rec, const cJSON *j, rs_error *err)
+{
+    const cJSON *path = cJSON_GetObjectItemCaseSensitive(j, "path");
+    const cJSON *hash = cJSON_GetObjectItemCaseSensitive(j, "hash");
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(j, "source");
+    if (!cJSON_IsString(path) || !cJSON_IsString(hash) || !cJSON_IsString(src))
+        return rs_fail(err, RS_E_USAGE, "a kernel line needs path, hash and source");
+    rs_recorded_kernel *k = realloc(rec->kernels, sizeof *k * (size_t)(rec->kernel_count + 1));
+    if (!k) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    rec->kernels = k;
+    k = &rec->kernels[rec->kernel_count];
+    snprintf(k->path, sizeof k->path, "%s", path->valuestring);
+    k->hash = strtoull(hash->valuestring, NULL, 16);
+    k->source = strdup(src->valuestring);
+    if (!k->source) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    rec->kernel_count++;
+    return RS_OK;
+}
+
+const char *rs_recording_kernel_source(const rs_recording *rec, uint64_t hash)
+{
+    for (int i = 0; rec && i < rec->kernel_count; i++)
+        if (rec->kernels[i].hash == hash) return rec->kernels[i].source;
+    return NULL;
 }

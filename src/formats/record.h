@@ -96,10 +96,6 @@ const rs_recorded_check *rs_recording_find_check(const rs_recording *rec, const 
 rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err);
 void rs_recording_free(rs_recording *rec);
 
-/* 1 when a and b ask for the same measurement: variant, type, op, n, block
- * (unless the variant picks its own), finish, grid, ept and input. */
-int rs_request_same_run(const rs_request *a, const rs_request *b);
-
 /* The most GPUs a recording's runs span (1 for runs on one GPU), and how
  * they were linked ("" when no run says). */
 void rs_recording_gpus(const rs_recording *rec, int *count, char *links, size_t len);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catalogue.h"
+
 const char *rs_diff_verdict_name(rs_diff_verdict v)
 {
     return v == RS_DIFF_FASTER ? "faster" : v == RS_DIFF_SLOWER ? "slower" : "same";

@@ -35,7 +35,7 @@ int ui_against_set(ui_app *a, const char *path)
 
 void ui_against_prompt(ui_app *a)
 {
-    ui_prompt_open(a, UI_PROMPT_AGAINST, a->against_path);
+    ui_prompt_open_file(a, UI_PROMPT_AGAINST, a->against_path, ui_against_set, ui_kernel_complete);
 }
 
 const rs_result *ui_against_result(const ui_app *a, const rs_request *req)

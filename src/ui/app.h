@@ -103,6 +103,13 @@ typedef struct ui_app {
     char prompt_hint[256];       /* Tab's matches, shown beside the prompt */
     char save_name[RS_NOTE_MAX]; /* s: the name, while its note is asked */
     int prompt_fresh;            /* the pre-filled value is selected: typing replaces it */
+    /* a file prompt's owner (kernel.c, against.c): Enter hands the path to
+     * prompt_set (1: taken), Tab to prompt_complete */
+    int (*prompt_set)(struct ui_app *a, const char *path);
+    void (*prompt_complete)(struct ui_app *a);
+    /* what the worker sent, taken into the state (events.c; ui.c sets it):
+     * a job's last events are taken before a new job is asked for */
+    void (*take_events)(struct ui_app *a);
 
     int why_scroll, help_scroll;
     int counters_scroll, cmp_scroll; /* first row shown of a cut panel */
@@ -228,6 +235,10 @@ void ui_step_setting(ui_app *a, ui_action act, int d);
 
 /* Prompts (prompt.c). */
 void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial);
+/* A file path's prompt: Enter gives it to set (1: taken, else it stays with
+ * its error), Tab to complete. */
+void ui_prompt_open_file(ui_app *a, ui_prompt_kind kind, const char *initial,
+                         int (*set)(ui_app *a, const char *path), void (*complete)(ui_app *a));
 void ui_prompt_key(ui_app *a, int ch);
 void ui_draw_prompt(const ui_app *a, const ui_layout *l);
 /* n, D, e, r, v, g, s: the prompt for that action, pre-filled. */

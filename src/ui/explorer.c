@@ -184,24 +184,6 @@ static void draw_config(const ui_app *a, ui_rect r)
     }
 }
 
-const rs_result *ui_comparison(const ui_app *a, const rs_result *cur, char *label, size_t len)
-{
-    if (a->has_pin && a->pinned.result.req.variant != cur->req.variant) {
-        snprintf(label, len, "pinned %s", rs_variant_name(a->pinned.result.req.variant));
-        return &a->pinned.result;
-    }
-    const rs_result *p = &a->kprev.result; /* your kernel: its previous version first */
-    if (cur->req.variant == RS_V_KERNEL && a->has_kprev && a->kprev.status == RS_OK &&
-        rs_request_same_run(&p->req, &cur->req) && p->t_median_ms > 0.0) {
-        snprintf(label, len, "your previous version");
-        return p;
-    }
-    const int prev = ui_previous_step(a, cur->req.variant);
-    if (prev < 0) return NULL;
-    snprintf(label, len, "%s", rs_variant_name(prev));
-    return ui_result_for(a, prev);
-}
-
 /* min-max in the median's unit: "90.5-91.7 us"; a CPU time recorded
  * beside GPU runs has none */
 static void time_range(const rs_result *res, char *buf, size_t len)

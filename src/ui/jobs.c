@@ -25,7 +25,8 @@ static void say_busy(ui_app *a)
 int ui_refuse_busy(ui_app *a)
 {
     if (!a->worker) return 0;
-    ui_take_events(a); /* what a job sent is taken before anything of it is cleared */
+    if (a->take_events)
+        a->take_events(a); /* what a job sent is taken before anything of it is cleared */
     if (ui_worker_idle(a->worker)) return 0;
     say_busy(a);
     return 1;
@@ -35,7 +36,7 @@ static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
                      const rs_sweep_sizes *sizes)
 {
     if (!a->worker) return 0;
-    ui_take_events(a); /* a finished job's last events: it is not "going on" */
+    if (a->take_events) a->take_events(a); /* a finished job's last events: it is not "going on" */
     if (!a->replay && a->gpu_status != RS_OK && !(n == 1 && vars[0] == RS_V_CPU)) {
         ui_status(a, R_BAD, "%s", a->dev_ready ? a->gpu_problem : "CUDA is still starting");
         return 0;
@@ -53,7 +54,7 @@ static int start_job(ui_app *a, ui_job_kind kind, const rs_variant *vars, int n,
 int ui_compile_kernel(ui_app *a)
 {
     const rs_variant v = RS_V_KERNEL;
-    ui_take_events(a);
+    if (a->take_events) a->take_events(a);
     if (!a->worker || !ui_worker_submit(a->worker, UI_JOB_COMPILE, &a->cfg, &v, 1, NULL)) {
         say_busy(a);
         return 0;
@@ -124,7 +125,7 @@ void ui_run_check(ui_app *a, rs_check_kind kind)
     rs_request r;
     rs_error err;
     char san[4096];
-    ui_take_events(a); /* a finished job's last events: it is not "going on" */
+    if (a->take_events) a->take_events(a); /* a finished job's last events: it is not "going on" */
     ui_request_for(a, v, &r);
     if (a->replay)
         replay_check(a, &r, kind);

@@ -33,7 +33,7 @@ const char *ui_variant_label(const ui_app *a, rs_variant v, char *buf, size_t le
  * (ui_run_one), so the prompt is the same everywhere. */
 void ui_kernel_prompt(ui_app *a)
 {
-    ui_prompt_open(a, UI_PROMPT_KERNEL, a->cfg.kernel);
+    ui_prompt_open_file(a, UI_PROMPT_KERNEL, a->cfg.kernel, ui_kernel_set, ui_kernel_complete);
 }
 
 void ui_kernel_free(ui_app *a)

@@ -20,9 +20,19 @@
 void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial)
 {
     a->prompt = kind;
+    a->prompt_set = NULL;
+    a->prompt_complete = NULL;
     snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s", initial);
     a->prompt_fresh = initial[0] != '\0';
     a->prompt_error[0] = a->prompt_hint[0] = '\0';
+}
+
+void ui_prompt_open_file(ui_app *a, ui_prompt_kind kind, const char *initial,
+                         int (*set)(ui_app *a, const char *path), void (*complete)(ui_app *a))
+{
+    ui_prompt_open(a, kind, initial);
+    a->prompt_set = set;
+    a->prompt_complete = complete;
 }
 
 static const char *prompt_label(ui_prompt_kind k)
@@ -180,8 +190,8 @@ static void prompt_enter(ui_app *a)
     case UI_PROMPT_SHADOW: confirm(a); return;
     case UI_PROMPT_VARIANTS:
     case UI_PROMPT_RANGE: ok = set_sweep(a); break;
-    case UI_PROMPT_KERNEL: ok = ui_kernel_set(a, a->prompt_buf); break;
-    case UI_PROMPT_AGAINST: ok = ui_against_set(a, a->prompt_buf); break;
+    case UI_PROMPT_KERNEL:
+    case UI_PROMPT_AGAINST: ok = a->prompt_set && a->prompt_set(a, a->prompt_buf); break;
     default: break;
     }
     if (ok) a->prompt = UI_PROMPT_NONE;
@@ -210,7 +220,7 @@ void ui_prompt_key(ui_app *a, int ch)
     }
     a->prompt_error[0] = a->prompt_hint[0] = '\0';
     if (ch == '\t') {
-        if (a->prompt == UI_PROMPT_KERNEL || a->prompt == UI_PROMPT_AGAINST) ui_kernel_complete(a);
+        if (a->prompt_complete) a->prompt_complete(a);
         return;
     }
     size_t len = strlen(a->prompt_buf);

@@ -45,38 +45,6 @@ static void restore_terminal(void)
     }
 }
 
-void ui_status(ui_app *a, ui_role role, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->status, sizeof a->status, fmt, ap);
-    va_end(ap);
-    a->status_role = role;
-}
-
-void ui_request_for(const ui_app *a, rs_variant v, rs_request *out)
-{
-    rs_request_for_variant(&a->cfg, v, out);
-}
-
-const rs_result *ui_result_for(const ui_app *a, rs_variant v)
-{
-    if (!a->have[v] || a->last[v].status != RS_OK) return NULL;
-    if (v == RS_V_KERNEL && a->has_kfail) return NULL; /* its last run failed: Why says */
-    rs_request want;
-    ui_request_for(a, v, &want);
-    return rs_request_same_run(&a->last[v].result.req, &want) ? &a->last[v].result : NULL;
-}
-
-int ui_previous_step(const ui_app *a, rs_variant v)
-{
-    if (v == RS_V_KERNEL) /* yours against the tree it starts from, not thrust */
-        return ui_result_for(a, RS_V_SEQUENTIAL) ? RS_V_SEQUENTIAL : -1;
-    for (int k = (int)v - 1; k >= 0; k--)
-        if (k != RS_V_CPU && ui_result_for(a, k)) return k;
-    return -1;
-}
-
 /* ---- actions ------------------------------------------------------------------------- */
 
 static void pin(ui_app *a)
@@ -336,6 +304,7 @@ static int init_app(ui_app *a, const ui_options *cli)
 {
     memset(a, 0, sizeof *a);
     a->opt = *cli;
+    a->take_events = ui_take_events;
     a->cfg = cli->req;
     a->sel = (int)cli->req.variant;
     a->last = calloc(RS_VARIANT_COUNT, sizeof *a->last);

@@ -79,8 +79,8 @@ if(RS_FUZZ AND RS_CLANG)
   rs_fuzzer(fuzz_recording
     SOURCES formats/record.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c formats/source_recording.c
             analysis/sweep.c formats/sweep_out.c
-            core/reference.c core/result.c formats/tables.c analysis/ladder.c analysis/stories.c formats/csv.c formats/csv_cells.c formats/check.c formats/record_check.c
-            formats/record_kernel.c core/stalls.c formats/stalls_json.c formats/stalls_io.c formats/stalls_csv.c
+            core/reference.c core/result.c formats/tables.c analysis/ladder.c analysis/stories.c formats/csv.c formats/csv_cells.c formats/check.c formats/record_write.c
+            core/stalls.c formats/stalls_json.c formats/stalls_io.c formats/stalls_csv.c
             core/stall_table.c analysis/stall_links.c analysis/stall_diff.c core/sass_deps.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_seeds/recording/*
     FLAGS ${RS_FUZZ_CJSON} LIBS ${CJSON_LINK_LIBRARIES})

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/catalogue.h"
 #include "formats/source_recording.h"
 #include "formats/record.h"
 #include "core/source.h"

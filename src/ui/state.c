@@ -1,0 +1,58 @@
+/* What every screen asks of the explorer's state: the status line, the
+ * request and the result shown for a variant, the step above it, and what
+ * a result is compared with. It calls no screen. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "app.h"
+#include "core/catalogue.h"
+
+void ui_status(ui_app *a, ui_role role, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->status, sizeof a->status, fmt, ap);
+    va_end(ap);
+    a->status_role = role;
+}
+
+void ui_request_for(const ui_app *a, rs_variant v, rs_request *out)
+{
+    rs_request_for_variant(&a->cfg, v, out);
+}
+
+const rs_result *ui_result_for(const ui_app *a, rs_variant v)
+{
+    if (!a->have[v] || a->last[v].status != RS_OK) return NULL;
+    if (v == RS_V_KERNEL && a->has_kfail) return NULL; /* its last run failed: Why says */
+    rs_request want;
+    ui_request_for(a, v, &want);
+    return rs_request_same_run(&a->last[v].result.req, &want) ? &a->last[v].result : NULL;
+}
+
+int ui_previous_step(const ui_app *a, rs_variant v)
+{
+    if (v == RS_V_KERNEL) /* yours against the tree it starts from, not thrust */
+        return ui_result_for(a, RS_V_SEQUENTIAL) ? RS_V_SEQUENTIAL : -1;
+    for (int k = (int)v - 1; k >= 0; k--)
+        if (k != RS_V_CPU && ui_result_for(a, k)) return k;
+    return -1;
+}
+
+const rs_result *ui_comparison(const ui_app *a, const rs_result *cur, char *label, size_t len)
+{
+    if (a->has_pin && a->pinned.result.req.variant != cur->req.variant) {
+        snprintf(label, len, "pinned %s", rs_variant_name(a->pinned.result.req.variant));
+        return &a->pinned.result;
+    }
+    const rs_result *p = &a->kprev.result; /* your kernel: its previous version first */
+    if (cur->req.variant == RS_V_KERNEL && a->has_kprev && a->kprev.status == RS_OK &&
+        rs_request_same_run(&p->req, &cur->req) && p->t_median_ms > 0.0) {
+        snprintf(label, len, "your previous version");
+        return p;
+    }
+    const int prev = ui_previous_step(a, cur->req.variant);
+    if (prev < 0) return NULL;
+    snprintf(label, len, "%s", rs_variant_name(prev));
+    return ui_result_for(a, prev);
+}
