@@ -16,6 +16,7 @@
 #include "core/format.h"
 #include "analysis/stories.h"
 #include "ui/why.h"
+#include "analysis/ladder.h"
 
 typedef rs_doc doc;
 

@@ -66,7 +66,7 @@ static rs_status run_list(const rs_runner *rn, const rs_request *reqs, int n, rs
     for (int i = 0; i < n; i++) {
         if (rn->cancel && *rn->cancel)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
-        if (rn->record) rn->record->before(rn->record->ctx, &reqs[i]);
+        if (rn->record && rn->record->before) rn->record->before(rn->record->ctx, &reqs[i]);
         make_row(rn, &reqs[i], i, n, &rows[i]);
         if (rows[i].status == RS_E_CANCELLED)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
@@ -99,7 +99,7 @@ static rs_status time_rows(const rs_runner *rn, const rs_request *reqs, int n, r
         rs_request r = reqs[i];
         const int later = counters_later(&r);
         if (later) snprintf(r.metrics, sizeof r.metrics, "none");
-        if (rn->record) rn->record->before(rn->record->ctx, &reqs[i]);
+        if (rn->record && rn->record->before) rn->record->before(rn->record->ctx, &reqs[i]);
         make_row(rn, &r, i, n, &rows[i]);
         if (rows[i].status == RS_E_CANCELLED)
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);

@@ -71,8 +71,9 @@ struct rs_engine {
     rs_engine *peer[RS_GPUS_MAX];
 };
 
-/* device.c: a CUDA error as a status (a sticky one marks the context for
- * rebuilding); the context rebuilt after one. */
+/* cuda_error.c: a CUDA error as a status (a sticky one marks the context
+ * for rebuilding); device.c rebuilds the context after one
+ * (rs_engine_recover). */
 rs_status rs_cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *what);
 rs_status rs_engine_recover(rs_engine *e, rs_error *err);
 
@@ -92,8 +93,8 @@ rs_status rs_engine_input(rs_engine *e, const rs_request *r, int on_gpu, size_t 
 rs_status rs_engine_work(rs_engine *e, const rs_request *r, const rs_plan *p, rs_error *err);
 void rs_engine_free_buffers(rs_engine *e);
 
-/* run.c: one issue of the plan's launches (for timing and for counters),
- * the L2 evicted, the buffers poisoned. */
+/* exec.c: one issue of the plan's launches (for timing, counters, energy,
+ * PC sampling and the split), the L2 evicted, the buffers poisoned. */
 typedef struct rs_exec {
     rs_engine *e;
     const rs_plan *p;

@@ -271,8 +271,9 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
                  (unsigned long long)tot.dropped, (unsigned long long)tot.total);
         /* a few percent dropped is kept: a slower period would give a
          * quarter of the samples */
-        if (tot.dropped * 100 <= 3 * tot.total || period >= 29) break;
-        period += 2; /* a quarter of the samples: the buffer keeps up */
+        if (tot.dropped * 100 <= 3 * tot.total || period >= 29 || attempt == 3) break;
+        period += 2; /* a quarter of the samples: the buffer keeps up (the view says the
+                      * period sampled: raised only when another collection follows) */
     }
     s->valid = s->total > 0;
     s->sm = k.sm;

@@ -9,6 +9,7 @@
 #include "energy.h"
 #include "export.h"
 #include "stalls_io.h"
+#include "analysis/ladder.h"
 
 /* The cells of one line, comma-separated as they come. */
 typedef struct line {

@@ -8,7 +8,6 @@
 #include "core/error.h"
 #include "core/result.h"
 #include "core/row.h"
-#include "analysis/ladder.h"
 
 typedef enum { RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON } rs_format;
 

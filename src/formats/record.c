@@ -1,20 +1,16 @@
+/* Recordings read: every line through the JSON codec, rows kept in order
+ * with their commands, checks and user kernels' sources kept apart; a row
+ * found for a request, and the configurations a recording holds. The
+ * writer is record_write.c. */
 #include "record.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
 #include "core/format.h"
 #include "core/text.h"
-
-#ifndef RS_VERSION
-#define RS_VERSION "0"
-#endif
 
 /* One line, without its newline; *ended: it had one (a file cut short
  * ends in a line without). */

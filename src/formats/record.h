@@ -52,7 +52,7 @@ typedef struct rs_recording {
     int count;
     rs_row *rows;
     char (*command)[16];
-    int check_count; /* lines with "command": "check" (record_check.c) */
+    int check_count; /* lines with "command": "check" (record.c; written by record_write.c) */
     rs_recorded_check *checks;
     int kernel_count; /* lines with "command": "kernel": user kernels' sources */
     struct rs_recorded_kernel *kernels;
@@ -63,7 +63,7 @@ typedef struct rs_recording {
  * (rs_recording.cut_line), or "" where none was. */
 const char *rs_recording_cut_note(const rs_recording *rec, const char *path, char *buf, size_t len);
 
-/* A user kernel's source as recorded (record_kernel.c): written before the
+/* A user kernel's source as recorded (record_write.c; read in record.c): written before the
  * first row that ran it, once per version, so a replay shows what ran. */
 typedef struct rs_recorded_kernel {
     char path[256];

@@ -13,6 +13,7 @@
 #include "stalls_io.h"
 #include "analysis/stories.h"
 #include "core/ukernel.h"
+#include "analysis/ladder.h"
 
 static void print_json(FILE *f, cJSON *j)
 {

@@ -223,7 +223,7 @@ void ui_run_check(ui_app *a, rs_check_kind kind);
 int ui_busy(ui_app *a);
 /* 1, said on the status line, while a job runs: what it fills stays. */
 int ui_refuse_busy(ui_app *a);
-/* Every event the worker has posted, taken into the app (ui.c). */
+/* Every event the worker has posted, taken into the app (events.c). */
 void ui_take_events(ui_app *a);
 
 /* Presets (presets.c): the list read again; the selected one loaded. */

@@ -12,6 +12,7 @@
 #include "formats/stalls_io.h"
 #include "analysis/stories.h"
 #include "draw.h"
+#include "analysis/ladder.h"
 
 /* The ladder on screen answers the configuration (or is being run on it). */
 static int ladder_current(const ui_app *a)

@@ -14,6 +14,7 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "draw.h"
+#include "analysis/ladder.h"
 
 /* Marks at the data points, one per series, so series stay apart without
  * color and in ASCII; '*' where several share a cell. */

@@ -2,7 +2,7 @@
  * one: rs_recording_load (record.c, every line through the JSON codec of
  * json.c), the configurations the explorer lists (rs_recording_configs, a
  * line of text each), a recorded sweep as the Sweep screen takes it
- * (rs_sweep_from_rows, sweep.c), and the recording as the source the batch
+ * (rs_sweep_from_rows, analysis/sweep.c; its table, formats/sweep_out.c), and the recording as the source the batch
  * commands open it (source_recording.c).
  *
  * Loading must refuse with a message or accept, never crash, hang or leak;

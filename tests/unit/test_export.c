@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "formats/export.h"
 #include "formats/record.h"
+#include "analysis/ladder.h"
 
 static char *capture(void (*fn)(FILE *, const void *), const void *arg)
 {
