@@ -21,7 +21,7 @@ int ui_against_set(ui_app *a, const char *path)
     rs_recording rec;
     rs_error err;
     if (rs_recording_load(path, &rec, &err) != RS_OK) {
-        snprintf(a->prompt_error, sizeof a->prompt_error, "%s", err.msg);
+        snprintf(a->prompt.error, sizeof a->prompt.error, "%s", err.msg);
         return 0;
     }
     if (a->has_against) rs_recording_free(&a->against);

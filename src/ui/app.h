@@ -15,28 +15,10 @@
 #include "theme.h"
 #include "layout.h"
 #include "worker.h"
-
-typedef enum {
-    UI_PROMPT_NONE,
-    UI_PROMPT_N,
-    UI_PROMPT_BLOCK,
-    UI_PROMPT_EPT,
-    UI_PROMPT_REPS,
-    UI_PROMPT_SAVE,
-    UI_PROMPT_NOTE,
-    UI_PROMPT_OVERWRITE,
-    UI_PROMPT_SHADOW,
-    UI_PROMPT_VARIANTS,
-    UI_PROMPT_RANGE,
-    UI_PROMPT_KERNEL,
-    UI_PROMPT_AGAINST,
-} ui_prompt_kind;
-
-/* The kernel file as last looked at: a change of any of these is a save. */
-typedef struct ui_file_stamp {
-    long long mtime_ns, size, ino;
-    int exists;
-} ui_file_stamp;
+#include "kernel.h"
+#include "prompt.h"
+#include "source_screen.h"
+#include "sweep_screen.h"
 
 typedef struct ui_app {
     ui_options opt; /* as the program started the explorer */
@@ -58,27 +40,14 @@ typedef struct ui_app {
     rs_check_report *checks;
     uint64_t check_n[RS_VARIANT_COUNT];
 
-    int src_cur;   /* Source screen: the cursor's line of the stall view */
-    int src_sass;  /* its SASS panel shown (s) */
-    int src_diff;  /* compared line by line with another view (d, source_diff.c) */
-    int src_nsass; /* the panel's instructions; -1: src_why says why none; UI_SASS_WAIT */
-    int src_sass_tag, src_sass_queued; /* the request answered; one waits for the worker */
-    char src_why[256];
-    rs_sass_insn src_insn[UI_SASS_MAX];
+    ui_source_state src; /* the Source screen (source_screen.h) */
 
     /* ladder screen */
     rs_row *ladder;
     rs_variant ladder_vars[RS_VARIANT_COUNT];
     int ladder_count, ladder_done, ladder_sel;
 
-    /* sweep screen */
-    rs_sweep sweep;
-    rs_request sweep_cfg; /* the settings the sweep on screen was run with */
-    int sweep_ready;
-    uint32_t sweep_vars;
-    char sweep_range[RS_SWEEP_MAX];
-    rs_chart_quantity sweep_q;
-    int sweep_cursor;
+    ui_sweep_state sweep; /* the Sweep screen (sweep_screen.h) */
 
     /* compare screen: a against b (UI_CMP_PINNED: the pinned result,
      * UI_CMP_AGAINST: the held recording's run of a's configuration) */
@@ -96,17 +65,8 @@ typedef struct ui_app {
     rs_request preset_cfg;
     int has_preset;
 
-    /* a one-line prompt on the status row */
-    ui_prompt_kind prompt;
-    char prompt_buf[RS_NOTE_MAX];
-    char prompt_error[512];
-    char prompt_hint[256];       /* Tab's matches, shown beside the prompt */
-    char save_name[RS_NOTE_MAX]; /* s: the name, while its note is asked */
-    int prompt_fresh;            /* the pre-filled value is selected: typing replaces it */
-    /* a file prompt's owner (kernel.c, against.c): Enter hands the path to
-     * prompt_set (1: taken), Tab to prompt_complete */
-    int (*prompt_set)(struct ui_app *a, const char *path);
-    void (*prompt_complete)(struct ui_app *a);
+    ui_prompt_state prompt; /* the prompt on the status row (prompt.h) */
+
     /* what the worker sent, taken into the state (events.c; ui.c sets it):
      * a job's last events are taken before a new job is asked for */
     void (*take_events)(struct ui_app *a);
@@ -136,22 +96,7 @@ typedef struct ui_app {
     rs_rec_config *configs;
     int nconfigs, config_sel, config_cur;
 
-    /* your own kernel (kernel.c): the file watched, its text, the result
-     * before its last change and the last run when it failed */
-    char kwatch_path[RS_NOTE_MAX];
-    ui_file_stamp kstamp;
-    double kwatch_next; /* monotonic seconds of the next look at the file */
-    int krerun;         /* the file changed: run it when no run is going */
-    char *ktext;
-    char kread_error[512];
-    rs_row kprev, kfail;
-    int has_kprev, has_kfail;
-    /* your kernel compiled here, not run (a replay that lacks it, no GPU):
-     * kbuilt its build facts when it compiled; the Why panel shows the
-     * file as it is, not a recorded version */
-    rs_row kbuilt;
-    int kcompiled, has_kbuilt;
-    int ksaved; /* the job going on came from a save of the file */
+    ui_kernel_state uk; /* your own kernel (kernel.h) */
 
     ui_worker *worker;
     ui_job_kind job;
@@ -183,7 +128,7 @@ void ui_draw_source(const ui_app *a, const ui_layout *l);
 int ui_key_source(ui_app *a, ui_action act);
 /* The SASS panel's answer from the worker (UI_EV_SASS; its buffer freed),
  * and a request that waited for the worker sent once it is idle. */
-#define UI_SASS_WAIT (-2) /* src_nsass while nvdisasm runs */
+#define UI_SASS_WAIT (-2) /* src.nsass while nvdisasm runs */
 void ui_source_take_sass(ui_app *a, const ui_event *ev);
 void ui_source_sass_retry(ui_app *a);
 void ui_open_source(ui_app *a); /* the Source screen, on the hottest line */

@@ -152,26 +152,26 @@ void ui_run_sweep(ui_app *a)
 {
     rs_sweep_sizes sizes;
     rs_error err;
-    if (rs_sweep_parse(a->sweep_range, &sizes, &err) != RS_OK) {
+    if (rs_sweep_parse(a->sweep.range, &sizes, &err) != RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);
         return;
     }
     rs_variant vars[RS_VARIANT_COUNT];
     int n = 0;
     for (int v = 0; v < RS_VARIANT_COUNT; v++)
-        if (a->sweep_vars & (1u << v)) vars[n++] = (rs_variant)v;
+        if (a->sweep.vars & (1u << v)) vars[n++] = (rs_variant)v;
     if (!n) {
         ui_status(a, R_BAD, "pick the variants first: v");
         return;
     }
     if (ui_refuse_busy(a)) return;
-    rs_sweep_free(&a->sweep);
-    if (rs_sweep_init(&a->sweep, &sizes, vars, n, &err) != RS_OK) {
+    rs_sweep_free(&a->sweep.data);
+    if (rs_sweep_init(&a->sweep.data, &sizes, vars, n, &err) != RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);
         return;
     }
-    a->sweep_ready = 1;
-    a->sweep_cursor = 0;
-    a->sweep_cfg = a->cfg;
+    a->sweep.ready = 1;
+    a->sweep.cursor = 0;
+    a->sweep.cfg = a->cfg;
     start_job(a, UI_JOB_SWEEP, vars, n, &sizes);
 }

@@ -29,8 +29,8 @@ void ui_presets_apply(ui_app *a)
     a->preset_cfg = r;
     a->has_preset = 1;
     snprintf(a->preset_name, sizeof a->preset_name, "%s", p->name);
-    snprintf(a->sweep_range, sizeof a->sweep_range, "%s", r.sweep);
-    if (r.variants) a->sweep_vars = r.variants;
+    snprintf(a->sweep.range, sizeof a->sweep.range, "%s", r.sweep);
+    if (r.variants) a->sweep.vars = r.variants;
     a->screen = r.variants ? UI_SCREEN_LADDER : UI_SCREEN_EXPLORER;
     ui_status(a, R_GOOD, "preset %s: %s", p->name, r.note[0] ? r.note : "loaded");
 }

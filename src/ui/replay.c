@@ -18,7 +18,7 @@ static void set_range(ui_app *a, uint64_t lo, uint64_t hi)
     char l[32], h[32];
     rs_format_size(lo, l, sizeof l);
     rs_format_size(hi, h, sizeof h);
-    snprintf(a->sweep_range, sizeof a->sweep_range, "%s..%s", l, h);
+    snprintf(a->sweep.range, sizeof a->sweep.range, "%s..%s", l, h);
 }
 
 /* The recorded sweep of configuration k on the Sweep screen. */
@@ -31,12 +31,12 @@ static void load_sweep(ui_app *a, const rs_rec_config *c)
         ui_status(a, R_BAD, "%s", err.msg);
         return;
     }
-    rs_sweep_free(&a->sweep);
-    a->sweep = s;
-    a->sweep_ready = 1;
-    a->sweep_cursor = 0;
-    a->sweep_vars = c->req.variants;
-    a->sweep_cfg = c->req;
+    rs_sweep_free(&a->sweep.data);
+    a->sweep.data = s;
+    a->sweep.ready = 1;
+    a->sweep.cursor = 0;
+    a->sweep.vars = c->req.variants;
+    a->sweep.cfg = c->req;
     set_range(a, c->n_lo, c->n_hi);
 }
 
@@ -108,8 +108,8 @@ int ui_replay_sweep(ui_app *a)
     const rs_request want = a->cfg;
     const int k = rs_recording_find_sweep(a->configs, a->nconfigs, &want);
     if (k < 0) {
-        rs_sweep_free(&a->sweep);
-        a->sweep_ready = 0;
+        rs_sweep_free(&a->sweep.data);
+        a->sweep.ready = 0;
         ui_status(a, R_WARN,
                   "not recorded: this recording holds no sweep of %s %s, block %u, finish %s "
                   "(R lists what it holds)",
@@ -121,8 +121,8 @@ int ui_replay_sweep(ui_app *a)
     load_sweep(a, c);
     a->cfg.reps = c->req.reps;
     snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", c->req.metrics);
-    ui_status(a, R_GOOD, "the recorded sweep: %d size%s, %u rep%s each", a->sweep.sizes.count,
-              a->sweep.sizes.count == 1 ? "" : "s", c->req.reps, c->req.reps == 1 ? "" : "s");
+    ui_status(a, R_GOOD, "the recorded sweep: %d size%s, %u rep%s each", a->sweep.data.sizes.count,
+              a->sweep.data.sizes.count == 1 ? "" : "s", c->req.reps, c->req.reps == 1 ? "" : "s");
     return 1;
 }
 

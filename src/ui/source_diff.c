@@ -33,9 +33,9 @@ const rs_result *ui_source_against(const ui_app *a, const rs_result *shown, char
         snprintf(name, len, "pinned %s", rs_request_name(&a->pinned.result.req));
         return &a->pinned.result;
     }
-    if (shown->req.variant == RS_V_KERNEL && a->has_kprev && a->kprev.result.stalls.valid) {
+    if (shown->req.variant == RS_V_KERNEL && a->uk.has_prev && a->uk.prev.result.stalls.valid) {
         snprintf(name, len, "your previous version");
-        return &a->kprev.result;
+        return &a->uk.prev.result;
     }
     for (int v = (int)shown->req.variant - 1; v >= 0; v--) {
         if (v == RS_V_CPU || v == RS_V_THRUST) continue;
@@ -85,7 +85,7 @@ void ui_draw_source_diff(const ui_app *a, const rs_result *res, ui_rect r)
     }
     int rows = r.h - 2;
     if (n > rows) rows--; /* a row says how many more there are */
-    const int cur = a->src_cur < n ? a->src_cur : n - 1;
+    const int cur = a->src.cur < n ? a->src.cur : n - 1;
     const int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;
     for (int k = 0; k < rows && first + k < n; k++)
         draw_delta(&d[first + k], r.y + 2 + k, r.x, r.w, first + k == cur);

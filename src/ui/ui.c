@@ -112,8 +112,8 @@ static void hide_energy(ui_app *a)
         memset(&a->last[v].result.energy, 0, sizeof(rs_energy));
     for (int i = 0; i < a->ladder_done; i++)
         memset(&a->ladder[i].result.energy, 0, sizeof(rs_energy));
-    for (int i = 0; i < a->sweep.done; i++)
-        memset(&a->sweep.rows[i].result.energy, 0, sizeof(rs_energy));
+    for (int i = 0; i < a->sweep.data.done; i++)
+        memset(&a->sweep.data.rows[i].result.energy, 0, sizeof(rs_energy));
     memset(&a->pinned.result.energy, 0, sizeof(rs_energy));
 }
 
@@ -234,8 +234,8 @@ static void draw(ui_app *a)
     ui_draw_header(a, &l);
     if ((unsigned)a->screen < UI_SCREEN_COUNT) screens[a->screen].draw(a, &l);
     draw_footer(a, &l);
-    curs_set(a->prompt ? 1 : 0);
-    if (a->prompt)
+    curs_set(a->prompt.kind ? 1 : 0);
+    if (a->prompt.kind)
         ui_draw_prompt(a, &l);
     else
         draw_status(a, &l);
@@ -272,7 +272,7 @@ static int handle_key(ui_app *a, int ch)
 {
     if (ch == KEY_RESIZE) return 0;
     if (too_small() && ui_key_action(UI_SCREEN_EXPLORER, ch) != UI_ACT_QUIT) return 0;
-    if (a->prompt && !too_small()) {
+    if (a->prompt.kind && !too_small()) {
         ui_prompt_key(a, ch);
         return 0;
     }
@@ -312,11 +312,11 @@ static int init_app(ui_app *a, const ui_options *cli)
     a->ladder = calloc(RS_VARIANT_COUNT, sizeof *a->ladder);
     a->failed = calloc(RS_VARIANT_COUNT, sizeof *a->failed);
     if (!a->last || !a->ladder || !a->checks || !a->failed) return RS_E_NOMEM;
-    a->sweep_vars = cli->req.variants ? cli->req.variants
+    a->sweep.vars = cli->req.variants ? cli->req.variants
                                       : (1u << RS_V_ATOMIC) | (1u << RS_V_FIRST_ADD) |
                                             (1u << RS_V_MULTI_ELEMENT) | (1u << RS_V_VECTORIZED) |
                                             (1u << RS_V_CUB);
-    snprintf(a->sweep_range, sizeof a->sweep_range, "%s", cli->req.sweep);
+    snprintf(a->sweep.range, sizeof a->sweep.range, "%s", cli->req.sweep);
     if (cli->preset) {
         snprintf(a->preset_name, sizeof a->preset_name, "%s", cli->preset);
         a->preset_cfg = cli->req;
@@ -333,7 +333,7 @@ static void free_app(ui_app *a)
     free(a->checks);
     free(a->ladder);
     free(a->presets);
-    rs_sweep_free(&a->sweep);
+    rs_sweep_free(&a->sweep.data);
     rs_recording_free(&a->rec);
     if (a->has_against) rs_recording_free(&a->against);
     free(a->configs);
