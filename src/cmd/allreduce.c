@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "allreduce_file.h"
+#include "formats/allreduce_file.h"
 #include "cli/cli.h"
 #include "cmd.h"
 #include "formats/files.h"
@@ -35,8 +35,8 @@ static rs_status sizes_of(const rs_cli *cli, rs_sweep_sizes *sz, rs_error *err)
 }
 
 /* Every asked algorithm over every size, on the GPUs. */
-static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned algos, ar_run *run,
-                         rs_error *err)
+static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned algos,
+                         rs_ar_record *run, rs_error *err)
 {
     rs_status st = RS_OK;
     const int tty = isatty(2) && cli->rank <= 0; /* progress where someone watches */
@@ -77,18 +77,18 @@ static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned a
 /* The bandwidth a chart and the crossovers read: busbw, as nccl-tests
  * reports it; on one GPU that is 0 by its definition (2(G-1)/G: nothing
  * crosses between GPUs), so algbw there. */
-static double shown_bw(const ar_run *r, const rs_ar_point *p)
+static double shown_bw(const rs_ar_record *r, const rs_ar_point *p)
 {
     return r->gpus > 1 ? p->busbw : p->algbw;
 }
 
-static const char *shown_bw_name(const ar_run *r)
+static const char *shown_bw_name(const rs_ar_record *r)
 {
     return r->gpus > 1 ? "busbw" : "algbw";
 }
 
 /* Each algorithm's crossover, when it has three sizes or more. */
-static void print_crossovers(FILE *f, const ar_run *r)
+static void print_crossovers(FILE *f, const rs_ar_record *r)
 {
     const char *bwn = shown_bw_name(r);
     if (r->gpus <= 1 && r->npoints)
@@ -151,7 +151,7 @@ static void print_point(FILE *f, const rs_ar_point *p, int nvl, int nt)
     if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
 }
 
-static void print_table(FILE *f, const ar_run *r)
+static void print_table(FILE *f, const rs_ar_record *r)
 {
     fprintf(f,
             "all-reduce over %d GPU%s (%s), %s %s, out of place, time the mean of %u reps after %u "
@@ -177,7 +177,7 @@ static void print_table(FILE *f, const ar_run *r)
     print_crossovers(f, r);
 }
 
-static void print_csv(FILE *f, const ar_run *r)
+static void print_csv(FILE *f, const rs_ar_record *r)
 {
     fprintf(f, "gpus,type,op,algo,bytes,n,time_mean_ms,algbw_gbps,busbw_gbps,wrong,"
                "nccl_tests_time_ms,nccl_tests_busbw_gbps,nvlink_tx_bytes,nvlink_rx_bytes\n");
@@ -207,7 +207,7 @@ static void print_csv(FILE *f, const ar_run *r)
 
 /* The chart's data: bytes per GPU, then each algorithm's busbw (empty
  * where it has no point at that size). */
-static int write_chart_csv(const ar_run *r, const char *csv, int *columns)
+static int write_chart_csv(const rs_ar_record *r, const char *csv, int *columns)
 {
     rs_outfile out;
     rs_error err;
@@ -242,7 +242,7 @@ static int write_chart_csv(const ar_run *r, const char *csv, int *columns)
 
 /* The size axis's ticks, named as the tables name sizes ("1 KiB", not
  * gnuplot's "1 kiB"): powers of 2 over the points' range, at most 12. */
-static void size_tics(const ar_run *r, char *buf, size_t len)
+static void size_tics(const rs_ar_record *r, char *buf, size_t len)
 {
     double lo = 0.0, hi = 0.0;
     for (int i = 0; i < r->npoints; i++) {
@@ -263,7 +263,7 @@ static void size_tics(const ar_run *r, char *buf, size_t len)
 }
 
 /* --plot: each algorithm's bus bandwidth against the size, by gnuplot. */
-static int plot(const ar_run *r, const char *file)
+static int plot(const rs_ar_record *r, const char *file)
 {
     char csv[4096], script[8192], qcsv[8192], qdev[512], tics[2048];
     int columns = 0;
@@ -287,7 +287,7 @@ static int plot(const ar_run *r, const char *file)
     return rs_cli_gnuplot(file, csv, script);
 }
 
-static void print_run(FILE *f, const ar_run *r, rs_format fmt)
+static void print_run(FILE *f, const rs_ar_record *r, rs_format fmt)
 {
     if (fmt == RS_FMT_CSV) {
         print_csv(f, r);
@@ -305,7 +305,7 @@ static void print_run(FILE *f, const ar_run *r, rs_format fmt)
 }
 
 /* The device facts of the header: the first GPU and the date. */
-static void describe(ar_run *r)
+static void describe(rs_ar_record *r)
 {
     rs_device_info devs[RS_AR_GPUS_MAX];
     int count = 0;
@@ -349,7 +349,7 @@ static int ranks_ok(const rs_cli *cli)
 }
 
 /* 1 (said) where a point's result was wrong, else 0. */
-static int wrong_points(const ar_run *run)
+static int wrong_points(const rs_ar_record *run)
 {
     int bad = 0, first = -1;
     for (int i = 0; i < run->npoints; i++)
@@ -377,10 +377,23 @@ static rs_status rendezvous_files(const rs_cli *cli, unsigned algos, rs_error *e
     return RS_OK;
 }
 
+rs_ar_asked rs_cmd_ar_asked(const rs_cli *cli)
+{
+    rs_ar_asked a;
+    a.type_set = cli->set[RS_F_type];
+    a.op_set = cli->set[RS_F_op];
+    a.sizes_set = cli->set[RS_F_sweep] || cli->set[RS_F_n];
+    a.type = cli->req.type;
+    a.op = cli->req.op;
+    a.gpus = cli->gpus;
+    a.path = cli->replay;
+    return a;
+}
+
 int rs_cmd_allreduce(rs_cli *cli)
 {
     if (!ranks_ok(cli)) return RS_E_USAGE;
-    static ar_run run;
+    static rs_ar_record run;
     memset(&run, 0, sizeof run);
     run.type = cli->req.type;
     run.op = cli->req.op;
@@ -394,8 +407,9 @@ int rs_cmd_allreduce(rs_cli *cli)
     rs_status st = cli->rendezvous ? rendezvous_files(cli, algos, &err) : RS_OK;
     if (st == RS_OK) st = sizes_of(cli, &sz, &err);
     if (st == RS_OK && cli->nccl_tests) st = rs_nt_find(cli->nccl_tests, &err);
+    const rs_ar_asked ask = rs_cmd_ar_asked(cli);
     if (st == RS_OK && cli->replay)
-        st = rs_ar_run_read(cli->replay, cli, &sz, algos, &run, &err);
+        st = rs_ar_run_read(cli->replay, &ask, &sz, algos, &run, &err);
     else if (st == RS_OK) {
         describe(&run);
         st = measure(cli, &sz, algos, &run, &err);
@@ -407,8 +421,10 @@ int rs_cmd_allreduce(rs_cli *cli)
     }
     if (cli->rank > 0) /* rank 0 reports for the job */
         return wrong_points(&run);
-    if (cli->record && !rs_ar_run_write(cli->record, &run)) /* a replay's: the points shown */
-        return RS_E_IO;                                     /* (the reason is said) */
+    if (cli->record && rs_ar_run_write(cli->record, &run, &err) != RS_OK) { /* a replay's too */
+        rs_cli_error("%s", err.msg);
+        return RS_E_IO;
+    }
     print_run(stdout, &run, cli->format);
     const int prc = cli->plot && run.npoints ? plot(&run, cli->plot) : 0;
     const int wrong = wrong_points(&run);

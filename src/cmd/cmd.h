@@ -5,6 +5,7 @@
 #define RS_CMD_H
 
 #include "cli/cli.h"
+#include "formats/allreduce_file.h"
 
 int rs_cmd_run(rs_cli *cli);
 int rs_cmd_ladder(rs_cli *cli);
@@ -33,6 +34,8 @@ int rs_cli_against_table(const rs_cli *cli, const char *command);
 int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n);
 /* redscope allreduce (allreduce.c). */
 int rs_cmd_allreduce(rs_cli *cli);
+/* What --replay asks of an all-reduce recording, from the options. */
+rs_ar_asked rs_cmd_ar_asked(const rs_cli *cli);
 
 /* allreduce --nccl-tests PATH (allreduce_nccl_tests.c): whether PATH holds
  * all_reduce_perf; then that program run over the sizes of pts (one

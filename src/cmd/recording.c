@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "allreduce_file.h"
+#include "formats/allreduce_file.h"
 #include "cli/cli.h"
 #include "cmd.h"
 #include "core/catalogue.h"
@@ -116,11 +116,12 @@ static void print_table(const char *path, const rs_recording *rec, const rs_rec_
  * GPUs, sizes, algorithms and how to replay it; -1 where path is not one. */
 static int allreduce_summary(const rs_cli *cli, const char *path)
 {
-    ar_run *r = calloc(1, sizeof *r);
+    rs_ar_record *r = calloc(1, sizeof *r);
     rs_sweep_sizes none;
     memset(&none, 0, sizeof none);
     rs_error err;
-    if (!r || rs_ar_run_read(cli->replay, cli, &none, ~0u, r, &err) != RS_OK || !r->npoints) {
+    const rs_ar_asked ask = rs_cmd_ar_asked(cli);
+    if (!r || rs_ar_run_read(cli->replay, &ask, &none, ~0u, r, &err) != RS_OK || !r->npoints) {
         free(r);
         return -1;
     }

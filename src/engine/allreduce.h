@@ -14,18 +14,6 @@
 #include "analysis/multi.h"
 #include "core/rs_types.h"
 
-typedef struct rs_ar_point {
-    uint64_t n, bytes; /* elements per GPU, and their bytes */
-    rs_ar_algo algo;
-    double us;             /* one all-reduce: the mean over the timed repetitions */
-    double algbw, busbw;   /* GB/s, as nccl-tests defines them */
-    uint64_t wrong;        /* elements that differ from the exact result, over every GPU */
-    double nt_us;          /* nccl-tests' time at this size (--nccl-tests); 0: not run */
-    double nt_busbw;       /* and its busbw (0 on one GPU, as for us) */
-    int nvl_valid;         /* NVLink's counters were read (rs_nvlink_read) */
-    double nvl_tx, nvl_rx; /* NVLink bytes one GPU sent and received per all-reduce */
-} rs_ar_point;
-
 typedef struct rs_ar rs_ar;
 
 /* `gpus` devices (0: every one) ready for `algo`; with fewer devices than

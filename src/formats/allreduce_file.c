@@ -14,7 +14,7 @@
 #include "core/format.h"
 #include "core/text.h"
 
-cJSON *rs_ar_run_to_json(const ar_run *r)
+cJSON *rs_ar_run_to_json(const rs_ar_record *r)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddNumberToObject(j, "redscope_allreduce", 1);
@@ -51,17 +51,15 @@ cJSON *rs_ar_run_to_json(const ar_run *r)
     return j;
 }
 
-int rs_ar_run_write(const char *path, const ar_run *r)
+rs_status rs_ar_run_write(const char *path, const rs_ar_record *r, rs_error *err)
 {
     cJSON *j = rs_ar_run_to_json(r);
     char *s = cJSON_PrintUnformatted(j);
-    rs_error err;
-    /* through a temporary file: a write cut short leaves the old recording whole */
-    const int ok = s && rs_out_write("recording", path, s, strlen(s), &err) == RS_OK;
-    if (s && !ok) rs_cli_error("%s", err.msg);
+    const rs_status st = s ? rs_out_write("recording", path, s, strlen(s), err)
+                           : rs_fail(err, RS_E_NOMEM, "out of host memory");
     cJSON_free(s);
     cJSON_Delete(j);
-    return ok;
+    return st;
 }
 
 /* Numbers already checked: read as they are. */
@@ -184,7 +182,7 @@ static rs_status parse_text(const char *path, const char *buf, size_t n, cJSON *
 }
 
 /* The run's own figures, and the asked type, operation and GPU count. */
-static rs_status check_run(const char *where, const cJSON *j, const rs_cli *cli, rs_error *err)
+static rs_status check_run(const char *where, const cJSON *j, const rs_ar_asked *ask, rs_error *err)
 {
     char pre[512];
     snprintf(pre, sizeof pre, "%s: ", where);
@@ -199,13 +197,12 @@ static rs_status check_run(const char *where, const cJSON *j, const rs_cli *cli,
                        "%s: type '%s' and op '%s': expected an element type (int32, "
                        "float32, ...) and an operation (sum, min, max, product)",
                        where, text(j, "type"), text(j, "op"));
-    if ((cli->set[RS_F_type] && t != (int)cli->req.type) ||
-        (cli->set[RS_F_op] && op != (int)cli->req.op))
+    if ((ask->type_set && t != (int)ask->type) || (ask->op_set && op != (int)ask->op))
         return rs_fail(err, RS_E_USAGE, "%s holds %s %s, not the type and operation asked",
-                       cli->replay, text(j, "type"), text(j, "op"));
-    if (cli->gpus > 0 && cli->gpus != g) /* --gpus 0: every GPU it ran on */
-        return rs_fail(err, RS_E_USAGE, "%s holds an all-reduce over %d GPUs, not %d", cli->replay,
-                       g, cli->gpus);
+                       ask->path, text(j, "type"), text(j, "op"));
+    if (ask->gpus > 0 && ask->gpus != g) /* --gpus 0: every GPU it ran on */
+        return rs_fail(err, RS_E_USAGE, "%s holds an all-reduce over %d GPUs, not %d", ask->path, g,
+                       ask->gpus);
     if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(j, "points")))
         return rs_fail(err, RS_E_IO, "%s: points is missing: expected the list of measured points",
                        where);
@@ -214,7 +211,7 @@ static rs_status check_run(const char *where, const cJSON *j, const rs_cli *cli,
 
 /* The GPU: an object as run's "device" (its figures checked), or, as
  * recordings before it held, its name alone (GPU 0's). */
-static rs_status device_from(const char *where, const cJSON *d, ar_run *r, rs_error *err)
+static rs_status device_from(const char *where, const cJSON *d, rs_ar_record *r, rs_error *err)
 {
     memset(&r->device, 0, sizeof r->device);
     if (cJSON_IsObject(d)) {
@@ -351,8 +348,8 @@ static rs_status nothing_asked(const char *path, const cJSON *points, rs_error *
                    path, algos, l, h, path);
 }
 
-rs_status rs_ar_run_read(const char *path, const rs_cli *cli, const rs_sweep_sizes *sz,
-                         unsigned algos, ar_run *r, rs_error *err)
+rs_status rs_ar_run_read(const char *path, const rs_ar_asked *ask, const rs_sweep_sizes *sz,
+                         unsigned algos, rs_ar_record *r, rs_error *err)
 {
     cJSON *j = NULL;
     int one_line = 0;
@@ -360,7 +357,7 @@ rs_status rs_ar_run_read(const char *path, const rs_cli *cli, const rs_sweep_siz
     if (st != RS_OK) return st;
     char where[480];
     snprintf(where, sizeof where, one_line ? "%s:1" : "%s", path);
-    st = check_run(where, j, cli, err);
+    st = check_run(where, j, ask, err);
     if (st == RS_OK) st = device_from(where, cJSON_GetObjectItemCaseSensitive(j, "device"), r, err);
     const cJSON *points = cJSON_GetObjectItemCaseSensitive(j, "points"), *p;
     int k = 0;
@@ -386,7 +383,7 @@ rs_status rs_ar_run_read(const char *path, const rs_cli *cli, const rs_sweep_siz
     cJSON_ArrayForEach(p, points)
     {
         const rs_ar_point pt = point_from(p);
-        int want = !cli->set[RS_F_sweep] && !cli->set[RS_F_n];
+        int want = !ask->sizes_set;
         for (int i = 0; i < sz->count && !want; i++) want = sz->n[i] == pt.n;
         if (want && (algos & (1u << pt.algo)) && r->npoints < MAX_POINTS) r->p[r->npoints++] = pt;
     }

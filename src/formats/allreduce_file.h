@@ -1,0 +1,45 @@
+/* redscope allreduce's recording (formats/allreduce_file.c): one JSON object (--record writes it,
+ * --replay reads it back, every figure checked). */
+#ifndef RS_ALLREDUCE_REC_H
+#define RS_ALLREDUCE_REC_H
+
+#include <cjson/cJSON.h>
+
+#include "analysis/multi.h"
+#include "core/request.h"
+#include "core/result.h"
+#include "core/sweep_range.h"
+
+#define MAX_POINTS (RS_SWEEP_MAX_SIZES * RS_AR_ALGO_COUNT)
+
+typedef struct rs_ar_record {
+    int gpus, nccl_version, npoints;
+    rs_device_info device; /* the first GPU; an older recording holds its name alone */
+    char date[32], links[160];
+    rs_dtype type;
+    rs_op op;
+    unsigned warmup, reps;
+    rs_ar_point p[MAX_POINTS];
+} rs_ar_record;
+
+/* What a replay asks of a recording: the type and operation where set,
+ * the GPU count (0: any), the sizes where set, and its path for messages. */
+typedef struct rs_ar_asked {
+    int type_set, op_set, sizes_set;
+    rs_dtype type;
+    rs_op op;
+    int gpus;
+    const char *path;
+} rs_ar_asked;
+
+cJSON *rs_ar_run_to_json(const rs_ar_record *r);
+/* The run written to path (through a temporary file: a write cut short
+ * leaves the old recording whole), or why not. */
+rs_status rs_ar_run_write(const char *path, const rs_ar_record *r, rs_error *err);
+/* The points of a recording (--replay) of the asked algorithms, and of the
+ * asked sizes when sizes were given; a file that is not one, or a figure
+ * of the wrong type or out of range, is refused with what is wrong. */
+rs_status rs_ar_run_read(const char *path, const rs_ar_asked *ask, const rs_sweep_sizes *sz,
+                         unsigned algos, rs_ar_record *r, rs_error *err);
+
+#endif
