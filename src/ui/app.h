@@ -16,6 +16,7 @@
 #include "layout.h"
 #include "worker.h"
 #include "kernel.h"
+#include "list.h"
 #include "prompt.h"
 #include "source_screen.h"
 #include "sweep_screen.h"

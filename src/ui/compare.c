@@ -123,9 +123,7 @@ static int compare_row(const rs_result *A, const rs_result *B, int k, int y, int
 /* The first row shown: the scroll, clamped to the rows there are. */
 static int compare_first(const ui_app *a, int total, int rows)
 {
-    int first = a->cmp_scroll;
-    if (first > total - rows) first = total - rows;
-    return first < 0 ? 0 : first;
+    return ui_scroll_first(a->cmp_scroll, total, rows);
 }
 
 void ui_draw_compare(const ui_app *a, const ui_layout *l)

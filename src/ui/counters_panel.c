@@ -129,8 +129,7 @@ void ui_draw_counters(const ui_app *a, ui_rect r, const rs_result *res)
     } else {
         const ui_rect none = {in.y, in.x, 0, in.w}; /* counts, draws nothing */
         const int total = ui_draw_metric_rows(res, base, none, 0);
-        int first = a->counters_scroll; /* clamped here, as the Why panel's */
-        if (first > total - in.h) first = total - in.h > 0 ? total - in.h : 0;
+        const int first = ui_scroll_first(a->counters_scroll, total, in.h); /* as the Why's */
         ui_draw_metric_rows(res, base, in, first);
         if (total > in.h)
             ui_putf(r.y + r.h - 1, r.x + r.w - 26, 24, R_DIM, " %d-%d/%d %s more { } ", first + 1,
@@ -156,8 +155,6 @@ void ui_scroll_counters(ui_app *a, int d)
         return;
     }
     const int page = rows > 2 ? rows - 1 : 1;
-    int first = a->counters_scroll;
-    if (first > total - rows) first = total - rows;
-    first += d * page;
-    a->counters_scroll = first < 0 ? 0 : first > total - rows ? total - rows : first;
+    const int first = ui_scroll_first(a->counters_scroll, total, rows);
+    a->counters_scroll = ui_scroll_first(first + d * page, total, rows);
 }

@@ -111,8 +111,7 @@ static void draw_list(const ui_app *a, ui_rect r)
 {
     ui_box(r, a->replay ? "Ladder (replay)" : "Ladder", R_TITLE);
     const int rows = r.h - 2;
-    int first = a->sel - rows + 1;
-    if (first < 0) first = 0;
+    const int first = ui_list_first(a->sel, rows);
     for (int i = 0; i < rows && first + i < RS_VARIANT_COUNT; i++) {
         const int v = first + i;
         const rs_variant_info *vi = rs_catalogue_get(v);
@@ -420,8 +419,8 @@ static void draw_why(const ui_app *a, ui_rect r, const rs_result *res)
         if (*code == '\n') code++;
     }
     const int rows = r.h - 2;
-    int first = a->why_scroll; /* clamped here, not stored: drawing changes nothing */
-    if (first > n - rows) first = n - rows > 0 ? n - rows : 0;
+    const int first =
+        ui_scroll_first(a->why_scroll, n, rows); /* not stored: drawing changes nothing */
     for (int i = 0; i < rows && first + i < n; i++)
         ui_put(r.y + 1 + i, x, w, role[first + i], lines[first + i]);
     if (n > rows)
@@ -447,10 +446,8 @@ static void scroll_kernel(ui_app *a, int d)
     const int rows = l.why.h - 2;
     if (rows < 1) return;
     const int page = rows > 2 ? rows - 1 : 1;
-    const int end = ui_kernel_why_lines(a, l.why.w - 4) - rows;
-    a->why_scroll += d * page;
-    if (a->why_scroll > end) a->why_scroll = end;
-    if (a->why_scroll < 0) a->why_scroll = 0;
+    a->why_scroll =
+        ui_scroll_first(a->why_scroll + d * page, ui_kernel_why_lines(a, l.why.w - 4), rows);
 }
 
 int ui_key_explorer(ui_app *a, ui_action act)
@@ -458,7 +455,7 @@ int ui_key_explorer(ui_app *a, ui_action act)
     switch (act) {
     case UI_ACT_UP:
     case UI_ACT_DOWN:
-        a->sel = (a->sel + (act == UI_ACT_UP ? -1 : 1) + RS_VARIANT_COUNT) % RS_VARIANT_COUNT;
+        a->sel = ui_list_step(a->sel, act == UI_ACT_UP ? -1 : 1, RS_VARIANT_COUNT, 1);
         a->why_scroll = 0;
         return 1;
     case UI_ACT_RUN: ui_run_variant(a); return 1;

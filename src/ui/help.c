@@ -88,8 +88,8 @@ void ui_draw_help(const ui_app *a, const ui_layout *l)
     static char lines[HELP_MAX][256];
     static ui_role role[HELP_MAX];
     const int n = help_lines(w, (int)a->back, lines, role);
-    int first = a->help_scroll; /* clamped here, not stored: drawing changes nothing */
-    if (first > n - rows) first = n - rows > 0 ? n - rows : 0;
+    const int first =
+        ui_scroll_first(a->help_scroll, n, rows); /* not stored: drawing changes nothing */
     char title[128];
     snprintf(title, sizeof title, "Help: every key (Up/Down, PgUp/PgDn scroll; Esc goes back)%s",
              first + rows < n ? " v more" : "");
@@ -106,10 +106,10 @@ int ui_key_help(ui_app *a, ui_action act)
     ui_layout_compute(LINES, COLS, UI_SCREEN_HELP, &l);
     static char lines[HELP_MAX][256];
     static ui_role role[HELP_MAX];
-    const int last = help_lines(l.main.w - 4, (int)a->back, lines, role) - (l.main.h - 2);
+    const int n = help_lines(l.main.w - 4, (int)a->back, lines, role);
     const int step = page ? (l.main.h - 3 > 1 ? l.main.h - 3 : 1) : 1;
-    a->help_scroll += act == UI_ACT_UP || act == UI_ACT_SCROLL_UP ? -step : step;
-    if (a->help_scroll > last) a->help_scroll = last;
-    if (a->help_scroll < 0) a->help_scroll = 0;
+    a->help_scroll = ui_scroll_first(
+        a->help_scroll + (act == UI_ACT_UP || act == UI_ACT_SCROLL_UP ? -step : step), n,
+        l.main.h - 2);
     return 1;
 }

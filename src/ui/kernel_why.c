@@ -266,8 +266,7 @@ void ui_draw_kernel_why(const ui_app *a, ui_rect r, const rs_result *res)
     build(&k, a, w, res);
     ui_box(r, "Why", R_TITLE);
     const int total = k.n + k.src_lines;
-    int first = a->why_scroll; /* clamped here, not stored: drawing changes nothing */
-    if (first > total - rows) first = total - rows > 0 ? total - rows : 0;
+    const int first = ui_scroll_first(a->why_scroll, total, rows); /* not stored */
     const char *line = NULL;
     size_t len = 0;
     for (int i = 0; i < rows && first + i < total; i++) {

@@ -333,7 +333,7 @@ int ui_key_ladder(ui_app *a, ui_action act)
     switch (act) {
     case UI_ACT_UP:
     case UI_ACT_DOWN:
-        a->ladder_sel = (a->ladder_sel + (act == UI_ACT_UP ? -1 : 1) + n) % n;
+        a->ladder_sel = ui_list_step(a->ladder_sel, act == UI_ACT_UP ? -1 : 1, n, 1);
         if (a->ladder_count) a->sel = (int)a->ladder_vars[a->ladder_sel];
         return 1;
     case UI_ACT_RUN: ui_run_ladder(a); return 1;

@@ -56,8 +56,7 @@ void ui_draw_presets(const ui_app *a, const ui_layout *l)
         for (int i = 0; i < k; i++)
             ui_put(y0 + 1 + i, x, w, cur->valid ? R_NORMAL : R_BAD, note[i]);
     }
-    int first = a->preset_sel - rows + 1;
-    if (first < 0) first = 0;
+    const int first = ui_list_first(a->preset_sel, rows);
     for (int i = 0; i < rows && first + i < a->npresets; i++) {
         const rs_preset_info *p = &a->presets[first + i];
         const int sel = first + i == a->preset_sel, y = r.y + 1 + i;
@@ -73,7 +72,7 @@ int ui_key_presets(ui_app *a, ui_action act)
 {
     if (act == UI_ACT_UP || act == UI_ACT_DOWN) {
         const int d = act == UI_ACT_UP ? -1 : 1;
-        if (a->npresets) a->preset_sel = (a->preset_sel + d + a->npresets) % a->npresets;
+        a->preset_sel = ui_list_step(a->preset_sel, d, a->npresets, 1);
         return 1;
     }
     if (act == UI_ACT_RUN) {

@@ -247,8 +247,7 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
     }
     ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-20s %-6s %-11s %-12s %5s %-11s %4s %s", "#", "kind",
             "variants", "gpus", "type op", "n", "block", "finish", "reps", "counters");
-    int first = a->config_sel - (rows - 1) + 1;
-    if (first < 0) first = 0;
+    const int first = ui_list_first(a->config_sel, rows - 1);
     for (int i = 0; i < rows - 1 && first + i < a->nconfigs; i++) {
         const int k = first + i, y = r.y + 2 + i, sel = k == a->config_sel;
         const rs_rec_config *c = &a->configs[k];
@@ -285,7 +284,7 @@ int ui_key_recording(ui_app *a, ui_action act)
 {
     if (act == UI_ACT_UP || act == UI_ACT_DOWN) {
         const int d = act == UI_ACT_UP ? -1 : 1;
-        if (a->nconfigs) a->config_sel = (a->config_sel + d + a->nconfigs) % a->nconfigs;
+        a->config_sel = ui_list_step(a->config_sel, d, a->nconfigs, 1);
         return 1;
     }
     if (act == UI_ACT_RUN) {

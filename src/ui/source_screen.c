@@ -222,7 +222,7 @@ static int draw_view(const ui_app *a, const rs_result *res, const char *label, u
             runs, dropped, 5 + s->period);
     const int below = detail ? detail_rows(a, s, cur, r.h) : 0;
     const int rows = r.h - 1 - below;
-    int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;
+    int first = ui_list_first(cur, rows);
     for (int k = 0; k < rows && first + k < s->nlines; k++)
         draw_line(s, first + k, r.y + 1 + k, r.x, r.w, first + k == cur);
     if (below) draw_detail(a, s, cur, (ui_rect){r.y + r.h - below + 1, r.x, below - 1, r.w});
@@ -378,11 +378,11 @@ int ui_key_source(ui_app *a, ui_action act)
     switch (act) {
     case UI_ACT_DIFF: toggle_diff(a, res); return 1;
     case UI_ACT_UP:
-        if (a->src.cur > 0) a->src.cur--;
+        a->src.cur = ui_list_step(a->src.cur, -1, n, 0);
         if (a->src.sass && n) load_sass(a, &res->stalls);
         return 1;
     case UI_ACT_DOWN:
-        if (a->src.cur + 1 < n) a->src.cur++;
+        a->src.cur = ui_list_step(a->src.cur, 1, n, 0);
         if (a->src.sass && n) load_sass(a, &res->stalls);
         return 1;
     case UI_ACT_SASS:

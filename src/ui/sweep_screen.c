@@ -503,10 +503,11 @@ int ui_key_sweep(ui_app *a, ui_action act)
 {
     switch (act) {
     case UI_ACT_LEFT:
-        if (a->sweep.cursor > 0) a->sweep.cursor--;
+        a->sweep.cursor = ui_list_step(a->sweep.cursor, -1, a->sweep.data.sizes.count, 0);
         return 1;
     case UI_ACT_RIGHT:
-        if (a->sweep.ready && a->sweep.cursor + 1 < a->sweep.data.sizes.count) a->sweep.cursor++;
+        a->sweep.cursor =
+            ui_list_step(a->sweep.cursor, 1, a->sweep.ready ? a->sweep.data.sizes.count : 0, 0);
         return 1;
     case UI_ACT_RUN:
         if (a->replay)
