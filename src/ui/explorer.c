@@ -381,6 +381,43 @@ static int why_check(const ui_app *a, int w, char (*lines)[256], ui_role *role, 
     return k;
 }
 
+#define WHY_MAX 96 /* the Why panel's lines, at most */
+
+/* A built-in step's Why panel as lines of width w: its idea and change,
+ * its check, the sentences measured, its code; their count. */
+static int why_lines(const ui_app *a, int w, const rs_result *res, char (*lines)[256],
+                     ui_role *role)
+{
+    static const ui_role roles_for[2] = {R_NORMAL, R_ACCENT};
+    int n = 0;
+    const rs_variant_info *vi = rs_catalogue_get(a->sel);
+    snprintf(lines[n], 256, "%d %s: %s", vi->step, vi->name, vi->idea);
+    role[n++] = R_TITLE;
+    const int k = ui_wrap(vi->change, w, &lines[n], WHY_MAX - n);
+    for (int i = 0; i < k; i++) role[n + i] = roles_for[0];
+    n += k;
+    n += why_check(a, w, lines + n, role + n, WHY_MAX - n);
+    if (res) {
+        char said[12][256], label[64];
+        const rs_result *base = ui_comparison(a, res, label, sizeof label);
+        const int ns = ui_why_measured(res, base, label, said, 12);
+        for (int s = 0; s < ns && n < WHY_MAX; s++) {
+            const int m = ui_wrap(said[s], w, &lines[n], WHY_MAX - n);
+            for (int i = 0; i < m; i++) role[n + i] = res->correct ? roles_for[1] : R_BAD;
+            n += m;
+        }
+    }
+    const char *code = rs_kernel_snippet(a->sel);
+    while (*code && n < WHY_MAX) {
+        const size_t len = strcspn(code, "\n");
+        snprintf(lines[n], 256, "  %.*s", (int)(len < 250 ? len : 250), code);
+        role[n++] = R_CODE;
+        code += len;
+        if (*code == '\n') code++;
+    }
+    return n;
+}
+
 static void draw_why(const ui_app *a, ui_rect r, const rs_result *res)
 {
     if (a->sel == RS_V_KERNEL) {
@@ -389,35 +426,9 @@ static void draw_why(const ui_app *a, ui_rect r, const rs_result *res)
     }
     ui_box(r, "Why", R_TITLE);
     const int w = r.w - 4, x = r.x + 2;
-    static char lines[96][256];
-    static const ui_role roles_for[3] = {R_NORMAL, R_ACCENT, R_CODE};
-    ui_role role[96];
-    int n = 0;
-    const rs_variant_info *vi = rs_catalogue_get(a->sel);
-    snprintf(lines[n], 256, "%d %s: %s", vi->step, vi->name, vi->idea);
-    role[n++] = R_TITLE;
-    const int k = ui_wrap(vi->change, w, &lines[n], 96 - n);
-    for (int i = 0; i < k; i++) role[n + i] = roles_for[0];
-    n += k;
-    n += why_check(a, w, lines + n, role + n, 96 - n);
-    if (res) {
-        char said[12][256], label[64];
-        const rs_result *base = ui_comparison(a, res, label, sizeof label);
-        const int ns = ui_why_measured(res, base, label, said, 12);
-        for (int s = 0; s < ns && n < 96; s++) {
-            const int m = ui_wrap(said[s], w, &lines[n], 96 - n);
-            for (int i = 0; i < m; i++) role[n + i] = res->correct ? roles_for[1] : R_BAD;
-            n += m;
-        }
-    }
-    const char *code = rs_kernel_snippet(a->sel);
-    while (*code && n < 96) {
-        const size_t len = strcspn(code, "\n");
-        snprintf(lines[n], 256, "  %.*s", (int)(len < 250 ? len : 250), code);
-        role[n++] = R_CODE;
-        code += len;
-        if (*code == '\n') code++;
-    }
+    static char lines[WHY_MAX][256];
+    ui_role role[WHY_MAX];
+    const int n = why_lines(a, w, res, lines, role);
     const int rows = r.h - 2;
     const int first =
         ui_scroll_first(a->why_scroll, n, rows); /* not stored: drawing changes nothing */
@@ -438,16 +449,24 @@ void ui_draw_explorer(const ui_app *a, const ui_layout *l)
     draw_why(a, l->why, res);
 }
 
-/* Your kernel's source can be long: a page at a time, to its last line. */
-static void scroll_kernel(ui_app *a, int d)
+/* The Why panel, a page at a time, to its last line (your kernel's
+ * source can be long; a step's panel is its idea, sentences and code). */
+static void scroll_why(ui_app *a, int d)
 {
     ui_layout l;
     ui_layout_compute(LINES, COLS, UI_SCREEN_EXPLORER, &l);
-    const int rows = l.why.h - 2;
+    const int rows = l.why.h - 2, w = l.why.w - 4;
     if (rows < 1) return;
     const int page = rows > 2 ? rows - 1 : 1;
-    a->why_scroll =
-        ui_scroll_first(a->why_scroll + d * page, ui_kernel_why_lines(a, l.why.w - 4), rows);
+    int n;
+    if (a->sel == RS_V_KERNEL) {
+        n = ui_kernel_why_lines(a, w);
+    } else {
+        static char lines[WHY_MAX][256];
+        ui_role role[WHY_MAX];
+        n = why_lines(a, w, ui_result_for(a, a->sel), lines, role);
+    }
+    a->why_scroll = ui_scroll_first(a->why_scroll + d * page, n, rows);
 }
 
 int ui_key_explorer(ui_app *a, ui_action act)
@@ -462,14 +481,7 @@ int ui_key_explorer(ui_app *a, ui_action act)
     case UI_ACT_COUNTERS_UP:
     case UI_ACT_COUNTERS_DOWN: ui_scroll_counters(a, act == UI_ACT_COUNTERS_UP ? -1 : 1); return 1;
     case UI_ACT_SCROLL_UP:
-    case UI_ACT_SCROLL_DOWN:
-        if (a->sel == RS_V_KERNEL)
-            scroll_kernel(a, act == UI_ACT_SCROLL_UP ? -1 : 1);
-        else if (act == UI_ACT_SCROLL_UP && a->why_scroll > 0)
-            a->why_scroll--;
-        else if (act == UI_ACT_SCROLL_DOWN && a->why_scroll < 96)
-            a->why_scroll++;
-        return 1;
+    case UI_ACT_SCROLL_DOWN: scroll_why(a, act == UI_ACT_SCROLL_UP ? -1 : 1); return 1;
     default: return 0;
     }
 }

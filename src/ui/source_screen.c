@@ -366,12 +366,22 @@ static void toggle_diff(ui_app *a, const rs_result *res)
         ui_status(a, R_NORMAL, "the lines again (d compares two views)");
 }
 
+/* The shown view's line a comparison's row stands for (its cursor kept
+ * when s leaves the comparison for the lines); 0 where it has none. */
+static int line_of(const rs_stalls *s, const rs_stall_delta *d)
+{
+    for (int i = 0; d && d->line && i < s->nlines; i++)
+        if (s->line[i].line == d->line && strcmp(s->line[i].file, d->file) == 0) return i;
+    return 0;
+}
+
 int ui_key_source(ui_app *a, ui_action act)
 {
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
-    int n = res && res->stalls.valid ? res->stalls.nlines : 0;
+    const int nlines = res && res->stalls.valid ? res->stalls.nlines : 0;
+    int n = nlines;
+    static rs_stall_delta d[RS_STALL_DELTAS];
     if (a->src.diff && n) {
-        static rs_stall_delta d[RS_STALL_DELTAS];
         char name[RS_NOTE_MAX + 48];
         n = ui_source_diff(a, res, d, RS_STALL_DELTAS, name, sizeof name);
     }
@@ -386,7 +396,12 @@ int ui_key_source(ui_app *a, ui_action act)
         if (a->src.sass && n) load_sass(a, &res->stalls);
         return 1;
     case UI_ACT_SASS:
-        if (a->src.diff) a->src.diff = 0;
+        if (a->src.diff) { /* back to the lines, on the one the cursor stood for */
+            a->src.cur = nlines ? line_of(&res->stalls, a->src.cur < n ? &d[a->src.cur] : NULL) : 0;
+            a->src.diff = 0;
+            n = nlines;
+            ui_status(a, R_NORMAL, "the lines again (d compares two views)");
+        }
         a->src.sass = !a->src.sass && n;
         if (a->src.sass) load_sass(a, &res->stalls);
         if (!n) ui_status(a, R_WARN, "no stall view here: Enter samples first");

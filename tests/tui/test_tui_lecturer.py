@@ -302,8 +302,31 @@ def cut_lists():
         t.close()
 
 
+def why_pages():
+    """A step's Why panel pages by PgDn to its last line and no further: the
+    first PgUp after many PgDn moves it back at once (it was kept scrolling
+    out of sight, up to 96 lines)."""
+    t = replay(120, 40)
+    try:
+        check(t.wait_quiet("v more [ ]") is not None, "sequential's Why at 120x40 says more is below",
+              t.screen())
+        for _ in range(12):
+            t.keys("NPage")
+        s = t.wait_quiet("^ more [ ]") or t.screen()
+        check("^ more [ ]" in s and "__syncthreads();" in s,
+              "PgDn reaches the panel's last line, its code", s)
+        t.keys("PPage")
+        s = t.wait_quiet("v more [ ]") or t.screen()
+        check("v more [ ]" in s, "one PgUp after many PgDn moves the panel back", s)
+        t.keys("NPage")
+        s = t.wait_quiet("^ more [ ]") or t.screen()
+        check("^ more [ ]" in s, "and one PgDn brings the last line back", s)
+    finally:
+        t.close()
+
+
 TESTS = [cpu_time, counters_in_replay, kernel_no_run, cut_recording, help_per_screen, cut_panels,
-         preset_notes, ladder_explains, cut_lists]
+         preset_notes, ladder_explains, cut_lists, why_pages]
 for test in TESTS:
     if len(sys.argv) < 2 or test.__name__ in sys.argv[1:]:
         test()
