@@ -55,10 +55,11 @@ static const char *prompt_label(ui_prompt_kind k)
 }
 
 /* rs_preset_save asks for force to replace a preset of the user's, or to
- * shadow a shipped one; which of the two is asked with the preset API. */
+ * shadow a shipped one (a usage error, as --force's absence on the command
+ * line); which of the two is asked with the preset API. */
 static ui_prompt_kind needs_confirmation(rs_status st, const char *name)
 {
-    if (st != RS_E_IO) return UI_PROMPT_NONE;
+    if (st == RS_OK) return UI_PROMPT_NONE;
     if (rs_preset_would_shadow(name)) return UI_PROMPT_SHADOW;
     char path[RS_PATH_MAX];
     rs_error err;

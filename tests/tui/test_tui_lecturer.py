@@ -254,6 +254,25 @@ def preset_notes():
         s = t.wait_quiet("saved preset") or t.screen()
         check("lecture2" in s and "lecture2:" in s,
               "a preset saved on the Presets screen is listed and selected at once", s)
+        # the same name again: asked to replace it (not told to add --force)
+        t.keys("s")
+        t.wait_for("save preset as")
+        t.keys("C-u")
+        t.tmux("send-keys", "-t", t.name, "-l", "lecture2")
+        t.keys("Enter")
+        t.wait_for("its note")
+        t.tmux("send-keys", "-t", t.name, "-l", "the second version")
+        t.keys("Enter")
+        s = t.wait_quiet("type yes") or t.screen()
+        check("it exists; type yes to replace it" in s and "--force" not in s,
+              "saving over a preset asks to replace it", s)
+        t.tmux("send-keys", "-t", t.name, "-l", "yes")
+        t.keys("Enter")
+        s = t.wait_quiet("saved preset") or t.screen()
+        ini2 = os.path.join(cfg, "redscope", "presets", "lecture2.ini")
+        text = open(ini2).read() if os.path.exists(ini2) else ""
+        check("saved preset" in s and "note = the second version" in text,
+              f"yes replaces it, with its new note: {text!r}", s)
     finally:
         t.close()
         shutil.rmtree(cfg, ignore_errors=True)
