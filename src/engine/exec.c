@@ -17,7 +17,7 @@ double rs_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int cancelled(const volatile int *c)
+int rs_engine_cancelled(const volatile int *c)
 {
     return c && *c;
 }
@@ -93,7 +93,8 @@ rs_status rs_engine_exec(void *vctx, rs_error *err)
         return RS_OK;
     }
     for (int i = 0; i < p->nsteps; i++) {
-        if (i > 0 && cancelled(x->cancel)) return rs_fail(err, RS_E_CANCELLED, "cancelled");
+        if (i > 0 && rs_engine_cancelled(x->cancel))
+            return rs_fail(err, RS_E_CANCELLED, "cancelled");
         const rs_launch l = bind(e, &p->step[i]);
         CUDA_TRY(e, err, l.variant == RS_V_KERNEL ? rs_uk_launch(e, &l) : rs_kernel_launch(&l),
                  "launching the kernel");

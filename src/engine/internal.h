@@ -109,6 +109,8 @@ rs_status rs_engine_plan(rs_engine *e, const rs_request *r, rs_plan *p, rs_error
 void rs_engine_check(rs_result *res, const rs_reference *ref, const rs_value *v, const rs_plan *p,
                      int first);
 rs_status rs_engine_flush_l2(rs_engine *e, rs_error *err);
+/* Whether a cancel was asked (c set from any thread; NULL: never). */
+int rs_engine_cancelled(const volatile int *c);
 /* The result one issue left (on the GPU, or on the host for thrust). */
 rs_status rs_engine_read_result(rs_exec *x, rs_value *v, rs_error *err);
 rs_status rs_engine_poison(rs_engine *e, const rs_plan *p, int pattern, rs_error *err);

@@ -13,11 +13,6 @@
 #include "internal.h"
 #include "profiling/pc_sampling.h"
 
-static int cancelled(const volatile int *c)
-{
-    return c && *c;
-}
-
 static rs_status time_cpu_baseline(rs_engine *e, const rs_request *r)
 {
     if (e->cpu_ms[r->op] > 0.0) return RS_OK;
@@ -53,7 +48,7 @@ static rs_status run_cpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
     p.n = r->n;
     p.chain = rs_cpu_reduce_chain(r->n);
     for (unsigned k = 0; k < total; k++) {
-        if (cancelled(h ? h->cancel : NULL)) {
+        if (rs_engine_cancelled(h ? h->cancel : NULL)) {
             free(t);
             return rs_fail(err, RS_E_CANCELLED, "cancelled");
         }
@@ -97,7 +92,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
     for (unsigned k = 0; k < total && st == RS_OK; k++) {
         float ms = 0.0f;
         rs_value v;
-        if (cancelled(x.cancel)) {
+        if (rs_engine_cancelled(x.cancel)) {
             st = rs_fail(err, RS_E_CANCELLED, "cancelled");
             break;
         }
