@@ -84,11 +84,7 @@ typedef struct ui_app {
     int dev_ready;
     rs_status gpu_status;
     char gpu_problem[512];
-    int counters_ok;
-    char counters_why[240];
-    int passes_default, passes_full;
-    int gpu_count;   /* GPUs the source has (a recording: its runs' most) */
-    char links[160]; /* how they are linked, as last heard */
+    rs_gpu_facts gpu; /* counters, passes, GPUs and links (a recording: its runs' most) */
 
     /* replay */
     int replay;

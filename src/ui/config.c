@@ -36,7 +36,7 @@ static void step_metrics(ui_app *a, int d)
     while (i < 3 && strcmp(a->cfg.metrics, sets[i]) != 0) i++;
     i = i == 3 ? (d > 0 ? 0 : 2) : wrap(i, d, 3);
     snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", sets[i]);
-    const int passes = i == 1 ? a->passes_default : i == 2 ? a->passes_full : 0;
+    const int passes = i == 1 ? a->gpu.passes_default : i == 2 ? a->gpu.passes_full : 0;
     if (passes > 0)
         ui_status(a, R_GOOD, "counters %s: %d replay pass%s of every kernel per run", sets[i],
                   passes, passes == 1 ? "" : "es");

@@ -112,14 +112,15 @@ void ui_draw_counters(const ui_app *a, ui_rect r, const rs_result *res)
                  "Recorded without counters: a replay shows what was measured. Record with "
                  "--metrics on a GPU to see them here.");
     } else if (!m->requested) {
-        const int why = !a->replay && !a->counters_ok && a->counters_why[0];
+        const int why = !a->replay && !a->gpu.counters_ok && a->gpu.counters_why[0];
         char cost[96] = ""; /* the pass counts the worker measured, when it did */
-        if (a->passes_default > 0 && a->passes_full > 0)
+        if (a->gpu.passes_default > 0 && a->gpu.passes_full > 0)
             snprintf(cost, sizeof cost, " (default costs %d replay pass%s, full %d)",
-                     a->passes_default, a->passes_default == 1 ? "" : "es", a->passes_full);
+                     a->gpu.passes_default, a->gpu.passes_default == 1 ? "" : "es",
+                     a->gpu.passes_full);
         snprintf(msg, sizeof msg,
                  "Counters were off for this run: m picks a set%s, then Enter.%s%s", cost,
-                 why ? " Unavailable here: " : "", why ? a->counters_why : "");
+                 why ? " Unavailable here: " : "", why ? a->gpu.counters_why : "");
     } else if (!m->valid) {
         const char *reason = m->reason;
         if (strncmp(reason, "not collected: ", 15) == 0) reason += 15;

@@ -142,14 +142,9 @@ static void take_event(ui_app *a, const ui_event *ev)
         a->dev_ready = 1;
         a->gpu_status = ev->status;
         snprintf(a->gpu_problem, sizeof a->gpu_problem, "%s", ev->msg);
-        a->counters_ok = ev->counters_ok;
-        a->passes_default = ev->passes_default;
-        a->passes_full = ev->passes_full;
-        snprintf(a->counters_why, sizeof a->counters_why, "%s", ev->counters_why);
-        a->gpu_count = ev->gpu_count;
-        snprintf(a->links, sizeof a->links, "%s", ev->links);
+        a->gpu = ev->facts;
         /* The explorer is for counters beside times: on unless asked off. */
-        if (!a->replay && ev->counters_ok && !a->opt.metrics_given && !a->has_preset &&
+        if (!a->replay && ev->facts.counters_ok && !a->opt.metrics_given && !a->has_preset &&
             strcmp(a->cfg.metrics, "none") == 0)
             snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "default");
         if (ev->status != RS_OK && !a->replay)
@@ -159,7 +154,7 @@ static void take_event(ui_app *a, const ui_event *ev)
                       ev->msg);
         break;
     case UI_EV_PEAK:
-        if (ev->status == RS_OK) a->dev.measured_gbps = ev->gbps;
+        if (ev->facts.peak_status == RS_OK) a->dev.measured_gbps = ev->facts.peak_gbps;
         break;
     case UI_EV_ROW:
         take_row(a, ev);

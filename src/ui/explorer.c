@@ -23,11 +23,11 @@ static void counters_state(const ui_app *a, char *buf, size_t len)
         for (int i = c ? c->first : 0; c && i < c->first + c->count && i < a->rec.count; i++)
             any |= a->rec.rows[i].status == RS_OK && a->rec.rows[i].result.metrics.requested;
         snprintf(buf, len, any ? "counters recorded" : "no counters recorded");
-    } else if (!a->counters_ok) {
+    } else if (!a->gpu.counters_ok) {
         snprintf(buf, len, "counters off (unavailable)");
     } else {
-        const int passes = strcmp(a->cfg.metrics, "default") == 0 ? a->passes_default
-                           : strcmp(a->cfg.metrics, "full") == 0  ? a->passes_full
+        const int passes = strcmp(a->cfg.metrics, "default") == 0 ? a->gpu.passes_default
+                           : strcmp(a->cfg.metrics, "full") == 0  ? a->gpu.passes_full
                                                                   : -1;
         if (strcmp(a->cfg.metrics, "none") == 0)
             snprintf(buf, len, "counters off (m)");

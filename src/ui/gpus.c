@@ -12,7 +12,7 @@
 void ui_step_gpus(ui_app *a, int d)
 {
     rs_request *c = &a->cfg;
-    const int most = a->gpu_count > 1 ? a->gpu_count : 1;
+    const int most = a->gpu.gpu_count > 1 ? a->gpu.gpu_count : 1;
     if (!a->dev_ready) {
         ui_status(a, R_WARN, "CUDA is still starting: the GPUs are not counted yet");
         return;
@@ -60,7 +60,7 @@ void ui_step_cross(ui_app *a, int d)
 void ui_gpus_take(ui_app *a, const rs_row *row)
 {
     if (row->status == RS_OK && row->result.multi.links[0])
-        snprintf(a->links, sizeof a->links, "%s", row->result.multi.links);
+        snprintf(a->gpu.links, sizeof a->gpu.links, "%s", row->result.multi.links);
 }
 
 void ui_gpus_header(const ui_app *a, char *buf, size_t len)
@@ -74,9 +74,9 @@ void ui_gpus_header(const ui_app *a, char *buf, size_t len)
     if (c->gpus)
         snprintf(n, sizeof n, "%u GPUs", c->gpus);
     else
-        snprintf(n, sizeof n, "every GPU (%d)", a->gpu_count);
-    snprintf(buf, len, "%s, %s%s%.100s", n, rs_cross_name(c->cross), a->links[0] ? ": " : "",
-             a->links);
+        snprintf(n, sizeof n, "every GPU (%d)", a->gpu.gpu_count);
+    snprintf(buf, len, "%s, %s%s%.100s", n, rs_cross_name(c->cross), a->gpu.links[0] ? ": " : "",
+             a->gpu.links);
 }
 
 void ui_draw_gpus_line(const ui_app *a, int y, int x, int w, const rs_result *res)

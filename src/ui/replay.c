@@ -204,7 +204,7 @@ void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigne
     snprintf(a->replay_path, sizeof a->replay_path, "%s", path);
     a->worker = ui_worker_start(-1, &a->rec);
     a->dev = a->rec.device; /* the header is right from the first frame, and G's count */
-    rs_recording_gpus(&a->rec, &a->gpu_count, a->links, sizeof a->links);
+    rs_recording_gpus(&a->rec, &a->gpu.gpu_count, a->gpu.links, sizeof a->gpu.links);
     a->dev_ready = 1;
     a->gpu_status = RS_OK;
     memset(a->have, 0, sizeof a->have);

@@ -159,9 +159,9 @@ static void open_backend(ui_worker *w, ui_event *ev)
     if (w->rec) {
         ev->status = rs_source_recording_borrow(w->rec, &w->src, &err);
         ev->dev = w->rec->device;
-        rs_recording_gpus(w->rec, &ev->gpu_count, ev->links, sizeof ev->links);
-        ev->counters_ok = 1;
-        snprintf(ev->counters_why, sizeof ev->counters_why, "recorded");
+        rs_recording_gpus(w->rec, &ev->facts.gpu_count, ev->facts.links, sizeof ev->facts.links);
+        ev->facts.counters_ok = 1;
+        snprintf(ev->facts.counters_why, sizeof ev->facts.counters_why, "recorded");
         if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
         post(w, ev);
         return;
@@ -171,20 +171,13 @@ static void open_backend(ui_worker *w, ui_event *ev)
     if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
     if (w->src) ev->dev = *w->src->device(w->src);
     const rs_gpu_facts *f = rs_source_child_facts(w->src);
-    if (f) {
-        ev->counters_ok = ev->status == RS_OK && f->counters_ok;
-        snprintf(ev->counters_why, sizeof ev->counters_why, "%s", f->counters_why);
-        ev->passes_default = f->passes_default;
-        ev->passes_full = f->passes_full;
-        ev->gpu_count = f->gpu_count;
-        snprintf(ev->links, sizeof ev->links, "%s", f->links);
-    }
+    if (f) ev->facts = *f;
+    ev->facts.counters_ok = ev->status == RS_OK && f && f->counters_ok;
     post(w, ev);
     if (ev->status != RS_OK || !f) return;
     memset(ev, 0, sizeof *ev);
     ev->kind = UI_EV_PEAK;
-    ev->status = f->peak_status;
-    ev->gbps = f->peak_gbps;
+    ev->facts = *f;
     post(w, ev);
 }
 

@@ -42,12 +42,10 @@ typedef struct ui_event {
     rs_status status;
     char msg[512];
     rs_device_info dev;
-    int counters_ok;
-    char counters_why[240];
-    int passes_default, passes_full; /* what each counter set costs (host API) */
-    double gbps;
-    int gpu_count;   /* GPUs the source has (a recording: the most its rows span) */
-    char links[160]; /* how they are linked */
+    /* UI_EV_OPENED, _PEAK: the counters, their sets' passes, the measured
+     * limit, the GPUs and their links (a recording: "recorded", its rows'
+     * most GPUs) */
+    rs_gpu_facts facts;
     rs_check_report check;
     int nsass;          /* UI_EV_SASS: instructions, or -1 with msg saying why none */
     rs_sass_insn *insn; /* UI_EV_SASS: malloc'd, the screen frees it */
