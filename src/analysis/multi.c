@@ -72,20 +72,6 @@ void rs_fmt_binary(double bytes, char *buf, size_t len)
         snprintf(buf, len, "%.1f %s", bytes, unit[u]);
 }
 
-static const char *const algo_names[RS_AR_ALGO_COUNT] = {"nccl", "ring", "tree", "peer_ring"};
-
-const char *rs_ar_algo_name(rs_ar_algo a)
-{
-    return a >= 0 && a < RS_AR_ALGO_COUNT ? algo_names[a] : "?";
-}
-
-int rs_ar_algo_parse(const char *s)
-{
-    for (int i = 0; s && i < RS_AR_ALGO_COUNT; i++)
-        if (strcmp(s, algo_names[i]) == 0) return i;
-    return -1;
-}
-
 int rs_multi_ladder(const rs_request *base, int cross_given, rs_request *out, int max)
 {
     const uint32_t mask =

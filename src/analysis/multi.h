@@ -22,35 +22,6 @@ double rs_algbw(double bytes, double seconds);
 double rs_busbw_allreduce(double bytes, double seconds, int g);
 double rs_busbw_reduce(double bytes, double seconds, int g);
 
-#define RS_AR_GPUS_MAX 16
-
-/* The all-reduce's algorithms (engine/allreduce.h runs them). */
-typedef enum {
-    RS_AR_NCCL,      /* NCCL picks */
-    RS_AR_RING,      /* NCCL_ALGO=Ring */
-    RS_AR_TREE,      /* NCCL_ALGO=Tree */
-    RS_AR_PEER_RING, /* by hand: peer copies and an add kernel */
-    RS_AR_ALGO_COUNT
-} rs_ar_algo;
-
-/* One all-reduce size of one algorithm, as measured (engine/allreduce.c)
- * or recorded (formats/allreduce_file.c). */
-typedef struct rs_ar_point {
-    uint64_t n, bytes; /* elements per GPU, and their bytes */
-    rs_ar_algo algo;
-    double us;             /* one all-reduce: the mean over the timed repetitions */
-    double algbw, busbw;   /* GB/s, as nccl-tests defines them */
-    uint64_t wrong;        /* elements that differ from the exact result, over every GPU */
-    double nt_us;          /* nccl-tests' time at this size (--nccl-tests); 0: not run */
-    double nt_busbw;       /* and its busbw (0 on one GPU, as for us) */
-    int nvl_valid;         /* NVLink's counters were read (rs_nvlink_read) */
-    double nvl_tx, nvl_rx; /* NVLink bytes one GPU sent and received per all-reduce */
-} rs_ar_point;
-
-/* "nccl", "ring", "tree", "peer_ring"; and back (-1: none). */
-const char *rs_ar_algo_name(rs_ar_algo a);
-int rs_ar_algo_parse(const char *s);
-
 /* Where an all-reduce size sweep turns from latency- to bandwidth-bound.
  * Bandwidth-bound: from the smallest size whose busbw reaches half the
  * best (*bandwidth); latency-bound: the sizes below it whose time is

@@ -127,7 +127,7 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
         rs_cli_error("%s", err.msg);
         return RS_E_IO;
     }
-    line l = {isatty(2)};
+    line l = {isatty(2) && cli->rank <= 0}; /* one progress line for a job of ranks */
     batch_cancel = 0;
     /* a live list reads its counters after all its timings (core/runner.h) */
     const rs_runner_record keep = rs_recorder_hook(&rec);

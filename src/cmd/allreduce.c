@@ -19,12 +19,9 @@
 #include "core/catalogue.h"
 #include "formats/export.h"
 #include "core/format.h"
-#include "analysis/multi.h"
 #include "formats/rendezvous.h"
+#include "core/runner.h"
 #include "core/sweep_range.h"
-#include "engine/allreduce.h"
-#include "engine/engine.h"
-#include "engine/topology.h"
 
 static rs_status sizes_of(const rs_cli *cli, rs_sweep_sizes *sz, rs_error *err)
 {
@@ -34,232 +31,124 @@ static rs_status sizes_of(const rs_cli *cli, rs_sweep_sizes *sz, rs_error *err)
     return RS_OK;
 }
 
-/* Every asked algorithm over every size, on the GPUs. */
-static rs_status measure(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned algos,
-                         rs_ar_record *run, rs_error *err)
+/* The requests: live, every asked algorithm over every size; a replay,
+ * the points its recording holds of them (rs_ar_run_read chose them). */
+static int requests(const rs_cli *cli, const rs_source *src, const rs_sweep_sizes *sz,
+                    unsigned algos, rs_request *reqs)
 {
-    rs_status st = RS_OK;
-    const int tty = isatty(2) && cli->rank <= 0; /* progress where someone watches */
-    for (int a = 0; a < RS_AR_ALGO_COUNT && st == RS_OK; a++) {
-        if (!(algos & (1u << a))) continue;
-        rs_ar *ar = NULL;
-        st = cli->ranks
-                 ? rs_ar_open_rank(cli->rank, cli->ranks, cli->rendezvous, (rs_ar_algo)a, &ar, err)
-                 : rs_ar_open(cli->gpus < 0 ? 0 : cli->gpus, (rs_ar_algo)a, &ar, err);
-        if (st != RS_OK) break;
-        run->gpus = rs_ar_gpus(ar);
-        const int first = run->npoints;
-        if (rs_ar_nccl_version(ar)) run->nccl_version = rs_ar_nccl_version(ar);
-        for (int i = 0; i < sz->count && st == RS_OK; i++) {
-            if (tty)
-                fprintf(stderr, "\rall-reduce: %s, %d of %d sizes ", rs_ar_algo_name((rs_ar_algo)a),
-                        i + 1, sz->count);
-            st = rs_ar_run(ar, run->type, run->op, sz->n[i], run->warmup, run->reps, cli->req.seed,
-                           &run->p[run->npoints], err);
-            if (st == RS_OK) run->npoints++;
-        }
-        if (tty) fprintf(stderr, "\r%40s\r", "");
-        rs_ar_close(ar);
-        if (st == RS_OK && cli->nccl_tests && a != RS_AR_PEER_RING) { /* NCCL_ALGO as set */
-            const rs_nt_args nt = {cli->nccl_tests, run->gpus,   run->type,
-                                   run->op,         run->warmup, run->reps};
-            if (tty) fprintf(stderr, "\rnccl-tests: %s ", rs_ar_algo_name((rs_ar_algo)a));
-            rs_error nerr;
-            if (rs_nt_beside(&nt, &run->p[first], run->npoints - first, &nerr) != RS_OK)
-                rs_cli_error("nccl-tests beside %s: %s; its column is left out",
-                             rs_ar_algo_name((rs_ar_algo)a), nerr.msg); /* ours stand */
-            if (tty) fprintf(stderr, "\r%40s\r", "");
-        }
+    const rs_ar_record *rec = rs_source_ar_record(src);
+    rs_request base = cli->req;
+    base.gpus = cli->gpus < 0 ? 0 : (uint32_t)cli->gpus;
+    base.ar.rank = cli->ranks ? cli->rank : 0;
+    base.ar.ranks = cli->ranks;
+    snprintf(base.ar.rendezvous, sizeof base.ar.rendezvous, "%s",
+             cli->rendezvous ? cli->rendezvous : "");
+    int n = 0;
+    for (int i = 0; rec && i < rec->npoints; i++) {
+        reqs[n] = base;
+        reqs[n].type = rec->type, reqs[n].op = rec->op;
+        reqs[n].warmup = rec->warmup, reqs[n].reps = rec->reps;
+        reqs[n].n = rec->p[i].n;
+        reqs[n++].ar.algo = rec->p[i].algo;
     }
-    return st;
+    for (int a = 0; !rec && a < RS_AR_ALGO_COUNT; a++)
+        for (int i = 0; (algos & (1u << a)) && i < sz->count && n < MAX_POINTS; i++) {
+            reqs[n] = base;
+            reqs[n].n = sz->n[i];
+            reqs[n++].ar.algo = (rs_ar_algo)a;
+        }
+    return n;
 }
 
-/* The bandwidth a chart and the crossovers read: busbw, as nccl-tests
- * reports it; on one GPU that is 0 by its definition (2(G-1)/G: nothing
- * crosses between GPUs), so algbw there. */
-static double shown_bw(const rs_ar_record *r, const rs_ar_point *p)
+/* A failed point said once for its algorithm and reason ("3 sizes"). */
+static void say_failed(const rs_row *rows, int n)
 {
-    return r->gpus > 1 ? p->busbw : p->algbw;
+    for (int i = 0; i < n; i++) {
+        if (rows[i].status == RS_OK || rs_runner_fatal(rows[i].status)) continue; /* said */
+        int same = 1;
+        while (i + same < n && rows[i + same].status != RS_OK &&
+               rows[i + same].result.req.ar.algo == rows[i].result.req.ar.algo &&
+               strcmp(rows[i + same].error, rows[i].error) == 0)
+            same++;
+        char count[32];
+        rs_fmt_count((double)rows[i].result.req.n, count, sizeof count);
+        if (same == 1)
+            rs_cli_error("%s at n %s: %s", rs_ar_algo_name(rows[i].result.req.ar.algo), count,
+                         rows[i].error);
+        else
+            rs_cli_error("%s, %d sizes from n %s: %s", rs_ar_algo_name(rows[i].result.req.ar.algo),
+                         same, count, rows[i].error);
+        i += same - 1;
+    }
 }
 
-static const char *shown_bw_name(const rs_ar_record *r)
+/* The rows that ran into the run's points, its GPUs, links and NCCL from
+ * them; 0, or the status of the first that failed. */
+static int points_of(const rs_row *rows, int n, rs_ar_record *run)
 {
-    return r->gpus > 1 ? "busbw" : "algbw";
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        const rs_result *r = &rows[i].result;
+        if (rows[i].status != RS_OK) {
+            if (!failed) failed = (int)rows[i].status;
+            continue;
+        }
+        if (!run->npoints) {
+            run->device = r->device;
+            run->gpus = r->multi.gpus;
+            snprintf(run->links, sizeof run->links, "%s", r->multi.links);
+        }
+        if (r->ar.nccl_version) run->nccl_version = r->ar.nccl_version;
+        run->p[run->npoints++] = r->ar.point;
+    }
+    say_failed(rows, n);
+    return failed;
 }
 
-/* Each algorithm's crossover, when it has three sizes or more. */
-static void print_crossovers(FILE *f, const rs_ar_record *r)
+/* nccl-tests beside each NCCL algorithm's points, once the GPU process has
+ * let the GPUs go. */
+static void beside(const rs_cli *cli, unsigned algos, rs_ar_record *run)
 {
-    const char *bwn = shown_bw_name(r);
-    if (r->gpus <= 1 && r->npoints)
-        fprintf(f,
-                "on one GPU busbw is 0 by its definition (%s 2(G-1)/G): nothing crosses between "
-                "GPUs; what follows reads algbw\n",
-                rs_sym(RS_SYM_TIMES));
+    const int tty = isatty(2) && cli->rank <= 0;
     for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
-        double b[MAX_POINTS], us[MAX_POINTS], bw[MAX_POINTS], lat, band;
-        int n = 0;
-        for (int i = 0; i < r->npoints; i++)
-            if (r->p[i].algo == (rs_ar_algo)a)
-                b[n] = (double)r->p[i].bytes, us[n] = r->p[i].us, bw[n++] = shown_bw(r, &r->p[i]);
-        const int kind = rs_ar_crossover(b, us, bw, n, &lat, &band);
-        if (!kind) continue;
-        char l[32], h[32], t0[32];
-        rs_fmt_binary(lat, l, sizeof l);
-        rs_fmt_binary(band, h, sizeof h);
-        rs_fmt_time(us[0] / 1000.0, rs_notation_utf8(), t0, sizeof t0);
-        const char *name = rs_ar_algo_name((rs_ar_algo)a), *x = rs_sym(RS_SYM_TIMES);
-        if (kind == RS_AR_ALL_LATENCY)
-            fprintf(f,
-                    "%s: latency-bound over the whole range (every time within 2%s of the "
-                    "smallest size's %s): larger sizes find where the links take over\n",
-                    name, x, t0);
-        else if (kind == RS_AR_ALL_BANDWIDTH)
-            fprintf(f,
-                    "%s: bandwidth-bound over the whole range (%s at half the range's best or "
-                    "more from %s, the smallest size): smaller sizes find the latency-bound ones\n",
-                    name, bwn, h);
-        else
-            fprintf(f,
-                    "%s: latency-bound up to %s (within 2%s of the smallest size's %s), "
-                    "bandwidth-bound from %s (%s at half the range's best or more)\n",
-                    name, l, x, t0, h, bwn);
+        if (!(algos & (1u << a)) || a == RS_AR_PEER_RING) continue; /* NCCL_ALGO as set */
+        int first = -1, count = 0;
+        for (int i = 0; i < run->npoints; i++)
+            if (run->p[i].algo == (rs_ar_algo)a && count++ == 0) first = i;
+        if (!count) continue;
+        const rs_nt_args nt = {cli->nccl_tests, run->gpus,   run->type,
+                               run->op,         run->warmup, run->reps};
+        if (tty) fprintf(stderr, "\rnccl-tests: %s ", rs_ar_algo_name((rs_ar_algo)a));
+        rs_error nerr;
+        if (rs_nt_beside(&nt, &run->p[first], count, &nerr) != RS_OK)
+            rs_cli_error("nccl-tests beside %s: %s; its column is left out",
+                         rs_ar_algo_name((rs_ar_algo)a), nerr.msg); /* ours stand */
+        if (tty) fprintf(stderr, "\r%40s\r", "");
     }
 }
 
-/* One point's row: NVLink's column where nvl, nccl-tests' where nt. */
-static void print_point(FILE *f, const rs_ar_point *p, int nvl, int nt)
+/* Every point through the source and the runner, as other commands run
+ * their rows (a fault ends one GPU process; the next point starts
+ * another); 0 or the status that stopped the list or failed a point. */
+static int measure(const rs_cli *cli, rs_source *src, const rs_sweep_sizes *sz, unsigned algos,
+                   rs_ar_record *run)
 {
-    char size[32], count[32], t[32], pad[48]; /* times padded by columns: "µs" is two bytes */
-    char alg[32], bus[32];
-    rs_fmt_binary((double)p->bytes, size, sizeof size);
-    rs_fmt_count((double)p->n, count, sizeof count);
-    rs_fmt_time(p->us / 1000.0, rs_notation_utf8(), t, sizeof t);
-    fprintf(f, "%-10s %10s %13s %s %7s GB/s %7s GB/s  %-7s", rs_ar_algo_name(p->algo), size, count,
-            rs_pad(t, 10, 1, pad, sizeof pad), rs_fmt_gbps(p->algbw, alg, sizeof alg),
-            rs_fmt_gbps(p->busbw, bus, sizeof bus), p->wrong ? "NO" : "yes");
-    if (nvl) {
-        rs_fmt_binary(p->nvl_tx, size, sizeof size);
-        fprintf(f, "  %10s", p->nvl_valid ? size : "-");
+    rs_request *reqs = calloc(MAX_POINTS, sizeof *reqs);
+    rs_row *rows = calloc(MAX_POINTS, sizeof *rows);
+    int done = 0, rc = RS_E_NOMEM;
+    if (reqs && rows) {
+        const int n = requests(cli, src, sz, algos, reqs);
+        rs_cli own = *cli; /* its own recording: rs_ar_run_write */
+        own.record = NULL;
+        rc = rs_cli_run_list(&own, src, RS_COMMAND_ALLREDUCE, reqs, n, rows, &done);
+        const int failed = points_of(rows, done, run);
+        if (!rc) rc = failed;
+    } else {
+        rs_cli_error("out of host memory");
     }
-    if (p->nt_us > 0) {
-        rs_fmt_time(p->nt_us / 1000.0, rs_notation_utf8(), t, sizeof t);
-        fprintf(f, "  %s %7s GB/s", rs_pad(t, 16, 1, pad, sizeof pad),
-                rs_fmt_gbps(p->nt_busbw, bus, sizeof bus));
-    }
-    fprintf(f, nt && !(p->nt_us > 0) && p->algo != RS_AR_PEER_RING ? "  -\n" : "\n");
-    if (p->wrong) fprintf(f, "%36s%llu elements wrong\n", "", (unsigned long long)p->wrong);
-}
-
-static void print_table(FILE *f, const rs_ar_record *r)
-{
-    fprintf(f,
-            "all-reduce over %d GPU%s (%s), %s %s, out of place, time the mean of %u reps after %u "
-            "warm-up",
-            r->gpus, r->gpus == 1 ? "" : "s", r->device.name, rs_dtype_name(r->type),
-            rs_op_name(r->op), r->reps, r->warmup);
-    if (r->nccl_version)
-        fprintf(f, ", NCCL %d.%d.%d", r->nccl_version / 10000, r->nccl_version / 100 % 100,
-                r->nccl_version % 100);
-    if (r->links[0]) fprintf(f, "\nlinks: %s", r->links);
-    int nt = 0, nvl = 0; /* nccl-tests beside, NVLink's bytes: their columns */
-    for (int i = 0; i < r->npoints; i++) {
-        nt |= r->p[i].nt_us > 0;
-        nvl |= r->p[i].nvl_valid;
-    }
-    fprintf(f, "\n%-10s %10s %13s %10s %12s %12s  %-7s%s%s\n", "algo", "size", "n", "time", "algbw",
-            "busbw", "correct", nvl ? "  NVLink out" : "",
-            nt ? "  nccl-tests: time        busbw" : "");
-    for (int i = 0; i < r->npoints; i++) print_point(f, &r->p[i], nvl, nt);
-    if (nvl)
-        fprintf(f, "NVLink out: the bytes each GPU sent over its NVLinks per all-reduce (NVML's "
-                   "counters; a ring sends 2(G-1)/G of the size)\n");
-    print_crossovers(f, r);
-}
-
-static void print_csv(FILE *f, const rs_ar_record *r)
-{
-    fprintf(f, "gpus,type,op,algo,bytes,n,time_mean_ms,algbw_gbps,busbw_gbps,wrong,"
-               "nccl_tests_time_ms,nccl_tests_busbw_gbps,nvlink_tx_bytes,nvlink_rx_bytes\n");
-    for (int i = 0; i < r->npoints; i++) {
-        const rs_ar_point *p = &r->p[i];
-        fprintf(f, "%d,%s,%s,%s,%llu,%llu", r->gpus, rs_dtype_name(r->type), rs_op_name(r->op),
-                rs_ar_algo_name(p->algo), (unsigned long long)p->bytes, (unsigned long long)p->n);
-        const double figs[] = {p->us / 1000.0, p->algbw, p->busbw}; /* docs/formats.md: %.6g */
-        for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++) {
-            fputc(',', f);
-            rs_csv_num(f, figs[k]);
-        }
-        fprintf(f, ",%llu,", (unsigned long long)p->wrong);
-        if (p->nt_us > 0) {
-            rs_csv_num(f, p->nt_us / 1000.0);
-            fputc(',', f);
-            rs_csv_num(f, p->nt_busbw);
-        } else {
-            fputc(',', f);
-        }
-        if (p->nvl_valid)
-            fprintf(f, ",%.0f,%.0f\n", p->nvl_tx, p->nvl_rx);
-        else
-            fprintf(f, ",,\n");
-    }
-}
-
-/* The chart's data: bytes per GPU, then each algorithm's busbw (empty
- * where it has no point at that size). */
-static int write_chart_csv(const rs_ar_record *r, const char *csv, int *columns)
-{
-    rs_outfile out;
-    rs_error err;
-    if (rs_out_open(&out, "chart's data", csv, &err) != RS_OK) return 0;
-    FILE *f = out.f;
-    unsigned algos = 0;
-    for (int i = 0; i < r->npoints; i++) algos |= 1u << r->p[i].algo;
-    fprintf(f, "bytes");
-    *columns = 0;
-    for (int a = 0; a < RS_AR_ALGO_COUNT; a++)
-        if (algos & (1u << a)) fprintf(f, ",%s", rs_ar_algo_name((rs_ar_algo)a)), ++*columns;
-    fprintf(f, "\n");
-    uint64_t last = 0;
-    for (;;) { /* each size once, ascending */
-        uint64_t next = UINT64_MAX;
-        for (int i = 0; i < r->npoints; i++)
-            if (r->p[i].bytes > last && r->p[i].bytes < next) next = r->p[i].bytes;
-        if (next == UINT64_MAX) break;
-        fprintf(f, "%llu", (unsigned long long)next);
-        for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
-            if (!(algos & (1u << a))) continue;
-            fprintf(f, ",");
-            for (int i = 0; i < r->npoints; i++)
-                if (r->p[i].algo == (rs_ar_algo)a && r->p[i].bytes == next)
-                    fprintf(f, "%.6g", shown_bw(r, &r->p[i]));
-        }
-        fprintf(f, "\n");
-        last = next;
-    }
-    return rs_out_commit(&out, &err) == RS_OK;
-}
-
-/* The size axis's ticks, named as the tables name sizes ("1 KiB", not
- * gnuplot's "1 kiB"): powers of 2 over the points' range, at most 12. */
-static void size_tics(const rs_ar_record *r, char *buf, size_t len)
-{
-    double lo = 0.0, hi = 0.0;
-    for (int i = 0; i < r->npoints; i++) {
-        const double b = (double)r->p[i].bytes;
-        if (b > 0 && (lo == 0.0 || b < lo)) lo = b;
-        if (b > hi) hi = b;
-    }
-    size_t at = (size_t)snprintf(buf, len, "set xtics (");
-    int step = 1; /* in powers of 2 */
-    while (lo > 0.0 && log2(hi / lo) / step > 11.0) step++;
-    for (double b = lo; lo > 0.0 && b <= hi * 1.0001 && at < len; b *= pow(2.0, step)) {
-        char name[32];
-        rs_fmt_binary(b, name, sizeof name);
-        at += (size_t)snprintf(buf + at, len - at, "%s'%s' %.17g", b > lo ? ", " : "", name, b);
-    }
-    if (at < len) snprintf(buf + at, len - at, ")\n");
-    if (!(lo > 0.0) || at >= len) snprintf(buf, len, "\n");
+    free(reqs);
+    free(rows);
+    return rc;
 }
 
 /* --plot: each algorithm's bus bandwidth against the size, by gnuplot. */
@@ -268,12 +157,12 @@ static int plot(const rs_ar_record *r, const char *file)
     char csv[4096], script[8192], qcsv[8192], qdev[512], tics[2048];
     int columns = 0;
     rs_cli_plot_csv(file, csv, sizeof csv);
-    if (!write_chart_csv(r, csv, &columns)) {
+    if (!rs_ar_chart_csv(r, csv, &columns)) {
         rs_cli_error("cannot write %s", csv);
         return RS_E_IO;
     }
     const int one = r->gpus <= 1;
-    size_tics(r, tics, sizeof tics);
+    rs_ar_size_tics(r, tics, sizeof tics);
     snprintf(script, sizeof script,
              "set logscale x 2\n%sset grid\nset key top left\n"
              "set title 'redscope allreduce over %d GPU%s (%s), %s %s: %s'\n"
@@ -283,18 +172,18 @@ static int plot(const rs_ar_record *r, const char *file)
              rs_dtype_name(r->type), rs_op_name(r->op),
              one ? "algorithm bandwidth (busbw is 0 on one GPU)"
                  : "bus bandwidth as nccl-tests reports it",
-             shown_bw_name(r), columns + 1, rs_gnuplot_quote(csv, qcsv, sizeof qcsv));
+             rs_ar_shown_bw_name(r), columns + 1, rs_gnuplot_quote(csv, qcsv, sizeof qcsv));
     return rs_cli_gnuplot(file, csv, script);
 }
 
 static void print_run(FILE *f, const rs_ar_record *r, rs_format fmt)
 {
     if (fmt == RS_FMT_CSV) {
-        print_csv(f, r);
+        rs_ar_print_csv(f, r);
         return;
     }
     if (fmt == RS_FMT_TABLE) {
-        print_table(f, r);
+        rs_ar_print_table(f, r);
         return;
     }
     cJSON *j = rs_ar_run_to_json(r);
@@ -304,14 +193,19 @@ static void print_run(FILE *f, const rs_ar_record *r, rs_format fmt)
     cJSON_Delete(j);
 }
 
-/* The device facts of the header: the first GPU and the date. */
-static void describe(rs_ar_record *r)
+/* The run's header: as asked, or as recorded; the date of a live run. */
+static void header(const rs_cli *cli, const rs_source *src, rs_ar_record *r)
 {
-    rs_device_info devs[RS_AR_GPUS_MAX];
-    int count = 0;
-    rs_error err;
-    if (rs_devices_list(devs, RS_AR_GPUS_MAX, &count, &err) == RS_OK && count > 0)
-        r->device = devs[0];
+    const rs_ar_record *rec = rs_source_ar_record(src);
+    r->type = rec ? rec->type : cli->req.type;
+    r->op = rec ? rec->op : cli->req.op;
+    r->warmup = rec ? rec->warmup : cli->req.warmup;
+    r->reps = rec ? rec->reps : cli->req.reps;
+    if (rec) {
+        snprintf(r->date, sizeof r->date, "%s", rec->date);
+        r->device = rec->device; /* an older recording's name alone, kept as read */
+        return;
+    }
     const time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
@@ -390,15 +284,28 @@ rs_ar_asked rs_cmd_ar_asked(const rs_cli *cli)
     return a;
 }
 
+/* The source: the recording (--replay), or the GPU process, bare: the
+ * all-reduce makes its own contexts on the GPUs it uses. */
+static int open_source(const rs_cli *cli, const rs_sweep_sizes *sz, unsigned algos, rs_source **src)
+{
+    rs_error err;
+    const rs_ar_asked ask = rs_cmd_ar_asked(cli);
+    rs_status st = cli->replay ? rs_source_ar_open(cli->replay, &ask, sz, algos, src, &err)
+                               : rs_source_child_open(0, RS_CHILD_BARE, src, &err);
+    if (st == RS_OK) st = (*src)->prepare(*src, 0, &err);
+    if (st != RS_OK) {
+        rs_cli_error("%s", err.msg);
+        rs_source_close(*src);
+        *src = NULL;
+    }
+    return (int)st;
+}
+
 int rs_cmd_allreduce(rs_cli *cli)
 {
     if (!ranks_ok(cli)) return RS_E_USAGE;
     static rs_ar_record run;
     memset(&run, 0, sizeof run);
-    run.type = cli->req.type;
-    run.op = cli->req.op;
-    run.warmup = cli->req.warmup;
-    run.reps = cli->req.reps;
     const unsigned algos = cli->algos ? cli->algos : 1u << RS_AR_NCCL;
     rs_sweep_sizes sz;
     rs_error err;
@@ -407,26 +314,26 @@ int rs_cmd_allreduce(rs_cli *cli)
     rs_status st = cli->rendezvous ? rendezvous_files(cli, algos, &err) : RS_OK;
     if (st == RS_OK) st = sizes_of(cli, &sz, &err);
     if (st == RS_OK && cli->nccl_tests) st = rs_nt_find(cli->nccl_tests, &err);
-    const rs_ar_asked ask = rs_cmd_ar_asked(cli);
-    if (st == RS_OK && cli->replay)
-        st = rs_ar_run_read(cli->replay, &ask, &sz, algos, &run, &err);
-    else if (st == RS_OK) {
-        describe(&run);
-        st = measure(cli, &sz, algos, &run, &err);
-        if (st == RS_OK && !cli->ranks) rs_topology_describe(run.gpus, run.links, sizeof run.links);
-    }
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);
         return (int)st;
     }
+    rs_source *src = NULL;
+    int rc = open_source(cli, &sz, algos, &src);
+    if (rc) return rc;
+    header(cli, src, &run);
+    rc = measure(cli, src, &sz, algos, &run);
+    rs_source_close(src); /* the GPUs free for nccl-tests */
+    if (cli->nccl_tests && run.npoints) beside(cli, algos, &run);
     if (cli->rank > 0) /* rank 0 reports for the job */
-        return wrong_points(&run);
+        return rc ? rc : wrong_points(&run);
+    if (!run.npoints) return rc ? rc : RS_E_USAGE;
     if (cli->record && rs_ar_run_write(cli->record, &run, &err) != RS_OK) { /* a replay's too */
         rs_cli_error("%s", err.msg);
         return RS_E_IO;
     }
     print_run(stdout, &run, cli->format);
-    const int prc = cli->plot && run.npoints ? plot(&run, cli->plot) : 0;
+    const int prc = cli->plot ? plot(&run, cli->plot) : 0;
     const int wrong = wrong_points(&run);
-    return wrong ? wrong : prc;
+    return rc ? rc : wrong ? wrong : prc;
 }

@@ -18,8 +18,7 @@
 #include "cli/cli.h"
 #include "cmd.h"
 #include "nvtools/nccl_tests.h"
-#include "engine/allreduce.h"
-#include "engine/nccl_lib.h"
+#include "formats/files.h"
 
 extern char **environ;
 

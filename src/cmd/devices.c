@@ -8,31 +8,48 @@
 #include "cmd.h"
 #include "formats/record.h"
 #include "core/text.h"
-#include "engine/engine.h"
+#include "core/source.h"
+
+/* Device i's facts from the GPU process (bare: no context of its own; with
+ * --measure each device is measured in an engine of its own there): 1 when
+ * *d holds it, with *total the devices here; 0 with the error said. A
+ * device that cannot be measured is listed as it is, its error said. */
+static int one_device(rs_source *src, int i, int measure, rs_device_info *d, int *total,
+                      rs_status *st)
+{
+    static rs_result res;
+    rs_request req;
+    rs_error err;
+    rs_request_defaults(&req);
+    req.device = (uint32_t)i;
+    *st = src->run(src, &req, measure ? RS_COMMAND_DEVICE_MEASURE : RS_COMMAND_DEVICE, NULL, &res,
+                   &err);
+    if (res.multi.gpus > 0) *total = res.multi.gpus;
+    if (*st != RS_OK && !res.device.name[0]) {
+        rs_cli_error("%s", err.msg);
+        return 0;
+    }
+    if (*st != RS_OK) rs_cli_error("device %d: %s", i, err.msg);
+    *d = res.device;
+    *st = RS_OK;
+    return 1;
+}
 
 int rs_cmd_devices(rs_cli *cli)
 {
-    rs_device_info devs[64];
-    int count = 0;
-    rs_error err;
     if (cli->replay) return rs_cmd_devices_recorded(cli);
-    if (rs_devices_list(devs, 64, &count, &err) != RS_OK) {
-        rs_cli_error("%s", err.msg);
-        return (int)err.code;
-    }
-    for (int i = 0; cli->measure && i < count; i++) {
-        rs_engine *e = NULL;
-        double gbps = 0;
-        if (rs_engine_open(&e, i, &err) == RS_OK &&
-            rs_engine_measure_peak(e, &gbps, &err) == RS_OK) {
-            const rs_device_info *m = rs_engine_device(e);
-            devs[i].measured_gbps = gbps;
-            devs[i].floor_empty_us = m->floor_empty_us;
-            devs[i].floor_launch_us = m->floor_launch_us;
-        } else
-            rs_cli_error("device %d: %s", i, err.msg);
-        rs_engine_close(e);
-    }
+    rs_device_info devs[64];
+    int count = 0, total = 1;
+    rs_error err;
+    rs_source *src = NULL;
+    rs_status st = rs_source_child_open(0, RS_CHILD_BARE, &src, &err);
+    if (st == RS_OK) st = src->prepare(src, 0, &err);
+    if (st != RS_OK) rs_cli_error("%s", err.msg);
+    while (st == RS_OK && count < total && count < 64 &&
+           one_device(src, count, cli->measure, &devs[count], &total, &st))
+        count++;
+    rs_source_close(src);
+    if (st != RS_OK) return (int)st;
     rs_print_devices(stdout, devs, count, cli->format);
     return 0;
 }

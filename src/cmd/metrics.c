@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "cmd.h"
 #include "core/metric_table.h"
-#include "engine/engine.h"
+#include "core/source.h"
 
 /* One counter of `redscope metrics`: a table line, a CSV line, or an
  * element of arr; passes -1 where it cannot be read here. */
@@ -37,46 +37,52 @@ static void metric_line(rs_format fmt, cJSON *arr, const rs_metric_def *d, int p
     }
 }
 
+/* The facts of the GPU process (each counter's passes with them), or NULL
+ * with the error said. */
+static const rs_gpu_facts *facts_of(const rs_cli *cli, rs_source **src)
+{
+    rs_error err;
+    rs_status st =
+        rs_source_child_open((int)cli->req.device, RS_CHILD_FACTS | RS_CHILD_METRICS, src, &err);
+    if (st == RS_OK) st = (*src)->prepare(*src, 0, &err); /* no GPU: GH100's passes */
+    if (st == RS_OK) return rs_source_child_facts(*src);
+    rs_cli_error("%s", err.msg);
+    return NULL;
+}
+
+static void print_sets(const rs_gpu_facts *f, int pd, int pf)
+{
+    printf("Hardware counters (read in process through CUPTI). %s\n",
+           f->counters_ok ? "Counters are available on this GPU."
+                          : "Counters are not available here:");
+    if (!f->counters_ok)
+        printf("  %s\n  Pass counts below are for GH100 (H100/H200), from the CUPTI host API.\n",
+               f->counters_why);
+    printf("Sets: default = %d pass%s, full = %d passes (a pass replays every kernel once).\n\n",
+           pd, pd == 1 ? "" : "es", pf);
+    printf("%-20s %-26s %-9s %-5s %-8s %6s  %s\n", "key", "name", "column", "unit", "set", "passes",
+           "meaning");
+}
+
 int rs_cmd_metrics(rs_cli *cli)
 {
-    rs_engine *e = NULL;
-    rs_error err;
-    if (rs_engine_open(&e, (int)cli->req.device, &err) != RS_OK) {
-        rs_cli_error("%s", err.msg);
-        return (int)err.code;
+    rs_source *src = NULL;
+    const rs_gpu_facts *f = facts_of(cli, &src);
+    if (!f) {
+        rs_source_close(src);
+        return RS_E_CUDA;
     }
-    char why[256] = "";
-    const int live = rs_engine_counters_available(e, why, sizeof why);
-    int pd = -1, pf = -1;
-    rs_engine_metric_passes(e, rs_metric_set_default(), &pd, NULL, &err);
-    rs_engine_metric_passes(e, rs_metric_set_full(), &pf, NULL, &err);
+    const int pd = f->passes_default > 0 ? f->passes_default : -1; /* 0: not found */
+    const int pf = f->passes_full > 0 ? f->passes_full : -1;
     cJSON *arr = cli->format == RS_FMT_JSON ? cJSON_CreateArray() : NULL;
-    if (cli->format == RS_FMT_TABLE) {
-        printf("Hardware counters (read in process through CUPTI). %s\n",
-               live ? "Counters are available on this GPU." : "Counters are not available here:");
-        if (!live)
-            printf(
-                "  %s\n  Pass counts below are for GH100 (H100/H200), from the CUPTI host API.\n",
-                why);
-        printf(
-            "Sets: default = %d pass%s, full = %d passes (a pass replays every kernel once).\n\n",
-            pd, pd == 1 ? "" : "es", pf);
-        printf("%-20s %-26s %-9s %-5s %-8s %6s  %s\n", "key", "name", "column", "unit", "set",
-               "passes", "meaning");
-    } else if (cli->format == RS_FMT_CSV) {
-        printf("key,name,column,cupti_name,unit,set,passes,meaning\n");
-    }
-    for (int i = 0; i < RS_METRIC_COUNT; i++) {
-        int passes = -1;
-        rs_metric_mask missing = 0;
-        rs_engine_metric_passes(e, RS_METRIC_BIT(i), &passes, &missing, &err);
-        metric_line(cli->format, arr, &rs_metric_defs[i],
-                    (missing & RS_METRIC_BIT(i)) ? -1 : passes);
-    }
+    if (cli->format == RS_FMT_TABLE) print_sets(f, pd, pf);
+    if (cli->format == RS_FMT_CSV) printf("key,name,column,cupti_name,unit,set,passes,meaning\n");
+    for (int i = 0; i < RS_METRIC_COUNT; i++)
+        metric_line(cli->format, arr, &rs_metric_defs[i], f->metric_passes[i]);
     if (arr) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddBoolToObject(o, "available", live);
-        cJSON_AddStringToObject(o, "reason", why);
+        cJSON_AddBoolToObject(o, "available", f->counters_ok);
+        cJSON_AddStringToObject(o, "reason", f->counters_why);
         cJSON_AddNumberToObject(o, "default_passes", pd);
         cJSON_AddNumberToObject(o, "full_passes", pf);
         cJSON_AddItemToObject(o, "metrics", arr);
@@ -85,6 +91,6 @@ int rs_cmd_metrics(rs_cli *cli)
         free(s);
         cJSON_Delete(o);
     }
-    rs_engine_close(e);
+    rs_source_close(src);
     return 0;
 }

@@ -93,6 +93,20 @@ typedef enum {
     X(note, RS_FK_TEXT, "preset", "note", "note", 0, 0, 0, "", NULL, "TEXT",                       \
       "a note that travels with a saved preset")
 
+#define RS_AR_GPUS_MAX    RS_GPUS_MAX
+#define RS_RENDEZVOUS_MAX 4000 /* bytes of a rendezvous path, before ".ALGO" */
+
+/* What an all-reduce request (command "allreduce") adds to the fields it
+ * shares with a run (type, op, n, warmup, reps, seed): its algorithm, and
+ * for one process per GPU its rank of the job and the file the ranks meet
+ * at. Command options, not fields: presets and recordings of runs do not
+ * hold them. */
+typedef struct rs_ar_job {
+    rs_ar_algo algo;
+    int32_t rank, ranks; /* ranks 0: one process, GPUs 0..gpus-1 */
+    char rendezvous[RS_RENDEZVOUS_MAX + 1];
+} rs_ar_job;
+
 typedef struct rs_request {
     rs_variant variant;
     uint32_t variants; /* one bit per rs_variant; 0 means the whole ladder */
@@ -117,6 +131,7 @@ typedef struct rs_request {
     char kernel[RS_NOTE_MAX]; /* RS_V_KERNEL: the .cu file */
     uint32_t timeout;         /* seconds a user kernel may run */
     char note[RS_NOTE_MAX];
+    rs_ar_job ar; /* not a field: the all-reduce's own options */
 } rs_request;
 
 typedef enum {

@@ -95,6 +95,27 @@ typedef struct rs_multi_result {
     rs_gpu_share share[RS_GPUS_MAX];
 } rs_multi_result;
 
+/* One all-reduce size of one algorithm (command "allreduce"), as measured
+ * (engine/allreduce.c) or recorded (formats/allreduce_file.c). */
+typedef struct rs_ar_point {
+    uint64_t n, bytes; /* elements per GPU, and their bytes */
+    rs_ar_algo algo;
+    double us;             /* one all-reduce: the mean over the timed repetitions */
+    double algbw, busbw;   /* GB/s, as nccl-tests defines them */
+    uint64_t wrong;        /* elements that differ from the exact result, over every GPU */
+    double nt_us;          /* nccl-tests' time at this size (--nccl-tests); 0: not run */
+    double nt_busbw;       /* and its busbw (0 on one GPU, as for us) */
+    int nvl_valid;         /* NVLink's counters were read (rs_nvlink_read) */
+    double nvl_tx, nvl_rx; /* NVLink bytes one GPU sent and received per all-reduce */
+} rs_ar_point;
+
+/* An all-reduce's answer: its point, and what ran it (the GPUs, how they
+ * are linked and the device are in multi and device). */
+typedef struct rs_ar_result {
+    rs_ar_point point;
+    int nccl_version; /* 22809: 2.28.9; 0 for the peer ring */
+} rs_ar_result;
+
 /* Where a result's cpu_ms comes from (core/cpu_time.h): not yet shared (a
  * GPU run's own time beside it, or the cpu step's own), the best of the
  * times measured beside GPU runs, or the cpu step's median. */
@@ -131,6 +152,7 @@ typedef struct rs_result {
     rs_stalls stalls; /* where warps waited, by source line (PC sampling) */
     rs_energy energy; /* joules per reduction (NVML) */
     rs_multi_result multi;
+    rs_ar_result ar; /* command "allreduce" alone */
 } rs_result;
 
 /* Helpers views share. */

@@ -37,6 +37,15 @@ typedef enum {
     RS_CROSS_COUNT
 } rs_cross;
 
+/* The all-reduce's algorithms (engine/allreduce.c runs them). */
+typedef enum {
+    RS_AR_NCCL,      /* NCCL picks */
+    RS_AR_RING,      /* NCCL_ALGO=Ring */
+    RS_AR_TREE,      /* NCCL_ALGO=Tree */
+    RS_AR_PEER_RING, /* by hand: peer copies and an add kernel */
+    RS_AR_ALGO_COUNT
+} rs_ar_algo;
+
 /* Variant ids, in ladder order. Names are in the catalogue. */
 typedef enum {
     RS_V_ATOMIC,
@@ -69,6 +78,8 @@ const char *rs_op_name(rs_op op);
 const char *rs_finish_name(rs_finish f);
 const char *rs_dist_name(rs_dist d);
 const char *rs_cross_name(rs_cross c);
+/* "nccl", "ring", "tree", "peer_ring" ("?" outside them). */
+const char *rs_ar_algo_name(rs_ar_algo a);
 
 /* Name lookups: return the value, or -1 when the name is unknown. */
 int rs_dtype_from_name(const char *s);
@@ -76,5 +87,6 @@ int rs_op_from_name(const char *s);
 int rs_finish_from_name(const char *s);
 int rs_dist_from_name(const char *s);
 int rs_cross_from_name(const char *s);
+int rs_ar_algo_parse(const char *s);
 
 #endif

@@ -37,7 +37,9 @@ static void make_row(const rs_runner *rn, const rs_request *r, int index, int to
 {
     char label[96], n[32];
     rs_format_size(r->n, n, sizeof n);
-    snprintf(label, sizeof label, "%s n=%s", rs_request_name(r), n);
+    const int ar = rn->command && strcmp(rn->command, RS_COMMAND_ALLREDUCE) == 0;
+    snprintf(label, sizeof label, "%s%s n=%s", ar ? "all-reduce " : "",
+             ar ? rs_ar_algo_name(r->ar.algo) : rs_request_name(r), n);
     row_ctx c = {rn, index, total, label};
     rs_hooks hooks = {on_progress, &c, rn->cancel, on_stage};
     rs_error err;

@@ -24,6 +24,14 @@ typedef struct rs_hooks {
  * the one-pass set, or the rest (the runner's counters_last). */
 #define RS_COMMAND_COUNTERS_ONE  "counters:one"
 #define RS_COMMAND_COUNTERS_MORE "counters:more"
+/* A device's facts (request.device), no run: out->device, and the devices
+ * here in out->multi.gpus; MEASURE adds the streaming-read limit and
+ * timing's floors (a run of their own on that device). */
+#define RS_COMMAND_DEVICE         "device"
+#define RS_COMMAND_DEVICE_MEASURE "device:measure"
+/* One all-reduce size of one algorithm (request.ar): out->ar, with the
+ * GPUs and their links in out->multi and the first GPU in out->device. */
+#define RS_COMMAND_ALLREDUCE "allreduce"
 
 typedef struct rs_source rs_source;
 struct rs_source {
@@ -41,13 +49,9 @@ struct rs_source {
     void (*close)(rs_source *s);
 };
 
-/* A recording as a source: formats/source_recording.h. */
-
-/* The live GPU engine as a source (src/engine/source_gpu.c). The engine's
- * own calls stay reachable through rs_source_engine for the explorer's
- * device facts (counters, passes). */
-rs_status rs_source_gpu_open(int device, rs_source **out, rs_error *err);
-struct rs_engine *rs_source_engine(rs_source *s);
+/* A recording as a source: formats/source_recording.h; an all-reduce's
+ * recording: formats/source_allreduce.h. The live GPU engine in this
+ * process: engine/engine.h (the GPU process below serves through it). */
 
 /* What the explorer's header shows of a GPU besides its device facts. */
 typedef struct rs_gpu_facts {
@@ -58,9 +62,10 @@ typedef struct rs_gpu_facts {
     double peak_gbps; /* measured streaming-read bandwidth */
     int gpu_count;    /* GPUs a run may span (rs_gpu_count) */
     char links[160];  /* how they are linked (several only) */
+    /* the passes each counter costs alone, -1 where it cannot be read
+     * (RS_CHILD_METRICS; else zeros) */
+    int metric_passes[RS_METRIC_COUNT];
 } rs_gpu_facts;
-/* Those facts of an in-process GPU source (zeros for any other). */
-void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out);
 
 /* The GPU engine in a child process (src/engine/source_child.c): a kernel
  * fault ends the child, and the next run starts a fresh one. prepare()
@@ -68,13 +73,16 @@ void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out);
  * they are shown (RS_CHILD_FACTS: the explorer), since finding them starts the
  * profiler (a fifth of a second that a run without counters need not wait). */
 enum {
-    RS_CHILD_FACTS = 1,   /* find the counter facts at start (the explorer) */
-    RS_CHILD_COUNTERS = 2 /* runs will read counters: load CUPTI while CUDA starts */
+    RS_CHILD_FACTS = 1,    /* find the counter facts at start (the explorer) */
+    RS_CHILD_COUNTERS = 2, /* runs will read counters: load CUPTI while CUDA starts */
+    RS_CHILD_METRICS = 4,  /* the facts with each counter's passes (redscope metrics) */
+    RS_CHILD_BARE = 8      /* no engine and no context of its own: devices and the
+                              all-reduce alone (RS_COMMAND_DEVICE, _ALLREDUCE) */
 };
 rs_status rs_source_child_open(int device, int wants, rs_source **out, rs_error *err);
 /* The child's side: `redscope RS_GPU_PROCESS_ARG DEVICE FD_IN FD_OUT WANTS`
- * (WANTS: "facts", "counters" or "-") serves runs until FD_IN closes; its
- * exit status. */
+ * (WANTS: the RS_CHILD_* bits in decimal) serves runs until FD_IN closes;
+ * its exit status. */
 #define RS_GPU_PROCESS_ARG "--gpu-process"
 int rs_source_child_serve(int device, int down, int up, int wants);
 int rs_source_child_wants(const char *arg);

@@ -63,6 +63,13 @@ const char *rs_cross_name(rs_cross c)
     return name_at(cross_names, RS_CROSS_COUNT, (int)c);
 }
 
+static const char *const algo_names[RS_AR_ALGO_COUNT] = {"nccl", "ring", "tree", "peer_ring"};
+
+const char *rs_ar_algo_name(rs_ar_algo a)
+{
+    return a >= 0 && a < RS_AR_ALGO_COUNT ? algo_names[a] : "?";
+}
+
 int rs_dtype_from_name(const char *s)
 {
     /* Common spellings people type. */
@@ -100,4 +107,9 @@ int rs_dist_from_name(const char *s)
 int rs_cross_from_name(const char *s)
 {
     return index_of(cross_names, RS_CROSS_COUNT, s);
+}
+
+int rs_ar_algo_parse(const char *s)
+{
+    return index_of(algo_names, RS_AR_ALGO_COUNT, s);
 }

@@ -26,7 +26,7 @@ typedef int (*nccl_init_rank_fn)(nccl_comm *, int, nccl_uid, int);
 typedef int (*nccl_all_reduce_fn)(const void *, void *, size_t, int, int, nccl_comm, cudaStream_t);
 typedef int (*nccl_reduce_fn)(const void *, void *, size_t, int, int, int, nccl_comm, cudaStream_t);
 typedef int (*nccl_void_fn)(void);
-typedef int (*nccl_destroy_fn)(nccl_comm); /* ncclCommDestroy, ncclCommAbort */
+typedef int (*nccl_destroy_fn)(nccl_comm); /* ncclCommDestroy */
 typedef const char *(*nccl_error_fn)(int);
 
 struct rs_ar {
@@ -40,7 +40,7 @@ struct rs_ar {
     nccl_all_reduce_fn all_reduce;
     nccl_reduce_fn reduce; /* a run's cross-GPU finish (rs_ar_reduce) */
     nccl_void_fn group_start, group_end;
-    nccl_destroy_fn destroy, abort; /* abort: a GPU faulted (destroy would wait on it) */
+    nccl_destroy_fn destroy;
     nccl_error_fn error;
     nccl_comm comm[RS_AR_GPUS_MAX];
     cudaStream_t stream[RS_AR_GPUS_MAX];
@@ -100,7 +100,6 @@ static rs_status nccl_symbols(rs_ar *a, rs_error *err)
     a->get_uid = (nccl_get_uid_fn)dlsym(a->lib, "ncclGetUniqueId");
     a->init_rank = (nccl_init_rank_fn)dlsym(a->lib, "ncclCommInitRank");
     a->reduce = (nccl_reduce_fn)dlsym(a->lib, "ncclReduce");
-    a->abort = (nccl_destroy_fn)dlsym(a->lib, "ncclCommAbort");
     if (!a->all_reduce || !a->group_start || !a->group_end || !a->destroy || !a->error ||
         !a->init_all)
         return rs_fail(err, RS_E_NODRIVER, "this NCCL lacks ncclCommInitAll or ncclAllReduce");
@@ -314,6 +313,16 @@ int rs_ar_rank(const rs_ar *a)
     return a->ranks ? a->rank : 0;
 }
 
+int rs_ar_device(const rs_ar *a, int g)
+{
+    return a->dev[g];
+}
+
+cudaStream_t rs_ar_stream(const rs_ar *a, int g)
+{
+    return a->stream[g];
+}
+
 static void free_buffers(rs_ar *a)
 {
     for (int g = 0; g < a->gpus; g++) {
@@ -324,21 +333,6 @@ static void free_buffers(rs_ar *a)
         a->send[g] = a->recv[g] = a->tmp[g] = NULL;
     }
     a->room = 0;
-}
-
-void rs_ar_abort(rs_ar *a)
-{
-    if (!a) return;
-    for (int g = 0; g < a->gpus; g++) {
-        if (a->comm[g] && a->abort) a->abort(a->comm[g]);
-        a->comm[g] = NULL; /* neither destroyed nor freed again: the contexts are reset */
-        a->stream[g] = NULL;
-        a->sent[g] = a->done[g] = NULL;
-        a->send[g] = a->recv[g] = a->tmp[g] = NULL;
-        a->wrong[g] = NULL;
-    }
-    rs_nvlink_close(a->nvl);
-    free(a);
 }
 
 void rs_ar_close(rs_ar *a)

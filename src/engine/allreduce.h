@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "analysis/multi.h"
+#include "core/result.h"
 #include "core/rs_types.h"
 
 typedef struct rs_ar rs_ar;
@@ -46,9 +46,22 @@ rs_status rs_ar_reduce(rs_ar *a, void *const *in, void *out0, size_t count, rs_d
 rs_status rs_peer_enable(int dev, int peer, const char *who, rs_error *err);
 rs_status rs_peers_enable(const int *dev, int gpus, const char *who, rs_error *err);
 
+/* GPU g's device and stream (g from 0 to the GPUs of this process). */
+int rs_ar_device(const rs_ar *a, int g);
+cudaStream_t rs_ar_stream(const rs_ar *a, int g);
+
 void rs_ar_close(rs_ar *a);
-/* After a GPU faulted: NCCL's communicators aborted, nothing else touched
- * (the caller resets the devices). */
-void rs_ar_abort(rs_ar *a);
+
+/* The all-reduce as the GPU source answers it (allreduce_run.c): one
+ * request (command RS_COMMAND_ALLREDUCE) is one size of one algorithm,
+ * answered in out->ar, out->multi (GPUs, links) and out->device (the
+ * first GPU). The open all-reduce is kept for the next request of the same
+ * job; a job that could not open is refused again without a second try. */
+typedef struct rs_ar_session rs_ar_session;
+rs_ar_session *rs_ar_session_new(void);
+rs_status rs_ar_session_run(rs_ar_session *s, const rs_request *r, rs_result *out, rs_error *err);
+/* A GPU faulted: the process can no longer use CUDA. */
+int rs_ar_session_broken(const rs_ar_session *s);
+void rs_ar_session_free(rs_ar_session *s);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include "internal.h"
 
-static int is_sticky(cudaError_t c)
+int rs_cuda_sticky(cudaError_t c)
 {
     switch (c) {
     case cudaErrorIllegalAddress:
@@ -61,8 +61,8 @@ rs_status rs_cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *w
                        cudaGetErrorString(c));
     default: break;
     }
-    const int sticky = e && is_sticky(c);
-    if (sticky) e->broken = 1;
+    const int sticky = rs_cuda_sticky(c);
+    if (sticky && e) e->broken = 1;
     return rs_fail(err, RS_E_CUDA, "CUDA error while %s: %s (%s)%s", what, cudaGetErrorString(c),
                    cudaGetErrorName(c),
                    sticky ? "; the next run starts with a fresh GPU context" : "");

@@ -57,4 +57,16 @@ rs_status rs_devices_list(rs_device_info *out, int max, int *count, rs_error *er
 /* A kernel fault spoiled the context: the process can no longer use CUDA. */
 int rs_engine_broken(const rs_engine *e);
 
+/* The live GPU engine as a source, in this process (source_gpu.c): the GPU
+ * process (source_child.c) serves through it. A bare one has no engine
+ * and no context of its own: devices and the all-reduce alone. */
+rs_status rs_source_gpu_open(int device, rs_source **out, rs_error *err);
+rs_status rs_source_gpu_open_bare(rs_source **out, rs_error *err);
+rs_engine *rs_source_engine(rs_source *s);
+/* A fault spoiled a context of the source: its process can no longer use CUDA. */
+int rs_source_gpu_broken(rs_source *s);
+/* The facts the explorer's header shows (zeros for a bare source); with
+ * `each`, what every counter costs alone. */
+void rs_source_gpu_facts(rs_source *s, int each, rs_gpu_facts *out);
+
 #endif

@@ -75,6 +75,8 @@ struct rs_engine {
  * for rebuilding); device.c rebuilds the context after one
  * (rs_engine_recover). */
 rs_status rs_cuda_fail(rs_engine *e, rs_error *err, cudaError_t c, const char *what);
+/* 1 for an error that leaves the context unusable (an illegal address, ...). */
+int rs_cuda_sticky(cudaError_t c);
 rs_status rs_engine_recover(rs_engine *e, rs_error *err);
 
 #define CUDA_TRY(e, err, call, what)                                                               \

@@ -1,5 +1,7 @@
 #include "nccl_lib.h"
 
+#include "formats/files.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,15 +11,6 @@
 #ifndef RS_CUDA_LIB_DIR
 #define RS_CUDA_LIB_DIR "/usr/local/cuda/lib64"
 #endif
-
-void rs_file_in(const char *set, const char *name, char *path, size_t len)
-{
-    struct stat st;
-    if (stat(set, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(path, len, "%s/%s", set, name);
-    else
-        snprintf(path, len, "%s", set);
-}
 
 void *rs_nccl_lib(int *version, char *why, size_t len)
 {

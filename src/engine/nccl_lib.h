@@ -12,8 +12,4 @@
  * version (22703: 2.27.3), or NULL with why in `why`. */
 void *rs_nccl_lib(int *version, char *why, size_t len);
 
-/* What a setting names: the file itself, or `name` in it when it is a
- * folder (REDSCOPE_NCCL, --nccl-tests). */
-void rs_file_in(const char *set, const char *name, char *path, size_t len);
-
 #endif

@@ -99,9 +99,9 @@ static void child_stage(void *ctx, const char *what)
 
 int rs_source_child_wants(const char *arg)
 {
-    return strcmp(arg, "facts") == 0      ? RS_CHILD_FACTS
-           : strcmp(arg, "counters") == 0 ? RS_CHILD_COUNTERS
-                                          : 0;
+    char *end = NULL;
+    const long w = strtol(arg, &end, 10);
+    return end && end != arg && !*end && w >= 0 && w < 16 ? (int)w : 0;
 }
 
 static void *load_cupti(void *arg)
@@ -114,12 +114,31 @@ static void *load_cupti(void *arg)
 /* Open the GPU, say what it is, then answer runs until the pipe closes or
  * a fault spoils the context. Runs that will read counters have CUPTI
  * loaded on a thread while the context is made. */
+/* The engine for device, ready (its limit measured), and its facts when
+ * asked for; a bare source (RS_CHILD_BARE) has neither. */
+static rs_status open_gpu(int device, int wants, rs_source **g, rs_gpu_facts *facts, rs_error *err)
+{
+    memset(facts, 0, sizeof *facts);
+    if (wants & RS_CHILD_BARE) return rs_source_gpu_open_bare(g, err);
+    rs_status st = rs_source_gpu_open(device, g, err);
+    rs_trace("gpu process: CUDA context");
+    if (st == RS_OK) st = (*g)->prepare(*g, 1, err);
+    rs_trace("gpu process: streaming-read limit measured");
+    if (wants & RS_CHILD_FACTS) {
+        rs_source_gpu_facts(*g, (wants & RS_CHILD_METRICS) != 0, facts);
+        rs_trace("gpu process: counter facts (profiler, passes of the metric sets)");
+    }
+    return st;
+}
+
+/* Open the GPU, say what it is, then answer runs until the pipe closes or
+ * a fault spoils the context. Runs that will read counters have CUPTI
+ * loaded on a thread while the context is made. */
 int rs_source_child_serve(int device, int down, int up, int wants)
 {
     pthread_t loader;
     if ((wants & RS_CHILD_COUNTERS) && pthread_create(&loader, NULL, load_cupti, NULL) == 0)
         pthread_detach(loader);
-    const int with_facts = (wants & RS_CHILD_FACTS) != 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_usr1;
@@ -130,16 +149,8 @@ int rs_source_child_serve(int device, int down, int up, int wants)
     msg m = {MSG_OPENED, 0, RS_OK, 0.0, ""};
     rs_gpu_facts facts;
     rs_trace("gpu process: started");
-    m.status = rs_source_gpu_open(device, &g, &err);
-    rs_trace("gpu process: CUDA context");
-    if (m.status == RS_OK) m.status = g->prepare(g, 1, &err);
-    rs_trace("gpu process: streaming-read limit measured");
+    m.status = open_gpu(device, wants, &g, &facts, &err);
     if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
-    memset(&facts, 0, sizeof facts);
-    if (with_facts) {
-        rs_source_gpu_facts(g, &facts);
-        rs_trace("gpu process: counter facts (profiler, passes of the metric sets)");
-    }
     rs_device_info none;
     memset(&none, 0, sizeof none); /* no engine (no memory for one): the parent still reads one */
     if (put(up, &m, sizeof m) || put(up, &facts, sizeof facts) ||
@@ -158,7 +169,7 @@ int rs_source_child_serve(int device, int down, int up, int wants)
                      : rs_fail(&err, RS_E_NODEVICE, "no CUDA device");
         rs_trace("gpu process: run done");
         if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
-        m.broken = rs_engine_broken(rs_source_engine(g));
+        m.broken = rs_source_gpu_broken(g);
         if (put(up, &m, sizeof m) || put(up, res, sizeof *res) || m.broken) break;
     }
     free(res);
@@ -210,12 +221,15 @@ static rs_status start_child(child_source *c, rs_error *err)
         return rs_fail(err, RS_E_IO, "cannot make a pipe: %s", strerror(errno));
     }
     /* a fresh process image: no copy of the explorer's heap or threads */
-    char exe[4096], dev_arg[16], fd_down[16], fd_up[16];
+    char exe[4096], dev_arg[16], fd_down[16], fd_up[16], wants[16];
     const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[len > 0 ? len : 0] = '\0';
     snprintf(dev_arg, sizeof dev_arg, "%d", c->device);
     snprintf(fd_down, sizeof fd_down, "%d", down[0]);
     snprintf(fd_up, sizeof fd_up, "%d", up[1]);
+    /* no_facts: a child that replaces one for sampling keeps the facts it found */
+    const int with_facts = (c->wants & RS_CHILD_FACTS) && !c->no_facts;
+    snprintf(wants, sizeof wants, "%d", with_facts ? c->wants : c->wants & ~RS_CHILD_FACTS);
     char **env = child_env(c->started);
     const pid_t pid = len > 0 && env ? fork() : -1;
     if (pid < 0) {
@@ -228,15 +242,7 @@ static rs_status start_child(child_source *c, rs_error *err)
         signal(SIGINT, SIG_IGN);          /* the parent decides; kept across exec */
         signal(SIGPIPE, SIG_DFL);
         close(down[1]), close(up[0]);
-        char *args[] = {"redscope",
-                        RS_GPU_PROCESS_ARG,
-                        dev_arg,
-                        fd_down,
-                        fd_up,
-                        (c->wants & RS_CHILD_FACTS) && !c->no_facts ? "facts"
-                        : (c->wants & RS_CHILD_COUNTERS)            ? "counters"
-                                                                    : "-",
-                        NULL};
+        char *args[] = {"redscope", RS_GPU_PROCESS_ARG, dev_arg, fd_down, fd_up, wants, NULL};
         execve(exe, args, env); /* only async-signal-safe calls between fork and here */
         _exit(127);
     }
@@ -247,7 +253,6 @@ static rs_status start_child(child_source *c, rs_error *err)
     msg m;
     rs_device_info dev;
     rs_gpu_facts facts;
-    const int with_facts = (c->wants & RS_CHILD_FACTS) && !c->no_facts;
     c->profiled = with_facts; /* finding the facts starts the profiler */
     c->no_facts = 0;
     if (get(c->up, &m, sizeof m) || get(c->up, &facts, sizeof facts) ||

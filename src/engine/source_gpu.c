@@ -1,10 +1,14 @@
-/* The live source: the GPU engine behind the source table. */
+/* The live source: the GPU engine behind the source table, and what it
+ * answers besides runs: a device's facts (command RS_COMMAND_DEVICE) and
+ * the all-reduce (RS_COMMAND_ALLREDUCE). A bare source has no engine, and
+ * so no context of its own: it answers those two alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
 
+#include "engine/allreduce.h"
 #include "engine/engine.h"
 #include "engine/topology.h"
 #include "core/catalogue.h"
@@ -12,19 +16,22 @@
 
 typedef struct gpu_source {
     rs_source base;
-    rs_engine *e;
+    rs_engine *e; /* NULL: bare */
+    rs_ar_session *ar;
     int peak_done;
 } gpu_source;
 
 static const rs_device_info *gpu_device(rs_source *s)
 {
-    return rs_engine_device(((gpu_source *)s->self)->e);
+    static const rs_device_info none = {.index = -1};
+    const gpu_source *g = s->self;
+    return g->e ? rs_engine_device(g->e) : &none;
 }
 
 static rs_status gpu_prepare(rs_source *s, int need_gpu, rs_error *err)
 {
     gpu_source *g = s->self;
-    if (!need_gpu) return RS_OK;
+    if (!need_gpu || !g->e) return RS_OK;
     const rs_status st = rs_engine_gpu(g->e, err);
     if (st != RS_OK || g->peak_done) return st;
     double gbps;
@@ -34,11 +41,49 @@ static rs_status gpu_prepare(rs_source *s, int need_gpu, rs_error *err)
     return RS_OK;
 }
 
+/* Device r->device's facts; with `measure`, its streaming-read limit and
+ * timing's floors, measured in an engine of its own. out->multi.gpus: the
+ * devices here. */
+static rs_status device_facts(const rs_request *r, int measure, rs_result *out, rs_error *err)
+{
+    rs_device_info devs[64];
+    int count = 0;
+    memset(out, 0, sizeof *out);
+    out->req = *r;
+    rs_status st = rs_devices_list(devs, 64, &count, err);
+    if (st != RS_OK) return st;
+    out->multi.gpus = count;
+    if ((int)r->device >= count)
+        return rs_fail(err, RS_E_NODEVICE, "device %u does not exist: %d CUDA device%s", r->device,
+                       count, count == 1 ? "" : "s");
+    out->device = devs[r->device];
+    rs_engine *e = NULL;
+    double gbps = 0;
+    if (measure && (st = rs_engine_open(&e, (int)r->device, err)) == RS_OK &&
+        (st = rs_engine_measure_peak(e, &gbps, err)) == RS_OK) {
+        const rs_device_info *m = rs_engine_device(e);
+        out->device.measured_gbps = gbps;
+        out->device.floor_empty_us = m->floor_empty_us;
+        out->device.floor_launch_us = m->floor_launch_us;
+    }
+    rs_engine_close(e);
+    return st;
+}
+
 static rs_status gpu_run(rs_source *s, const rs_request *r, const char *command,
                          const rs_hooks *hooks, rs_result *out, rs_error *err)
 {
-    rs_engine *e = ((gpu_source *)s->self)->e;
+    gpu_source *g = s->self;
+    rs_engine *e = g->e;
     rs_status st;
+    if (strcmp(command, RS_COMMAND_DEVICE) == 0 || strcmp(command, RS_COMMAND_DEVICE_MEASURE) == 0)
+        return device_facts(r, strcmp(command, RS_COMMAND_DEVICE_MEASURE) == 0, out, err);
+    if (strcmp(command, RS_COMMAND_ALLREDUCE) == 0) {
+        if (!g->ar && !(g->ar = rs_ar_session_new()))
+            return rs_fail(err, RS_E_NOMEM, "out of host memory");
+        return rs_ar_session_run(g->ar, r, out, err);
+    }
+    if (!e) return rs_fail(err, RS_E_USAGE, "a bare GPU source runs no reduction");
     if (strcmp(command, RS_COMMAND_COUNTERS_ONE) == 0)
         st = rs_engine_run_counters(e, r, RS_COUNTERS_ONE, hooks, out, err);
     else if (strcmp(command, RS_COMMAND_COUNTERS_MORE) == 0)
@@ -62,6 +107,7 @@ static rs_status gpu_run(rs_source *s, const rs_request *r, const char *command,
 static void gpu_close(rs_source *s)
 {
     gpu_source *g = s->self;
+    rs_ar_session_free(g->ar);
     rs_engine_close(g->e);
     free(g);
 }
@@ -81,12 +127,28 @@ rs_status rs_source_gpu_open(int device, rs_source **out, rs_error *err)
     return RS_OK;
 }
 
+rs_status rs_source_gpu_open_bare(rs_source **out, rs_error *err)
+{
+    *out = NULL;
+    gpu_source *g = calloc(1, sizeof *g);
+    if (!g) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    g->base = (rs_source){"gpu", g, gpu_device, gpu_prepare, gpu_run, gpu_close};
+    *out = &g->base;
+    return RS_OK;
+}
+
+int rs_source_gpu_broken(rs_source *s)
+{
+    const gpu_source *g = s && s->close == gpu_close ? s->self : NULL;
+    return g && ((g->e && rs_engine_broken(g->e)) || rs_ar_session_broken(g->ar));
+}
+
 rs_engine *rs_source_engine(rs_source *s)
 {
     return s && s->close == gpu_close ? ((gpu_source *)s->self)->e : NULL;
 }
 
-void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out)
+void rs_source_gpu_facts(rs_source *s, int each, rs_gpu_facts *out)
 {
     memset(out, 0, sizeof *out);
     rs_engine *e = rs_source_engine(s);
@@ -95,6 +157,14 @@ void rs_source_gpu_facts(rs_source *s, rs_gpu_facts *out)
     out->counters_ok = rs_engine_counters_available(e, out->counters_why, sizeof out->counters_why);
     rs_engine_metric_passes(e, rs_metric_set_default(), &out->passes_default, NULL, &err);
     rs_engine_metric_passes(e, rs_metric_set_full(), &out->passes_full, NULL, &err);
+    for (int i = 0; each && i < RS_METRIC_COUNT; i++) {
+        rs_metric_mask missing = 0;
+        out->metric_passes[i] = -1;
+        if (rs_engine_metric_passes(e, RS_METRIC_BIT(i), &out->metric_passes[i], &missing, &err) !=
+                RS_OK ||
+            (missing & RS_METRIC_BIT(i)))
+            out->metric_passes[i] = -1;
+    }
     out->peak_status = rs_engine_measure_peak(e, &out->peak_gbps, &err);
     rs_gpu_count(&out->gpu_count);
     if (out->gpu_count > 1)

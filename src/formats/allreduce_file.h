@@ -1,13 +1,16 @@
-/* redscope allreduce's recording (formats/allreduce_file.c): one JSON object (--record writes it,
- * --replay reads it back, every figure checked). */
+/* redscope allreduce's files: its recording (allreduce_file.c), one JSON
+ * object (--record writes it, --replay reads it back, every figure
+ * checked); its table, CSV and chart data (allreduce_out.c); the recording
+ * as a source (source_allreduce.c). */
 #ifndef RS_ALLREDUCE_REC_H
 #define RS_ALLREDUCE_REC_H
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
-#include "analysis/multi.h"
 #include "core/request.h"
 #include "core/result.h"
+#include "core/source.h"
 #include "core/sweep_range.h"
 
 #define MAX_POINTS (RS_SWEEP_MAX_SIZES * RS_AR_ALGO_COUNT)
@@ -41,5 +44,26 @@ rs_status rs_ar_run_write(const char *path, const rs_ar_record *r, rs_error *err
  * of the wrong type or out of range, is refused with what is wrong. */
 rs_status rs_ar_run_read(const char *path, const rs_ar_asked *ask, const rs_sweep_sizes *sz,
                          unsigned algos, rs_ar_record *r, rs_error *err);
+
+/* The table: a header (GPUs, device, type, op, NCCL, links), a line per
+ * point, each algorithm's crossover. */
+void rs_ar_print_table(FILE *f, const rs_ar_record *r);
+void rs_ar_print_csv(FILE *f, const rs_ar_record *r);
+/* The bandwidth a chart and the crossovers read: busbw, as nccl-tests
+ * reports it, or algbw on one GPU (busbw is 0 there by its definition). */
+double rs_ar_shown_bw(const rs_ar_record *r, const rs_ar_point *p);
+const char *rs_ar_shown_bw_name(const rs_ar_record *r);
+/* The chart's data in csv: bytes per GPU, then each algorithm's shown
+ * bandwidth (*columns of them); 1 when written. */
+int rs_ar_chart_csv(const rs_ar_record *r, const char *csv, int *columns);
+/* gnuplot's size axis: powers of 2 named as the tables name sizes. */
+void rs_ar_size_tics(const rs_ar_record *r, char *buf, size_t len);
+
+/* A recording as a source (--replay): the points of rs_ar_run_read, each
+ * the answer to the all-reduce request of its algorithm and size. */
+rs_status rs_source_ar_open(const char *path, const rs_ar_asked *ask, const rs_sweep_sizes *sz,
+                            unsigned algos, rs_source **out, rs_error *err);
+/* What that source holds (NULL for any other source). */
+const rs_ar_record *rs_source_ar_record(const rs_source *s);
 
 #endif

@@ -271,3 +271,12 @@ int rs_fd_get(int fd, void *p, size_t n, double deadline)
     }
     return 0;
 }
+
+void rs_file_in(const char *set, const char *name, char *path, size_t len)
+{
+    struct stat st;
+    if (stat(set, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(path, len, "%s/%s", set, name);
+    else
+        snprintf(path, len, "%s", set);
+}

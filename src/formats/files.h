@@ -36,6 +36,10 @@ rs_status rs_file_open(const char *path, const char *what, size_t max, FILE **ou
 rs_status rs_out_check(const char *what, const char *path, int force, const char *reading,
                        rs_error *err);
 
+/* What a setting names: the file itself, or `name` in it when it is a
+ * folder (REDSCOPE_NCCL, --nccl-tests). */
+void rs_file_in(const char *set, const char *name, char *path, size_t len);
+
 /* Whether a and b both exist and are one file (a link, ./x, a hard link). */
 int rs_same_file(const char *a, const char *b);
 

@@ -40,13 +40,15 @@ for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
     if rel.parts[:2] in (("src", "core"), ("src", "analysis"), ("src", "formats")) and re.search(r'^\s*#\s*include\s*[<"](cuda|cupti|nvrtc)', "\n".join(lines), re.M):
         bad.append(f"{rel}: rs_core (core, analysis, formats) includes a CUDA header")
     # the layers (docs/architecture.md): core includes no other folder,
-    # analysis only core, formats core and analysis; the explorer and the
-    # command line's plumbing neither the engine nor CUPTI
+    # analysis only core, formats core and analysis; the explorer, the
+    # command line's plumbing and the commands neither the engine nor CUPTI
+    # (they reach the GPU through a source: the GPU process)
     folder = rel.parts[1] if len(rel.parts) > 2 and rel.parts[0] == "src" else ""
     banned = {"core": "analysis|formats|engine|profiling|nvtools|kernels|ui|cli|cmd",
               "analysis": "formats|engine|profiling|nvtools|kernels|ui|cli|cmd",
               "formats": "engine|profiling|nvtools|kernels|ui|cli|cmd",
-              "ui": "engine|profiling|cmd", "cli": "engine|profiling"}.get(folder)
+              "ui": "engine|profiling|cmd", "cli": "engine|profiling",
+              "cmd": "engine|profiling"}.get(folder)
     if banned:
         for m in re.finditer(rf'^\s*#\s*include\s*"(\.\./)?({banned})/', "\n".join(lines), re.M):
             bad.append(f"{rel}: src/{folder}/ includes a header of src/{m.group(2)}/")

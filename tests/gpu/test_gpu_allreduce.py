@@ -26,6 +26,18 @@ if gpus < 2:
     sys.exit(77)
 print(f"NCCL_NVLS_ENABLE={os.environ.get('NCCL_NVLS_ENABLE')}")
 
+# A fault on the last GPU at the second size: that point named, the GPU
+# process replaced, the sizes before and after it measured and exact.
+rc, out, err = run("allreduce", "--gpus", str(gpus), "--algo", "ring", "--range", "2^10..2^14:4",
+                   "--reps", "3", "--warmup", "1", "--format", "json",
+                   env={"REDSCOPE_TEST_FAULT": f"2@{gpus - 1}"})
+pts = json.loads(out).get("points", []) if out.strip().startswith("{") else []
+print(f"a fault on GPU {gpus - 1} at the second size: exit {rc},", [(p["n"], p["wrong"]) for p in pts])
+check(rc != 0 and [p["n"] for p in pts] == [1024, 16384] and not any(p["wrong"] for p in pts),
+      f"the fault survived: the first and last sizes exact: {rc} {out[:300]} {err[-300:]}")
+check("ring at n 4,096" in err and "illegal memory access" in err,
+      f"the faulted point named with its fault: {err[-300:]}")
+
 for t, op in (("int32", "sum"), ("float32", "sum"), ("float64", "sum"), ("int32", "max")):
     rc, out, err = run("allreduce", "--gpus", str(gpus), "--type", t, "--op", op, "--algo", "all",
                        "--range", "1,31,2^20+7,2^28", "--reps", "3", "--warmup", "1",

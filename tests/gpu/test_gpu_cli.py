@@ -24,6 +24,23 @@ j = json.loads(out) if rc == 0 else {}
 check(rc == 0 and j["correct"] and j["gbps"] > 100 and j["pct_peak"] > 5, f"vectorized json: {err}")
 check(j.get("speedup_cpu", 0) > 1, "the GPU beats one CPU thread at 2^24")
 
+# devices and metrics, answered by the GPU process: every device measured
+# (its limit and floors), every counter's passes on this GPU.
+rc, out, err = run("devices", "--measure", "--format", "json")
+devs = json.loads(out) if rc == 0 else []
+devs = devs.get("devices", devs) if isinstance(devs, dict) else devs
+print("devices --measure:", [(d["name"], round(d["measured_gbps"]), d["floor_empty_ms"]) for d in devs])
+check(rc == 0 and devs and all(d["measured_gbps"] > 100 and d["measured_gbps"] < d["peak_gbps"]
+                               and d["floor_empty_ms"] > 0 and d["floor_launch_ms"] > 0
+                               for d in devs),
+      f"devices --measure: each device's limit under its peak, and both floors: {rc} {err} {out[:300]}")
+rc, out, err = run("metrics", "--format", "json")
+mj = json.loads(out) if rc == 0 else {}
+check(rc == 0 and mj.get("available") is True and mj.get("default_passes") == 1
+      and mj.get("full_passes", 0) > 1 and all(m["passes"] >= 1 for m in mj.get("metrics", [])),
+      f"metrics on the GPU: available, default one pass, every counter's passes read: {rc} {err} "
+      f"{out[:300]}")
+
 # The ladder: every row runs and is right (the racy volatile step may not be).
 rc, out, err = run("ladder", "--n", "2^20+7", "--reps", "3", "--format", "json")
 check(rc in (0, 1), f"ladder: {err}")

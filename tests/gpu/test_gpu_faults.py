@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""On the GPU, faults survived: a kernel fault in the middle of a ladder and
-in the explorer (REDSCOPE_TEST_FAULT, the documented test-only switch) is
+"""On the GPU, faults survived: a kernel fault in the middle of a ladder, of
+an all-reduce sweep and in the explorer (REDSCOPE_TEST_FAULT, the documented test-only switch) is
 reported, the context rebuilt, and the next run is right; SIGTERM and SIGHUP
 during a live run in the explorer restore the terminal and exit 128+signal.
 Skips (77) only without a driver or device."""
@@ -32,6 +32,20 @@ if len(rows) == 4:
           f"row 2 names the fault and the rebuild: {rows[1]}")
     check(all(rows[i].get("correct") for i in (0, 2, 3)),
           "the runs before and after the fault are right")
+
+# An all-reduce whose second point faults: that point is named, the GPU
+# process replaced, and the sizes before and after it measured and exact.
+rc, out, err = run("allreduce", "--gpus", "1", "--algo", "nccl", "--range", "2^10..2^12",
+                   "--reps", "3", "--warmup", "1", "--format", "json",
+                   env={"REDSCOPE_TEST_FAULT": "2"})
+pts = json.loads(out)["points"] if out.strip().startswith("{") else []
+print(f"all-reduce with a fault at its second size: exit {rc}, points",
+      [(p["n"], p["wrong"]) for p in pts], err.strip()[:200])
+check(rc != 0 and [p["n"] for p in pts] == [1024, 4096] and not any(p["wrong"] for p in pts),
+      f"the first and third sizes measured and exact, the exit status says a point failed: "
+      f"{rc} {out[:300]} {err[-300:]}")
+check("nccl at n 2,048" in err and "illegal memory access" in err,
+      f"the faulted point named with its fault: {err[-300:]}")
 
 # The explorer: Enter faults, the status says so, Enter again runs right.
 t = Tmux(f"{EXE} --variant sequential --n 2^20", cols=120, rows=32,
