@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/format.h"
-#include "core/sass_deps.h"
+#include "core/sass_op.h"
 #include "core/stalls.h"
 
 int rs_stall_wait_class(int kind)

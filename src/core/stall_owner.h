@@ -8,8 +8,16 @@
 #ifndef RS_STALL_OWNER_H
 #define RS_STALL_OWNER_H
 
-#include "cubin_lines.h"
 #include "rs_types.h"
+
+#define RS_FRAMES_MAX 24 /* inline depth kept; deeper callers are left out */
+
+typedef struct rs_src_frame {
+    char file[256];       /* the directory and name joined */
+    unsigned line;        /* 1-based */
+    const char *function; /* mangled: the inlined function's, or the kernel's own; held by
+                           * the table (valid until it is freed) */
+} rs_src_frame;
 
 typedef struct rs_stall_owner {
     rs_variant variant;    /* the step sampled (RS_V_KERNEL: the user's) */

@@ -147,7 +147,7 @@ int rs_stalls_top(const rs_stalls *s, const rs_stall_line *line, int max, int *k
 /* "waiting for shared memory (short scoreboard)" for a kind. */
 void rs_stall_kind_words(int kind, char *buf, size_t len);
 
-/* The class of wait a kind is (enum rs_wait_class of core/sass_deps.h):
+/* The class of wait a kind is (enum rs_wait_class of core/sass_op.h):
  * long and short scoreboard, barrier, membar; 0 for every other kind. */
 int rs_stall_wait_class(int kind);
 

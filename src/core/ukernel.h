@@ -77,14 +77,4 @@ void rs_ukernel_spills(int spill_st, int spill_ld, int local, char *buf, size_t 
  * string or a character literal, not part of a longer name. */
 int rs_ukernel_word(const char *text, const char *word);
 
-/* The entry points (kernels) of a cubin: their names separated by ' ' in
- * names, and their count; -1 when it is not a 64-bit ELF. */
-int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_len);
-/* The size in bytes of the code of entry point `name` (0: no such entry). */
-uint64_t rs_cubin_entry_size(const void *cubin, size_t len, const char *name);
-/* The parameters of kernel `entry` in a cubin (its .nv.info section):
- * their count, each one's bytes in sizes[0..max); -1 where the cubin does
- * not say. */
-int rs_cubin_params(const void *cubin, size_t len, const char *entry, int *sizes, int max);
-
 #endif

@@ -5,7 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "core/cubin_lines.h"
+#include "nvtools/cubin_lines.h"
 #include "core/reference.h"
 #include "engine.h"
 #include "kernels/rs_kernels.h"
@@ -162,7 +162,7 @@ rs_status rs_uk_blocks_per_sm(rs_engine *e, const rs_request *r, rs_kfinish fin,
 rs_status rs_uk_compile_plan(rs_engine *e, const rs_plan *p, rs_result *res, rs_error *err);
 cudaError_t rs_uk_launch(rs_engine *e, const rs_launch *l);
 /* The inline chain of a PC of the user's kernel (function: its cubin
- * name), from NVRTC's cubin (core/cubin_lines.h): the frames filled, 0
+ * name), from NVRTC's cubin (nvtools/cubin_lines.h): the frames filled, 0
  * with a reason. rs_uk_path: the user's kernel file (NULL: none). */
 int rs_uk_chain(rs_engine *e, const char *function, uint64_t pc, rs_src_frame *frames, int max,
                 rs_error *err);

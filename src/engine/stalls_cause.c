@@ -1,17 +1,17 @@
 /* What the stall view's waits stand on: each sampled PC that waited on a
  * scoreboard, a barrier or a fence is traced through its kernel's SASS
- * (nvdisasm, core/sass_deps.c) to the instruction it waits for, and that
+ * (nvdisasm, nvtools/sass_deps.c) to the instruction it waits for, and that
  * instruction's line becomes a link of the line the sample is shown on.
  * Then every line the view names gets its source text. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sass_deps.h"
+#include "nvtools/sass_deps.h"
 #include "core/snippets.h"
 #include "core/trace.h"
 #include "internal.h"
-#include "profiling/builtin_cubins.h"
+#include "nvtools/builtin_cubins.h"
 #include "nvtools/sass_view.h"
 #include "stalls_cause.h"
 

@@ -8,7 +8,7 @@
 
 #include "nvtools/compile.h"
 #include "core/cache.h"
-#include "core/cubin_lines.h"
+#include "nvtools/cubin_lines.h"
 #include "internal.h"
 
 typedef struct uk_module {

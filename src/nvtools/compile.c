@@ -12,6 +12,7 @@
 
 #include "formats/files.h"
 #include "core/text.h"
+#include "cubin.h"
 
 #ifndef RS_CUDA_INCLUDE_DIR
 #define RS_CUDA_INCLUDE_DIR "/usr/local/cuda/include"

@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "core/cache.h"
-#include "core/cubin_lines.h"
-#include "core/sass_deps.h"
+#include "nvtools/cubin_lines.h"
+#include "nvtools/sass_deps.h"
 #include "core/stall_owner.h"
-#include "profiling/builtin_cubins.h"
+#include "nvtools/builtin_cubins.h"
 
 #define OUT_MAX          (8u << 20)   /* nvdisasm's text of one kernel */
 #define CUBIN_MAX        (256u << 20) /* a cubin read for its kernel */

@@ -15,7 +15,7 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/snippets.h"
-#include "core/sass_deps.h"
+#include "core/sass_op.h"
 #include "analysis/stall_diff.h"
 #include "core/stalls.h"
 #include "draw.h"

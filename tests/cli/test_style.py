@@ -42,13 +42,18 @@ for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
     # the layers (docs/architecture.md): core includes no other folder,
     # analysis only core, formats core and analysis; the explorer, the
     # command line's plumbing and the commands neither the engine nor CUPTI
-    # (they reach the GPU through a source: the GPU process)
+    # (they reach the GPU through a source: the GPU process); profiling is
+    # CUPTI over core, nvtools never reaches into the engine
     folder = rel.parts[1] if len(rel.parts) > 2 and rel.parts[0] == "src" else ""
     banned = {"core": "analysis|formats|engine|profiling|nvtools|kernels|ui|cli|cmd",
               "analysis": "formats|engine|profiling|nvtools|kernels|ui|cli|cmd",
               "formats": "engine|profiling|nvtools|kernels|ui|cli|cmd",
               "ui": "engine|profiling|cmd", "cli": "engine|profiling",
-              "cmd": "engine|profiling"}.get(folder)
+              "cmd": "engine|profiling",
+              # CUPTI alone: core's vocabulary and nothing else
+              "profiling": "analysis|formats|engine|nvtools|kernels|ui|cli|cmd",
+              # the NVIDIA tools run or read without a GPU
+              "nvtools": "engine|kernels|ui|cli|cmd"}.get(folder)
     if banned:
         for m in re.finditer(rf'^\s*#\s*include\s*"(\.\./)?({banned})/', "\n".join(lines), re.M):
             bad.append(f"{rel}: src/{folder}/ includes a header of src/{m.group(2)}/")

@@ -72,7 +72,7 @@ if(RS_FUZZ AND RS_CLANG)
     SOURCES cli/parse.c cli/commands.c formats/preset.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c
             core/reference.c
             formats/check.c core/result.c core/stalls.c formats/stalls_json.c core/stall_table.c
-            analysis/stall_links.c analysis/stall_diff.c core/sass_deps.c analysis/multi.c ${RS_FUZZ_CORE}
+            analysis/stall_links.c analysis/stall_diff.c core/sass_op.c analysis/multi.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_seeds/cli/*
     FLAGS -DRS_FUZZ_DATA_DIR="${PROJECT_SOURCE_DIR}/conf" -I${INIH_INCLUDE} ${RS_FUZZ_CJSON}
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES})
@@ -81,7 +81,7 @@ if(RS_FUZZ AND RS_CLANG)
             analysis/sweep.c formats/sweep_out.c
             core/reference.c core/result.c formats/tables.c analysis/ladder.c analysis/stories.c formats/csv.c formats/csv_cells.c formats/check.c formats/record_write.c
             core/stalls.c formats/stalls_json.c formats/stalls_io.c formats/stalls_csv.c
-            core/stall_table.c analysis/stall_links.c analysis/stall_diff.c core/sass_deps.c ${RS_FUZZ_CORE}
+            core/stall_table.c analysis/stall_links.c analysis/stall_diff.c core/sass_op.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_seeds/recording/*
     FLAGS ${RS_FUZZ_CJSON} LIBS ${CJSON_LINK_LIBRARIES})
   rs_fuzzer(fuzz_names

@@ -12,7 +12,7 @@
 #include "core/catalogue.h"
 #include "core/stall_owner.h"
 #include "core/stalls.h"
-#include "profiling/builtin_cubins.h"
+#include "nvtools/builtin_cubins.h"
 
 int main(int argc, char **argv)
 {

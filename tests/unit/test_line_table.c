@@ -1,4 +1,4 @@
-/* The cubin's own line table with its inline chains (core/cubin_lines),
+/* The cubin's own line table with its inline chains (nvtools/cubin_lines),
  * no GPU needed: tests/data/inline_chain.cu built with -lineinfo, whose
  * "@" markers say where each chain must lead; the innermost line of every
  * PC against CUPTI's SASS-to-source correlation, for that kernel and for
@@ -7,10 +7,11 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/cubin_lines.h"
+#include "nvtools/cubin_lines.h"
+#include "nvtools/cubin.h"
 #include "core/ukernel.h"
-#include "profiling/builtin_cubins.h"
-#include "profiling/demangle.h"
+#include "nvtools/builtin_cubins.h"
+#include "nvtools/demangle.h"
 #include "profiling/sass_lines.h"
 #include "read_file.h"
 

@@ -8,7 +8,8 @@
 
 #include "check.h"
 #include "core/ukernel.h"
-#include "profiling/builtin_cubins.h"
+#include "nvtools/cubin.h"
+#include "nvtools/builtin_cubins.h"
 #include "read_file.h"
 #include "profiling/pc_sampling.h"
 #include "profiling/sass_lines.h"

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "core/ukernel.h"
+#include "nvtools/cubin.h"
 #include "nvtools/sass_view.h"
 #include "read_file.h"
 

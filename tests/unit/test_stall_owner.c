@@ -11,12 +11,13 @@
 
 #include "check.h"
 #include "core/catalogue.h"
-#include "core/sass_deps.h"
+#include "nvtools/sass_deps.h"
+#include "nvtools/cubin.h"
 #include "core/snippets.h"
 #include "core/stall_owner.h"
 #include "core/stalls.h"
 #include "core/ukernel.h"
-#include "profiling/builtin_cubins.h"
+#include "nvtools/builtin_cubins.h"
 #include "read_file.h"
 
 static char names[1 << 20];

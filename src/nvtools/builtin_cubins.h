@@ -8,10 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/cubin_lines.h"
-#include "../core/error.h"
+#include "nvtools/cubin_lines.h"
+#include "core/error.h"
 
-/* The inline chain of `pc_offset` in `function` (see core/cubin_lines.h)
+/* The inline chain of `pc_offset` in `function` (see nvtools/cubin_lines.h)
  * from the cubin's own line table, kernels found as for rs_builtin_line.
  * Returns the frames filled, 0 with a reason when there is none. The
  * frames' function names are valid until the next call. */

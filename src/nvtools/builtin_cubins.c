@@ -8,10 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/cubin_lines.h"
-#include "../core/trace.h"
-#include "../core/ukernel.h"
-#include "sass_lines.h"
+#include "nvtools/cubin_lines.h"
+#include "nvtools/cubin.h"
+#include "core/trace.h"
+#include "core/ukernel.h"
+#include "profiling/sass_lines.h"
 
 #define MAX_CUBINS 16
 

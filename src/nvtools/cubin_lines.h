@@ -12,16 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-
-#define RS_FRAMES_MAX 24 /* inline depth kept; deeper callers are left out */
-
-typedef struct rs_src_frame {
-    char file[256];       /* the directory and name joined */
-    unsigned line;        /* 1-based */
-    const char *function; /* mangled: the inlined function's, or the kernel's own; held by
-                           * the table (valid until it is freed) */
-} rs_src_frame;
+#include "core/error.h"
+#include "core/stall_owner.h" /* rs_src_frame */
 
 typedef struct rs_line_table rs_line_table;
 

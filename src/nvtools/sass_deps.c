@@ -17,12 +17,6 @@ static int any(const uint64_t *a)
     return (a[0] | a[1] | a[2] | a[3]) != 0;
 }
 
-/* The opcode's name before its first modifier: "LDG" of "LDG.E.128". */
-static void base_of(const char *opcode, char *buf, size_t len)
-{
-    snprintf(buf, len, "%.*s", (int)strcspn(opcode, "."), opcode);
-}
-
 static int is_one_of(const char *base, const char *const *names)
 {
     for (int i = 0; names[i]; i++)
@@ -38,7 +32,7 @@ static int wait_class(const char *opcode)
                                       "S2R", "REDUX", "LDC",   "MATCH", "F2I",
                                       "I2F", "F2F",   "FRND",  "I2I",   NULL};
     char base[40];
-    base_of(opcode, base, sizeof base);
+    rs_sass_base(opcode, base, sizeof base);
     if (is_one_of(base, memory)) return RS_WAIT_MEMORY;
     if (is_one_of(base, mio)) return RS_WAIT_MIO;
     if (strcmp(base, "BAR") == 0) return RS_WAIT_BARRIER;
@@ -52,7 +46,7 @@ static int dst_width(const char *opcode)
 {
     if (strstr(opcode, ".128")) return 4;
     char base[40];
-    base_of(opcode, base, sizeof base);
+    rs_sass_base(opcode, base, sizeof base);
     const char *type = strchr(opcode, '.');
     if (strstr(opcode, ".64") || strstr(opcode, ".WIDE") ||
         (base[0] == 'D' && strcmp(base, "DEPBAR") != 0) ||
@@ -70,7 +64,7 @@ static int writes_no_register(const char *opcode)
                                        "MEMBAR",    "NOP",      "DEPBAR",        "YIELD", "ERRBAR",
                                        "CGAERRBAR", "CCTL",     "ENDCOLLECTIVE", NULL};
     char base[40];
-    base_of(opcode, base, sizeof base);
+    rs_sass_base(opcode, base, sizeof base);
     const size_t len = strlen(base);
     return is_one_of(base, none) || (len >= 4 && strcmp(base + len - 4, "SETP") == 0);
 }
@@ -154,7 +148,7 @@ static int parse_line(const char *line, size_t len, rs_sass_op *op)
     const int has_dst = !writes_no_register(op->opcode) && first < n && ops[first][0] == 'R' &&
                         isdigit((unsigned char)ops[first][1]);
     char base[40];
-    base_of(op->opcode, base, sizeof base);
+    rs_sass_base(op->opcode, base, sizeof base);
     const int pairs = base[0] == 'D' && strcmp(base, "DEPBAR") != 0;
     if (has_dst) {
         const int r = atoi(ops[first] + 1);
@@ -239,41 +233,4 @@ int rs_sass_cause(const rs_sass_op *ops, int n, uint64_t offset, int cls)
             for (int w = 0; w < 4; w++) pending[w] &= ~ops[j].dst[w];
     }
     return -1;
-}
-
-void rs_sass_what(const char *opcode, char *buf, size_t len)
-{
-    char base[40];
-    base_of(opcode, base, sizeof base);
-    const char *size = strstr(opcode, ".128")                             ? "16-byte "
-                       : strstr(opcode, ".64")                            ? "8-byte "
-                       : strstr(opcode, ".U8") || strstr(opcode, ".S8")   ? "1-byte "
-                       : strstr(opcode, ".U16") || strstr(opcode, ".S16") ? "2-byte "
-                                                                          : "4-byte ";
-    if (strcmp(base, "LDG") == 0 || strcmp(base, "LD") == 0)
-        snprintf(buf, len, "%sglobal load", size);
-    else if (strcmp(base, "LDL") == 0)
-        snprintf(buf, len, "local-memory load");
-    else if (strcmp(base, "LDS") == 0 || strcmp(base, "LDSM") == 0)
-        snprintf(buf, len, "shared-memory load");
-    else if (strncmp(base, "ATOM", 4) == 0)
-        snprintf(buf, len, "%s", strcmp(base, "ATOMS") == 0 ? "shared-memory atomic" : "atomic");
-    else if (strcmp(base, "SHFL") == 0)
-        snprintf(buf, len, "shuffle");
-    else if (strcmp(base, "REDUX") == 0)
-        snprintf(buf, len, "warp reduction (redux.sync)");
-    else if (strcmp(base, "MUFU") == 0)
-        snprintf(buf, len, "special-function op");
-    else if (strcmp(base, "BAR") == 0)
-        snprintf(buf, len, "barrier");
-    else if (strcmp(base, "MEMBAR") == 0)
-        snprintf(buf, len, "memory fence");
-    else if (strcmp(base, "S2R") == 0)
-        snprintf(buf, len, "special-register read");
-    else if (strcmp(base, "LDC") == 0)
-        snprintf(buf, len, "constant load");
-    else if (base[0] && strchr("FI", base[0]) && base[1] == '2')
-        snprintf(buf, len, "conversion");
-    else
-        snprintf(buf, len, "%s", base);
 }

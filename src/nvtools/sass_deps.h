@@ -13,14 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What an instruction waits on or makes others wait for. */
-enum rs_wait_class {
-    RS_WAIT_NONE = 0,
-    RS_WAIT_MEMORY,  /* long scoreboard: global, local or texture memory */
-    RS_WAIT_MIO,     /* short scoreboard: shared memory, shuffles, special functions */
-    RS_WAIT_BARRIER, /* a CTA barrier (__syncthreads) */
-    RS_WAIT_FENCE,   /* a memory fence (__threadfence) */
-};
+#include "core/sass_op.h"
 
 typedef struct rs_sass_op {
     uint64_t offset;
@@ -44,9 +37,5 @@ const char *rs_sass_function(const char *text, const char *fn, size_t *len);
  * wait of class cls, or -1 (no such instruction before it, or the offset
  * is not an instruction). */
 int rs_sass_cause(const rs_sass_op *ops, int n, uint64_t offset, int cls);
-
-/* An instruction in a student's words: "16-byte global load", "shared-memory
- * load", "shuffle", "barrier", "memory fence". */
-void rs_sass_what(const char *opcode, char *buf, size_t len);
 
 #endif
