@@ -64,15 +64,32 @@ enum {
     RS_X_WIDE = 1 << 17,
 };
 
+/* An option a command takes its own way, for its --help: its help line
+ * and its argument's name (NULL: the option table's), its default left
+ * out, or the option hidden (the command reads it as a word). */
+enum { RS_HELP_NO_DEFAULT = 1, RS_HELP_HIDDEN = 2 };
+typedef struct rs_option_help {
+    int field;      /* an rs_field_id, or -1 for an option of RS_X_* */
+    unsigned extra; /* that RS_X_* bit (field -1) */
+    const char *help, *arg;
+    int flags; /* RS_HELP_* */
+} rs_option_help;
+
 /* A command: its name, usage, one-line summary, the request fields (bit per
- * rs_field_id) and other options (RS_X_*) it takes, and what runs it. The
- * table (commands.c) drives dispatch, help and option checks. */
+ * rs_field_id) and other options (RS_X_*) it takes, what runs it, and the
+ * options it takes its own way (ended by a row of field 0 and no help,
+ * arg or flags; NULL: none). The table (commands.c) drives dispatch, help
+ * and option checks. */
 typedef struct rs_command {
     const char *name, *usage, *summary;
     unsigned long long fields;
     unsigned extras;
     int (*fn)(rs_cli *);
+    const rs_option_help *own;
 } rs_command;
+/* How `command` takes a field (field >= 0) or an RS_X_* option: NULL
+ * where as the tables say. */
+const rs_option_help *rs_command_option(const char *command, int field, unsigned extra);
 extern const rs_command rs_commands[];
 extern const int rs_command_count;
 const rs_command *rs_command_find(const char *name);

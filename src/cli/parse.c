@@ -113,18 +113,11 @@ static int command_takes_field(const char *command, rs_field_id id)
     return c && (c->fields >> id) & 1;
 }
 
-/* A field's help line; the all-reduce reads three fields its own way. */
+/* A field's help line, as the command takes it. */
 static const char *field_help(const char *command, const rs_field *fl)
 {
-    if (strcmp(command, "allreduce") != 0) return fl->help;
-    switch (fl->id) {
-    case RS_F_gpus:
-        return "GPUs 0 to N-1, each holding the vector and ending with the reduction of all "
-               "(0 or left out: every GPU)";
-    case RS_F_n: return "elements of the vector each GPU holds";
-    case RS_F_reps: return "timed repetitions (the mean is reported, as nccl-tests does)";
-    default: return fl->help;
-    }
+    const rs_option_help *h = rs_command_option(command, (int)fl->id, 0);
+    return h && h->help ? h->help : fl->help;
 }
 
 static int command_takes_extra(const char *command, const extra_opt *x)
@@ -426,25 +419,11 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
     return st;
 }
 
-/* An option's help where a command takes it its own way. */
+/* An option's help, as the command takes it. */
 static const char *extra_help(const char *command, const extra_opt *x)
 {
-    const int ladder = strcmp(command, "ladder") == 0;
-    if (x->bit == RS_X_RECORD && strcmp(command, "allreduce") == 0)
-        return "also write the results as one JSON document, for --replay";
-    if (x->bit == RS_X_FORMAT && ladder)
-        return "output: table (default), csv, json, or md or html: the lecture handout (each "
-               "step's table row, why, counter and stall line)";
-    if (x->bit == RS_X_AGAINST && strcmp(command, "explore") == 0)
-        return "a recording to hold beside what is shown: each step's time against its on the "
-               "Ladder screen (vs A), its run as the right side on Compare (z)";
-    if (x->bit == RS_X_AGAINST && (ladder || strcmp(command, "sweep") == 0))
-        return ladder ? "a recording to hold the ladder against (A, the baseline; the ladder is "
-                        "B): each step's time ratio, a verdict from both runs' spread and the "
-                        "counters that moved (as redscope diff)"
-                      : "a recording to hold the sweep against (A, the baseline; the sweep is B): "
-                        "each size and variant's time ratio and verdict (as redscope diff)";
-    return x->help;
+    const rs_option_help *h = rs_command_option(command, -1, x->bit);
+    return h && h->help ? h->help : x->help;
 }
 
 void rs_cli_usage(FILE *f, const char *command)
@@ -484,7 +463,8 @@ void rs_cli_usage(FILE *f, const char *command)
     for (int i = 0; i < RS_FIELD_COUNT; i++) {
         const rs_field *fl = &rs_fields[i];
         if (!fl->flag || !command_takes_field(command, fl->id)) continue;
-        if (fl->id == RS_F_kernel && strcmp(command, "compile") == 0) continue; /* its FILE.cu */
+        const rs_option_help *own = rs_command_option(command, (int)fl->id, 0);
+        if (own && (own->flags & RS_HELP_HIDDEN)) continue; /* a word of its own: FILE.cu */
         char left[64];
         if (fl->short_opt)
             snprintf(left, sizeof left, "-%c, --%s%s%s%s", fl->short_opt, fl->flag,
@@ -495,20 +475,18 @@ void rs_cli_usage(FILE *f, const char *command)
         char values[160];
         rs_field_values(fl, values, sizeof values);
         fprintf(f, "  %-26s %s%s%s", left, field_help(command, fl), values[0] ? ": " : "", values);
-        /* allreduce spans every GPU unless told */
-        const int own_default = fl->id == RS_F_gpus && strcmp(command, "allreduce") == 0;
+        const int own_default = own && (own->flags & RS_HELP_NO_DEFAULT); /* every GPU */
         if (fl->def && *fl->def && !own_default) fprintf(f, " [%s]", fl->def);
         fprintf(f, "\n");
     }
     for (int i = 0; i < N_EXTRAS; i++) {
         const extra_opt *x = &extras[i];
         if (!command_takes_extra(command, x)) continue;
-        if (x->bit == RS_X_REPLAY && strcmp(command, "recording") == 0) continue; /* its FILE */
+        const rs_option_help *own = rs_command_option(command, -1, x->bit);
+        if (own && (own->flags & RS_HELP_HIDDEN)) continue; /* a word of its own: FILE */
+        const char *arg = own && own->arg ? own->arg : x->arg;
         char left[64];
-        snprintf(left, sizeof left, "    --%s%s%s", x->name, x->arg ? " " : "",
-                 x->arg ? x->arg : "");
-        if (x->bit == RS_X_AGAINST && strcmp(command, "run") != 0)
-            snprintf(left, sizeof left, "    --against FILE");
+        snprintf(left, sizeof left, "    --%s%s%s", x->name, arg ? " " : "", arg ? arg : "");
         fprintf(f, "  %-26s %s\n", left, extra_help(command, x));
     }
 }
