@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "metric_table.h"
-#include "reference.h"
+#include "value.h"
 #include "request.h"
 #include "stalls.h"
 

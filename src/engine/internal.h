@@ -6,7 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include "nvtools/cubin_lines.h"
-#include "core/reference.h"
+#include "analysis/reference.h"
 #include "engine.h"
 #include "kernels/rs_kernels.h"
 #include "plan.h"

@@ -17,7 +17,7 @@ if(RS_FUZZ AND RS_CLANG)
                             ${PROJECT_SOURCE_DIR}/src/formats/*.h
                             ${PROJECT_SOURCE_DIR}/src/ui/ui.h)
   set(RS_FUZZ_CORE core/request.c core/size.c core/sweep_range.c core/catalogue.c core/types.c
-                   core/metric_table.c core/error.c core/ukernel.c core/parallel.c core/text.c
+                   core/metric_table.c core/error.c core/ukernel.c analysis/parallel.c core/value.c core/text.c
                    formats/files.c core/format.c)
   # Five fuzzers share CI's two cores: 45 s each keeps the fuzz label to a
   # few minutes.
@@ -70,7 +70,7 @@ if(RS_FUZZ AND RS_CLANG)
   # The shipped presets from the source tree; no user presets (see the harness).
   rs_fuzzer(fuzz_cli
     SOURCES cli/parse.c cli/commands.c formats/preset.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c
-            core/reference.c
+            analysis/reference.c
             formats/check.c core/result.c core/stalls.c formats/stalls_json.c core/stall_table.c
             analysis/stall_links.c analysis/stall_diff.c core/sass_op.c analysis/multi.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_seeds/cli/*
@@ -79,7 +79,7 @@ if(RS_FUZZ AND RS_CLANG)
   rs_fuzzer(fuzz_recording
     SOURCES formats/record.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c formats/source_recording.c
             analysis/sweep.c formats/sweep_out.c
-            core/reference.c core/result.c formats/tables.c analysis/ladder.c analysis/stories.c formats/csv.c formats/csv_cells.c formats/check.c formats/record_write.c
+            analysis/reference.c core/result.c formats/tables.c analysis/ladder.c analysis/stories.c formats/csv.c formats/csv_cells.c formats/check.c formats/record_write.c
             core/stalls.c formats/stalls_json.c formats/stalls_io.c formats/stalls_csv.c
             core/stall_table.c analysis/stall_links.c analysis/stall_diff.c core/sass_op.c ${RS_FUZZ_CORE}
     SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_seeds/recording/*

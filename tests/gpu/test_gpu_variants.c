@@ -9,7 +9,7 @@
 #include "check.h"
 #include "core/catalogue.h"
 #include "engine/engine.h"
-#include "core/reference.h"
+#include "analysis/reference.h"
 #include "kernels/rs_kernels.h"
 
 static rs_engine *eng;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/reference.h"
+#include "analysis/reference.h"
 
 static void half_types(void)
 {

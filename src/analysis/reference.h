@@ -1,32 +1,12 @@
 /* Inputs, the CPU reduction and the reference every GPU result is checked
- * against. Pure host code: no CUDA. */
+ * against, over host threads (parallel.c). Pure host code: no CUDA. */
 #ifndef RS_REFERENCE_H
 #define RS_REFERENCE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/rs_types.h"
-
-/* A reduction result in its accumulator type: integers as int64 (int32
- * results sign-extended), floating point as double. */
-typedef struct rs_value {
-    rs_dtype acc;
-    int64_t i;
-    double f;
-} rs_value;
-
-/* What the reference knows about an input. */
-typedef struct rs_reference {
-    rs_value exact; /* integers: exact (wrapping); floats: correctly rounded double */
-    double scale;   /* sum: sum of |x|; product: |product|; the error is measured against it */
-} rs_reference;
-
-/* IEEE binary16 and bfloat16 from float (round to nearest even) and back. */
-uint16_t rs_f32_to_f16(float f);
-float rs_f16_to_f32(uint16_t h);
-uint16_t rs_f32_to_bf16(float f);
-float rs_bf16_to_f32(uint16_t h);
+#include "core/value.h"
 
 /* Fill buf (n elements of type t) with the distribution's values. Values
  * depend only on (t, op, dist, seed, n, i), so any slice can be regenerated.
@@ -40,11 +20,6 @@ void rs_reference_compute(const void *buf, rs_dtype t, rs_op op, uint64_t n, rs_
 /* One host thread, as a simple program would do it (blocks of 4096 summed
  * with 8 accumulators, then the block results), in the accumulator type. */
 rs_value rs_cpu_reduce(const void *buf, rs_dtype t, rs_op op, uint64_t n);
-
-/* Bytes of the accumulator value -> rs_value, and back. */
-rs_value rs_value_from_bytes(rs_dtype acc, const void *bytes);
-void rs_value_to_bytes(const rs_value *v, void *bytes);
-void rs_value_format(const rs_value *v, char *buf, size_t len);
 
 /* Longest chain of dependent operations of the CPU reduction, for the
  * tolerance. */
