@@ -50,11 +50,6 @@ const char *rs_ukernel_basename(const char *path);
 /* 64-bit FNV-1a of the text: which version of a file a result ran. */
 uint64_t rs_ukernel_hash(const char *text, size_t len);
 
-/* The header redscope pre-includes, for element type t, operation op and
- * the finish a block result takes (RS_KFIN_* of rs_kernels.h: 0 store,
- * 1 atomic, 2 single pass). Returns the bytes written (truncated: < len). */
-size_t rs_ukernel_prelude(rs_dtype t, rs_op op, int kfinish, char *buf, size_t len);
-
 /* NVRTC's log in the form editors jump to: "path(12): error: x" becomes
  * "path:12: error: x" (source lines and carets kept). */
 void rs_ukernel_format_log(const char *log, char *out, size_t len);

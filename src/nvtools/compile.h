@@ -42,4 +42,9 @@ int rs_compile_serve(void);
 /* NVRTC's version ("13.0"), or NULL with why in err. */
 const char *rs_nvrtc_version(rs_error *err);
 
+/* The header redscope pre-includes, for element type t, operation op and
+ * the finish a block result takes (RS_KFIN_* of rs_kernels.h: 0 store,
+ * 1 atomic, 2 single pass). Returns the bytes written (truncated: < len). */
+size_t rs_ukernel_prelude(rs_dtype t, rs_op op, int kfinish, char *buf, size_t len);
+
 #endif

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "ukernel.h"
+#include "compile.h"
 
 static const char *const elem_c[RS_DTYPE_COUNT] = {"int",    "long long", "float",
                                                    "double", "__half",    "__nv_bfloat16"};
