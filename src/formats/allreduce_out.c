@@ -196,6 +196,6 @@ void rs_ar_size_tics(const rs_ar_record *r, char *buf, size_t len)
         rs_fmt_binary(b, name, sizeof name);
         at += (size_t)snprintf(buf + at, len - at, "%s'%s' %.17g", b > lo ? ", " : "", name, b);
     }
-    if (at < len) snprintf(buf + at, len - at, ")\n");
-    if (!(lo > 0.0) || at >= len) snprintf(buf, len, "\n");
+    if (at < len) at += (size_t)snprintf(buf + at, len - at, ")\n");
+    if (!(lo > 0.0) || at >= len) snprintf(buf, len, "\n"); /* cut: gnuplot's own ticks */
 }

@@ -14,8 +14,9 @@ static uint64_t rd(const unsigned char *p, int bytes)
     return v;
 }
 
-/* Calls fn for every global function symbol marked as an entry (st_other
- * bit 0x10): a kernel. Returns their count, -1 when it is not a 64-bit ELF. */
+/* Calls fn for every function symbol marked as an entry (st_other bit
+ * 0x10): a kernel, global or local (an anonymous namespace, `static
+ * __global__`). Returns their count, -1 when it is not a 64-bit ELF. */
 static int each_entry(const void *cubin, size_t len,
                       void (*fn)(void *ctx, const char *name, uint64_t size), void *ctx)
 {
@@ -37,7 +38,8 @@ static int each_entry(const void *cubin, size_t len,
             const unsigned char *sym = e + off + k * entsize;
             const uint64_t name = rd(sym, 4);
             const int info = sym[4], other = sym[5];
-            if ((info & 0xf) != 2 || (info >> 4) != 1 || !(other & 0x10) || name >= ssize) continue;
+            const int bind = info >> 4; /* STB_LOCAL 0, STB_GLOBAL 1 */
+            if ((info & 0xf) != 2 || bind > 1 || !(other & 0x10) || name >= ssize) continue;
             const char *n = (const char *)e + soff + name;
             if (memchr(n, '\0', ssize - name)) fn(ctx, n, rd(sym + 16, 8)); /* st_size */
             count++;
@@ -54,14 +56,15 @@ typedef struct names_ctx {
 static void add_name(void *ctx, const char *n, uint64_t size)
 {
     names_ctx *c = ctx;
-    const size_t used = strlen(c->names);
     (void)size;
+    if (!c->names || !c->len) return; /* counted, nowhere to write */
+    const size_t used = strlen(c->names);
     if (used < c->len) snprintf(c->names + used, c->len - used, "%s%s", used ? " " : "", n);
 }
 
 int rs_cubin_entries(const void *cubin, size_t len, char *names, size_t names_len)
 {
-    if (names_len) names[0] = '\0';
+    if (names && names_len) names[0] = '\0';
     names_ctx c = {names, names_len};
     return each_entry(cubin, len, add_name, &c);
 }
@@ -110,8 +113,9 @@ static const unsigned char *elf_section(const void *cubin, size_t len, const cha
 
 int rs_cubin_params(const void *cubin, size_t len, const char *entry, int *sizes, int max)
 {
-    char want[160];
-    snprintf(want, sizeof want, ".nv.info.%s", entry ? entry : "");
+    char want[4096]; /* CUB's kernels have names of 200 bytes and more */
+    if (!entry || strlen(entry) + 10 > sizeof want) return -1;
+    snprintf(want, sizeof want, ".nv.info.%s", entry);
     uint64_t size = 0;
     const unsigned char *d = elf_section(cubin, len, want, &size);
     if (!d) return -1;

@@ -260,6 +260,10 @@ static void tics(void)
         memset(small, '#', sizeof small);
         rs_ar_size_tics(&r, small, len);
         CHECK_MSG(memchr(small, '\0', len) != NULL, "len %zu: not ended", len);
+        const size_t got = strnlen(small, len); /* a whole command, or none: gnuplot's ticks */
+        CHECK_MSG((len < 2 && got == 0) || strcmp(small, "\n") == 0 ||
+                      (got >= 3 && strcmp(small + got - 2, ")\n") == 0),
+                  "len %zu: a cut command: %s", len, small);
         int past = 0;
         for (size_t i = len; i < sizeof small; i++) past |= small[i] != '#';
         CHECK_MSG(!past, "len %zu: written past the buffer", len);

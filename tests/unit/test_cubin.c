@@ -333,6 +333,36 @@ static void each_byte(const unsigned char *c, size_t size)
               probes);
 }
 
+/* Kernels in an anonymous namespace (multi.cu's) are local symbols, and
+ * CUB's names run past 200 bytes: both are kernels with parameters; a
+ * count without a buffer writes nothing. */
+static void local_and_long(const char *dir)
+{
+    char path[4096];
+    size_t size = 0;
+    CHECK_MSG(cubin_path(dir, "multi.", path), "multi's cubin in %s", dir);
+    char *c = read_file(path, &size);
+    const int n = c ? rs_cubin_entries(c, size, names, sizeof names) : -1;
+    CHECK_MSG(n > 0 && strstr(names, "k_fill") && strstr(names, "k_check"),
+              "multi.cu's local kernels listed: %d (%.200s)", n, names);
+    CHECK(c && rs_cubin_entries(c, size, NULL, 0) == n);
+    char one = 'x';
+    CHECK(c && rs_cubin_entries(c, size, &one, 0) == n && one == 'x');
+    free(c);
+    CHECK_MSG(cubin_path(dir, "library.", path), "library's cubin in %s", dir);
+    c = read_file(path, &size);
+    int longest = 0, sizes[16];
+    if (c && rs_cubin_entries(c, size, names, sizeof names) > 0)
+        for (char *t = strtok(names, " "); t; t = strtok(NULL, " "))
+            if ((int)strlen(t) > longest && strlen(t) > 150) {
+                longest = (int)strlen(t);
+                CHECK_MSG(rs_cubin_params(c, size, t, sizes, 16) > 0,
+                          "a %d-byte kernel name keeps its parameters: %s", longest, t);
+            }
+    CHECK_MSG(longest > 150, "library.cu has a kernel named in more than 150 bytes");
+    free(c);
+}
+
 int main(int argc, char **argv)
 {
     not_elf();
@@ -358,6 +388,7 @@ int main(int argc, char **argv)
     CHECK_MSG(c != NULL, "%s", path);
     if (c) classic((const char *)c, size);
     free(c);
+    local_and_long(argv[1]);
     int kernels = 0;
     const int cubins = each_cubin(argv[1], NULL, every, &kernels);
     CHECK_MSG(cubins >= 5 && kernels > 100, "%d kernels in %d cubins", kernels, cubins);
