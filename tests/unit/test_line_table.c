@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "cubin_files.h"
 #include "nvtools/cubin_lines.h"
 #include "nvtools/cubin.h"
 #include "core/ukernel.h"
@@ -159,14 +160,13 @@ static void hostile(const char *cubin_path)
 /* The int32-sum instance of a ladder kernel in the built cubins. */
 static int find_kernel(const char *dir, const char *mangled, char *out, size_t len, uint64_t *code)
 {
-    static const char *files[] = {"classic", "modern", "unrolled"};
+    static const char *files[] = {"classic.", "modern.", "unrolled."};
     static char names[1 << 20];
     out[0] = '\0';
     for (int i = 0; i < 3 && !out[0]; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s.sm_90.cubin", dir, files[i]);
         size_t size = 0;
-        char *c = read_file(path, &size);
+        char *c = cubin_path(dir, files[i], path) ? read_file(path, &size) : NULL;
         if (c && rs_cubin_entries(c, size, names, sizeof names) > 0)
             for (char *t = strtok(names, " "); t; t = strtok(NULL, " "))
                 if (strstr(t, mangled) && strstr(t, "SumOpIi")) snprintf(out, len, "%s", t);

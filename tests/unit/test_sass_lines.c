@@ -7,6 +7,7 @@
 #include <dirent.h>
 
 #include "check.h"
+#include "cubin_files.h"
 #include "core/ukernel.h"
 #include "nvtools/cubin.h"
 #include "nvtools/builtin_cubins.h"
@@ -68,16 +69,12 @@ static void kernel_lines(const char *dir, int sm, const char *cubin, size_t size
  * build time. */
 static void builtin(const char *dir, const char *src)
 {
-    DIR *d = opendir(dir);
+    char path[4096], modern[4096]; /* modern.sm_90.cubin, or modern.compute_90.sm_90.cubin */
     int sm = 0;
-    const struct dirent *e;
-    while (d && (e = readdir(d)))
-        if (sscanf(e->d_name, "modern.sm_%d.cubin", &sm) == 1) break;
-    if (d) closedir(d);
+    const char *at = cubin_path(dir, "modern.", path) ? strstr(path, ".sm_") : NULL;
+    if (at) sscanf(at, ".sm_%d.cubin", &sm);
     CHECK_MSG(sm > 0, "no modern.sm_XX.cubin in %s (nvcc --keep, cmake/copy_cubins.cmake)", dir);
     if (sm <= 0) return;
-    char path[4096], modern[4096];
-    snprintf(path, sizeof path, "%s/modern.sm_%d.cubin", dir, sm);
     snprintf(modern, sizeof modern, "%s/src/kernels/modern.cu", src);
     size_t size = 0;
     char *cubin = read_file(path, &size);

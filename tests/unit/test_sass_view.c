@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "cubin_files.h"
 #include "core/ukernel.h"
 #include "nvtools/cubin.h"
 #include "nvtools/sass_view.h"
@@ -27,7 +28,9 @@ int main(int argc, char **argv)
     char cache[] = "/tmp/test_sass_view.XXXXXX"; /* no disassembly kept from before */
     CHECK(mkdtemp(cache) != NULL);
     setenv("XDG_CACHE_HOME", cache, 1);
-    snprintf(s.cubin, sizeof s.cubin, "%s/classic.sm_90.cubin", argv[1]);
+    char path[4096]; /* classic.sm_90.cubin, or classic.compute_90.sm_90.cubin */
+    CHECK_MSG(cubin_path(argv[1], "classic.", path), "classic's cubin in %s", argv[1]);
+    snprintf(s.cubin, sizeof s.cubin, "%s", path);
     size_t size = 0;
     char *c = read_file(s.cubin, &size);
     static char names[1 << 20];
