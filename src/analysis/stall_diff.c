@@ -46,9 +46,11 @@ static void fill(rs_stall_delta *d, const rs_stall_line *l)
     snprintf(d->text, sizeof d->text, "%s", l->text);
 }
 
-int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_delta *out, int max)
+/* Every line of both views into out[] (RS_STALL_DELTAS), unsorted. */
+static int deltas(const rs_stalls *before, const rs_stalls *after, rs_stall_delta *out)
 {
     int used[RS_STALL_LINES] = {0}, n = 0;
+    const int max = RS_STALL_DELTAS;
     for (int i = 0; i < after->nlines && n < max; i++) {
         const rs_stall_line *l = &after->line[i];
         const int m = match(before, l, used);
@@ -70,7 +72,21 @@ int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_del
         d->line_before = before->line[i].line;
         d->before = pct(before->line[i].samples, before->total);
     }
-    qsort(out, (size_t)n, sizeof *out, by_change);
+    return n;
+}
+
+int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_delta *out, int max)
+{
+    rs_stall_delta *all = malloc(sizeof *all * RS_STALL_DELTAS);
+    if (!all || max <= 0) {
+        free(all);
+        return 0;
+    }
+    int n = deltas(before, after, all);
+    qsort(all, (size_t)n, sizeof *all, by_change); /* the biggest change first, of them all */
+    n = n < max ? n : max;
+    memcpy(out, all, sizeof *out * (size_t)n);
+    free(all);
     return n;
 }
 

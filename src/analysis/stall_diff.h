@@ -19,11 +19,11 @@ typedef struct rs_stall_delta {
 /* The lines of both views, matched by file and source text (a line that
  * moved in an edited file still matches; of equal texts the nearest
  * number), or by file and number where a view has no text; the biggest
- * change first. Returns how many (at most max). */
+ * changes of them all, the biggest first. Returns how many (at most max). */
 int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_delta *out, int max);
 
 /* "classic.cu:60 (__syncthreads();) fell from 41% to 6% of the samples",
- * "rose", "stayed at", "is new at", "is gone, from". */
+ * "rose", "stayed at", "is new, with", "is gone (it held ...)". */
 void rs_stall_delta_words(const rs_stall_delta *d, char *buf, size_t len);
 
 /* Where a row of the comparison is: "classic.cu:60", or where its two

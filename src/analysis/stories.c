@@ -85,7 +85,9 @@ int rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
         return 0;
     }
     char val[32], move[32] = "";
-    if (strcmp(rs_metric_defs[m1].unit, "%") == 0)
+    if (strcmp(rs_metric_defs[m1].unit, "%") == 0 && !isfinite(v))
+        snprintf(val, sizeof val, "-"); /* as rs_fmt_si writes a count that is no number */
+    else if (strcmp(rs_metric_defs[m1].unit, "%") == 0)
         snprintf(val, sizeof val, "%.0f%%", v);
     else
         rs_fmt_si(v, val, sizeof val);

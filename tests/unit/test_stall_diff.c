@@ -95,6 +95,9 @@ static void interleaved_to_sequential(const rs_stalls *in, const rs_stalls *sq)
     }
     /* the in-loop barrier with the in-loop barrier, the load's with the load's */
     CHECK(find(n, 29, 60) && find(n, 25, 70));
+    /* room for one: the biggest change of them all, not the first line's */
+    rs_stall_delta one[1];
+    CHECK(rs_stalls_diff(in, sq, one, 1) == 1 && one[0].line_before == 28 && one[0].line == 0);
 }
 
 /* interleaved -> interleaved_strided: the modulo's line goes, the strided

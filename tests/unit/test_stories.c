@@ -205,6 +205,21 @@ static void missing(const rs_row *ladder, const rs_row *sweep)
     two[1].result.metrics.valid &= ~RS_METRIC_BIT(RS_M_SHLD_CONFLICTS);
     CHECK(told(two, 1, 0) == 0);
     CHECK_STR_EQ(cell, "-");
+    /* a % counter that is no number reads as one that is missing: "-" */
+    static rs_row eight[9];
+    int me = -1;
+    for (int i = 0; i < 16 && me < 0; i++)
+        if (ladder[i].result.req.variant == RS_V_MULTI_ELEMENT) me = i;
+    CHECK(me > 0 && me < 9);
+    if (me > 0 && me < 9) {
+        memcpy(eight, ladder, sizeof eight[0] * (size_t)(me + 1));
+        eight[me].result.metrics.value[RS_M_DRAM_PCT] = NAN;
+        told(eight, me, 0);
+        CHECK_STR_EQ(cell, "DRAM throughput -");
+        eight[me].result.metrics.value[RS_M_DRAM_PCT] = INFINITY;
+        told(eight, me, 0);
+        CHECK_STR_EQ(cell, "DRAM throughput -");
+    }
     char small[12];
     memset(small, 'x', sizeof small);
     CHECK(rs_story_cell(ladder, 3, 0, small, 8) == 1);
