@@ -116,8 +116,8 @@ static void beside(const rs_cli *cli, unsigned algos, rs_ar_record *run)
         for (int i = 0; i < run->npoints; i++)
             if (run->p[i].algo == (rs_ar_algo)a && count++ == 0) first = i;
         if (!count) continue;
-        const rs_nt_args nt = {cli->nccl_tests, run->gpus,   run->type,
-                               run->op,         run->warmup, run->reps};
+        const rs_nt_args nt = {cli->nccl_tests, (rs_ar_algo)a, run->gpus, run->type,
+                               run->op,         run->warmup,   run->reps};
         if (tty) fprintf(stderr, "\rnccl-tests: %s ", rs_ar_algo_name((rs_ar_algo)a));
         rs_error nerr;
         if (rs_nt_beside(&nt, &run->p[first], count, &nerr) != RS_OK)

@@ -30,48 +30,69 @@ static int program(const char *path, char *exe, size_t len)
     return stat(exe, &st) == 0 && S_ISREG(st.st_mode) && access(exe, X_OK) == 0;
 }
 
-/* Its environment: ours, with REDSCOPE_NCCL's folder first on the library
- * path, so it runs the NCCL redscope loads (NULL: ours as it is). */
-static char **nccl_env(char *buf, size_t len)
+/* The folder of REDSCOPE_NCCL's library (set: a folder, or a file's), or
+ * "" where it is unset or a bare name (the loader's search, as redscope's
+ * own). */
+static void nccl_folder(char *folder, size_t len)
 {
     const char *set = getenv("REDSCOPE_NCCL");
-    if (!set || !*set) return NULL;
     struct stat st;
+    const char *slash = set ? strrchr(set, '/') : NULL;
+    folder[0] = '\0';
+    if (set && *set && stat(set, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(folder, len, "%s", set);
+    else if (set && *set && slash)
+        snprintf(folder, len, "%.*s", (int)(slash - set), set);
+}
+
+/* Its environment (malloc'd; the strings in vars): ours, with REDSCOPE_NCCL's
+ * folder first on the library path, so it runs the NCCL redscope loads,
+ * NVLink multicast off, and NCCL_ALGO as the GPU process set it for the
+ * algorithm (ring, tree; nccl: the user's, if any). */
+typedef struct nt_vars {
+    char path[PATH_MAX + 4096], algo[32];
+} nt_vars;
+
+static char **nccl_env(rs_ar_algo algo, nt_vars *v)
+{
     char folder[PATH_MAX];
-    const char *slash = strrchr(set, '/');
-    if (stat(set, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(folder, sizeof folder, "%s", set);
-    else if (slash)
-        snprintf(folder, sizeof folder, "%.*s", (int)(slash - set), set);
-    else
-        return NULL; /* a bare name: the loader's search, as redscope's own */
+    nccl_folder(folder, sizeof folder);
     const char *old = getenv("LD_LIBRARY_PATH");
-    snprintf(buf, len, "LD_LIBRARY_PATH=%s%s%s", folder, old && *old ? ":" : "", old ? old : "");
+    snprintf(v->path, sizeof v->path, "LD_LIBRARY_PATH=%s%s%s", folder,
+             old && *old && folder[0] ? ":" : "", old ? old : "");
+    snprintf(v->algo, sizeof v->algo, "NCCL_ALGO=%s", algo == RS_AR_TREE ? "Tree" : "Ring");
+    const int forced = algo == RS_AR_RING || algo == RS_AR_TREE;
     size_t n = 0;
     while (environ[n]) n++;
-    char **env = malloc(sizeof *env * (n + 2));
+    char **env = malloc(sizeof *env * (n + 4));
     if (!env) return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "LD_LIBRARY_PATH=", 16) != 0) env[k++] = environ[i];
-    env[k++] = buf;
+        if (!(folder[0] && strncmp(environ[i], "LD_LIBRARY_PATH=", 16) == 0) &&
+            !(forced && strncmp(environ[i], "NCCL_ALGO=", 10) == 0) &&
+            strncmp(environ[i], "NCCL_NVLS_ENABLE=", 17) != 0)
+            env[k++] = environ[i];
+    if (folder[0]) env[k++] = v->path;
+    if (forced) env[k++] = v->algo;
+    env[k++] = "NCCL_NVLS_ENABLE=0";
     env[k] = NULL;
     return env;
 }
 
 /* Run it with its output in dir/out.txt (its JSON goes to dir/out.json),
  * for up to `limit` seconds: 0, or an errno value (ETIMEDOUT: killed). */
-static int spawn_wait(char *const argv[], const char *dir, int limit, int *status)
+static int spawn_wait(char *const argv[], rs_ar_algo algo, const char *dir, int limit, int *status)
 {
-    char out[PATH_MAX + 16], path_var[PATH_MAX + 4096];
+    char out[PATH_MAX + 16];
+    nt_vars vars;
     snprintf(out, sizeof out, "%s/out.txt", dir);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    char **env = nccl_env(path_var, sizeof path_var);
+    char **env = nccl_env(algo, &vars);
     pid_t pid;
-    const int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, env ? env : environ);
+    const int rc = env ? posix_spawn(&pid, argv[0], &fa, NULL, argv, env) : ENOMEM;
     posix_spawn_file_actions_destroy(&fa);
     free(env);
     if (rc != 0) return rc;
@@ -162,7 +183,7 @@ static rs_status measure_range(const char *exe, const char *dir, const rs_nt_arg
                     NULL};
     int status = 0;
     remove(json); /* it opens its file exclusively: another name if this one is there */
-    const int rc = spawn_wait(argv, dir, 900, &status);
+    const int rc = spawn_wait(argv, a->algo, dir, 900, &status);
     if (rc == ETIMEDOUT) return rs_fail(err, RS_E_IO, "%s ran past 900 s and was stopped", exe);
     if (rc) return rs_fail(err, RS_E_IO, "cannot run %s: %s", exe, strerror(rc));
     char why[512];

@@ -39,10 +39,12 @@ rs_ar_asked rs_cmd_ar_asked(const rs_cli *cli);
 
 /* allreduce --nccl-tests PATH (allreduce_nccl_tests.c): whether PATH holds
  * all_reduce_perf; then that program run over the sizes of pts (one
- * algorithm's, as NCCL_ALGO stands), its out-of-place time and busbw put
- * in each point's nt_us and nt_busbw. */
+ * algorithm's: NCCL_ALGO set as the GPU process set it for that algorithm,
+ * NCCL_NVLS_ENABLE=0), its out-of-place time and busbw put in each point's
+ * nt_us and nt_busbw. */
 typedef struct rs_nt_args {
     const char *path; /* all_reduce_perf, or its folder */
+    rs_ar_algo algo;  /* nccl (NCCL_ALGO as the user set it), ring or tree */
     int gpus;
     rs_dtype type;
     rs_op op;
