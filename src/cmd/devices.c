@@ -22,6 +22,7 @@ static int one_device(rs_source *src, int i, int measure, rs_device_info *d, int
     rs_error err;
     rs_request_defaults(&req);
     req.device = (uint32_t)i;
+    memset(&res, 0, sizeof res); /* a process that ended answers nothing */
     *st = src->run(src, &req, measure ? RS_COMMAND_DEVICE_MEASURE : RS_COMMAND_DEVICE, NULL, &res,
                    &err);
     if (res.multi.gpus > 0) *total = res.multi.gpus;

@@ -111,9 +111,6 @@ static void *load_cupti(void *arg)
     return NULL;
 }
 
-/* Open the GPU, say what it is, then answer runs until the pipe closes or
- * a fault spoils the context. Runs that will read counters have CUPTI
- * loaded on a thread while the context is made. */
 /* The engine for device, ready (its limit measured), and its facts when
  * asked for; a bare source (RS_CHILD_BARE) has neither. */
 static rs_status open_gpu(int device, int wants, rs_source **g, rs_gpu_facts *facts, rs_error *err)
