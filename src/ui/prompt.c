@@ -35,8 +35,11 @@ void ui_prompt_open_file(ui_app *a, ui_prompt_kind kind, const char *initial,
     a->prompt.complete = complete;
 }
 
-static const char *prompt_label(ui_prompt_kind k)
+static const char *prompt_label(const ui_app *a)
 {
+    const ui_prompt_kind k = a->prompt.kind;
+    if (k == UI_PROMPT_NOTE && !a->cfg.note[0]) /* nothing shown to keep */
+        return "its note, what it shows (Enter: none)";
     switch (k) {
     case UI_PROMPT_N: return "n (16777216, 2^24, 16M, 1024*65535)";
     case UI_PROMPT_BLOCK: return "blockDim (32..1024)";
@@ -291,7 +294,7 @@ void ui_draw_prompt(const ui_app *a, const ui_layout *l)
 {
     const int y = l->status.y, cols = l->cols;
     ui_blank(y, 0, cols, R_SELECTED);
-    int x = ui_putf(y, 0, cols, R_SELECTED, " %s: ", prompt_label(a->prompt.kind));
+    int x = ui_putf(y, 0, cols, R_SELECTED, " %s: ", prompt_label(a));
     const char *why = a->prompt.error[0] ? prompt_reason(a) : "";
     /* beside the answer where both fit (the answer cut to half the row at
      * most), else above it */

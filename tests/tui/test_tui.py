@@ -219,7 +219,9 @@ def status_and_keys():
               status_line(s))
         # a shipped preset's name: asked before the user's shadows it
         t.keys("C-u", *"harris-2007", "Enter")
-        check(t.wait_for("its note", 10) is not None, "a good name asks for its note", t.screen())
+        s = t.wait_for("its note", 10)
+        check(s is not None and "(Enter: none)" in s and "keeps it as shown" not in s,
+              "a good name asks for its note; none to keep, it says so", t.screen())
         t.keys("Enter")
         s = t.wait_for("type yes to save yours over it", 10)
         check(s is not None, "saving under a shipped preset's name asks first", t.screen())
