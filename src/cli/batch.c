@@ -133,7 +133,8 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     const rs_runner_record keep = rs_recorder_hook(&rec);
     const rs_runner rn = {src,           command, cli->record ? &keep : NULL,
                           &batch_cancel, show,    NULL,
-                          NULL,          &l,      !cli->replay};
+                          NULL,          &l,      !cli->replay,
+                          cli->ranks > 0}; /* the all-reduce's ranks stay in step */
     struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;

@@ -323,8 +323,9 @@ int rs_cmd_allreduce(rs_cli *cli)
     if (rc) return rc;
     header(cli, src, &run);
     rc = measure(cli, src, &sz, algos, &run);
-    rs_source_close(src); /* the GPUs free for nccl-tests */
-    if (cli->nccl_tests && run.npoints) beside(cli, algos, &run);
+    rs_source_child_end(src); /* the GPUs free for nccl-tests, the process gone */
+    rs_source_close(src);
+    if (cli->nccl_tests && run.npoints && rc != RS_E_CANCELLED) beside(cli, algos, &run);
     if (cli->rank > 0) /* rank 0 reports for the job */
         return rc ? rc : wrong_points(&run);
     if (!run.npoints) return rc ? rc : RS_E_USAGE;

@@ -61,6 +61,21 @@ static rs_status keep_row(const rs_runner *rn, rs_row *rows, int i, rs_error *er
     return RS_OK;
 }
 
+/* Whether row stops the list: a fatal status, or any failure where the
+ * list stops at its first; err says why. */
+static int stops(const rs_runner *rn, const rs_row *row, rs_error *err)
+{
+    if (rs_runner_fatal(row->status)) {
+        rs_fail(err, row->status, "%s", row->error);
+        return 1;
+    }
+    if (!rn->stop_on_failure || row->status == RS_OK) return 0;
+    rs_fail(err, row->status,
+            "stopped at the first failed point: with one process per GPU, every rank's "
+            "collectives must stay in step");
+    return 1;
+}
+
 static rs_status run_list(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows,
                           int *done, rs_error *err)
 {
@@ -74,8 +89,7 @@ static rs_status run_list(const rs_runner *rn, const rs_request *reqs, int n, rs
             return rs_fail(err, RS_E_CANCELLED, "interrupted: %d of %d runs kept", i, n);
         *done = i + 1;
         if (keep_row(rn, rows, i, err) != RS_OK) return RS_E_IO;
-        if (rs_runner_fatal(rows[i].status))
-            return rs_fail(err, rows[i].status, "%s", rows[i].error);
+        if (stops(rn, &rows[i], err)) return err->code;
     }
     return RS_OK;
 }
@@ -112,8 +126,7 @@ static rs_status time_rows(const rs_runner *rn, const rs_request *reqs, int n, r
             rs_metric_parse_set(reqs[i].metrics, &m->requested, NULL);
             snprintf(m->reason, sizeof m->reason, "not read: the list stopped before its counters");
         }
-        if (rs_runner_fatal(rows[i].status))
-            return rs_fail(err, rows[i].status, "%s", rows[i].error);
+        if (stops(rn, &rows[i], err)) return err->code;
     }
     return RS_OK;
 }

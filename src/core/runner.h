@@ -41,6 +41,9 @@ typedef struct rs_runner {
     void (*row)(void *ctx, int index, const rs_row *row);
     void *ctx;
     int counters_last;
+    /* the first failed row stops the list too (the all-reduce's ranks:
+     * every rank's collectives must stay in step) */
+    int stop_on_failure;
 } rs_runner;
 
 /* Run reqs[0..n) into rows[0..n); *done rows were made. RS_OK, or the status

@@ -87,6 +87,10 @@ rs_status rs_source_child_open(int device, int wants, rs_source **out, rs_error 
 int rs_source_child_serve(int device, int down, int up, int wants);
 int rs_source_child_wants(const char *arg);
 const rs_gpu_facts *rs_source_child_facts(rs_source *s);
+/* The child ended and waited for (at most a second or two): its GPUs and
+ * their memory free for another program (nccl-tests). Any other source:
+ * nothing. */
+void rs_source_child_end(rs_source *s);
 
 void rs_source_close(rs_source *s);
 

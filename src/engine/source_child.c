@@ -301,11 +301,15 @@ static rs_status stuck(child_source *c, const rs_request *r, rs_error *err)
                    rs_request_name(r), r->timeout);
 }
 
-/* Messages until the result; the cancel passed on once as SIGUSR1. */
-static rs_status await_result(child_source *c, const rs_request *r, const rs_hooks *h,
+/* Messages until the result; the cancel passed on once as SIGUSR1. A run
+ * that never looks at it (grace > 0: the all-reduce, inside NCCL, or a
+ * rank waiting at its rendezvous) has its process stopped `grace` seconds
+ * after the cancel. */
+static rs_status await_result(child_source *c, const rs_request *r, const rs_hooks *h, double grace,
                               rs_result *out, rs_error *err)
 {
     int signalled = 0;
+    double cancelled_at = 0.0;
     /* a user kernel's time is watched while the timed runs go: from the
      * timing stage, between progress messages; host work (the input,
      * NVRTC, counters) is not a kernel that hangs */
@@ -320,6 +324,12 @@ static rs_status await_result(child_source *c, const rs_request *r, const rs_hoo
         if (!signalled && h && h->cancel && *h->cancel) {
             kill(c->pid, SIGUSR1);
             signalled = 1;
+            cancelled_at = mono_s();
+        }
+        if (signalled && grace > 0.0 && mono_s() - cancelled_at > grace) {
+            stop_child(c);
+            return rs_fail(err, RS_E_CANCELLED,
+                           "cancelled: the GPU process was stopped inside the all-reduce");
         }
         if (ready < 0 && errno != EINTR) break;
         if (ready <= 0) continue;
@@ -373,7 +383,8 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
     rs_metric_mask m = 0;
     rs_metric_parse_set(r->metrics, &m, NULL);
     if (m) c->profiled = 1;
-    return await_result(c, r, hooks, out, err);
+    const double grace = strcmp(cmd, RS_COMMAND_ALLREDUCE) == 0 ? 2.0 : 0.0;
+    return await_result(c, r, hooks, grace, out, err);
 }
 
 /* The end: the child sees its pipe close and tears its context down on its
@@ -404,6 +415,11 @@ rs_status rs_source_child_open(int device, int wants, rs_source **out, rs_error 
     signal(SIGPIPE, SIG_IGN); /* a dead child is an error from write, not a signal */
     *out = &c->base;
     return RS_OK;
+}
+
+void rs_source_child_end(rs_source *s)
+{
+    if (s && s->close == child_close) stop_child(s->self);
 }
 
 const rs_gpu_facts *rs_source_child_facts(rs_source *s)

@@ -12,6 +12,7 @@ typedef struct ar_source {
     rs_source base;
     rs_ar_record rec;
     char path[4096];
+    unsigned char used[MAX_POINTS]; /* answered: a size recorded twice is answered twice */
 } ar_source;
 
 static const rs_device_info *ar_device(rs_source *s)
@@ -25,32 +26,47 @@ static rs_status ar_prepare(rs_source *s, int need_gpu, rs_error *err)
     return RS_OK;
 }
 
+/* The point that answers r: the first of its algorithm and size not yet
+ * answered (a size recorded twice is answered twice), else the first of
+ * them; -1 for none. */
+static int point_for(const ar_source *a, const rs_request *r)
+{
+    const rs_ar_record *rec = &a->rec;
+    int first = -1;
+    for (int i = 0; i < rec->npoints; i++) {
+        const rs_ar_point *p = &rec->p[i];
+        if (p->algo != r->ar.algo || p->n != r->n || rec->type != r->type || rec->op != r->op)
+            continue;
+        if (!a->used[i]) return i;
+        if (first < 0) first = i;
+    }
+    return first;
+}
+
 static rs_status ar_run(rs_source *s, const rs_request *r, const char *command,
                         const rs_hooks *hooks, rs_result *out, rs_error *err)
 {
     (void)hooks;
-    const ar_source *a = s->self;
+    ar_source *a = s->self;
     memset(out, 0, sizeof *out);
     out->req = *r;
     if (strcmp(command, RS_COMMAND_ALLREDUCE) != 0)
         return rs_fail(err, RS_E_USAGE, "%s is a recording of redscope allreduce: %s is not in it",
                        a->path, command);
     const rs_ar_record *rec = &a->rec;
-    for (int i = 0; i < rec->npoints; i++) {
-        const rs_ar_point *p = &rec->p[i];
-        if (p->algo != r->ar.algo || p->n != r->n || rec->type != r->type || rec->op != r->op)
-            continue;
-        out->device = rec->device;
-        out->reps = rec->reps;
-        out->multi.gpus = rec->gpus;
-        snprintf(out->multi.links, sizeof out->multi.links, "%s", rec->links);
-        out->ar.point = *p;
-        out->ar.nccl_version = rec->nccl_version;
-        return RS_OK;
-    }
-    return rs_fail(err, RS_E_USAGE, RS_NOT_RECORDED ": %s %s %s at n %llu",
-                   rs_ar_algo_name(r->ar.algo), rs_dtype_name(r->type), rs_op_name(r->op),
-                   (unsigned long long)r->n);
+    const int at = point_for(a, r);
+    if (at < 0)
+        return rs_fail(err, RS_E_USAGE, RS_NOT_RECORDED ": %s %s %s at n %llu",
+                       rs_ar_algo_name(r->ar.algo), rs_dtype_name(r->type), rs_op_name(r->op),
+                       (unsigned long long)r->n);
+    a->used[at] = 1;
+    out->device = rec->device;
+    out->reps = rec->reps;
+    out->multi.gpus = rec->gpus;
+    snprintf(out->multi.links, sizeof out->multi.links, "%s", rec->links);
+    out->ar.point = rec->p[at];
+    out->ar.nccl_version = rec->nccl_version;
+    return RS_OK;
 }
 
 static void ar_close(rs_source *s)

@@ -16,9 +16,11 @@ NCCL between ranks, the shares' split) is tests/gpu/test_gpu_split.py and
 test_gpu_allreduce.py. Skips (77) without a CUDA device."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from clitest import EXE, Checks, run, skip_without_gpu  # noqa: E402
@@ -135,6 +137,24 @@ with tempfile.TemporaryDirectory() as d:  # what a waiting rank finds at the pat
         f.write(b"x" * 5)
     rc, err = rank1(os.path.join(d, "short.id"))
     check(rc == 7 and "holds 5 bytes" in err, f"another program's file: {rc} {err[-300:]}")
+
+with tempfile.TemporaryDirectory() as d:  # Ctrl-C while rank 0 waits in NCCL for rank 1
+    p = subprocess.Popen([EXE, "allreduce", "--rank", "0", "--ranks", "2", "--rendezvous",
+                          os.path.join(d, "job.id"), "--algo", "nccl", "--n", "2^10"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # published; inside ncclCommInitRank, which never returns alone
+    waiting = p.poll() is None
+    t0 = time.time()
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    took = time.time() - t0
+    check(waiting and p.returncode == 130 and took < 10 and "interrupted" in err,
+          f"Ctrl-C ends a rank stuck in NCCL within seconds, exit 130: waiting {waiting}, "
+          f"exit {p.returncode} after {took:.1f} s: {err[-300:]}")
 
 NT = os.environ.get("RS_NCCL_TESTS") or os.path.join(os.environ["REDSCOPE_SOURCE"], ".nccl-tests")
 if os.path.exists(os.path.join(NT, "all_reduce_perf")):

@@ -118,6 +118,17 @@ int main(int argc, char **argv)
               err.msg);
     fatal->status = kept;
 
+    /* a list that stops at its first failure (the all-reduce's ranks): the
+     * refused last row stops it, the rows before it kept */
+    memset(&s, 0, sizeof s);
+    rn.stop_on_failure = 1;
+    reqs[4].type = RS_FLOAT16; /* not in the recording: refused */
+    CHECK(rs_runner_run(&rn, reqs, n, rows, &done, &err) == RS_E_USAGE);
+    CHECK_MSG(done == 5 && rows[4].status == RS_E_USAGE && strstr(err.msg, "first failed point"),
+              "%d %s", done, err.msg);
+    rn.counters_last = 1; /* the live path stops the same way */
+    CHECK(rs_runner_run(&rn, reqs, n, rows, &done, &err) == RS_E_USAGE && done == 5);
+
     rs_source_close(src);
     rs_recording_free(&rec);
     remove(path);

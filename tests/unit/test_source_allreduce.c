@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "core/row.h"
@@ -273,6 +274,44 @@ static void whose(const char *other)
     rs_source_close(s);
 }
 
+/* A size recorded twice (--range 1K,1K) is answered twice, each time with
+ * its own point, as the run printed them. */
+static void twice(void)
+{
+    static rs_ar_record r;
+    memset(&r, 0, sizeof r);
+    r.gpus = 1, r.type = RS_INT32, r.op = RS_SUM, r.warmup = 1, r.reps = 3;
+    snprintf(r.device.name, sizeof r.device.name, "test GPU");
+    for (int i = 0; i < 2; i++) {
+        rs_ar_point *p = &r.p[r.npoints++];
+        p->n = 1024, p->bytes = 4096, p->algo = RS_AR_NCCL;
+        p->us = 10.0 + 5.0 * i; /* 10 then 15 us */
+        p->algbw = (double)p->bytes / (p->us * 1e-6) / 1e9;
+    }
+    char dir[] = "/tmp/test_source_allreduce.XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/twice.json", dir);
+    rs_error err;
+    CHECK_MSG(rs_ar_run_write(path, &r, &err) == RS_OK, "%s", err.msg);
+    const rs_ar_asked a = {.path = path};
+    const rs_sweep_sizes none = {0, {0}};
+    rs_source *s = NULL;
+    CHECK_MSG(rs_source_ar_open(path, &a, &none, 1u << RS_AR_NCCL, &s, &err) == RS_OK, "%s",
+              err.msg);
+    rs_request q;
+    rs_request_defaults(&q);
+    q.n = 1024, q.ar.algo = RS_AR_NCCL;
+    static rs_result out;
+    double us[3] = {0};
+    for (int i = 0; s && i < 3; i++) /* the third: the first again */
+        us[i] =
+            s->run(s, &q, RS_COMMAND_ALLREDUCE, NULL, &out, &err) == RS_OK ? out.ar.point.us : 0;
+    CHECK_MSG(us[0] == 10.0 && us[1] == 15.0 && us[2] == 10.0, "%g %g %g", us[0], us[1], us[2]);
+    rs_source_close(s);
+    remove(path);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -285,5 +324,6 @@ int main(int argc, char **argv)
     chosen(argv[1]);
     refused(argv[1], argv[3]);
     whose(argv[3]);
+    twice();
     return check_report("test_source_allreduce");
 }
