@@ -23,6 +23,7 @@
 #include "core/source.h"
 #include "core/trace.h"
 #include "engine/engine.h"
+#include "formats/files.h"
 
 enum { MSG_OPENED = 1, MSG_PROGRESS, MSG_STAGE, MSG_RESULT, MSG_RUN };
 
@@ -49,28 +50,6 @@ typedef struct child_source {
     int no_facts; /* start the next child without its facts (kept from before) */
 } child_source;
 
-static int put(int fd, const void *p, size_t n)
-{
-    for (const char *c = p; n;) {
-        const ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        c += w, n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int get(int fd, void *p, size_t n)
-{
-    for (char *c = p; n;) {
-        const ssize_t r = read(fd, c, n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return -1;
-        c += r, n -= (size_t)r;
-    }
-    return 0;
-}
-
 /* ---- the child ------------------------------------------------------------------- */
 
 static volatile int child_cancel;
@@ -86,7 +65,7 @@ static void child_progress(void *ctx, double done)
 {
     (void)ctx;
     msg m = {MSG_PROGRESS, 0, RS_OK, done, ""};
-    put(child_up, &m, sizeof m);
+    rs_fd_put(child_up, &m, sizeof m);
 }
 
 static void child_stage(void *ctx, const char *what)
@@ -94,7 +73,7 @@ static void child_stage(void *ctx, const char *what)
     (void)ctx;
     msg m = {MSG_STAGE, 0, RS_OK, 0.0, ""};
     snprintf(m.text, sizeof m.text, "%s", what);
-    put(child_up, &m, sizeof m);
+    rs_fd_put(child_up, &m, sizeof m);
 }
 
 int rs_source_child_wants(const char *arg)
@@ -150,13 +129,14 @@ int rs_source_child_serve(int device, int down, int up, int wants)
     if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
     rs_device_info none;
     memset(&none, 0, sizeof none); /* no engine (no memory for one): the parent still reads one */
-    if (put(up, &m, sizeof m) || put(up, &facts, sizeof facts) ||
-        put(up, g ? g->device(g) : &none, sizeof(rs_device_info)))
+    if (rs_fd_put(up, &m, sizeof m) || rs_fd_put(up, &facts, sizeof facts) ||
+        rs_fd_put(up, g ? g->device(g) : &none, sizeof(rs_device_info)))
         return 1;
     rs_request req;
     rs_result *res = malloc(sizeof *res);
     char command[16];
-    while (res && get(down, &req, sizeof req) == 0 && get(down, command, sizeof command) == 0) {
+    while (res && rs_fd_get(down, &req, sizeof req, 0) == 0 &&
+           rs_fd_get(down, command, sizeof command, 0) == 0) {
         child_cancel = 0;
         rs_hooks hooks = {child_progress, NULL, &child_cancel, child_stage};
         command[sizeof command - 1] = '\0';
@@ -167,7 +147,7 @@ int rs_source_child_serve(int device, int down, int up, int wants)
         rs_trace("gpu process: run done");
         if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
         m.broken = rs_source_gpu_broken(g);
-        if (put(up, &m, sizeof m) || put(up, res, sizeof *res) || m.broken) break;
+        if (rs_fd_put(up, &m, sizeof m) || rs_fd_put(up, res, sizeof *res) || m.broken) break;
     }
     free(res);
     rs_source_close(g);
@@ -252,8 +232,8 @@ static rs_status start_child(child_source *c, rs_error *err)
     rs_gpu_facts facts;
     c->profiled = with_facts; /* finding the facts starts the profiler */
     c->no_facts = 0;
-    if (get(c->up, &m, sizeof m) || get(c->up, &facts, sizeof facts) ||
-        get(c->up, &dev, sizeof dev)) {
+    if (rs_fd_get(c->up, &m, sizeof m, 0) || rs_fd_get(c->up, &facts, sizeof facts, 0) ||
+        rs_fd_get(c->up, &dev, sizeof dev, 0)) {
         stop_child(c);
         return rs_fail(err, RS_E_CUDA, "the GPU process ended while opening the device");
     }
@@ -334,12 +314,12 @@ static rs_status await_result(child_source *c, const rs_request *r, const rs_hoo
         if (ready < 0 && errno != EINTR) break;
         if (ready <= 0) continue;
         msg m;
-        if (get(c->up, &m, sizeof m)) break;
+        if (rs_fd_get(c->up, &m, sizeof m, 0)) break;
         if (m.type == MSG_PROGRESS && h && h->progress) h->progress(h->ctx, m.done);
         if (m.type == MSG_STAGE) armed = strcmp(m.text, RS_STAGE_TIMING) == 0;
         if (m.type == MSG_STAGE && h && h->stage) h->stage(h->ctx, m.text);
         if (m.type != MSG_RESULT) continue;
-        if (get(c->up, out, sizeof *out)) break;
+        if (rs_fd_get(c->up, out, sizeof *out, 0)) break;
         if (m.broken) stop_child(c); /* it is ending: the next run starts another */
         if (m.status != RS_OK) return rs_fail(err, m.status, "%s", m.text);
         return RS_OK;
@@ -375,7 +355,7 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
     }
     char cmd[16] = "";
     snprintf(cmd, sizeof cmd, "%s", command ? command : "run");
-    if (put(c->down, r, sizeof *r) || put(c->down, cmd, sizeof cmd)) {
+    if (rs_fd_put(c->down, r, sizeof *r) || rs_fd_put(c->down, cmd, sizeof cmd)) {
         stop_child(c);
         return rs_fail(err, RS_E_CUDA,
                        "the GPU process is gone; a new one starts with the next run");

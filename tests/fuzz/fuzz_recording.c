@@ -2,8 +2,8 @@
  * one: rs_recording_load (record.c, every line through the JSON codec of
  * json.c), the configurations the explorer lists (rs_recording_configs, a
  * line of text each), a recorded sweep as the Sweep screen takes it
- * (rs_sweep_from_rows, analysis/sweep.c; its table, formats/sweep_out.c), and the recording as the source the batch
- * commands open it (source_recording.c).
+ * (rs_sweep_from_rows, analysis/sweep.c; its table, formats/sweep_out.c), and the recording as the
+ * source the batch commands open it (source_recording.c).
  *
  * Loading must refuse with a message or accept, never crash, hang or leak;
  * what it accepts must hold the properties below (a violated one aborts, so

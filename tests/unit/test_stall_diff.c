@@ -11,19 +11,9 @@
 #include "analysis/stall_diff.h"
 #include "core/format.h"
 #include "formats/record.h"
+#include "stall_view.h"
 
 static rs_stall_delta d[RS_STALL_DELTAS];
-
-static const rs_stalls *view(const rs_recording *rec, rs_variant v, rs_dtype t)
-{
-    rs_request r;
-    rs_request_defaults(&r);
-    r.variant = v;
-    r.type = t;
-    r.stalls = 1;
-    const rs_row *row = rs_recording_find(rec, &r, NULL);
-    return row && row->status == RS_OK && row->result.stalls.valid ? &row->result.stalls : NULL;
-}
 
 static double share(const rs_stalls *s, uint32_t line)
 {

@@ -11,17 +11,7 @@
 #include "core/sass_op.h"
 #include "core/stalls.h"
 #include "formats/record.h"
-
-static const rs_stalls *view(const rs_recording *rec, rs_variant v, rs_dtype t)
-{
-    rs_request r;
-    rs_request_defaults(&r);
-    r.variant = v;
-    r.type = t;
-    r.stalls = 1;
-    const rs_row *row = rs_recording_find(rec, &r, NULL);
-    return row && row->status == RS_OK && row->result.stalls.valid ? &row->result.stalls : NULL;
-}
+#include "stall_view.h"
 
 static const rs_stall_line *line_at(const rs_stalls *s, const char *file, uint32_t n)
 {
