@@ -22,7 +22,7 @@ double rs_ladder_step_speedup(const rs_row *rows, int i)
     const rs_request *r = &rows[i].result.req;
     /* your kernel: against sequential, the tree it starts from, not thrust */
     for (int k = 0; r->variant == RS_V_KERNEL && k < i; k++)
-        if (timed(&rows[k]) && rows[k].result.req.variant == RS_V_SEQUENTIAL &&
+        if (timed(&rows[k]) && rs_variant_has(rows[k].result.req.variant, RS_VF_KERNEL_BASE) &&
             rs_request_same_spread(&rows[k].result.req, r))
             return ratio(rows, k, i);
     for (int k = i - 1; r->gpus != 1 && k >= 0; k--)

@@ -74,13 +74,13 @@ void rs_fmt_binary(double bytes, char *buf, size_t len)
 
 int rs_multi_ladder(const rs_request *base, int cross_given, rs_request *out, int max)
 {
-    const uint32_t mask =
-        base->variants ? base->variants : (1u << RS_V_VECTORIZED) | (1u << RS_V_CUB);
+    const rs_variant_set mask =
+        base->variants ? base->variants : rs_variant_set_with(RS_VF_GPUS_SET);
     int n = 0;
     for (int v = 0; v < RS_VARIANT_COUNT; v++) {
-        if (!(mask & (1u << v)) || v == RS_V_KERNEL) continue; /* your kernels: one GPU */
+        if (!(mask & RS_VARIANT_BIT(v)) || v == RS_V_KERNEL) continue; /* your kernels: one GPU */
         /* what ends on the host runs on one GPU only */
-        const int spans = v != RS_V_CPU && v != RS_V_THRUST;
+        const int spans = !rs_variant_has((rs_variant)v, RS_VF_HOST_RESULT);
         for (int c = -1; c < (spans ? RS_CROSS_COUNT : 0) && n < max; c++) {
             if (c >= 0 && cross_given && c != (int)base->cross) continue;
             rs_request_for_variant(base, (rs_variant)v, &out[n]);

@@ -41,7 +41,7 @@ static void facts(const rs_recording *rec, const rs_rec_config *c, config_facts 
     size_t vl = 0; /* as --variants takes them: runs of three or more as a..b */
     for (int v = 0; v < RS_VARIANT_COUNT && vl < sizeof f->vars;) {
         int e = v;
-        while (e < RS_VARIANT_COUNT && (c->req.variants & (1u << e))) e++;
+        while (e < RS_VARIANT_COUNT && (c->req.variants & RS_VARIANT_BIT(e))) e++;
         if (e == v) {
             v++;
             continue;

@@ -1,4 +1,5 @@
-/* The variant catalogue: what each step of the ladder is, teaches and accepts. */
+/* The variant catalogue: what each step of the ladder is, teaches and accepts,
+ * from the one list of variants (variants.h). */
 #ifndef RS_CATALOGUE_H
 #define RS_CATALOGUE_H
 
@@ -6,31 +7,31 @@
 #include "request.h"
 #include "rs_types.h"
 
-enum {
-    RS_VF_POW2_BLOCK = 1 << 0,    /* tree in shared memory: blockDim a power of two */
-    RS_VF_WARP_BLOCK = 1 << 1,    /* whole warps: blockDim a multiple of 32 */
-    RS_VF_GRID_STRIDE = 1 << 2,   /* takes --grid / --ept */
-    RS_VF_FINISH = 1 << 3,        /* takes --finish */
-    RS_VF_LIBRARY = 1 << 4,       /* CUB or thrust: picks its own launch shape */
-    RS_VF_HOST = 1 << 5,          /* runs on the CPU */
-    RS_VF_NO_PRODUCT = 1 << 6,    /* needs a hardware atomic for the operation */
-    RS_VF_RACY = 1 << 7,          /* relies on behaviour Volta+ no longer guarantees */
-    RS_VF_BLOCK_TEMPLATE = 1 << 8 /* block size is a template parameter */
-};
 
 typedef struct rs_variant_info {
     rs_variant id;
     const char *name;
-    int step;            /* position in the ladder, from 1 */
+    int step;            /* position in the ladder, from 1: its place in the list */
+    rs_kernel_group group;
+    const char *kernel;  /* the kernel function a launch runs ("k_sequential") */
     const char *idea;    /* one line */
     const char *change;  /* what this step changes, a short paragraph */
     const char *counter; /* the counter that shows it */
     unsigned flags;
     rs_finish default_finish;
     unsigned elems_per_thread; /* fixed elements per thread of the first pass; 0: grid-stride */
+    unsigned per_iter; /* elements per grid-stride iteration; 0: one 16-byte vector */
 } rs_variant_info;
 
 const rs_variant_info *rs_catalogue_get(rs_variant v);
+
+/* Whether v's row carries every bit of flags (RS_VF_*); 0 for no variant. */
+int rs_variant_has(rs_variant v, unsigned flags);
+/* The variants whose rows carry every bit of flags. */
+rs_variant_set rs_variant_set_with(unsigned flags);
+
+/* The first variant whose row carries every bit of flags, or -1. */
+int rs_variant_first(unsigned flags);
 
 /* Variant id by name, or -1. */
 int rs_variant_from_name(const char *s);

@@ -193,9 +193,9 @@ rs_status rs_field_set_as(rs_request *r, const rs_field *f, const char *value, c
     case RS_FK_VARIANT:
         return set_enum(rs_variant_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
     case RS_FK_VARLIST: {
-        uint32_t mask;
+        rs_variant_set mask;
         if ((st = rs_parse_variants(value, &mask, err)) != RS_OK) return st;
-        *FIELD_PTR(r, f, uint32_t) = mask;
+        *FIELD_PTR(r, f, rs_variant_set) = mask;
         return RS_OK;
     }
     case RS_FK_DTYPE:
@@ -232,12 +232,12 @@ rs_status rs_field_set_as(rs_request *r, const rs_field *f, const char *value, c
     return bad_value(f, name, value, err);
 }
 
-static void format_variants(uint32_t mask, char *buf, size_t len)
+static void format_variants(rs_variant_set mask, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int v = 0; v < RS_VARIANT_COUNT; v++) {
-        if (!(mask & (1u << v))) continue;
+        if (!(mask & RS_VARIANT_BIT(v))) continue;
         int w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", rs_variant_name(v));
         if (w < 0 || (size_t)w >= len - used) break;
         used += (size_t)w;
@@ -248,7 +248,7 @@ void rs_field_format(const rs_request *r, const rs_field *f, char *buf, size_t l
 {
     switch (f->kind) {
     case RS_FK_VARIANT: snprintf(buf, len, "%s", rs_variant_name(*FIELD_CPTR(r, f, int))); break;
-    case RS_FK_VARLIST: format_variants(*FIELD_CPTR(r, f, uint32_t), buf, len); break;
+    case RS_FK_VARLIST: format_variants(*FIELD_CPTR(r, f, rs_variant_set), buf, len); break;
     case RS_FK_DTYPE: snprintf(buf, len, "%s", rs_dtype_name(*FIELD_CPTR(r, f, int))); break;
     case RS_FK_OP: snprintf(buf, len, "%s", rs_op_name(*FIELD_CPTR(r, f, int))); break;
     case RS_FK_FINISH: snprintf(buf, len, "%s", rs_finish_name(*FIELD_CPTR(r, f, int))); break;
@@ -310,9 +310,9 @@ static int variant_token(const char *s, size_t len, rs_error *err, const char *a
     return v;
 }
 
-rs_status rs_parse_variants(const char *s, uint32_t *mask, rs_error *err)
+rs_status rs_parse_variants(const char *s, rs_variant_set *mask, rs_error *err)
 {
-    uint32_t m = 0;
+    rs_variant_set m = 0;
     const char *p = s ? s : "";
     while (isspace((unsigned char)*p)) p++;
     if (!*p || strcmp(p, "all") == 0 || strcmp(p, "ladder") == 0) {
@@ -338,11 +338,11 @@ rs_status rs_parse_variants(const char *s, uint32_t *mask, rs_error *err)
             if (a > b)
                 return rs_fail(err, RS_E_USAGE, "bad variant range in '%s': %s comes after %s", s,
                                rs_variant_name(a), rs_variant_name(b));
-            for (int v = a; v <= b; v++) m |= 1u << v;
+            for (int v = a; v <= b; v++) m |= RS_VARIANT_BIT(v);
         } else {
             int v = variant_token(p, len, err, s);
             if (v < 0) return RS_E_USAGE;
-            m |= 1u << v;
+            m |= RS_VARIANT_BIT(v);
         }
         p += len;
         if (*p == ',') p++;
@@ -357,7 +357,8 @@ int rs_request_variant_list(const rs_request *r, rs_variant *out, int max)
     for (int v = 0; v < RS_VARIANT_COUNT && count < max; v++) {
         /* The whole ladder leaves out the CPU: every row already shows the
          * speedup over it. */
-        int in = r->variants ? (r->variants & (1u << v)) != 0 : v != RS_V_CPU;
+        int in = r->variants ? (r->variants & RS_VARIANT_BIT(v)) != 0
+                             : !rs_variant_has((rs_variant)v, RS_VF_HOST);
         /* a user kernel joins the ladder when a file is given */
         if (v == RS_V_KERNEL) in = r->kernel[0] != 0;
         if (in) out[count++] = (rs_variant)v;

@@ -46,7 +46,8 @@ typedef enum {
  *   value used when the flag has no argument (NULL: argument required),
  *   argument name, help) */
 #define RS_REQUEST_FIELDS(X)                                                                       \
-    X(variant, RS_FK_VARIANT, "run", "variant", "variant", 'v', 0, 0, "sequential", NULL, "ID",    \
+    X(variant, RS_FK_VARIANT, "run", "variant", "variant", 'v', 0, 0, RS_VARIANT_DEFAULT, NULL,  \
+      "ID",                                                                                        \
       "kernel variant (see: redscope variants)")                                                   \
     X(variants, RS_FK_VARLIST, "run", "variants", "variants", 'V', 0, 0, "", NULL, "LIST",         \
       "variants for ladder and sweep: ids separated by commas, or FIRST..LAST; empty: all")        \
@@ -109,7 +110,7 @@ typedef struct rs_ar_job {
 
 typedef struct rs_request {
     rs_variant variant;
-    uint32_t variants; /* one bit per rs_variant; 0 means the whole ladder */
+    rs_variant_set variants; /* one bit per rs_variant; 0 means the whole ladder */
     rs_dtype type;
     rs_op op;
     uint64_t n;
@@ -187,7 +188,7 @@ void rs_field_expect(const rs_field *f, char *buf, size_t len);
 int rs_field_is_default(const rs_request *r, const rs_field *f);
 
 /* Variant list text: "interleaved,sequential" or "interleaved..unroll_warp". */
-rs_status rs_parse_variants(const char *s, uint32_t *mask, rs_error *err);
+rs_status rs_parse_variants(const char *s, rs_variant_set *mask, rs_error *err);
 
 /* The variants a ladder or sweep runs, in ladder order; returns the count. */
 int rs_request_variant_list(const rs_request *r, rs_variant *out, int max);

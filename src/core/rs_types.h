@@ -3,6 +3,9 @@
 #define RS_TYPES_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "variants.h"
 
 /* Element types. The half types accumulate in float32. */
 typedef enum {
@@ -46,26 +49,20 @@ typedef enum {
     RS_AR_ALGO_COUNT
 } rs_ar_algo;
 
-/* Variant ids, in ladder order. Names are in the catalogue. */
+/* Variant ids, in ladder order: generated from the one list of variants. */
 typedef enum {
-    RS_V_ATOMIC,
-    RS_V_INTERLEAVED,
-    RS_V_INTERLEAVED_STRIDED,
-    RS_V_SEQUENTIAL,
-    RS_V_FIRST_ADD,
-    RS_V_UNROLL_WARP_VOLATILE,
-    RS_V_UNROLL_WARP,
-    RS_V_UNROLLED,
-    RS_V_MULTI_ELEMENT,
-    RS_V_WARP_SHUFFLE,
-    RS_V_COOPERATIVE_GROUPS,
-    RS_V_VECTORIZED,
-    RS_V_CUB,
-    RS_V_THRUST,
-    RS_V_CPU,
-    RS_V_KERNEL, /* the user's own kernel (--kernel FILE.cu), compiled with NVRTC */
-    RS_VARIANT_COUNT
+#define RS_X_VARIANT_ID(id, ...) RS_V_##id,
+    RS_VARIANTS(RS_X_VARIANT_ID)
+#undef RS_X_VARIANT_ID
+        RS_VARIANT_COUNT
 } rs_variant;
+
+/* A set of variants (a ladder's, a sweep's, a recording's): one bit each. */
+typedef uint64_t rs_variant_set;
+#define RS_VARIANT_BIT(v) ((rs_variant_set)1 << (unsigned)(v))
+#define RS_VARIANT_SET_MAX 64
+/* a negative array size fails the build when the list outgrows the set */
+typedef char rs_variant_set_fits[RS_VARIANT_COUNT <= RS_VARIANT_SET_MAX ? 1 : -1];
 
 /* Bytes of one input element. */
 size_t rs_dtype_size(rs_dtype t);

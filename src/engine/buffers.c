@@ -141,7 +141,7 @@ rs_status rs_engine_work(rs_engine *e, const rs_request *r, const rs_plan *p, rs
                                err)))
         return st;
     if (vi->flags & RS_VF_LIBRARY) {
-        if (r->variant == RS_V_CUB) {
+        if (vi->group == RS_KG_CUB) {
             size_t need = 0;
             CUDA_TRY(e, err, rs_cub_temp_bytes(r->type, r->op, r->n, &need),
                      "sizing CUB's temporary storage");

@@ -79,14 +79,14 @@ rs_status rs_engine_exec(void *vctx, rs_error *err)
     if (p->init_first)
         CUDA_TRY(e, err, rs_kernel_init_result(p->acc, p->op, e->d_out, e->stream),
                  "initialising the result");
-    if (p->vi->id == RS_V_CUB) {
+    if (p->vi->group == RS_KG_CUB) {
         CUDA_TRY(e, err,
                  rs_cub_reduce(p->type, p->op, e->d_in, p->n, e->d_out, e->d_temp, e->temp_bytes,
                                e->stream),
                  "running cub::DeviceReduce");
         return RS_OK;
     }
-    if (p->vi->id == RS_V_THRUST) {
+    if (p->vi->group == RS_KG_THRUST) {
         CUDA_TRY(e, err, rs_thrust_reduce(p->type, p->op, e->d_in, p->n, x->host_bytes, e->stream),
                  "running thrust::reduce");
         x->host_value = 1;

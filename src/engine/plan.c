@@ -18,7 +18,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
 
 static int vec_auto(const rs_request *r)
 {
-    return r->variant == RS_V_VECTORIZED && !r->grid && !r->ept;
+    return rs_variant_has(r->variant, RS_VF_VECTOR) && !r->grid && !r->ept;
 }
 
 static uint64_t vec_count(const rs_request *r)
@@ -52,9 +52,9 @@ static unsigned grid_stride_grid(const rs_request *r, const rs_plan_facts *f)
     } else {
         const int per_sm = f->blocks_per_sm > 0 ? f->blocks_per_sm : 1;
         const uint64_t wave = (uint64_t)(f->sm_count > 0 ? f->sm_count : 1) * (unsigned)per_sm;
-        unsigned per_iter = 1;
-        if (r->variant == RS_V_MULTI_ELEMENT) per_iter = 2;
-        if (r->variant == RS_V_VECTORIZED) per_iter = 16 / (unsigned)rs_dtype_size(r->type);
+        const rs_variant_info *vi = rs_catalogue_get(r->variant);
+        unsigned per_iter = vi && vi->per_iter ? vi->per_iter : 1;
+        if (vi && !vi->per_iter) per_iter = 16 / (unsigned)rs_dtype_size(r->type);
         g = ceil_div(r->n, (uint64_t)r->block * per_iter);
         if (g > wave) g = wave;
     }
@@ -67,7 +67,7 @@ static unsigned grid_stride_grid(const rs_request *r, const rs_plan_facts *f)
 static const char *step_name(const rs_plan *p, const rs_request *r, const rs_launch *l)
 {
     if (r->variant == RS_V_KERNEL) return p->vi->name;
-    if (l->variant == RS_V_VECTORIZED &&
+    if (rs_variant_has(l->variant, RS_VF_VECTOR) &&
         rs_vectorized_one_block(l->n, 16u / (unsigned)rs_dtype_size(l->in_type), l->grid, l->block))
         return "k_vectorized_one";
     return rs_kernel_name(l->variant);
@@ -138,7 +138,7 @@ static rs_status plan_kernels(const rs_request *r, const rs_plan_facts *f, rs_pl
     const double tree = log2u(r->block) + 6.0;
     p->chain = ceil(p->ept) + tree;
 
-    if (r->variant == RS_V_ATOMIC) {
+    if (vi->flags & RS_VF_EACH_ATOMIC) {
         p->init_first = 1;
         p->chain = (double)r->n;
         add_step(p, &l, step_name(p, r, &l.l));

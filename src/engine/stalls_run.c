@@ -239,10 +239,13 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
     memset(s, 0, sizeof *s);
     if (!r->stalls) return RS_OK;
     s->requested = 1;
-    if (r->variant == RS_V_CPU || r->variant == RS_V_THRUST) {
-        snprintf(s->why, sizeof s->why, "%s",
-                 r->variant == RS_V_CPU ? "the cpu variant runs on the host"
-                                        : "thrust's kernels are not sampled");
+    if (rs_variant_has(r->variant, RS_VF_NOT_SAMPLED)) {
+        if (rs_variant_has(r->variant, RS_VF_HOST))
+            snprintf(s->why, sizeof s->why, "the %s variant runs on the host",
+                     rs_variant_name(r->variant));
+        else
+            snprintf(s->why, sizeof s->why, "%s's kernels are not sampled",
+                     rs_variant_name(r->variant));
         return RS_OK;
     }
     if (hooks && hooks->stage) hooks->stage(hooks->ctx, "sampling where warps wait");

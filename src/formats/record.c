@@ -255,8 +255,8 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
          * run of a variant again is another configuration, GPUs or not */
         const int slot = r->gpus == 1 ? 0 : 1 + (int)r->cross % RS_CROSS_COUNT;
         const int ladder = strcmp(rec->command[i], "ladder") == 0;
-        const uint32_t had = !c ? 0 : ladder ? c->seen[slot] : c->req.variants;
-        const int repeat = c && !sweep && (had & (1u << r->variant)) && !next_file;
+        const rs_variant_set had = !c ? 0 : ladder ? c->seen[slot] : c->req.variants;
+        const int repeat = c && !sweep && (had & RS_VARIANT_BIT(r->variant)) && !next_file;
         const int other_gpus = c && (ladder ? r->gpus != 1 && c->gpus != 1 && c->gpus != r->gpus
                                             : !rs_request_same_spread(&c->req, r));
         if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat || other_gpus ||
@@ -275,8 +275,8 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
             knob_fits(r, &joined, &seen_flags);
         }
         c->req = joined;
-        c->req.variants |= 1u << r->variant;
-        c->seen[slot] |= 1u << r->variant;
+        c->req.variants |= RS_VARIANT_BIT(r->variant);
+        c->seen[slot] |= RS_VARIANT_BIT(r->variant);
         if (r->gpus != 1) c->gpus = r->gpus;
         c->count = i - c->first + 1;
         if (r->n < c->n_lo) c->n_lo = r->n;
@@ -285,11 +285,11 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
     return n;
 }
 
-static void describe_variants(uint32_t set, char *buf, size_t len)
+static void describe_variants(rs_variant_set set, char *buf, size_t len)
 {
     int count = 0, first = -1, last = -1;
     for (int v = 0; v < RS_VARIANT_COUNT; v++)
-        if (set & (1u << v)) count++, last = v, first = first < 0 ? v : first;
+        if (set & RS_VARIANT_BIT(v)) count++, last = v, first = first < 0 ? v : first;
     if (count == 1)
         snprintf(buf, len, "%s", rs_variant_name(first));
     else
@@ -368,11 +368,12 @@ void rs_rec_config_options(const rs_rec_config *c, const rs_request *asked, char
         if (strcmp(a, b) != 0)
             l += (size_t)snprintf(buf + l, len - l, "%s--%s %s", l ? " " : "", f->flag, b);
     }
-    const uint32_t has = c->req.variants, wants = asked->variants ? asked->variants : ~0u;
+    const rs_variant_set has = c->req.variants;
+    const rs_variant_set wants = asked->variants ? asked->variants : ~(rs_variant_set)0;
     if (!(has & wants) && l < len) { /* none of the variants asked for: those it holds */
         l += (size_t)snprintf(buf + l, len - l, "%s--variants ", l ? " " : "");
         for (int v = 0, first = 1; v < RS_VARIANT_COUNT && l < len; v++)
-            if (has & (1u << v)) {
+            if (has & RS_VARIANT_BIT(v)) {
                 l += (size_t)snprintf(buf + l, len - l, "%s%s", first ? "" : ",",
                                       rs_variant_name((rs_variant)v));
                 first = 0;

@@ -115,7 +115,7 @@ typedef struct rs_rec_config {
     uint64_t n_lo, n_hi; /* the sizes (a sweep spans several) */
     /* the variants seen on one GPU ([0]) and over the GPUs per finish
      * ([1 + cross]): a ladder over GPUs has each variant once in each */
-    uint32_t seen[1 + RS_CROSS_COUNT];
+    rs_variant_set seen[1 + RS_CROSS_COUNT];
     uint32_t gpus; /* its rows over several GPUs: their --gpus (0: every one); 1: none */
 } rs_rec_config;
 

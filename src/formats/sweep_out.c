@@ -21,7 +21,7 @@ rs_status rs_sweep_write_csv(const rs_sweep *s, rs_chart_quantity q, const char 
     FILE *f = out.f;
     fprintf(f, "n");
     for (int k = 0; k < rs_sweep_series_count(s); k++)
-        fprintf(f, ",%s", k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
+        fprintf(f, ",%s", k < s->nvar ? rs_sweep_series_name(s, k) : rs_variant_name(RS_V_CPU));
     fprintf(f, "\n");
     for (int i = 0; i < s->sizes.count; i++) {
         fprintf(f, "%llu", (unsigned long long)s->sizes.n[i]);
@@ -102,7 +102,7 @@ static void print_grid(FILE *f, const rs_sweep *s, int cw, int energy)
     const int ns = energy ? s->nvar : rs_sweep_series_count(s); /* the cpu: no GPU energy */
     fprintf(f, "%12s", "n");
     for (int k = 0; k < ns; k++)
-        fprintf(f, " %*.*s", cw, cw, k < s->nvar ? rs_sweep_series_name(s, k) : "cpu");
+        fprintf(f, " %*.*s", cw, cw, k < s->nvar ? rs_sweep_series_name(s, k) : rs_variant_name(RS_V_CPU));
     fprintf(f, "\n");
     for (int i = 0; i < s->sizes.count; i++) {
         char n[32];
@@ -175,7 +175,7 @@ static const char *cpu_from_csv(const rs_result *r)
 /* A series in the sweep's data: as its rows name it; the CPU's "cpu". */
 static const char *series_id(const rs_sweep *s, int series)
 {
-    return series >= s->nvar ? "cpu" : rs_sweep_series_name(s, series);
+    return series >= s->nvar ? rs_variant_name(RS_V_CPU) : rs_sweep_series_name(s, series);
 }
 
 /* The crossovers as data: "leads", the fastest series size range by size

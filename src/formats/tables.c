@@ -398,8 +398,9 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
     ladder_footer(f, rows, count, !en);
     for (int i = 0; i < count; i++)
         if (rows[i].result.req.variant == RS_V_KERNEL) {
-            fprintf(f, "your kernels: step%s against sequential, the tree they start from\n",
-                    m ? " and explains" : "");
+            fprintf(f, "your kernels: step%s against %s, the tree they start from\n",
+                    m ? " and explains" : "",
+                    rs_variant_name(rs_variant_first(RS_VF_KERNEL_BASE)));
             break;
         }
     if (m) fprintf(f, "--wide: every counter of the set as a column\n");

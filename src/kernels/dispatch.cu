@@ -1,23 +1,23 @@
 // The C entry points: route a launch to the file that holds its kernel.
 #include "common.cuh"
 
+/* Each variant's group (which file's launch switch runs it) and kernel
+ * function, from the one list of variants. */
+static const rs_kernel_group groups[RS_VARIANT_COUNT] = {
+#define RS_X_GROUP(id, name, group, ...) group,
+    RS_VARIANTS(RS_X_GROUP)
+#undef RS_X_GROUP
+};
+
 static cudaError_t route(const rs_launch *l, int *occ)
 {
     if (!l || l->block == 0 || (!occ && l->grid == 0)) return cudaErrorInvalidValue;
-    switch (l->variant) {
-    case RS_V_ATOMIC:
-    case RS_V_INTERLEAVED:
-    case RS_V_INTERLEAVED_STRIDED:
-    case RS_V_SEQUENTIAL:
-    case RS_V_FIRST_ADD:
-    case RS_V_UNROLL_WARP_VOLATILE:
-    case RS_V_UNROLL_WARP: return rs_group_classic(l, occ);
-    case RS_V_UNROLLED:
-    case RS_V_MULTI_ELEMENT: return rs_group_unrolled(l, occ);
-    case RS_V_WARP_SHUFFLE:
-    case RS_V_COOPERATIVE_GROUPS:
-    case RS_V_VECTORIZED: return rs_group_modern(l, occ);
-    default: return cudaErrorInvalidValue;
+    if ((unsigned)l->variant >= RS_VARIANT_COUNT) return cudaErrorInvalidValue;
+    switch (groups[l->variant]) {
+    case RS_KG_CLASSIC: return rs_group_classic(l, occ);
+    case RS_KG_UNROLLED: return rs_group_unrolled(l, occ);
+    case RS_KG_MODERN: return rs_group_modern(l, occ);
+    default: return cudaErrorInvalidValue; /* a library, the host or NVRTC: not launched here */
     }
 }
 
@@ -35,12 +35,10 @@ extern "C" cudaError_t rs_kernel_max_blocks_per_sm(const rs_launch *l, int *bloc
 extern "C" const char *rs_kernel_name(rs_variant v)
 {
     static const char *const names[RS_VARIANT_COUNT] = {
-        "k_atomic",          "k_interleaved",        "k_interleaved_strided",
-        "k_sequential",      "k_first_add",          "k_unroll_warp_volatile",
-        "k_unroll_warp",     "k_unrolled",           "k_multi_element",
-        "k_warp_shuffle",    "k_cooperative_groups", "k_vectorized",
-        "cub::DeviceReduce", "thrust::reduce",       "cpu",
-        "user kernel"};
+#define RS_X_KERNEL(id, name, group, kernel, ...) kernel,
+        RS_VARIANTS(RS_X_KERNEL)
+#undef RS_X_KERNEL
+    };
     return ((unsigned)v < RS_VARIANT_COUNT) ? names[v] : "?";
 }
 

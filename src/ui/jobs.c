@@ -159,7 +159,7 @@ void ui_run_sweep(ui_app *a)
     rs_variant vars[RS_VARIANT_COUNT];
     int n = 0;
     for (int v = 0; v < RS_VARIANT_COUNT; v++)
-        if (a->sweep.vars & (1u << v)) vars[n++] = (rs_variant)v;
+        if (a->sweep.vars & RS_VARIANT_BIT(v)) vars[n++] = (rs_variant)v;
     if (!n) {
         ui_status(a, R_BAD, "pick the variants first: v");
         return;

@@ -128,10 +128,12 @@ static int set_sweep(ui_app *a)
 {
     rs_error err;
     if (a->prompt.kind == UI_PROMPT_VARIANTS) {
-        uint32_t mask;
+        rs_variant_set mask;
         if (rs_parse_variants(a->prompt.buf, &mask, &err) != RS_OK) goto bad;
-        const uint32_t all = ((1u << RS_VARIANT_COUNT) - 1) & ~(1u << RS_V_CPU);
-        a->sweep.vars = mask ? mask : a->cfg.kernel[0] ? all : all & ~(1u << RS_V_KERNEL);
+        const rs_variant_set all = rs_variant_set_with(0) & ~rs_variant_set_with(RS_VF_HOST);
+        a->sweep.vars = mask                ? mask
+                        : a->cfg.kernel[0] ? all
+                                           : all & ~RS_VARIANT_BIT(RS_V_KERNEL);
         ui_status(a, R_GOOD, "sweep variants set: Enter runs the sweep");
         return 1;
     }

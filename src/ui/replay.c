@@ -67,9 +67,9 @@ void ui_replay_pick(ui_app *a, int k, int show)
     a->cfg.device = before.device; /* where a live run would go, not where it was recorded */
     snprintf(a->cfg.note, sizeof a->cfg.note, "%s", before.note);
     if (sweep) a->cfg.n = c->n_hi;
-    if (!(c->req.variants & (1u << a->sel)))
+    if (!(c->req.variants & RS_VARIANT_BIT(a->sel)))
         for (int v = RS_VARIANT_COUNT - 1; v >= 0; v--)
-            if (c->req.variants & (1u << v)) a->sel = v;
+            if (c->req.variants & RS_VARIANT_BIT(v)) a->sel = v;
     a->cfg.variant = (rs_variant)a->sel;
     int kernel_seen = 0, cpu_seen = 0; /* as the ladder: the first kernel file recorded */
     for (int i = c->first; i < c->first + c->count; i++) {
@@ -255,7 +255,7 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         char vars[32], n[64], lo[32], hi[32], to[80];
         int count = 0, only = 0;
         for (int v = 0; v < RS_VARIANT_COUNT; v++)
-            if (q->variants & (1u << v)) count++, only = v;
+            if (q->variants & RS_VARIANT_BIT(v)) count++, only = v;
         if (count == 1)
             snprintf(vars, sizeof vars, "%.20s", rs_variant_name(only));
         else

@@ -38,7 +38,7 @@ const rs_result *ui_source_against(const ui_app *a, const rs_result *shown, char
         return &a->uk.prev.result;
     }
     for (int v = (int)shown->req.variant - 1; v >= 0; v--) {
-        if (v == RS_V_CPU || v == RS_V_THRUST) continue;
+        if (rs_variant_has((rs_variant)v, RS_VF_NOT_SAMPLED)) continue;
         const rs_result *r = sampled(a, (rs_variant)v);
         if (!r) continue;
         snprintf(name, len, "%s, the previous step sampled", rs_variant_name((rs_variant)v));

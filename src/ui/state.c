@@ -32,8 +32,10 @@ const rs_result *ui_result_for(const ui_app *a, rs_variant v)
 
 int ui_previous_step(const ui_app *a, rs_variant v)
 {
-    if (v == RS_V_KERNEL) /* yours against the tree it starts from, not thrust */
-        return ui_result_for(a, RS_V_SEQUENTIAL) ? RS_V_SEQUENTIAL : -1;
+    if (v == RS_V_KERNEL) { /* yours against the tree it starts from, not thrust */
+        const int k = rs_variant_first(RS_VF_KERNEL_BASE);
+        return k >= 0 && ui_result_for(a, k) ? k : -1;
+    }
     for (int k = (int)v - 1; k >= 0; k--)
         if (k != RS_V_CPU && ui_result_for(a, k)) return k;
     return -1;

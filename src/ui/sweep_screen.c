@@ -279,7 +279,7 @@ static int legend_items(const ui_app *a, int short_cpu, char (*item)[64], ui_rol
     int n = 0;
     for (int k = 0; k < ns; k++, n++) {
         char buf[4];
-        const char *name = short_cpu && k >= s->nvar ? "cpu" : rs_sweep_series_name(s, k);
+        const char *name = short_cpu && k >= s->nvar ? rs_variant_name(RS_V_CPU) : rs_sweep_series_name(s, k);
         snprintf(item[n], sizeof item[n], "%s %s", series_mark(k, buf), name);
         role[n] = series_role(k);
     }
@@ -354,10 +354,10 @@ static int cursor_items(const ui_app *a, char (*item)[64], ui_role *role)
     return count;
 }
 
-static int popcount32(uint32_t m)
+static int count_set(rs_variant_set m)
 {
     int n = 0;
-    for (int b = 0; b < 32; b++) n += (int)(m >> b & 1u);
+    for (int b = 0; b < RS_VARIANT_COUNT; b++) n += (m & RS_VARIANT_BIT(b)) != 0;
     return n;
 }
 
@@ -369,8 +369,8 @@ static int range_differs(const ui_app *a)
     rs_sweep_sizes want;
     rs_error err;
     if (a->replay || rs_sweep_parse(a->sweep.range, &want, &err) != RS_OK) return 0;
-    uint32_t mask = 0;
-    for (int v = 0; v < s->nvar; v++) mask |= 1u << s->var[v];
+    rs_variant_set mask = 0;
+    for (int v = 0; v < s->nvar; v++) mask |= RS_VARIANT_BIT(s->var[v]);
     if (mask != a->sweep.vars || want.count != s->sizes.count) return 1;
     for (int i = 0; i < want.count; i++)
         if (want.n[i] != s->sizes.n[i]) return 1;
@@ -413,7 +413,7 @@ static void draw_range_line(const ui_app *a, int y, int x, int w, int counters)
     tmp.variants = a->sweep.vars;
     rs_field_format(&tmp, rs_field_by_key("run", "variants"), vars, sizeof vars);
     if (counters) snprintf(cnt, sizeof cnt, "   counters %.40s", a->cfg.metrics);
-    const int nv = popcount32(a->sweep.vars);
+    const int nv = count_set(a->sweep.vars);
     for (int form = 0; form < 3; form++) {
         if (form == 0)
             snprintf(line_text, sizeof line_text, "g range %s   v variants %s%s", a->sweep.range,

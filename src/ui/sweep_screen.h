@@ -13,7 +13,7 @@ typedef struct ui_sweep_state {
     rs_sweep data;
     rs_request cfg; /* the settings the sweep on screen was run with */
     int ready;
-    uint32_t vars;
+    rs_variant_set vars;
     char range[RS_SWEEP_MAX];
     rs_chart_quantity q;
     int cursor;

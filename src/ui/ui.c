@@ -312,10 +312,8 @@ static int init_app(ui_app *a, const ui_options *cli)
     a->ladder = calloc(RS_VARIANT_COUNT, sizeof *a->ladder);
     a->failed = calloc(RS_VARIANT_COUNT, sizeof *a->failed);
     if (!a->last || !a->ladder || !a->checks || !a->failed) return RS_E_NOMEM;
-    a->sweep.vars = cli->req.variants ? cli->req.variants
-                                      : (1u << RS_V_ATOMIC) | (1u << RS_V_FIRST_ADD) |
-                                            (1u << RS_V_MULTI_ELEMENT) | (1u << RS_V_VECTORIZED) |
-                                            (1u << RS_V_CUB);
+    a->sweep.vars =
+        cli->req.variants ? cli->req.variants : rs_variant_set_with(RS_VF_SWEEP_SET);
     snprintf(a->sweep.range, sizeof a->sweep.range, "%s", cli->req.sweep);
     if (cli->preset) {
         snprintf(a->preset_name, sizeof a->preset_name, "%s", cli->preset);

@@ -27,11 +27,40 @@ def functions(lines):
             start = name = None
 
 
+# A variant is one row (src/core/variants.h): its name and its id are
+# spelled only there, in its kernel (src/kernels/) and in its story
+# (analysis/stories.c, ui/why.c). The CPU baseline and your own kernel are
+# roles the program names (RS_V_CPU, RS_V_KERNEL).
+ROWS = ROOT / "src/core/variants.h"
+VARIANTS = re.findall(r'^\s*X\((\w+), "(\w+)"', ROWS.read_text(), re.M)
+STORY = {"src/core/variants.h", "src/analysis/stories.c", "src/ui/why.c"}
+ROLES = {"CPU", "KERNEL"}
+# the same word meaning something else: a finish's name, an opcode, a C++
+# namespace
+OTHER_WORD = {("src/core/types.c", "atomic"), ("src/core/sass_op.c", "atomic"),
+              ("src/nvtools/demangle.c", "cooperative_groups")}
+if len(VARIANTS) < 15:
+    bad.append(f"{ROWS.relative_to(ROOT)}: {len(VARIANTS)} rows read; the list's shape changed?")
+
+
+def variant_spellings(rel, text):
+    if str(rel) in STORY or rel.parts[:2] == ("src", "kernels"):
+        return
+    for ident, name in VARIANTS:
+        if ident in ROLES:
+            continue
+        if re.search(rf"\bRS_V_{ident}\b", text):
+            bad.append(f"{rel}: names RS_V_{ident}: a variant's facts belong in its row")
+        if (str(rel), name) not in OTHER_WORD and f'"{name}"' in text:
+            bad.append(f'{rel}: spells "{name}": a variant\'s name belongs in its row')
+
+
 for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
     if path.suffix not in (".c", ".h", ".cu", ".cuh"):
         continue
     lines = path.read_text().splitlines()
     rel = path.relative_to(ROOT)
+    variant_spellings(rel, "\n".join(lines))
     if len(lines) > MAX_FILE:
         bad.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE})")
     for name, first, length in functions(lines):
