@@ -6,10 +6,12 @@
 #include "text.h"
 
 static const rs_variant_info catalogue[RS_VARIANT_COUNT] = {
+/* clang-format off */
 #define RS_X_INFO(id, name, group, kernel, markers, flags, finish, ept, per_iter, idea, change,    \
                   counter)                                                                         \
     {RS_V_##id, name, RS_V_##id + 1, group, kernel, idea, change, counter, flags, finish, ept,     \
      per_iter},
+    /* clang-format on */
     RS_VARIANTS(RS_X_INFO)
 #undef RS_X_INFO
 };
@@ -134,8 +136,7 @@ static rs_status check_gpus(const rs_variant_info *vi, const rs_request *r, rs_e
         return rs_fail(err, RS_E_USAGE,
                        "%s ends on the host, and a run over several GPUs combines partials "
                        "left on each GPU: choose %s",
-                       lib ? vi->kernel : "finish cpu",
-                       lib && alt ? alt->name : "another finish");
+                       lib ? vi->kernel : "finish cpu", lib && alt ? alt->name : "another finish");
     }
     if (r->device != 0)
         return rs_fail(err, RS_E_USAGE, "--gpus N runs on GPUs 0 to N-1: leave --device at 0");
@@ -195,8 +196,8 @@ rs_status rs_catalogue_check(const rs_request *r, rs_error *err)
     if (!(vi->flags & RS_VF_FINISH) && r->finish != RS_FINISH_AUTO)
         return rs_fail(err, RS_E_USAGE, "%s has no finish step to choose: %s", vi->name,
                        vi->flags & RS_VF_EACH_ATOMIC ? "every thread already updates the one result"
-                       : vi->flags & RS_VF_HOST ? "it runs on the CPU"
-                                                : "the library finishes the reduction itself");
+                       : vi->flags & RS_VF_HOST      ? "it runs on the CPU"
+                                                     : "the library finishes the reduction itself");
     return check_gpus(vi, r, err);
 }
 
@@ -210,16 +211,28 @@ void rs_request_for_variant(const rs_request *base, rs_variant v, rs_request *ou
     if (v != RS_V_KERNEL) out->kernel[0] = '\0'; /* the file belongs to the kernel's row */
 }
 
+/* A request as the run it asks for: knobs the variant does not take are
+ * automatic (rs_request_for_variant), a library's or the host's blockDim
+ * is its own, the finish is the one used, one GPU has no cross finish. */
+static void as_run(const rs_request *r, rs_request *out)
+{
+    rs_request_for_variant(r, r->variant, out);
+    const rs_variant_info *vi = rs_catalogue_get(out->variant);
+    if (vi && (vi->flags & (RS_VF_LIBRARY | RS_VF_HOST))) out->block = 0;
+    out->finish = rs_catalogue_finish(out);
+    if (out->gpus == 1) out->cross = RS_CROSS_HOST;
+}
+
 int rs_request_same_run(const rs_request *a, const rs_request *b)
 {
+    if (a->variant != b->variant) return 0;
     rs_request x, y;
-    rs_request_for_variant(a, a->variant, &x);
-    rs_request_for_variant(b, b->variant, &y);
-    return x.variant == y.variant && x.type == y.type && x.op == y.op && x.n == y.n &&
-           (x.block == y.block ||
-            (rs_catalogue_get(x.variant)->flags & (RS_VF_LIBRARY | RS_VF_HOST))) &&
-           rs_catalogue_finish(&x) == rs_catalogue_finish(&y) && x.grid == y.grid &&
-           x.ept == y.ept && x.dist == y.dist && x.gpus == y.gpus &&
-           (x.gpus == 1 || x.cross == y.cross) &&
-           (x.variant != RS_V_KERNEL || strcmp(x.kernel, y.kernel) == 0);
+    as_run(a, &x);
+    as_run(b, &y);
+    for (int i = 0; i < RS_FIELD_COUNT; i++) {
+        const rs_field *f = &rs_fields[i];
+        if ((f->ident == RS_ID_CONFIG || f->ident == RS_ID_ROW) && !rs_field_same(&x, &y, f))
+            return 0;
+    }
+    return 1;
 }

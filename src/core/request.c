@@ -11,8 +11,11 @@
 #include "sweep_range.h"
 
 const rs_field rs_fields[RS_FIELD_COUNT] = {
-#define RS_X_FIELD(m, kind, sec, key, flag, sopt, mn, mx, def, impl, arg, help)                    \
-    {RS_F_##m, kind, sec, key, flag, sopt, mn, mx, def, impl, arg, help, offsetof(rs_request, m)},
+/* clang-format off */
+#define RS_X_FIELD(m, kind, sec, key, flag, sopt, mn, mx, def, impl, arg, help, ident)             \
+    {RS_F_##m, kind, sec, key, flag, sopt, mn, mx, def, impl, arg, help, ident,                    \
+     offsetof(rs_request, m), sizeof(((rs_request *)0)->m)},
+    /* clang-format on */
     RS_REQUEST_FIELDS(RS_X_FIELD)
 #undef RS_X_FIELD
 };
@@ -275,13 +278,31 @@ int rs_field_is_default(const rs_request *r, const rs_field *f)
     return strcmp(a, b) == 0;
 }
 
+int rs_field_same(const rs_request *a, const rs_request *b, const rs_field *f)
+{
+    const char *x = (const char *)a + f->offset, *y = (const char *)b + f->offset;
+    switch (f->kind) {
+    case RS_FK_METRICS:
+    case RS_FK_SWEEP:
+    case RS_FK_TEXT: return strncmp(x, y, f->size) == 0; /* what follows the text is not */
+    default: return memcmp(x, y, f->size) == 0;
+    }
+}
+
 int rs_request_equal(const rs_request *a, const rs_request *b)
 {
+    for (int i = 0; i < RS_FIELD_COUNT; i++)
+        if (!rs_field_same(a, b, &rs_fields[i])) return 0;
+    return 1;
+}
+
+int rs_request_same_config(const rs_request *a, const rs_request *b, int sweep)
+{
     for (int i = 0; i < RS_FIELD_COUNT; i++) {
-        char x[512], y[512];
-        rs_field_format(a, &rs_fields[i], x, sizeof x);
-        rs_field_format(b, &rs_fields[i], y, sizeof y);
-        if (strcmp(x, y) != 0) return 0;
+        const rs_field *f = &rs_fields[i];
+        if ((f->ident == RS_ID_CONFIG || f->ident == RS_ID_HOW) && !(sweep && f->id == RS_F_n) &&
+            !rs_field_same(a, b, f))
+            return 0;
     }
     return 1;
 }

@@ -42,57 +42,80 @@ typedef enum {
     RS_FK_TEXT,
 } rs_field_kind;
 
+/* What a field is to a measurement; the three rules over two requests
+ * (rs_request_same_run, rs_request_same_config, rs_request_equal) read it. */
+typedef enum {
+    RS_ID_CONFIG, /* what every row of a ladder shares and a measurement is of: a
+                     row of another type, op, n, blockDim or input is another run */
+    RS_ID_ROW,    /* what tells one row of a ladder from another (the variant and
+                     its own knobs, the GPUs it spans, your kernel's file): part
+                     of the run, not of the configuration the rows share */
+    RS_ID_HOW,    /* how the run was measured (repetitions, warm-up, seed,
+                     counters): the same run, but a recording's configuration
+                     holds one of each */
+    RS_ID_NONE    /* not part of a measurement: lists, device index, what else
+                     is collected, the sweep's sizes, a time limit, a note */
+} rs_field_ident;
+
 /* X(member, kind, section, ini key, cli flag, short opt, min, max, default,
  *   value used when the flag has no argument (NULL: argument required),
- *   argument name, help) */
+ *   argument name, help, identity) */
 #define RS_REQUEST_FIELDS(X)                                                                       \
-    X(variant, RS_FK_VARIANT, "run", "variant", "variant", 'v', 0, 0, RS_VARIANT_DEFAULT, NULL,  \
-      "ID",                                                                                        \
-      "kernel variant (see: redscope variants)")                                                   \
+    X(variant, RS_FK_VARIANT, "run", "variant", "variant", 'v', 0, 0, RS_VARIANT_DEFAULT, NULL,    \
+      "ID", "kernel variant (see: redscope variants)", RS_ID_ROW)                                  \
     X(variants, RS_FK_VARLIST, "run", "variants", "variants", 'V', 0, 0, "", NULL, "LIST",         \
-      "variants for ladder and sweep: ids separated by commas, or FIRST..LAST; empty: all")        \
-    X(type, RS_FK_DTYPE, "run", "type", "type", 't', 0, 0, "int32", NULL, "T", "element type")     \
-    X(op, RS_FK_OP, "run", "op", "op", 'o', 0, 0, "sum", NULL, "OP", "the reduction's operation")  \
+      "variants for ladder and sweep: ids separated by commas, or FIRST..LAST; empty: all",        \
+      RS_ID_NONE)                                                                                  \
+    X(type, RS_FK_DTYPE, "run", "type", "type", 't', 0, 0, "int32", NULL, "T", "element type",     \
+      RS_ID_CONFIG)                                                                                \
+    X(op, RS_FK_OP, "run", "op", "op", 'o', 0, 0, "sum", NULL, "OP", "the reduction's operation",  \
+      RS_ID_CONFIG)                                                                                \
     X(n, RS_FK_SIZE, "run", "n", "n", 'n', 1, RS_N_MAX, "2^24", NULL, "N",                         \
-      "number of elements: 16777216, 2^24, 16M, 1024*65535, 2^20+7")                               \
+      "number of elements: 16777216, 2^24, 16M, 1024*65535, 2^20+7", RS_ID_CONFIG)                 \
     X(block, RS_FK_UINT, "run", "block", "block", 'b', RS_BLOCK_MIN, RS_BLOCK_MAX, "256", NULL,    \
-      "B", "threads per block (blockDim.x)")                                                       \
+      "B", "threads per block (blockDim.x)", RS_ID_CONFIG)                                         \
     X(grid, RS_FK_UINT, "run", "grid", "grid", 'g', 0, 2147483647u, "0", NULL, "G",                \
-      "blocks in the first pass of grid-stride variants; 0: one full wave of the GPU")             \
+      "blocks in the first pass of grid-stride variants; 0: one full wave of the GPU", RS_ID_ROW)  \
     X(ept, RS_FK_UINT, "run", "elements_per_thread", "ept", 'e', 0, 16777216u, "0", NULL, "E",     \
-      "elements per thread of grid-stride variants (sets the grid); 0: automatic")                 \
+      "elements per thread of grid-stride variants (sets the grid); 0: automatic", RS_ID_ROW)      \
     X(finish, RS_FK_FINISH, "run", "finish", "finish", 'f', 0, 0, "auto", NULL, "F",               \
-      "how block results are combined")                                                            \
+      "how block results are combined", RS_ID_ROW)                                                 \
     X(warmup, RS_FK_UINT, "run", "warmup", "warmup", 'w', 0, 1000, "3", NULL, "K",                 \
-      "untimed warm-up runs")                                                                      \
+      "untimed warm-up runs", RS_ID_HOW)                                                           \
     X(reps, RS_FK_UINT, "run", "repetitions", "reps", 'r', 1, 10000, "20", NULL, "K",              \
-      "timed repetitions (median, min and max are reported)")                                      \
-    X(dist, RS_FK_DIST, "run", "input", "input", 'i', 0, 0, "random", NULL, "D", "input values")   \
+      "timed repetitions (median, min and max are reported)", RS_ID_HOW)                           \
+    X(dist, RS_FK_DIST, "run", "input", "input", 'i', 0, 0, "random", NULL, "D", "input values",   \
+      RS_ID_CONFIG)                                                                                \
     X(seed, RS_FK_U64, "run", "seed", "seed", 's', 0, UINT64_MAX, "42", NULL, "S",                 \
-      "seed of the random input")                                                                  \
+      "seed of the random input", RS_ID_HOW)                                                       \
     X(device, RS_FK_UINT, "run", "device", "device", 'd', 0, 1023, "0", NULL, "I",                 \
-      "CUDA device index")                                                                         \
+      "CUDA device index", RS_ID_NONE)                                                             \
     X(gpus, RS_FK_UINT, "run", "gpus", "gpus", 0, 0, RS_GPUS_MAX, "1", NULL, "N",                  \
-      "GPUs the input is split over (GPUs 0 to N-1; 0: every one), each reducing its share")       \
+      "GPUs the input is split over (GPUs 0 to N-1; 0: every one), each reducing its share",       \
+      RS_ID_ROW)                                                                                   \
     X(cross, RS_FK_CROSS, "run", "cross_finish", "cross", 0, 0, 0, "host", NULL, "F",              \
       "how the GPUs' partials are combined: host (copied back, added there), p2p (peer copies, "   \
-      "adds on the GPUs) or nccl (ncclReduce)")                                                    \
+      "adds on the GPUs) or nccl (ncclReduce)",                                                    \
+      RS_ID_ROW)                                                                                   \
     X(metrics, RS_FK_METRICS, "run", "metrics", "metrics", 'm', 0, 0, "none", "default", "SET",    \
       "hardware counters: none, default, full (redscope metrics says what each costs), or metric " \
-      "keys separated by commas")                                                                  \
+      "keys separated by commas",                                                                  \
+      RS_ID_HOW)                                                                                   \
     X(stalls, RS_FK_UINT, "run", "stalls", "stalls", 0, 0, 1, "0", "1", "0|1",                     \
-      "where warps wait, line by line: PC sampling in a run of its own (run, ladder)")             \
+      "where warps wait, line by line: PC sampling in a run of its own (run, ladder)", RS_ID_NONE) \
     X(energy, RS_FK_UINT, "run", "energy", "energy", 0, 0, 1, "0", "1", "0|1",                     \
       "energy per reduction through NVML: joules, watts and J per GB, in a run of its own of "     \
-      "back-to-back reductions (run, ladder, sweep)")                                              \
+      "back-to-back reductions (run, ladder, sweep)",                                              \
+      RS_ID_NONE)                                                                                  \
     X(sweep, RS_FK_SWEEP, "sweep", "range", "range", 'R', 0, 0, "2^10..2^28", NULL, "RANGE",       \
-      "sizes of a sweep: 2^10..2^28 (powers of two), 1K..1G:4 (factor 4), or 1000,2^20,16M")       \
+      "sizes of a sweep: 2^10..2^28 (powers of two), 1K..1G:4 (factor 4), or 1000,2^20,16M",       \
+      RS_ID_NONE)                                                                                  \
     X(kernel, RS_FK_TEXT, "run", "kernel", "kernel", 'k', 0, 0, "", NULL, "FILE.cu",               \
-      "your own kernel (see conf/kernels/template.cu); several may be given to ladder")            \
+      "your own kernel (see conf/kernels/template.cu); several may be given to ladder", RS_ID_ROW) \
     X(timeout, RS_FK_UINT, "run", "timeout", "timeout", 0, 1, 3600, "10", NULL, "S",               \
-      "seconds one repetition of a user kernel may take before it is stopped")                     \
+      "seconds one repetition of a user kernel may take before it is stopped", RS_ID_NONE)         \
     X(note, RS_FK_TEXT, "preset", "note", "note", 0, 0, 0, "", NULL, "TEXT",                       \
-      "a note that travels with a saved preset")
+      "a note that travels with a saved preset", RS_ID_NONE)
 
 #define RS_AR_GPUS_MAX    RS_GPUS_MAX
 #define RS_RENDEZVOUS_MAX 4000 /* bytes of a rendezvous path, before ".ALGO" */
@@ -154,7 +177,8 @@ typedef struct rs_field {
     const char *implied;
     const char *argname;
     const char *help;
-    size_t offset;
+    rs_field_ident ident;
+    size_t offset, size;
 } rs_field;
 
 extern const rs_field rs_fields[RS_FIELD_COUNT];
@@ -195,5 +219,12 @@ int rs_request_variant_list(const rs_request *r, rs_variant *out, int max);
 
 /* 1 when two requests ask for the same thing (every field equal). */
 int rs_request_equal(const rs_request *a, const rs_request *b);
+
+/* 1 when a recording's configuration holds both: their RS_ID_CONFIG and
+ * RS_ID_HOW fields equal (n too unless `sweep`: a sweep's rows vary it). */
+int rs_request_same_config(const rs_request *a, const rs_request *b, int sweep);
+
+/* 1 when one field holds the same value in a and b. */
+int rs_field_same(const rs_request *a, const rs_request *b, const rs_field *f);
 
 #endif

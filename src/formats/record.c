@@ -231,13 +231,6 @@ static int knob_fits(const rs_request *row, rs_request *cfg, unsigned *seen_flag
     return 1;
 }
 
-static int same_settings(const rs_request *a, const rs_request *b, int sweep)
-{
-    return a->type == b->type && a->op == b->op && a->block == b->block && a->reps == b->reps &&
-           a->warmup == b->warmup && a->dist == b->dist && a->seed == b->seed &&
-           strcmp(a->metrics, b->metrics) == 0 && (sweep || a->n == b->n);
-}
-
 int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
 {
     int n = 0;
@@ -260,7 +253,7 @@ int rs_recording_configs(const rs_recording *rec, rs_rec_config *out, int max)
         const int other_gpus = c && (ladder ? r->gpus != 1 && c->gpus != 1 && c->gpus != r->gpus
                                             : !rs_request_same_spread(&c->req, r));
         if (!c || strcmp(c->command, rec->command[i]) != 0 || repeat || other_gpus ||
-            !same_settings(&c->req, r, sweep) || !knob_fits(r, &joined, &seen_flags)) {
+            !rs_request_same_config(&c->req, r, sweep) || !knob_fits(r, &joined, &seen_flags)) {
             if (n == max) break;
             c = &out[n++];
             memset(c, 0, sizeof *c);

@@ -115,6 +115,50 @@ static void same_run(void)
     CHECK(!rs_request_same_run(&k, &l));
 }
 
+/* The three rules over two requests, each field as the table says. */
+static void identity(void)
+{
+    rs_request a = request(RS_V_SEQUENTIAL, 256), b = a;
+    b.seed = 7; /* another input of the same kind: the same run, another configuration */
+    CHECK(rs_request_same_run(&a, &b) && !rs_request_same_config(&a, &b, 0) &&
+          !rs_request_equal(&a, &b));
+    b = a, b.stalls = 1, b.device = 3; /* what else is collected, where: neither */
+    CHECK(rs_request_same_run(&a, &b) && rs_request_same_config(&a, &b, 0) &&
+          !rs_request_equal(&a, &b));
+    b = a, b.variant = RS_V_CUB; /* another row of the same ladder */
+    CHECK(!rs_request_same_run(&a, &b) && rs_request_same_config(&a, &b, 0));
+    b = a, b.n = 2 * a.n; /* another size: only a sweep's rows share a configuration */
+    CHECK(!rs_request_same_config(&a, &b, 0) && rs_request_same_config(&a, &b, 1));
+    b = a, b.cross = RS_CROSS_NCCL; /* no cross finish on one GPU */
+    CHECK(rs_request_same_run(&a, &b));
+    a.gpus = b.gpus = 2;
+    CHECK(!rs_request_same_run(&a, &b));
+    b = a;
+    snprintf(b.metrics, sizeof b.metrics, "full");
+    CHECK(rs_request_same_run(&a, &b) && !rs_request_same_config(&a, &b, 0));
+    b = a;
+    b.metrics[sizeof b.metrics - 1] = 'x'; /* past the text's end: not part of it */
+    CHECK(rs_request_equal(&a, &b));
+}
+
+/* The row's flags answer what code used to ask by name. */
+static void rows(void)
+{
+    CHECK(rs_variant_first(RS_VF_KERNEL_BASE) >= 0);
+    CHECK(rs_variant_has(RS_V_CPU, RS_VF_HOST) && !rs_variant_has(RS_V_CUB, RS_VF_HOST));
+    CHECK(!rs_variant_has((rs_variant)RS_VARIANT_COUNT, 0));
+    CHECK(rs_variant_set_with(0) == (RS_VARIANT_BIT(RS_VARIANT_COUNT) - 1));
+    for (int v = 0; v < RS_VARIANT_COUNT; v++)
+        CHECK_MSG(rs_catalogue_get((rs_variant)v)->step == v + 1, "%s is step %d",
+                  rs_variant_name((rs_variant)v), rs_catalogue_get((rs_variant)v)->step);
+    rs_request r = request(RS_V_CUB, 256);
+    r.grid = 4; /* the refusal names every variant that takes a grid, from their rows */
+    rs_error err = {RS_OK, ""};
+    CHECK(rs_catalogue_check(&r, &err) == RS_E_USAGE);
+    CHECK_MSG(strstr(err.msg, "multi_element, warp_shuffle, cooperative_groups and vectorized"),
+              "%s", err.msg);
+}
+
 static void request_name(void)
 {
     rs_request r = request(RS_V_KERNEL, 256);
@@ -133,6 +177,8 @@ int main(void)
     names();
     blocks();
     same_run();
+    identity();
+    rows();
     request_name();
     return check_report("test_catalogue");
 }
