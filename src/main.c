@@ -12,6 +12,7 @@
 #include "core/format.h"
 #include "core/source.h"
 #include "core/trace.h"
+#include "engine/gpu_process.h"
 
 #ifndef RS_VERSION
 #define RS_VERSION "0"

@@ -14,6 +14,7 @@
 #include "formats/source_recording.h"
 #include "formats/record.h"
 #include "core/runner.h"
+#include "engine/gpu_process.h"
 
 static volatile sig_atomic_t batch_cancel; /* set by the handler, read between launches */
 
@@ -117,7 +118,7 @@ int rs_cli_metrics_missing(const rs_cli *cli, const rs_row *rows, int n)
     return bare == ran ? RS_E_USAGE : 0;
 }
 
-int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, const rs_request *reqs,
+int rs_cli_run_list(const rs_cli *cli, rs_source *src, const rs_ask *ask, const rs_request *reqs,
                     int n, rs_row *rows, int *done)
 {
     rs_error err;
@@ -131,9 +132,9 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const char *command, cons
     batch_cancel = 0;
     /* a live list reads its counters after all its timings (core/runner.h) */
     const rs_runner_record keep = rs_recorder_hook(&rec);
-    const rs_runner rn = {src,           command, cli->record ? &keep : NULL,
-                          &batch_cancel, show,    NULL,
-                          NULL,          &l,      !cli->replay,
+    const rs_runner rn = {src,           *ask, cli->record ? &keep : NULL,
+                          &batch_cancel, show, NULL,
+                          NULL,          &l,   !cli->replay,
                           cli->ranks > 0}; /* the all-reduce's ranks stay in step */
     struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);

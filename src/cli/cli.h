@@ -116,7 +116,7 @@ int rs_cli_open_source(const rs_cli *cli, int need_gpu, struct rs_source **src);
 /* reqs[0..n) into rows through the runner, with a progress line, SIGINT
  * SIGTERM and SIGHUP as a cancel, and --record. 0 or the status that stopped it
  * (said on stderr). *done rows were made. */
-int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const char *command,
+int rs_cli_run_list(const rs_cli *cli, struct rs_source *src, const rs_ask *ask,
                     const rs_request *reqs, int n, rs_row *rows, int *done);
 /* --replay where nothing asked for was recorded: one line that says so,
  * with the options that replay what the recording holds for command, and

@@ -79,7 +79,7 @@ static int against_run(const rs_cli *cli, rs_source *src, rs_row *out, char *nam
     rs_cli quiet = *cli;
     quiet.record = NULL; /* --record keeps the run asked for, not what it is held against */
     int done = 0;
-    rc = rs_cli_run_list(&quiet, opened ? opened : src, "run", &r, 1, out, &done);
+    rc = rs_cli_run_list(&quiet, opened ? opened : src, &(rs_ask){RS_ASK_RUN, "run", NULL, NULL}, &r, 1, out, &done);
     if (opened) rs_source_close(opened);
     if (!rc && out->status != RS_OK) {
         rs_cli_error("--against %s: %s", cli->against, out->error);

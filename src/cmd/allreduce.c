@@ -22,6 +22,7 @@
 #include "formats/rendezvous.h"
 #include "core/runner.h"
 #include "core/sweep_range.h"
+#include "engine/gpu_process.h"
 
 static rs_status sizes_of(const rs_cli *cli, rs_sweep_sizes *sz, rs_error *err)
 {
@@ -39,23 +40,19 @@ static int requests(const rs_cli *cli, const rs_source *src, const rs_sweep_size
     const rs_ar_record *rec = rs_source_ar_record(src);
     rs_request base = cli->req;
     base.gpus = cli->gpus < 0 ? 0 : (uint32_t)cli->gpus;
-    base.ar.rank = cli->ranks ? cli->rank : 0;
-    base.ar.ranks = cli->ranks;
-    snprintf(base.ar.rendezvous, sizeof base.ar.rendezvous, "%s",
-             cli->rendezvous ? cli->rendezvous : "");
     int n = 0;
     for (int i = 0; rec && i < rec->npoints; i++) {
         reqs[n] = base;
         reqs[n].type = rec->type, reqs[n].op = rec->op;
         reqs[n].warmup = rec->warmup, reqs[n].reps = rec->reps;
         reqs[n].n = rec->p[i].n;
-        reqs[n++].ar.algo = rec->p[i].algo;
+        reqs[n++].ar_algo = rec->p[i].algo;
     }
     for (int a = 0; !rec && a < RS_AR_ALGO_COUNT; a++)
         for (int i = 0; (algos & (1u << a)) && i < sz->count && n < MAX_POINTS; i++) {
             reqs[n] = base;
             reqs[n].n = sz->n[i];
-            reqs[n++].ar.algo = (rs_ar_algo)a;
+            reqs[n++].ar_algo = (rs_ar_algo)a;
         }
     return n;
 }
@@ -67,16 +64,16 @@ static void say_failed(const rs_row *rows, int n)
         if (rows[i].status == RS_OK || rs_runner_fatal(rows[i].status)) continue; /* said */
         int same = 1;
         while (i + same < n && rows[i + same].status != RS_OK &&
-               rows[i + same].result.req.ar.algo == rows[i].result.req.ar.algo &&
+               rows[i + same].result.req.ar_algo == rows[i].result.req.ar_algo &&
                strcmp(rows[i + same].error, rows[i].error) == 0)
             same++;
         char count[32];
         rs_fmt_count((double)rows[i].result.req.n, count, sizeof count);
         if (same == 1)
-            rs_cli_error("%s at n %s: %s", rs_ar_algo_name(rows[i].result.req.ar.algo), count,
+            rs_cli_error("%s at n %s: %s", rs_ar_algo_name(rows[i].result.req.ar_algo), count,
                          rows[i].error);
         else
-            rs_cli_error("%s, %d sizes from n %s: %s", rs_ar_algo_name(rows[i].result.req.ar.algo),
+            rs_cli_error("%s, %d sizes from n %s: %s", rs_ar_algo_name(rows[i].result.req.ar_algo),
                          same, count, rows[i].error);
         i += same - 1;
     }
@@ -140,7 +137,10 @@ static int measure(const rs_cli *cli, rs_source *src, const rs_sweep_sizes *sz, 
         const int n = requests(cli, src, sz, algos, reqs);
         rs_cli own = *cli; /* its own recording: rs_ar_run_write */
         own.record = NULL;
-        rc = rs_cli_run_list(&own, src, RS_COMMAND_ALLREDUCE, reqs, n, rows, &done);
+        rs_ar_job job = {RS_AR_NCCL, cli->ranks ? cli->rank : 0, cli->ranks, ""};
+        snprintf(job.rendezvous, sizeof job.rendezvous, "%s", cli->rendezvous ? cli->rendezvous : "");
+        const rs_ask ask = {RS_ASK_ALLREDUCE, NULL, &job, NULL};
+        rc = rs_cli_run_list(&own, src, &ask, reqs, n, rows, &done);
         const int failed = points_of(rows, done, run);
         if (!rc) rc = failed;
     } else {

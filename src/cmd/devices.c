@@ -9,6 +9,7 @@
 #include "formats/record.h"
 #include "core/text.h"
 #include "core/source.h"
+#include "engine/gpu_process.h"
 
 /* Device i's facts from the GPU process (bare: no context of its own; with
  * --measure each device is measured in an engine of its own there): 1 when
@@ -23,8 +24,8 @@ static int one_device(rs_source *src, int i, int measure, rs_device_info *d, int
     rs_request_defaults(&req);
     req.device = (uint32_t)i;
     memset(&res, 0, sizeof res); /* a process that ended answers nothing */
-    *st = src->run(src, &req, measure ? RS_COMMAND_DEVICE_MEASURE : RS_COMMAND_DEVICE, NULL, &res,
-                   &err);
+    const rs_ask ask = {measure ? RS_ASK_DEVICE_MEASURE : RS_ASK_DEVICE, NULL, NULL, NULL};
+    *st = src->run(src, &req, &ask, &res, &err);
     if (res.multi.gpus > 0) *total = res.multi.gpus;
     if (*st != RS_OK && !res.device.name[0]) {
         rs_cli_error("%s", err.msg);

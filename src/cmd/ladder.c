@@ -59,7 +59,7 @@ int rs_cmd_ladder(rs_cli *cli)
         return rc;
     }
     int done = 0;
-    rc = rs_cli_run_list(cli, src, "ladder", reqs, nvars, rows, &done);
+    rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "ladder", NULL, NULL}, reqs, nvars, rows, &done);
     /* counters asked for by name (--metrics dram_read,bank_ld): their columns */
     const char *m = cli->req.metrics;
     const int named = cli->set[RS_F_metrics] && strcmp(m, "none") != 0 &&

@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "core/metric_table.h"
 #include "core/source.h"
+#include "engine/gpu_process.h"
 
 /* One counter of `redscope metrics`: a table line, a CSV line, or an
  * element of arr; passes -1 where it cannot be read here. */

@@ -49,7 +49,7 @@ int rs_cmd_run(rs_cli *cli)
         return RS_E_NOMEM;
     }
     int done = 0;
-    rc = rs_cli_run_list(cli, src, "run", &cli->req, 1, row, &done);
+    rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "run", NULL, NULL}, &cli->req, 1, row, &done);
     if (!rc && row->status != RS_OK) {
         rs_cli_error("%s", row->error);
         rc = (int)row->status;

@@ -134,7 +134,7 @@ int rs_cmd_sweep(rs_cli *cli)
         rs_cli_error("out of host memory");
         rc = RS_E_NOMEM;
     } else if (!(rc = rs_cli_open_source(cli, need_gpu, &src))) {
-        rc = rs_cli_run_list(cli, src, "sweep", reqs, sizes.count * nvar, s.rows, &s.done);
+        rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "sweep", NULL, NULL}, reqs, sizes.count * nvar, s.rows, &s.done);
         rs_print_sweep(stdout, &s, cli->format);
         if (!rc) rc = rs_cli_nothing_recorded(cli, src, "sweep", s.rows, s.done);
         const int no_energy = rs_cli_energy_missing(cli, s.rows, s.done);

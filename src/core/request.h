@@ -120,11 +120,11 @@ typedef enum {
 #define RS_AR_GPUS_MAX    RS_GPUS_MAX
 #define RS_RENDEZVOUS_MAX 4000 /* bytes of a rendezvous path, before ".ALGO" */
 
-/* What an all-reduce request (command "allreduce") adds to the fields it
- * shares with a run (type, op, n, warmup, reps, seed): its algorithm, and
- * for one process per GPU its rank of the job and the file the ranks meet
- * at. Command options, not fields: presets and recordings of runs do not
- * hold them. */
+/* An all-reduce job: its algorithm, and for one process per GPU its rank
+ * and the file the ranks meet at. The command's options, not fields:
+ * presets and recordings of runs do not hold them; a request carries its
+ * point's algorithm alone (ar_algo), the source is asked with the rest
+ * (rs_ask.job). */
 typedef struct rs_ar_job {
     rs_ar_algo algo;
     int32_t rank, ranks; /* ranks 0: one process, GPUs 0..gpus-1 */
@@ -155,7 +155,7 @@ typedef struct rs_request {
     char kernel[RS_NOTE_MAX]; /* RS_V_KERNEL: the .cu file */
     uint32_t timeout;         /* seconds a user kernel may run */
     char note[RS_NOTE_MAX];
-    rs_ar_job ar; /* not a field: the all-reduce's own options */
+    rs_ar_algo ar_algo; /* not a field: an all-reduce point's algorithm */
 } rs_request;
 
 typedef enum {

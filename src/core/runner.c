@@ -37,15 +37,17 @@ static void make_row(const rs_runner *rn, const rs_request *r, int index, int to
 {
     char label[96], n[32];
     rs_format_size(r->n, n, sizeof n);
-    const int ar = rn->command && strcmp(rn->command, RS_COMMAND_ALLREDUCE) == 0;
+    const int ar = rn->ask.kind == RS_ASK_ALLREDUCE;
     snprintf(label, sizeof label, "%s%s n=%s", ar ? "all-reduce " : "",
-             ar ? rs_ar_algo_name(r->ar.algo) : rs_request_name(r), n);
+             ar ? rs_ar_algo_name(r->ar_algo) : rs_request_name(r), n);
     row_ctx c = {rn, index, total, label};
     rs_hooks hooks = {on_progress, &c, rn->cancel, on_stage};
+    rs_ask ask = rn->ask;
+    ask.hooks = &hooks;
     rs_error err;
     memset(row, 0, sizeof *row);
     if (rn->progress) rn->progress(rn->ctx, index, total, 0.0, label);
-    row->status = rn->src->run(rn->src, r, rn->command, &hooks, &row->result, &err);
+    row->status = rn->src->run(rn->src, r, &ask, &row->result, &err);
     if (row->status != RS_OK) {
         row->result.req = *r;
         snprintf(row->error, sizeof row->error, "%s", err.msg);
@@ -55,7 +57,7 @@ static void make_row(const rs_runner *rn, const rs_request *r, int index, int to
 /* Record row i and hand it on. */
 static rs_status keep_row(const rs_runner *rn, rs_row *rows, int i, rs_error *err)
 {
-    if (rn->record && rn->record->row(rn->record->ctx, &rows[i], rn->command, err) != RS_OK)
+    if (rn->record && rn->record->row(rn->record->ctx, &rows[i], rn->ask.command, err) != RS_OK)
         return RS_E_IO;
     if (rn->row) rn->row(rn->ctx, i, &rows[i]);
     return RS_OK;
@@ -131,12 +133,12 @@ static rs_status time_rows(const rs_runner *rn, const rs_request *reqs, int n, r
     return RS_OK;
 }
 
-/* One part of every timed row's counters (command: RS_COMMAND_COUNTERS_*).
- * A request the source will not read alone is run again whole. */
+/* One part of every timed row's counters (RS_ASK_COUNTERS_ONE, _MORE). A
+ * request the source will not read alone is run again whole. */
 static rs_status read_part(const rs_runner *rn, const rs_request *reqs, int n, rs_row *rows,
-                           const char *command, rs_result *tmp, rs_error *err)
+                           rs_ask_kind part, rs_result *tmp, rs_error *err)
 {
-    const int first = strcmp(command, RS_COMMAND_COUNTERS_ONE) == 0;
+    const int first = part == RS_ASK_COUNTERS_ONE;
     for (int i = 0; i < n; i++) {
         if (rows[i].status != RS_OK || !counters_later(&reqs[i])) continue;
         if (rn->cancel && *rn->cancel)
@@ -153,7 +155,8 @@ static rs_status read_part(const rs_runner *rn, const rs_request *reqs, int n, r
         r.energy = 0; /* measured with its timings */
         r.stalls = 0; /* sampled with its timings; a GPU process that samples after counters
                        * starts afresh (source_child.c), which counters alone need not */
-        const rs_status st = rn->src->run(rn->src, &r, command, &hooks, tmp, &e);
+        const rs_ask ask = {part, rn->ask.command, NULL, &hooks};
+        const rs_status st = rn->src->run(rn->src, &r, &ask, tmp, &e);
         rs_metrics *m = &rows[i].result.metrics;
         if (st == RS_E_USAGE) {
             if (first) make_row(rn, &reqs[i], i, n, &rows[i]); /* whole, counters and all */
@@ -178,8 +181,8 @@ static rs_status counters_last(const rs_runner *rn, const rs_request *reqs, int 
     rs_status st = time_rows(rn, reqs, n, rows, done, err);
     rs_result *tmp = st == RS_OK ? malloc(sizeof *tmp) : NULL;
     if (st == RS_OK && !tmp) st = rs_fail(err, RS_E_NOMEM, "out of host memory");
-    if (st == RS_OK) st = read_part(rn, reqs, *done, rows, RS_COMMAND_COUNTERS_ONE, tmp, err);
-    if (st == RS_OK) st = read_part(rn, reqs, *done, rows, RS_COMMAND_COUNTERS_MORE, tmp, err);
+    if (st == RS_OK) st = read_part(rn, reqs, *done, rows, RS_ASK_COUNTERS_ONE, tmp, err);
+    if (st == RS_OK) st = read_part(rn, reqs, *done, rows, RS_ASK_COUNTERS_MORE, tmp, err);
     free(tmp);
     rs_error werr;
     for (int i = 0; i < *done; i++)

@@ -32,7 +32,10 @@ typedef struct rs_runner_record {
 
 typedef struct rs_runner {
     rs_source *src;
-    const char *command;            /* "run", "ladder", "sweep": recorded with each row */
+    /* what each row asks of the source: its kind, the command recorded
+     * with each row ("run", "ladder", "sweep"), the all-reduce's job; the
+     * runner gives each row its own hooks */
+    rs_ask ask;
     const rs_runner_record *record; /* NULL: not recorded */
     const volatile int *cancel;     /* set from any thread: stop between launches */
     /* row `index` of `total` is `done` (0..1) through; label names it */

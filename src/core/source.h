@@ -20,18 +20,34 @@ typedef struct rs_hooks {
     void (*stage)(void *ctx, const char *what);
 } rs_hooks;
 #define RS_STAGE_TIMING "timing"
-/* Commands a live GPU source answers with counters alone, no timed run:
- * the one-pass set, or the rest (the runner's counters_last). */
-#define RS_COMMAND_COUNTERS_ONE  "counters:one"
-#define RS_COMMAND_COUNTERS_MORE "counters:more"
-/* A device's facts (request.device), no run: out->device, and the devices
- * here in out->multi.gpus; MEASURE adds the streaming-read limit and
- * timing's floors (a run of their own on that device). */
-#define RS_COMMAND_DEVICE         "device"
-#define RS_COMMAND_DEVICE_MEASURE "device:measure"
-/* One all-reduce size of one algorithm (request.ar): out->ar, with the
- * GPUs and their links in out->multi and the first GPU in out->device. */
-#define RS_COMMAND_ALLREDUCE "allreduce"
+
+/* What a source is asked of one request. */
+typedef enum rs_ask_kind {
+    RS_ASK_RUN, /* a run: its times, and what the request collects besides */
+    /* counters alone, no timed run (a live GPU; the runner's counters_last):
+     * the one-pass set, then the rest */
+    RS_ASK_COUNTERS_ONE,
+    RS_ASK_COUNTERS_MORE,
+    /* a device's facts (request.device), no run: out->device, and the
+     * devices here in out->multi.gpus; MEASURE adds the streaming-read limit
+     * and timing's floors (a run of their own on that device) */
+    RS_ASK_DEVICE,
+    RS_ASK_DEVICE_MEASURE,
+    /* one all-reduce size of one algorithm (request.ar_algo, of ask.job):
+     * out->ar, the GPUs and their links in out->multi, the first GPU in
+     * out->device */
+    RS_ASK_ALLREDUCE,
+    RS_ASK_COUNT
+} rs_ask_kind;
+
+typedef struct rs_ask {
+    rs_ask_kind kind;
+    /* RS_ASK_RUN: the command the run is for ("run", "ladder", "sweep"), as
+     * a recording keeps its rows: those answer first; NULL: any */
+    const char *command;
+    const rs_ar_job *job;  /* RS_ASK_ALLREDUCE: the processes and rendezvous */
+    const rs_hooks *hooks; /* NULL: none */
+} rs_ask;
 
 typedef struct rs_source rs_source;
 struct rs_source {
@@ -42,10 +58,10 @@ struct rs_source {
     /* Ready to answer: with need_gpu, a usable GPU (and its measured peak);
      * a recording is always ready. */
     rs_status (*prepare)(rs_source *s, int need_gpu, rs_error *err);
-    /* One request into one result, as `command` ("run", "ladder", "sweep")
-     * would; a recording answers with what it holds or RS_E_USAGE. */
-    rs_status (*run)(rs_source *s, const rs_request *r, const char *command, const rs_hooks *hooks,
-                     rs_result *out, rs_error *err);
+    /* What ask asks of one request into one result; a recording answers
+     * with what it holds or RS_E_USAGE. */
+    rs_status (*run)(rs_source *s, const rs_request *r, const rs_ask *ask, rs_result *out,
+                     rs_error *err);
     void (*close)(rs_source *s);
 };
 
@@ -67,30 +83,8 @@ typedef struct rs_gpu_facts {
     int metric_passes[RS_METRIC_COUNT];
 } rs_gpu_facts;
 
-/* The GPU engine in a child process (src/engine/source_child.c): a kernel
- * fault ends the child, and the next run starts a fresh one. prepare()
- * starts it; its facts are read once per child, and asked for only where
- * they are shown (RS_CHILD_FACTS: the explorer), since finding them starts the
- * profiler (a fifth of a second that a run without counters need not wait). */
-enum {
-    RS_CHILD_FACTS = 1,    /* find the counter facts at start (the explorer) */
-    RS_CHILD_COUNTERS = 2, /* runs will read counters: load CUPTI while CUDA starts */
-    RS_CHILD_METRICS = 4,  /* the facts with each counter's passes (redscope metrics) */
-    RS_CHILD_BARE = 8      /* no engine and no context of its own: devices and the
-                              all-reduce alone (RS_COMMAND_DEVICE, _ALLREDUCE) */
-};
-rs_status rs_source_child_open(int device, int wants, rs_source **out, rs_error *err);
-/* The child's side: `redscope RS_GPU_PROCESS_ARG DEVICE FD_IN FD_OUT WANTS`
- * (WANTS: the RS_CHILD_* bits in decimal) serves runs until FD_IN closes;
- * its exit status. */
-#define RS_GPU_PROCESS_ARG "--gpu-process"
-int rs_source_child_serve(int device, int down, int up, int wants);
-int rs_source_child_wants(const char *arg);
-const rs_gpu_facts *rs_source_child_facts(rs_source *s);
-/* The child ended and waited for (at most a second or two): its GPUs and
- * their memory free for another program (nccl-tests). Any other source:
- * nothing. */
-void rs_source_child_end(rs_source *s);
+/* The GPU engine in its own process, the source every command and the
+ * explorer open for a GPU: engine/gpu_process.h. */
 
 void rs_source_close(rs_source *s);
 

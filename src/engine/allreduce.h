@@ -53,13 +53,14 @@ cudaStream_t rs_ar_stream(const rs_ar *a, int g);
 void rs_ar_close(rs_ar *a);
 
 /* The all-reduce as the GPU source answers it (allreduce_run.c): one
- * request (command RS_COMMAND_ALLREDUCE) is one size of one algorithm,
+ * request (RS_ASK_ALLREDUCE) is one size of one algorithm,
  * answered in out->ar, out->multi (GPUs, links) and out->device (the
  * first GPU). The open all-reduce is kept for the next request of the same
  * job; a job that could not open is refused again without a second try. */
 typedef struct rs_ar_session rs_ar_session;
 rs_ar_session *rs_ar_session_new(void);
-rs_status rs_ar_session_run(rs_ar_session *s, const rs_request *r, rs_result *out, rs_error *err);
+rs_status rs_ar_session_run(rs_ar_session *s, const rs_request *r, const rs_ar_job *job,
+                            rs_result *out, rs_error *err);
 /* A GPU faulted: the process can no longer use CUDA. */
 int rs_ar_session_broken(const rs_ar_session *s);
 void rs_ar_session_free(rs_ar_session *s);

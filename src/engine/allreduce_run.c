@@ -38,25 +38,25 @@ rs_ar_session *rs_ar_session_new(void)
     return s;
 }
 
-static int same_job(const rs_ar_session *s, const rs_request *r)
+static int same_job(const rs_ar_session *s, const rs_request *r, const rs_ar_job *j)
 {
-    return s->gpus == r->gpus && s->job.algo == r->ar.algo && s->job.rank == r->ar.rank &&
-           s->job.ranks == r->ar.ranks && strcmp(s->job.rendezvous, r->ar.rendezvous) == 0;
+    return s->gpus == r->gpus && s->job.algo == j->algo && s->job.rank == j->rank &&
+           s->job.ranks == j->ranks && strcmp(s->job.rendezvous, j->rendezvous) == 0;
 }
 
-/* The all-reduce for r's job: the one open, or a new one. */
-static rs_status open_for(rs_ar_session *s, const rs_request *r, rs_error *err)
+/* The all-reduce for job j over r's GPUs: the one open, or a new one. */
+static rs_status open_for(rs_ar_session *s, const rs_request *r, const rs_ar_job *j, rs_error *err)
 {
-    if (s->ar && same_job(s, r)) return RS_OK;
-    if (!s->ar && s->failed && same_job(s, r))
+    if (s->ar && same_job(s, r, j)) return RS_OK;
+    if (!s->ar && s->failed && same_job(s, r, j))
         return rs_fail(err, s->fail_status, "%s", s->fail_msg);
     rs_ar_close(s->ar);
     s->ar = NULL;
-    s->job = r->ar;
+    s->job = *j;
     s->gpus = r->gpus;
-    const rs_status st = r->ar.ranks ? rs_ar_open_rank(r->ar.rank, r->ar.ranks, r->ar.rendezvous,
-                                                       r->ar.algo, &s->ar, err)
-                                     : rs_ar_open((int)r->gpus, r->ar.algo, &s->ar, err);
+    const rs_status st = j->ranks ? rs_ar_open_rank(j->rank, j->ranks, j->rendezvous, j->algo,
+                                                    &s->ar, err)
+                                  : rs_ar_open((int)r->gpus, j->algo, &s->ar, err);
     s->failed = st != RS_OK;
     if (st != RS_OK) {
         s->fail_status = st;
@@ -70,7 +70,7 @@ static rs_status open_for(rs_ar_session *s, const rs_request *r, rs_error *err)
     if (rs_devices_list(devs, RS_AR_GPUS_MAX, &count, &ignored) == RS_OK && count > 0)
         s->first = devs[0];
     s->links[0] = '\0';
-    if (!r->ar.ranks) rs_topology_describe(rs_ar_gpus(s->ar), s->links, sizeof s->links);
+    if (!j->ranks) rs_topology_describe(rs_ar_gpus(s->ar), s->links, sizeof s->links);
     return RS_OK;
 }
 
@@ -97,13 +97,14 @@ static int sticky(const rs_ar *a)
     return 0;
 }
 
-rs_status rs_ar_session_run(rs_ar_session *s, const rs_request *r, rs_result *out, rs_error *err)
+rs_status rs_ar_session_run(rs_ar_session *s, const rs_request *r, const rs_ar_job *job,
+                            rs_result *out, rs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->req = *r;
     out->reps = r->reps;
     if (s->broken) return rs_fail(err, RS_E_CUDA, "a GPU faulted: this GPU process is done");
-    rs_status st = open_for(s, r, err);
+    rs_status st = open_for(s, r, job, err);
     if (st != RS_OK) return st;
     out->device = s->first;
     out->multi.gpus = rs_ar_gpus(s->ar);

@@ -24,6 +24,7 @@
 #include "core/trace.h"
 #include "engine/engine.h"
 #include "formats/files.h"
+#include "engine/gpu_process.h"
 
 enum { MSG_OPENED = 1, MSG_PROGRESS, MSG_STAGE, MSG_RESULT, MSG_RUN };
 
@@ -49,6 +50,14 @@ typedef struct child_source {
     int profiled; /* this child has had a range-profiler session (see child_run) */
     int no_facts; /* start the next child without its facts (kept from before) */
 } child_source;
+
+/* What goes down the pipe after a request: the ask, its pointers as values. */
+typedef struct wire_ask {
+    rs_ask_kind kind;
+    char command[16]; /* "" for none */
+    int has_job;
+    rs_ar_job job;
+} wire_ask;
 
 /* ---- the child ------------------------------------------------------------------- */
 
@@ -134,15 +143,18 @@ int rs_source_child_serve(int device, int down, int up, int wants)
         return 1;
     rs_request req;
     rs_result *res = malloc(sizeof *res);
-    char command[16];
+    wire_ask w;
     while (res && rs_fd_get(down, &req, sizeof req, 0) == 0 &&
-           rs_fd_get(down, command, sizeof command, 0) == 0) {
+           rs_fd_get(down, &w, sizeof w, 0) == 0) {
         child_cancel = 0;
         rs_hooks hooks = {child_progress, NULL, &child_cancel, child_stage};
-        command[sizeof command - 1] = '\0';
+        w.command[sizeof w.command - 1] = '\0';
+        w.job.rendezvous[sizeof w.job.rendezvous - 1] = '\0';
+        const rs_ask ask = {w.kind, w.command[0] ? w.command : NULL, w.has_job ? &w.job : NULL,
+                            &hooks};
         m = (msg){MSG_RESULT, 0, RS_OK, 0.0, ""};
         rs_trace("gpu process: run %s", rs_request_name(&req));
-        m.status = g ? g->run(g, &req, command, &hooks, res, &err)
+        m.status = g ? g->run(g, &req, &ask, res, &err)
                      : rs_fail(&err, RS_E_NODEVICE, "no CUDA device");
         rs_trace("gpu process: run done");
         if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
@@ -329,8 +341,8 @@ static rs_status await_result(child_source *c, const rs_request *r, const rs_hoo
                    "the GPU process ended during the run; a new one starts with the next run");
 }
 
-static rs_status child_run(rs_source *s, const rs_request *r, const char *command,
-                           const rs_hooks *hooks, rs_result *out, rs_error *err)
+static rs_status child_run(rs_source *s, const rs_request *r, const rs_ask *ask, rs_result *out,
+                           rs_error *err)
 {
     child_source *c = s->self;
     int status;
@@ -353,9 +365,13 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
         const rs_status st = start_child(c, err);
         if (st != RS_OK && c->pid <= 0) return st;
     }
-    char cmd[16] = "";
-    snprintf(cmd, sizeof cmd, "%s", command ? command : "run");
-    if (rs_fd_put(c->down, r, sizeof *r) || rs_fd_put(c->down, cmd, sizeof cmd)) {
+    wire_ask w;
+    memset(&w, 0, sizeof w);
+    w.kind = ask->kind;
+    snprintf(w.command, sizeof w.command, "%s", ask->command ? ask->command : "");
+    w.has_job = ask->job != NULL;
+    if (ask->job) w.job = *ask->job;
+    if (rs_fd_put(c->down, r, sizeof *r) || rs_fd_put(c->down, &w, sizeof w)) {
         stop_child(c);
         return rs_fail(err, RS_E_CUDA,
                        "the GPU process is gone; a new one starts with the next run");
@@ -363,8 +379,8 @@ static rs_status child_run(rs_source *s, const rs_request *r, const char *comman
     rs_metric_mask m = 0;
     rs_metric_parse_set(r->metrics, &m, NULL);
     if (m) c->profiled = 1;
-    const double grace = strcmp(cmd, RS_COMMAND_ALLREDUCE) == 0 ? 2.0 : 0.0;
-    return await_result(c, r, hooks, grace, out, err);
+    const double grace = ask->kind == RS_ASK_ALLREDUCE ? 2.0 : 0.0;
+    return await_result(c, r, ask->hooks, grace, out, err);
 }
 
 /* The end: the child sees its pipe close and tears its context down on its

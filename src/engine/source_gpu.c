@@ -1,7 +1,7 @@
 /* The live source: the GPU engine behind the source table, and what it
- * answers besides runs: a device's facts (command RS_COMMAND_DEVICE) and
- * the all-reduce (RS_COMMAND_ALLREDUCE). A bare source has no engine, and
- * so no context of its own: it answers those two alone. */
+ * answers besides runs: a device's facts (RS_ASK_DEVICE) and the
+ * all-reduce (RS_ASK_ALLREDUCE). A bare source has no engine, and so no
+ * context of its own: it answers those two alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,23 +70,38 @@ static rs_status device_facts(const rs_request *r, int measure, rs_result *out, 
     return st;
 }
 
-static rs_status gpu_run(rs_source *s, const rs_request *r, const char *command,
-                         const rs_hooks *hooks, rs_result *out, rs_error *err)
+/* One all-reduce point: the job asked, with the point's algorithm. */
+static rs_status allreduce(gpu_source *g, const rs_request *r, const rs_ask *ask, rs_result *out,
+                           rs_error *err)
+{
+    if (!g->ar && !(g->ar = rs_ar_session_new()))
+        return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    rs_ar_job job = {r->ar_algo, 0, 0, ""};
+    if (ask->job) job = *ask->job, job.algo = r->ar_algo;
+    return rs_ar_session_run(g->ar, r, &job, out, err);
+}
+
+static rs_status gpu_run(rs_source *s, const rs_request *r, const rs_ask *ask, rs_result *out,
+                         rs_error *err)
 {
     gpu_source *g = s->self;
     rs_engine *e = g->e;
+    const rs_hooks *hooks = ask->hooks;
     rs_status st;
-    if (strcmp(command, RS_COMMAND_DEVICE) == 0 || strcmp(command, RS_COMMAND_DEVICE_MEASURE) == 0)
-        return device_facts(r, strcmp(command, RS_COMMAND_DEVICE_MEASURE) == 0, out, err);
-    if (strcmp(command, RS_COMMAND_ALLREDUCE) == 0) {
-        if (!g->ar && !(g->ar = rs_ar_session_new()))
-            return rs_fail(err, RS_E_NOMEM, "out of host memory");
-        return rs_ar_session_run(g->ar, r, out, err);
+    switch (ask->kind) {
+    case RS_ASK_DEVICE:
+    case RS_ASK_DEVICE_MEASURE:
+        return device_facts(r, ask->kind == RS_ASK_DEVICE_MEASURE, out, err);
+    case RS_ASK_ALLREDUCE: return allreduce(g, r, ask, out, err);
+    case RS_ASK_RUN:
+    case RS_ASK_COUNTERS_ONE:
+    case RS_ASK_COUNTERS_MORE: break;
+    default: return rs_fail(err, RS_E_USAGE, "the GPU source does not answer this");
     }
     if (!e) return rs_fail(err, RS_E_USAGE, "a bare GPU source runs no reduction");
-    if (strcmp(command, RS_COMMAND_COUNTERS_ONE) == 0)
+    if (ask->kind == RS_ASK_COUNTERS_ONE)
         st = rs_engine_run_counters(e, r, RS_COUNTERS_ONE, hooks, out, err);
-    else if (strcmp(command, RS_COMMAND_COUNTERS_MORE) == 0)
+    else if (ask->kind == RS_ASK_COUNTERS_MORE)
         st = rs_engine_run_counters(e, r, RS_COUNTERS_MORE, hooks, out, err);
     else
         st = rs_engine_run(e, r, hooks, out, err);

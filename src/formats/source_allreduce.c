@@ -35,7 +35,7 @@ static int point_for(const ar_source *a, const rs_request *r)
     int first = -1;
     for (int i = 0; i < rec->npoints; i++) {
         const rs_ar_point *p = &rec->p[i];
-        if (p->algo != r->ar.algo || p->n != r->n || rec->type != r->type || rec->op != r->op)
+        if (p->algo != r->ar_algo || p->n != r->n || rec->type != r->type || rec->op != r->op)
             continue;
         if (!a->used[i]) return i;
         if (first < 0) first = i;
@@ -43,21 +43,20 @@ static int point_for(const ar_source *a, const rs_request *r)
     return first;
 }
 
-static rs_status ar_run(rs_source *s, const rs_request *r, const char *command,
-                        const rs_hooks *hooks, rs_result *out, rs_error *err)
+static rs_status ar_run(rs_source *s, const rs_request *r, const rs_ask *ask, rs_result *out,
+                        rs_error *err)
 {
-    (void)hooks;
     ar_source *a = s->self;
     memset(out, 0, sizeof *out);
     out->req = *r;
-    if (strcmp(command, RS_COMMAND_ALLREDUCE) != 0)
+    if (ask->kind != RS_ASK_ALLREDUCE)
         return rs_fail(err, RS_E_USAGE, "%s is a recording of redscope allreduce: %s is not in it",
-                       a->path, command);
+                       a->path, ask->command ? ask->command : "a run");
     const rs_ar_record *rec = &a->rec;
     const int at = point_for(a, r);
     if (at < 0)
         return rs_fail(err, RS_E_USAGE, RS_NOT_RECORDED ": %s %s %s at n %llu",
-                       rs_ar_algo_name(r->ar.algo), rs_dtype_name(r->type), rs_op_name(r->op),
+                       rs_ar_algo_name(r->ar_algo), rs_dtype_name(r->type), rs_op_name(r->op),
                        (unsigned long long)r->n);
     a->used[at] = 1;
     out->device = rec->device;

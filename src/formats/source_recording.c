@@ -92,11 +92,18 @@ static void near_miss(const rs_recording *rec, const rs_request *r, char *buf, s
     }
 }
 
-static rs_status rec_run(rs_source *s, const rs_request *r, const char *command,
-                         const rs_hooks *hooks, rs_result *out, rs_error *err)
+static rs_status rec_run(rs_source *s, const rs_request *r, const rs_ask *ask, rs_result *out,
+                         rs_error *err)
 {
     const rs_recording *rec = ((recording_source *)s->self)->rec;
-    const rs_row *row = rs_recording_find(rec, r, command);
+    const rs_hooks *hooks = ask->hooks;
+    if (ask->kind != RS_ASK_RUN && ask->kind != RS_ASK_COUNTERS_ONE &&
+        ask->kind != RS_ASK_COUNTERS_MORE) {
+        memset(out, 0, sizeof *out);
+        out->req = *r;
+        return rs_fail(err, RS_E_USAGE, "a recording of runs answers runs alone");
+    }
+    const rs_row *row = rs_recording_find(rec, r, ask->command);
     if (!row) row = rs_recording_find(rec, r, NULL);
     if (hooks && hooks->progress) hooks->progress(hooks->ctx, 1.0);
     if (row && row->status == RS_OK) {

@@ -13,6 +13,7 @@
 #include "core/catalogue.h"
 #include "formats/source_recording.h"
 #include "core/runner.h"
+#include "engine/gpu_process.h"
 
 #define QUEUE 16
 
@@ -140,7 +141,10 @@ static rs_status run_job(ui_worker *w)
             if (sweep) reqs[k].n = w->sizes.n[k / w->nvar];
         }
         const char *command = w->kind == UI_JOB_RUN ? "run" : sweep ? "sweep" : "ladder";
-        const rs_runner rn = {w->src, command, NULL, &w->cancel, on_progress, on_stage, on_row, w};
+        const rs_runner rn = {w->src,      {RS_ASK_RUN, command, NULL, NULL},
+                              NULL,        &w->cancel,
+                              on_progress, on_stage,
+                              on_row,      w};
         int done = 0;
         rs_error err;
         st = rs_runner_run(&rn, reqs, total, rows, &done, &err);

@@ -141,7 +141,8 @@ static void check_configs(const rs_recording *rec, rs_source *src)
         rs_result *out = malloc(sizeof *out);
         if (!out) abort();
         rs_error err;
-        const rs_status st = src->run(src, &c->req, c->command, NULL, out, &err);
+        const rs_ask ask = {RS_ASK_RUN, c->command, NULL, NULL};
+        const rs_status st = src->run(src, &c->req, &ask, out, &err);
         if (st != RS_OK) must(err.code == st);
         free(out);
     }

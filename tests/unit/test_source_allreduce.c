@@ -86,15 +86,17 @@ static rs_request ask_for(const cJSON *j, const char *algo, uint64_t n)
     r.type = (rs_dtype)rs_dtype_from_name(str(j, "type"));
     r.op = (rs_op)rs_op_from_name(str(j, "op"));
     r.n = n;
-    r.ar.algo = (rs_ar_algo)rs_ar_algo_parse(algo);
+    r.ar_algo = (rs_ar_algo)rs_ar_algo_parse(algo);
     return r;
 }
 
+/* An all-reduce point asked of s (command NULL), or a run of command. */
 static rs_status ask(rs_source *s, const rs_request *r, const char *command, rs_result *out,
                      rs_error *err)
 {
     memset(err, 0, sizeof *err);
-    return s->run(s, r, command, NULL, out, err);
+    const rs_ask a = {command ? RS_ASK_RUN : RS_ASK_ALLREDUCE, command, NULL, NULL};
+    return s->run(s, r, &a, out, err);
 }
 
 /* One point of the file, asked of the source: the point as recorded. */
@@ -103,14 +105,14 @@ static void point_answered(rs_source *s, const cJSON *j, const cJSON *p, int k)
     static rs_result out;
     rs_error err;
     const rs_request r = ask_for(j, str(p, "algo"), (uint64_t)num(p, "n"));
-    const rs_status st = ask(s, &r, RS_COMMAND_ALLREDUCE, &out, &err);
+    const rs_status st = ask(s, &r, NULL, &out, &err);
     CHECK_MSG(st == RS_OK, "points[%d] %s n %.0f: %s", k, str(p, "algo"), num(p, "n"), err.msg);
     if (st != RS_OK) return;
     const rs_ar_point *q = &out.ar.point;
     CHECK_MSG(q->n == (uint64_t)num(p, "n") && q->bytes == (uint64_t)num(p, "bytes"),
               "points[%d]: n %llu bytes %llu", k, (unsigned long long)q->n,
               (unsigned long long)q->bytes);
-    CHECK_MSG(q->algo == r.ar.algo, "points[%d]: algo %s", k, rs_ar_algo_name(q->algo));
+    CHECK_MSG(q->algo == r.ar_algo, "points[%d]: algo %s", k, rs_ar_algo_name(q->algo));
     CHECK_MSG(same(q->us, file_us(p, "time_mean_ms", "time_us")), "points[%d]: %.17g us", k, q->us);
     CHECK_MSG(same(q->algbw, num(p, "algbw_gbps")), "points[%d]: algbw %.17g", k, q->algbw);
     CHECK_MSG(same(q->busbw, num(p, "busbw_gbps")), "points[%d]: busbw %.17g", k, q->busbw);
@@ -123,7 +125,7 @@ static void point_answered(rs_source *s, const cJSON *j, const cJSON *p, int k)
     CHECK(out.ar.nccl_version == (int)num(j, "nccl_version"));
     CHECK_STR_EQ(out.device.name, device_name(j));
     CHECK_STR_EQ(out.multi.links, str(j, "links"));
-    CHECK(out.req.n == r.n && out.req.ar.algo == r.ar.algo);
+    CHECK(out.req.n == r.n && out.req.ar_algo == r.ar_algo);
 }
 
 /* Every point the file holds is answered, and the record holds them all. */
@@ -160,7 +162,7 @@ static void not_held(rs_source *s, const rs_request *r, const char *why)
 {
     static rs_result out;
     rs_error err;
-    const rs_status st = ask(s, r, RS_COMMAND_ALLREDUCE, &out, &err);
+    const rs_status st = ask(s, r, NULL, &out, &err);
     CHECK_MSG(st == RS_E_USAGE, "%s: status %d", why, (int)st);
     CHECK_MSG(strncmp(err.msg, RS_NOT_RECORDED, strlen(RS_NOT_RECORDED)) == 0, "%s: '%s'", why,
               err.msg);
@@ -188,7 +190,7 @@ static void not_recorded(const char *path)
     /* the message says what was asked */
     static rs_result out;
     r = ask_for(j, "tree", 3);
-    ask(s, &r, RS_COMMAND_ALLREDUCE, &out, &err);
+    ask(s, &r, NULL, &out, &err);
     CHECK_STR_CONTAINS(err.msg, "tree float32 sum at n 3");
     /* another command: refused, naming the file and the command */
     r = ask_for(j, "ring", 1024);
@@ -196,7 +198,7 @@ static void not_recorded(const char *path)
     CHECK_STR_CONTAINS(err.msg, path);
     CHECK_STR_CONTAINS(err.msg, "run is not in it");
     CHECK(ask(s, &r, "sweep", &out, &err) == RS_E_USAGE);
-    CHECK(ask(s, &r, RS_COMMAND_ALLREDUCE, &out, &err) == RS_OK); /* held, for the record */
+    CHECK(ask(s, &r, NULL, &out, &err) == RS_OK); /* held, for the record */
     rs_source_close(s);
     cJSON_Delete(j);
 }
@@ -216,7 +218,7 @@ static void chosen(const char *path)
     cJSON *j = json_of(path);
     static rs_result out;
     rs_request r = ask_for(j, "ring", 1048576);
-    CHECK(ask(s, &r, RS_COMMAND_ALLREDUCE, &out, &err) == RS_OK);
+    CHECK(ask(s, &r, NULL, &out, &err) == RS_OK);
     CHECK(out.ar.point.algo == RS_AR_RING && out.ar.point.bytes == 4u * 1048576);
     r = ask_for(j, "nccl", 1048576); /* in the file, not asked */
     not_held(s, &r, "nccl, not opened");
@@ -300,12 +302,12 @@ static void twice(void)
               err.msg);
     rs_request q;
     rs_request_defaults(&q);
-    q.n = 1024, q.ar.algo = RS_AR_NCCL;
+    q.n = 1024, q.ar_algo = RS_AR_NCCL;
     static rs_result out;
     double us[3] = {0};
     for (int i = 0; s && i < 3; i++) /* the third: the first again */
         us[i] =
-            s->run(s, &q, RS_COMMAND_ALLREDUCE, NULL, &out, &err) == RS_OK ? out.ar.point.us : 0;
+            ask(s, &q, NULL, &out, &err) == RS_OK ? out.ar.point.us : 0;
     CHECK_MSG(us[0] == 10.0 && us[1] == 15.0 && us[2] == 10.0, "%g %g %g", us[0], us[1], us[2]);
     rs_source_close(s);
     remove(path);
