@@ -149,7 +149,7 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const rs_ask *ask, const 
     if (l.tty) fprintf(stderr, "\r\033[K");
     /* a recording may hold a stall view or energy nobody asked for: shown as live */
     for (int i = 0; i < *done; i++) {
-        if (!reqs[i].stalls) memset(&rows[i].result.stalls, 0, sizeof rows[i].result.stalls);
+        if (!reqs[i].stalls) rows[i].result.stalls = NULL;
         if (!reqs[i].energy) memset(&rows[i].result.energy, 0, sizeof rows[i].result.energy);
     }
     if (cli->replay && cli->set[RS_F_metrics]) only_asked_metrics(cli, rows, *done);
@@ -253,7 +253,7 @@ static int part_missing(const rs_cli *cli, const rs_row *rows, int n, int asked,
 
 static int has_stalls(const rs_result *r)
 {
-    return r->stalls.requested;
+    return rs_result_stalls(r)->requested;
 }
 
 static int has_energy(const rs_result *r)

@@ -79,16 +79,17 @@ static int against_run(const rs_cli *cli, rs_source *src, rs_row *out, char *nam
     rs_cli quiet = *cli;
     quiet.record = NULL; /* --record keeps the run asked for, not what it is held against */
     int done = 0;
-    rc = rs_cli_run_list(&quiet, opened ? opened : src, &(rs_ask){RS_ASK_RUN, "run", NULL, NULL}, &r, 1, out, &done);
+    rc = rs_cli_run_list(&quiet, opened ? opened : src, &(rs_ask){RS_ASK_RUN, "run", NULL, NULL},
+                         &r, 1, out, &done);
     if (opened) rs_source_close(opened);
     if (!rc && out->status != RS_OK) {
         rs_cli_error("--against %s: %s", cli->against, out->error);
         rc = (int)out->status;
-    } else if (!rc && !out->result.stalls.valid) {
+    } else if (!rc && !rs_result_stalls(&out->result)->valid) {
         rs_cli_error("--against %s: no stall view: %s", cli->against,
-                     out->result.stalls.why[0] ? out->result.stalls.why
-                     : opened_file(cli)        ? "the recording holds this run without --stalls"
-                                               : "not sampled");
+                     rs_result_stalls(&out->result)->why[0] ? rs_result_stalls(&out->result)->why
+                     : opened_file(cli) ? "the recording holds this run without --stalls"
+                                        : "not sampled");
         rc = RS_E_USAGE;
     }
     return rc;
@@ -100,19 +101,19 @@ int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row)
     rs_stall_delta *d = calloc(RS_STALL_DELTAS, sizeof *d);
     char name[RS_NOTE_MAX + 64];
     int rc = other && d ? 0 : RS_E_NOMEM;
-    if (!rc && !row->result.stalls.valid) {
+    if (!rc && !rs_result_stalls(&row->result)->valid) {
         rs_print_run(stdout, row, cli->format); /* the run stands; its view is missing */
         rs_cli_error("no stall view to compare: %s",
-                     row->result.stalls.why[0] ? row->result.stalls.why
-                     : cli->replay             ? "this run was recorded without --stalls"
-                                               : "this run was not sampled");
+                     rs_result_stalls(&row->result)->why[0] ? rs_result_stalls(&row->result)->why
+                     : cli->replay ? "this run was recorded without --stalls"
+                                   : "this run was not sampled");
         rc = RS_E_USAGE;
     } else if (!rc && (rc = against_run(cli, src, other, name, sizeof name)) != 0) {
         rs_print_run(stdout, row, cli->format);
     }
     if (!rc) {
-        const int n =
-            rs_stalls_diff(&other->result.stalls, &row->result.stalls, d, RS_STALL_DELTAS);
+        const int n = rs_stalls_diff(rs_result_stalls(&other->result),
+                                     rs_result_stalls(&row->result), d, RS_STALL_DELTAS);
         if (cli->format == RS_FMT_JSON) {
             cJSON *j = rs_row_to_json(row);
             cJSON_AddItemToObject(j, "against", rs_stall_diff_to_json(name, d, n));

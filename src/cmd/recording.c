@@ -28,7 +28,7 @@ static void facts(const rs_recording *rec, const rs_rec_config *c, config_facts 
     for (int i = c->first; i < c->first + c->count && i < rec->count; i++) {
         const rs_row *row = &rec->rows[i];
         f->rows++;
-        f->stalls += row->status == RS_OK && row->result.stalls.valid;
+        f->stalls += row->status == RS_OK && rs_result_stalls(&row->result)->valid;
         const char *k = row->result.req.variant == RS_V_KERNEL ? row->result.req.kernel : "";
         int seen = 0; /* each file once: an earlier row of the same path */
         for (int j = c->first; j < i && !seen; j++)

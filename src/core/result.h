@@ -149,11 +149,17 @@ typedef struct rs_result {
 
     rs_metrics metrics;
     rs_ukernel_result uk;
-    rs_stalls stalls; /* where warps waited, by source line (PC sampling) */
+    /* where warps waited, by source line (PC sampling): a kept view
+     * (rs_stalls_keep), never changed once kept, so results share it by
+     * pointer; NULL where none was asked for (rs_result_stalls reads it) */
+    const rs_stalls *stalls;
     rs_energy energy; /* joules per reduction (NVML) */
     rs_multi_result multi;
     rs_ar_result ar; /* command "allreduce" alone */
 } rs_result;
+
+/* The stall view a result holds, or an empty one (requested 0). */
+const rs_stalls *rs_result_stalls(const rs_result *r);
 
 /* Helpers views share. */
 double rs_result_input_bytes(const rs_result *r);

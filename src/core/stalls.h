@@ -104,6 +104,12 @@ typedef struct rs_stalls {
     char causes_why[160]; /* why not (causes 0, valid 1) */
 } rs_stalls;
 
+/* A view kept out of line for the process's life: a copy of s that no one
+ * changes or frees, so results, rows and events share it by pointer and a
+ * row without a view costs a pointer. NULL when memory runs out. Safe from
+ * any thread. */
+const rs_stalls *rs_stalls_keep(const rs_stalls *s);
+
 /* A file's name without its directory, as the view keeps it. */
 const char *rs_stall_base(const char *path);
 

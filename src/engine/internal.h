@@ -131,7 +131,7 @@ rs_status rs_engine_counters_part(rs_engine *e, const rs_request *r, const rs_pl
 void rs_engine_prof_start(rs_engine *e, const rs_request *r);
 
 /* stalls_run.c: the stall view the request asks for (PC sampling of the
- * plan's launches in a run of their own), into res->stalls. */
+ * plan's launches in a run of their own), into res->stalls (a kept view). */
 rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
                            const rs_hooks *hooks, rs_error *err);
 void rs_engine_prof_join(rs_engine *e);

@@ -59,6 +59,30 @@ typedef struct wire_ask {
     rs_ar_job job;
 } wire_ask;
 
+/* A result up the pipe: its bytes, then whether a stall view follows and
+ * the view (a pointer means nothing in the other process). */
+static int put_result(int fd, const rs_result *res)
+{
+    const int has = res->stalls != NULL;
+    return rs_fd_put(fd, res, sizeof *res) || rs_fd_put(fd, &has, sizeof has) ||
+           (has && rs_fd_put(fd, res->stalls, sizeof *res->stalls));
+}
+
+/* The parent's side of put_result: the view kept (rs_stalls_keep). */
+static int get_result(int fd, rs_result *out)
+{
+    int has = 0;
+    out->stalls = NULL;
+    if (rs_fd_get(fd, out, sizeof *out, 0) || rs_fd_get(fd, &has, sizeof has, 0)) return -1;
+    out->stalls = NULL;
+    if (!has) return 0;
+    rs_stalls *view = malloc(sizeof *view);
+    const int bad = !view || rs_fd_get(fd, view, sizeof *view, 0);
+    if (!bad) out->stalls = rs_stalls_keep(view);
+    free(view);
+    return bad || !out->stalls ? -1 : 0;
+}
+
 /* ---- the child ------------------------------------------------------------------- */
 
 static volatile int child_cancel;
@@ -154,12 +178,12 @@ int rs_source_child_serve(int device, int down, int up, int wants)
                             &hooks};
         m = (msg){MSG_RESULT, 0, RS_OK, 0.0, ""};
         rs_trace("gpu process: run %s", rs_request_name(&req));
-        m.status = g ? g->run(g, &req, &ask, res, &err)
-                     : rs_fail(&err, RS_E_NODEVICE, "no CUDA device");
+        m.status =
+            g ? g->run(g, &req, &ask, res, &err) : rs_fail(&err, RS_E_NODEVICE, "no CUDA device");
         rs_trace("gpu process: run done");
         if (m.status != RS_OK) snprintf(m.text, sizeof m.text, "%s", err.msg);
         m.broken = rs_source_gpu_broken(g);
-        if (rs_fd_put(up, &m, sizeof m) || rs_fd_put(up, res, sizeof *res) || m.broken) break;
+        if (rs_fd_put(up, &m, sizeof m) || put_result(up, res) || m.broken) break;
     }
     free(res);
     rs_source_close(g);
@@ -331,7 +355,7 @@ static rs_status await_result(child_source *c, const rs_request *r, const rs_hoo
         if (m.type == MSG_STAGE) armed = strcmp(m.text, RS_STAGE_TIMING) == 0;
         if (m.type == MSG_STAGE && h && h->stage) h->stage(h->ctx, m.text);
         if (m.type != MSG_RESULT) continue;
-        if (rs_fd_get(c->up, out, sizeof *out, 0)) break;
+        if (get_result(c->up, out)) break;
         if (m.broken) stop_child(c); /* it is ending: the next run starts another */
         if (m.status != RS_OK) return rs_fail(err, m.status, "%s", m.text);
         return RS_OK;

@@ -232,12 +232,11 @@ static rs_status sample_once(rs_engine *e, const rs_plan *p, int period, int run
     return st;
 }
 
-rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
-                           const rs_hooks *hooks, rs_error *err)
+/* The view r asks for, gathered into s (zeroed here). */
+static rs_status gather(rs_engine *e, const rs_request *r, const rs_plan *p, const rs_result *res,
+                        const rs_hooks *hooks, rs_stalls *s, rs_error *err)
 {
-    rs_stalls *s = &res->stalls;
     memset(s, 0, sizeof *s);
-    if (!r->stalls) return RS_OK;
     s->requested = 1;
     if (rs_variant_has(r->variant, RS_VF_NOT_SAMPLED)) {
         if (rs_variant_has(r->variant, RS_VF_HOST))
@@ -294,4 +293,19 @@ rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, 
         snprintf(s->why, sizeof s->why, "no samples came back (%llu taken, %llu dropped)",
                  (unsigned long long)tot.total, (unsigned long long)tot.dropped);
     return RS_OK;
+}
+
+rs_status rs_engine_stalls(rs_engine *e, const rs_request *r, const rs_plan *p, rs_result *res,
+                           const rs_hooks *hooks, rs_error *err)
+{
+    res->stalls = NULL;
+    if (!r->stalls) return RS_OK;
+    rs_stalls *s = malloc(sizeof *s); /* gathered here, then kept out of line */
+    if (!s) return rs_fail(err, RS_E_NOMEM, "out of host memory for the stall view");
+    rs_status st = gather(e, r, p, res, hooks, s, err);
+    res->stalls = rs_stalls_keep(s); /* a failed one too: its `why` */
+    free(s);
+    if (st == RS_OK && !res->stalls)
+        st = rs_fail(err, RS_E_NOMEM, "out of host memory for the stall view");
+    return st;
 }

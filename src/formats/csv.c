@@ -67,7 +67,7 @@ static extras extras_of(const rs_row *rows, int count)
     extras x = {0, 0, 0};
     for (int i = 0; i < count; i++) {
         x.metrics |= rows[i].result.metrics.requested;
-        x.stalls |= rows[i].result.stalls.requested;
+        x.stalls |= rs_result_stalls(&rows[i].result)->requested;
         x.energy |= rows[i].result.energy.requested;
     }
     return x;
@@ -191,7 +191,7 @@ static void row_line(FILE *f, const rs_row *rows, int i, extras x, int table)
     }
     metric_cells(&l, &rows[i], x.metrics);
     if (x.energy) rs_energy_csv(f, &r->energy, rows[i].status == RS_OK);
-    if (x.stalls) rs_stalls_csv_hot(f, &r->stalls, rows[i].status == RS_OK);
+    if (x.stalls) rs_stalls_csv_hot(f, rs_result_stalls(r), rows[i].status == RS_OK);
     if (table) rs_stalls_csv_empty(f);
     fputc('\n', f);
 }
@@ -210,6 +210,6 @@ void rs_print_run_csv(FILE *f, const rs_row *row, const char *against, const rs_
     header(f, x, x.stalls);
     row_line(f, row, 0, x, x.stalls);
     if (!x.stalls || row->status != RS_OK) return;
-    rs_stalls_csv_rows(f, &row->result.stalls, columns(x));
+    rs_stalls_csv_rows(f, rs_result_stalls(&row->result), columns(x));
     if (against) rs_stall_diff_csv_rows(f, against, d, n, columns(x));
 }

@@ -407,7 +407,8 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddNumberToObject(j, "rel_err", isfinite(r->rel_err) ? r->rel_err : -1);
     cJSON_AddNumberToObject(j, "tol", r->tol);
     cJSON_AddItemToObject(j, "metrics", metrics_json(&r->metrics));
-    if (r->stalls.requested) cJSON_AddItemToObject(j, "stalls", rs_stalls_to_json(&r->stalls));
+    if (rs_result_stalls(r)->requested)
+        cJSON_AddItemToObject(j, "stalls", rs_stalls_to_json(r->stalls));
     if (r->energy.requested) cJSON_AddItemToObject(j, "energy", rs_energy_to_json(&r->energy));
     if (r->multi.gpus > 0) cJSON_AddItemToObject(j, "gpus", multi_json(&r->multi));
     if (r->req.variant == RS_V_KERNEL) {
@@ -488,7 +489,9 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     if ((st = metrics_from(cJSON_GetObjectItemCaseSensitive(j, "metrics"), &r->metrics, err)) !=
         RS_OK)
         return st;
-    rs_stalls_from_json(cJSON_GetObjectItemCaseSensitive(j, "stalls"), &r->stalls);
+    if ((st = rs_stalls_keep_json(cJSON_GetObjectItemCaseSensitive(j, "stalls"), &r->stalls,
+                                  err)) != RS_OK)
+        return st;
     if ((st = rs_energy_from_json(cJSON_GetObjectItemCaseSensitive(j, "energy"),
                                   rs_result_input_bytes(r), &r->energy, err)) != RS_OK)
         return st;

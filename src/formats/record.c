@@ -194,8 +194,8 @@ static int answers(const rs_row *row, const rs_request *req, const char *command
     rs_metric_parse_set(req->metrics, &asked, NULL);
     const rs_result *r = &row->result;
     return 8 * (asked && (r->metrics.requested & asked) == asked) +
-           4 * (req->stalls && r->stalls.requested) + 2 * (req->energy && r->energy.requested) +
-           (strcmp(command, "ladder") == 0);
+           4 * (req->stalls && rs_result_stalls(r)->requested) +
+           2 * (req->energy && r->energy.requested) + (strcmp(command, "ladder") == 0);
 }
 
 const rs_row *rs_recording_find(const rs_recording *rec, const rs_request *req, const char *command)

@@ -69,10 +69,10 @@ static void top_counters(const rs_result *a, const rs_result *b, rs_diff_pair *p
 
 static void top_stall(const rs_result *a, const rs_result *b, rs_diff_pair *p)
 {
-    if (!a->stalls.valid || !b->stalls.valid) return;
+    if (!rs_result_stalls(a)->valid || !rs_result_stalls(b)->valid) return;
     rs_stall_delta *d = malloc(sizeof *d * RS_STALL_DELTAS);
     if (!d) return;
-    if (rs_stalls_diff(&a->stalls, &b->stalls, d, RS_STALL_DELTAS) > 0) {
+    if (rs_stalls_diff(a->stalls, b->stalls, d, RS_STALL_DELTAS) > 0) {
         p->stall = d[0];
         p->has_stall = 1;
     }

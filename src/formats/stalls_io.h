@@ -14,6 +14,9 @@ cJSON *rs_stalls_to_json(const rs_stalls *s);
 /* A recording is a file anyone may write: counts out of range, unknown
  * reasons and too many lines are dropped, never trusted. */
 void rs_stalls_from_json(const cJSON *j, rs_stalls *s);
+/* The view j holds, kept (rs_stalls_keep) into *out; *out NULL where j is
+ * no object. RS_E_NOMEM when memory runs out. */
+rs_status rs_stalls_keep_json(const cJSON *j, const rs_stalls **out, rs_error *err);
 
 /* Per line: samples, share, the top reasons in words and Nsight Compute's
  * names; then the run's totals by reason (a table, or JSON; CSV is below). */

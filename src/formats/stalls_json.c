@@ -2,6 +2,7 @@
  * (stalls_io.c) so that results' JSON needs no table code. */
 #include "stalls_io.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/text.h"
@@ -230,4 +231,17 @@ void rs_stalls_from_json(const cJSON *j, rs_stalls *s)
         if (by[k] > s->by_reason[k]) rs_stalls_add(s, NULL, 0, k, by[k] - s->by_reason[k]);
     functions_from_json(j, s);
     links_from_json(j, s);
+}
+
+rs_status rs_stalls_keep_json(const cJSON *j, const rs_stalls **out, rs_error *err)
+{
+    *out = NULL;
+    if (!cJSON_IsObject(j)) return RS_OK;
+    rs_stalls *tmp = malloc(sizeof *tmp);
+    if (tmp) {
+        rs_stalls_from_json(j, tmp);
+        *out = rs_stalls_keep(tmp);
+    }
+    free(tmp);
+    return *out ? RS_OK : rs_fail(err, RS_E_NOMEM, "out of host memory for a stall view");
 }

@@ -191,7 +191,7 @@ static void print_run_table(FILE *f, const rs_row *row)
                 "%u repetitions\n",
                 got, exp, r->rel_err, r->tol, r->bad_reps, r->reps);
     describe_metrics(f, &r->metrics);
-    if (r->stalls.requested) rs_print_stalls(f, &r->stalls, RS_FMT_TABLE);
+    if (rs_result_stalls(r)->requested) rs_print_stalls(f, r->stalls, RS_FMT_TABLE);
 }
 
 static rs_metric_mask rows_metrics(const rs_row *rows, int count)
@@ -393,14 +393,13 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
         fprintf(f, " %7s", verdict(r));
         if (en) energy_cells(f, &r->energy, 0);
         fprintf(f, "%s%s\n", why[0] ? "  " : "", why);
-        stall_row(f, &r->stalls);
+        stall_row(f, rs_result_stalls(r));
     }
     ladder_footer(f, rows, count, !en);
     for (int i = 0; i < count; i++)
         if (rows[i].result.req.variant == RS_V_KERNEL) {
             fprintf(f, "your kernels: step%s against %s, the tree they start from\n",
-                    m ? " and explains" : "",
-                    rs_variant_name(rs_variant_first(RS_VF_KERNEL_BASE)));
+                    m ? " and explains" : "", rs_variant_name(rs_variant_first(RS_VF_KERNEL_BASE)));
             break;
         }
     if (m) fprintf(f, "--wide: every counter of the set as a column\n");
@@ -454,7 +453,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
             fprintf(f, " %s", rs_pad(v, 10, 1, pv, sizeof pv));
         }
         fprintf(f, "\n");
-        stall_row(f, &r->stalls);
+        stall_row(f, rs_result_stalls(r));
     }
     ladder_footer(f, rows, count, 1);
 }

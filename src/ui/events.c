@@ -61,7 +61,8 @@ static int lacks_counters(const ui_app *a, const rs_row *row)
 
 static void take_row(ui_app *a, const ui_event *ev)
 {
-    const rs_row *row = &ev->row;
+    const rs_row *row = ev->row;
+    if (!row) return;
     if (ev->job == UI_JOB_COMPILE) {
         take_compile(a, row);
         return;
@@ -123,15 +124,15 @@ static void take_check(ui_app *a, const ui_event *ev)
         ui_status(a, R_WARN, "check cancelled");
         return;
     }
-    if (ev->status != RS_OK) {
+    if (ev->status != RS_OK || !ev->check) {
         ui_status(a, R_BAD, "%s", ev->msg);
         return;
     }
-    a->checks[v] = ev->check;
+    a->checks[v] = *ev->check;
     a->check_n[v] = a->cfg.n;
     char s[512];
-    rs_check_sentence(&ev->check, s, sizeof s);
-    ui_status(a, ev->check.total ? R_WARN : R_GOOD, "%s: %s", ev->check.tools, s);
+    rs_check_sentence(ev->check, s, sizeof s);
+    ui_status(a, ev->check->total ? R_WARN : R_GOOD, "%s: %s", ev->check->tools, s);
 }
 
 static void take_event(ui_app *a, const ui_event *ev)
@@ -181,8 +182,9 @@ void ui_take_events(ui_app *a)
     ui_event *ev = a->worker ? malloc(sizeof *ev) : NULL;
     while (ev && ui_worker_poll(a->worker, ev)) {
         if (ev->kind == UI_EV_ROW && !a->cfg.energy) /* a recording's energy shows as live: on E */
-            memset(&ev->row.result.energy, 0, sizeof ev->row.result.energy);
+            memset(&ev->row->result.energy, 0, sizeof ev->row->result.energy);
         take_event(a, ev);
+        ui_event_release(ev);
     }
     free(ev);
 }

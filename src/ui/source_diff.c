@@ -18,22 +18,24 @@
 static const rs_result *sampled(const ui_app *a, rs_variant v)
 {
     const rs_result *r = ui_result_for(a, v);
-    if (r && r->stalls.valid) return r;
+    if (r && rs_result_stalls(r)->valid) return r;
     if (!a->replay) return NULL;
     rs_request want;
     ui_request_for(a, v, &want);
     want.stalls = 1;
     const rs_row *row = rs_recording_find(&a->rec, &want, NULL);
-    return row && row->status == RS_OK && row->result.stalls.valid ? &row->result : NULL;
+    return row && row->status == RS_OK && rs_result_stalls(&row->result)->valid ? &row->result
+                                                                                : NULL;
 }
 
 const rs_result *ui_source_against(const ui_app *a, const rs_result *shown, char *name, size_t len)
 {
-    if (a->has_pin && a->pinned.result.stalls.valid && &a->pinned.result != shown) {
+    if (a->has_pin && rs_result_stalls(&a->pinned.result)->valid && &a->pinned.result != shown) {
         snprintf(name, len, "pinned %s", rs_request_name(&a->pinned.result.req));
         return &a->pinned.result;
     }
-    if (shown->req.variant == RS_V_KERNEL && a->uk.has_prev && a->uk.prev.result.stalls.valid) {
+    if (shown->req.variant == RS_V_KERNEL && a->uk.has_prev &&
+        rs_result_stalls(&a->uk.prev.result)->valid) {
         snprintf(name, len, "your previous version");
         return &a->uk.prev.result;
     }
@@ -51,7 +53,7 @@ int ui_source_diff(const ui_app *a, const rs_result *shown, rs_stall_delta *d, i
                    size_t len)
 {
     const rs_result *other = ui_source_against(a, shown, name, len);
-    return other ? rs_stalls_diff(&other->stalls, &shown->stalls, d, max) : -1;
+    return other ? rs_stalls_diff(rs_result_stalls(other), rs_result_stalls(shown), d, max) : -1;
 }
 
 /* One row: where, before -> after, the change, the text. */

@@ -205,7 +205,7 @@ static int detail_rows(const ui_app *a, const rs_stalls *s, int cur, int h)
 static int draw_view(const ui_app *a, const rs_result *res, const char *label, ui_rect r, int cur,
                      int detail)
 {
-    const rs_stalls *s = &res->stalls;
+    const rs_stalls *s = rs_result_stalls(res);
     if (!s->valid) {
         ui_putf(r.y, r.x, r.w, R_WARN, "%s: %s", label,
                 s->requested ? s->why
@@ -236,12 +236,14 @@ static int draw_view(const ui_app *a, const rs_result *res, const char *label, u
 static void draw_beside(const ui_app *a, const rs_result *res, const rs_result *pin,
                         const char *label, ui_rect in)
 {
-    const int half = (in.w - 2) / 2, below = detail_rows(a, &res->stalls, a->src.cur, in.h);
+    const int half = (in.w - 2) / 2,
+              below = detail_rows(a, rs_result_stalls(res), a->src.cur, in.h);
     char plabel[96];
     snprintf(plabel, sizeof plabel, "pinned %s", rs_request_name(&pin->req));
     const int h = in.h - below;
     if (draw_view(a, res, label, (ui_rect){in.y, in.x, h, half}, a->src.cur, 0) && below)
-        draw_detail(a, &res->stalls, a->src.cur, (ui_rect){in.y + h + 1, in.x, below - 1, in.w});
+        draw_detail(a, rs_result_stalls(res), a->src.cur,
+                    (ui_rect){in.y + h + 1, in.x, below - 1, in.w});
     draw_view(a, pin, plabel, (ui_rect){in.y, in.x + half + 2, h, half}, -1, 0);
 }
 
@@ -252,7 +254,8 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
     ui_settings_title(&a->cfg, "Source: where warps wait", r.w - 6, title, sizeof title);
     ui_box(r, title, R_TITLE);
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
-    const rs_result *pin = a->has_pin && a->pinned.result.stalls.valid ? &a->pinned.result : NULL;
+    const rs_result *pin =
+        a->has_pin && rs_result_stalls(&a->pinned.result)->valid ? &a->pinned.result : NULL;
     char name[RS_NOTE_MAX];
     snprintf(label, sizeof label, "%s", ui_variant_label(a, (rs_variant)a->sel, name, sizeof name));
     const ui_rect in = {r.y + 1, r.x + 2, r.h - 2, r.w - 4};
@@ -302,7 +305,7 @@ void ui_source_sass_retry(ui_app *a)
 {
     if (!a->src.sass_queued || !a->src.sass || a->screen != UI_SCREEN_SOURCE) return;
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
-    const rs_stalls *s = res && res->stalls.valid ? &res->stalls : NULL;
+    const rs_stalls *s = res && rs_result_stalls(res)->valid ? rs_result_stalls(res) : NULL;
     if (!s || a->src.cur < 0 || a->src.cur >= s->nlines) {
         a->src.sass_queued = 0;
         return;
@@ -321,7 +324,6 @@ void ui_source_take_sass(ui_app *a, const ui_event *ev)
         snprintf(a->src.why, sizeof a->src.why, "%.255s", ev->msg);
         a->src.nsass = n ? n : -1; /* the why says no instruction is there, or what is missing */
     }
-    free(ev->insn); /* the event's copy is the screen's now */
 }
 
 /* Enter in replay: the recorded samples of the selected variant, or why
@@ -332,7 +334,7 @@ static void replay_samples(ui_app *a)
     ui_request_for(a, (rs_variant)a->sel, &r);
     r.stalls = 1;
     const rs_row *row = rs_recording_find(&a->rec, &r, NULL);
-    if (row && row->status == RS_OK && row->result.stalls.valid) {
+    if (row && row->status == RS_OK && rs_result_stalls(&row->result)->valid) {
         a->cfg.stalls = 1;
         a->src.sass = 0;
         ui_run_variant(a);
@@ -349,7 +351,7 @@ static void replay_samples(ui_app *a)
 static void toggle_diff(ui_app *a, const rs_result *res)
 {
     char name[RS_NOTE_MAX + 48];
-    if (!a->src.diff && (!res || !res->stalls.valid)) {
+    if (!a->src.diff && (!res || !rs_result_stalls(res)->valid)) {
         ui_status(a, R_WARN, "no stall view here to compare: Enter samples first");
         return;
     }
@@ -378,7 +380,7 @@ static int line_of(const rs_stalls *s, const rs_stall_delta *d)
 int ui_key_source(ui_app *a, ui_action act)
 {
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
-    const int nlines = res && res->stalls.valid ? res->stalls.nlines : 0;
+    const int nlines = res && rs_result_stalls(res)->valid ? rs_result_stalls(res)->nlines : 0;
     int n = nlines;
     static rs_stall_delta d[RS_STALL_DELTAS];
     if (a->src.diff && n) {
@@ -389,21 +391,22 @@ int ui_key_source(ui_app *a, ui_action act)
     case UI_ACT_DIFF: toggle_diff(a, res); return 1;
     case UI_ACT_UP:
         a->src.cur = ui_list_step(a->src.cur, -1, n, 0);
-        if (a->src.sass && n) load_sass(a, &res->stalls);
+        if (a->src.sass && n) load_sass(a, rs_result_stalls(res));
         return 1;
     case UI_ACT_DOWN:
         a->src.cur = ui_list_step(a->src.cur, 1, n, 0);
-        if (a->src.sass && n) load_sass(a, &res->stalls);
+        if (a->src.sass && n) load_sass(a, rs_result_stalls(res));
         return 1;
     case UI_ACT_SASS:
         if (a->src.diff) { /* back to the lines, on the one the cursor stood for */
-            a->src.cur = nlines ? line_of(&res->stalls, a->src.cur < n ? &d[a->src.cur] : NULL) : 0;
+            a->src.cur =
+                nlines ? line_of(rs_result_stalls(res), a->src.cur < n ? &d[a->src.cur] : NULL) : 0;
             a->src.diff = 0;
             n = nlines;
             ui_status(a, R_NORMAL, "the lines again (d compares two views)");
         }
         a->src.sass = !a->src.sass && n;
-        if (a->src.sass) load_sass(a, &res->stalls);
+        if (a->src.sass) load_sass(a, rs_result_stalls(res));
         if (!n) ui_status(a, R_WARN, "no stall view here: Enter samples first");
         return 1;
     case UI_ACT_RUN:
@@ -424,7 +427,7 @@ int ui_key_source(ui_app *a, ui_action act)
 void ui_open_source(ui_app *a)
 {
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
-    a->src.cur = res && res->stalls.valid ? rs_stalls_hottest(&res->stalls) : 0;
+    a->src.cur = res && rs_result_stalls(res)->valid ? rs_stalls_hottest(rs_result_stalls(res)) : 0;
     if (a->src.cur < 0) a->src.cur = 0;
     a->src.sass = 0;
     a->src.diff = 0;

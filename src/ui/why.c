@@ -227,12 +227,12 @@ int ui_why_key_metrics(rs_variant v, rs_metric_id *out, int max)
 static void say_stalls(sentences *s, const rs_result *cur)
 {
     char hot[300], waits[300];
-    rs_stalls_hot_words(&cur->stalls, hot, sizeof hot);
-    rs_stalls_wait_words(&cur->stalls, waits, sizeof waits);
+    rs_stalls_hot_words(rs_result_stalls(cur), hot, sizeof hot);
+    rs_stalls_wait_words(rs_result_stalls(cur), waits, sizeof waits);
     if (hot[0])
         say(s, "PC sampling: %s.", hot);
-    else if (cur->stalls.requested && cur->stalls.why[0])
-        say(s, "No stall view: %s.", cur->stalls.why);
+    else if (rs_result_stalls(cur)->requested && rs_result_stalls(cur)->why[0])
+        say(s, "No stall view: %s.", rs_result_stalls(cur)->why);
     if (waits[0]) say(s, "%s.", waits);
 }
 

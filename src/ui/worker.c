@@ -62,12 +62,20 @@ static void free_worker(ui_worker *w)
     pthread_cond_destroy(&w->cv);
     close_wake(w);
     free(w->sass_view);
-    for (int k = 0; w->queue && k < w->count; k++) { /* answers the screen never took */
-        ui_event *ev = &w->queue[(w->head + k) % QUEUE];
-        if (ev->kind == UI_EV_SASS) free(ev->insn);
-    }
+    for (int k = 0; w->queue && k < w->count; k++) /* answers the screen never took */
+        ui_event_release(&w->queue[(w->head + k) % QUEUE]);
     free(w->queue);
     free(w);
+}
+
+void ui_event_release(ui_event *ev)
+{
+    switch (ev->kind) {
+    case UI_EV_ROW: free(ev->row), ev->row = NULL; break;
+    case UI_EV_CHECK: free(ev->check), ev->check = NULL; break;
+    case UI_EV_SASS: free(ev->insn), ev->insn = NULL; break;
+    default: break;
+    }
 }
 
 /* With w->mu held: the event into the queue, and the screen woken. */
@@ -75,7 +83,8 @@ static void enqueue(ui_worker *w, const ui_event *ev)
 {
     while (w->count == QUEUE && !w->quit) pthread_cond_wait(&w->cv, &w->mu);
     if (w->quit) {
-        if (ev->kind == UI_EV_SASS) free(ev->insn); /* nobody will take it */
+        ui_event copy = *ev;
+        ui_event_release(&copy); /* nobody will take it */
         return;
     }
     w->queue[(w->head + w->count) % QUEUE] = *ev;
@@ -123,7 +132,8 @@ static void on_row(void *ctx, int k, const rs_row *row)
     const int sweep = w->kind == UI_JOB_SWEEP;
     ev->index = sweep ? k / w->nvar : (w->kind == UI_JOB_RUN ? (int)row->result.req.variant : k);
     ev->index2 = sweep ? k % w->nvar : k;
-    ev->row = *row;
+    if (!(ev->row = malloc(sizeof *ev->row))) return; /* no memory: the job's end says so */
+    *ev->row = *row;
     post(w, ev);
 }
 
@@ -200,7 +210,13 @@ static rs_status run_check(ui_worker *w, ui_event *ev)
     snprintf(w->what, sizeof w->what, "%s under compute-sanitizer",
              rs_variant_name(w->base.variant));
     pthread_mutex_unlock(&w->mu);
-    ev->status = rs_check_run(&w->base, w->check, exe, &ev->check, &w->cancel, &err);
+    if (!(ev->check = malloc(sizeof *ev->check))) {
+        ev->status = RS_E_NOMEM;
+        snprintf(ev->msg, sizeof ev->msg, "out of host memory");
+        post(w, ev);
+        return RS_E_NOMEM;
+    }
+    ev->status = rs_check_run(&w->base, w->check, exe, ev->check, &w->cancel, &err);
     if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
     post(w, ev);
     return ev->status;
@@ -210,8 +226,8 @@ static rs_status run_check(ui_worker *w, ui_event *ev)
  * none. The row carries the build facts, or the compiler's first error. */
 static rs_status run_compile(ui_worker *w)
 {
-    if (!w->row_event) return RS_E_NOMEM;
-    rs_row *row = &w->row_event->row;
+    rs_row *row = w->row_event ? malloc(sizeof *row) : NULL;
+    if (!row) return RS_E_NOMEM;
     rs_error err = {RS_OK, ""};
     char *text = NULL;
     size_t len = 0;
@@ -241,7 +257,9 @@ static rs_status run_compile(ui_worker *w)
     u->arch = c.arch, u->compile_ms = c.ms;
     rs_compiled_free(&c);
     ui_event *ev = w->row_event;
+    memset(ev, 0, sizeof *ev);
     ev->kind = UI_EV_ROW;
+    ev->row = row;
     ev->job = UI_JOB_COMPILE;
     ev->index = ev->index2 = RS_V_KERNEL;
     post(w, ev);

@@ -34,22 +34,33 @@ typedef enum {
     UI_EV_SASS,   /* a line's SASS: index (the request's tag), nsass and insn, or msg */
 } ui_event_kind;
 
+/* One event: what every kind has, then its kind's own part. A part on
+ * the heap belongs to the event: ui_event_release frees it once taken. */
 typedef struct ui_event {
     ui_event_kind kind;
     ui_job_kind job;
     int index, index2;
-    rs_row row;
     rs_status status;
     char msg[512];
-    rs_device_info dev;
-    /* UI_EV_OPENED, _PEAK: the counters, their sets' passes, the measured
-     * limit, the GPUs and their links (a recording: "recorded", its rows'
-     * most GPUs) */
-    rs_gpu_facts facts;
-    rs_check_report check;
-    int nsass;          /* UI_EV_SASS: instructions, or -1 with msg saying why none */
-    rs_sass_insn *insn; /* UI_EV_SASS: malloc'd, the screen frees it */
+    union {
+        rs_row *row; /* UI_EV_ROW */
+        struct {     /* UI_EV_OPENED, _PEAK */
+            rs_device_info dev;
+            /* the counters, their sets' passes, the measured limit, the
+             * GPUs and their links (a recording: "recorded", its rows'
+             * most GPUs) */
+            rs_gpu_facts facts;
+        };
+        rs_check_report *check; /* UI_EV_CHECK (NULL: none ran) */
+        struct {                /* UI_EV_SASS */
+            int nsass;          /* instructions, or -1 with msg saying why none */
+            rs_sass_insn *insn;
+        };
+    };
 } ui_event;
+
+/* Free what the event holds on the heap (its row, check or instructions). */
+void ui_event_release(ui_event *ev);
 
 typedef struct ui_worker ui_worker;
 

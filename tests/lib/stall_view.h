@@ -14,7 +14,9 @@ static inline const rs_stalls *view(const rs_recording *rec, rs_variant v, rs_dt
     r.type = t;
     r.stalls = 1;
     const rs_row *row = rs_recording_find(rec, &r, NULL);
-    return row && row->status == RS_OK && row->result.stalls.valid ? &row->result.stalls : NULL;
+    return row && row->status == RS_OK && rs_result_stalls(&row->result)->valid
+               ? rs_result_stalls(&row->result)
+               : NULL;
 }
 
 #endif

@@ -118,7 +118,7 @@ static void every_view_in_order(const rs_recording *rec)
 {
     int views = 0;
     for (int r = 0; r < rec->count; r++) {
-        const rs_stalls *s = &rec->rows[r].result.stalls;
+        const rs_stalls *s = rs_result_stalls(&rec->rows[r].result);
         if (rec->rows[r].status != RS_OK || !s->valid) continue;
         views++;
         int listed = 0;
@@ -196,7 +196,7 @@ static void wait_sentences(const rs_recording *rec)
     /* every view: a share of at most 100%, never a NaN */
     for (int r = 0; r < rec->count; r++) {
         char words[400];
-        rs_stalls_wait_words(&rec->rows[r].result.stalls, words, sizeof words);
+        rs_stalls_wait_words(rs_result_stalls(&rec->rows[r].result), words, sizeof words);
         CHECK_FINITE_TEXT(words);
         CHECK(!words[0] || (atoi(words) >= 0 && atoi(words) <= 100 &&
                             strstr(words, "% of the samples wait for the ")));

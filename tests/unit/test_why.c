@@ -40,7 +40,7 @@ static void stall_sentence(const rs_recording *rec)
     r.variant = RS_V_VECTORIZED;
     r.stalls = 1;
     const rs_row *row = rs_recording_find(rec, &r, NULL); /* recorded by a ladder */
-    CHECK(row && row->status == RS_OK && row->result.stalls.valid);
+    CHECK(row && row->status == RS_OK && rs_result_stalls(&row->result)->valid);
     char lines[16][256];
     if (row) {
         const int n = ui_why_measured(&row->result, NULL, NULL, lines, 16);
@@ -51,16 +51,19 @@ static void stall_sentence(const rs_recording *rec)
     }
     r.variant = RS_V_INTERLEAVED;
     row = rs_recording_find(rec, &r, NULL);
-    CHECK(row && row->status == RS_OK && row->result.stalls.valid);
+    CHECK(row && row->status == RS_OK && rs_result_stalls(&row->result)->valid);
     if (row) {
         int n = ui_why_measured(&row->result, NULL, NULL, lines, 16);
         CHECK(said(lines, n, "PC sampling: classic.cu:28 (if (tid % (2 * stride) == 0)"));
         rs_result none = row->result;
-        none.stalls.valid = 0;
-        snprintf(none.stalls.why, sizeof none.stalls.why, "no permission");
+        static rs_stalls view; /* the recorded view, refused */
+        view = *row->result.stalls;
+        view.valid = 0;
+        snprintf(view.why, sizeof view.why, "no permission");
+        none.stalls = &view;
         n = ui_why_measured(&none, NULL, NULL, lines, 16);
         CHECK(said(lines, n, "No stall view: no permission.") && !said(lines, n, "PC sampling"));
-        none.stalls.requested = 0;
+        view.requested = 0;
         n = ui_why_measured(&none, NULL, NULL, lines, 16);
         CHECK(!said(lines, n, "stall view"));
     }
