@@ -67,6 +67,57 @@ def record(name, fmt, rc, out, err):
     return f"exit {rc}\n--- stdout\n{normalise(out)}--- stderr\n{normalise(err)}"
 
 
+# every command's --help, and the overview: the options each command owns
+HELPS = ["explore", "run", "ladder", "sweep", "allreduce", "compile", "devices", "variants",
+         "metrics", "presets", "recording", "diff"]
+
+
+# refusals of options: a command's own options elsewhere, words, values
+REFUSALS = {
+    "sweep_md": ["sweep", "--replay", DEMO, "--format", "md"],
+    "ladder_bad_format": ["ladder", "--replay", DEMO, "--format", "xml"],
+    "run_bad_format": ["run", "--replay", DEMO, "--format", "xml"],
+    "run_measure": ["run", "--measure"],
+    "ladder_check": ["ladder", "--check", "race"],
+    "compile_arch": ["compile", "conf/kernels/template.cu", "--arch", "sm_4"],
+    "diff_three": ["diff", "a.jsonl", "b.jsonl", "c.jsonl"],
+    "diff_fail_bad": ["diff", REC + "h100-mine-before.jsonl", REC + "h100-mine-after.jsonl",
+                      "--fail-slower", "x"],
+    "allreduce_algo": ["allreduce", "--algo", "ring,bogus"],
+    "allreduce_rank": ["allreduce", "--rank", "-1"],
+    "devices_variant": ["devices", "--variant", "cub"],
+    "run_variants": ["run", "--variants", "cub"],
+    "recording_two": ["recording", DEMO, DEMO],
+    "run_unknown": ["run", "--bogus"],
+    "run_missing": ["run", "--n"],
+    "explore_wide": ["explore", "--wide"],
+    "ladder_metrics_word": ["ladder", "--replay", DEMO, "--metrics", "full", "--format", "csv"],
+    "compile_metrics_word": ["compile", "--metrics", "conf/kernels/template.cu"],
+}
+
+
+def compare(check, update, path, got):
+    if update:
+        with open(path, "w") as f:
+            f.write(got)
+        return
+    try:
+        with open(path) as f:
+            want = f.read()
+    except FileNotFoundError:
+        want = None
+    name = os.path.basename(path)
+    check(want is not None, f"{name}: no golden file (REDSCOPE_GOLDEN_UPDATE=1)")
+    if want is not None and want != got:
+        a, b = want.splitlines(), got.splitlines()
+        k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        check(False, f"{name} differs at line {k + 1}:\n"
+              f"  want: {a[k] if k < len(a) else '(end)'}\n"
+              f"  got:  {b[k] if k < len(b) else '(end)'}")
+    elif want is not None:
+        check(True, name)
+
+
 def main():
     check = Checks("golden")
     update = os.environ.get("REDSCOPE_GOLDEN_UPDATE") == "1"
@@ -80,26 +131,15 @@ def main():
         for fmt in FORMATS:
             rc, out, err = run(*words, "--format", fmt, env=env, cwd=SRC, timeout=120)
             got = record(name, fmt, rc, out, err)
-            path = os.path.join(GOLDEN, f"{name}.{fmt}")
-            if update:
-                with open(path, "w") as f:
-                    f.write(got)
-                continue
-            try:
-                with open(path) as f:
-                    want = f.read()
-            except FileNotFoundError:
-                want = None
-            check(want is not None, f"{name}.{fmt}: no golden file (REDSCOPE_GOLDEN_UPDATE=1)")
-            if want is not None and want != got:
-                a, b = want.splitlines(), got.splitlines()
-                k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]),
-                         min(len(a), len(b)))
-                check(False, f"{name}.{fmt} differs at line {k + 1}:\n"
-                      f"  want: {a[k] if k < len(a) else '(end)'}\n"
-                      f"  got:  {b[k] if k < len(b) else '(end)'}")
-            else:
-                check(True, f"{name}.{fmt}")
+            compare(check, update, os.path.join(GOLDEN, f"{name}.{fmt}"), got)
+    for name, words in REFUSALS.items():
+        rc, out, err = run(*words, env=env, cwd=SRC, timeout=60)
+        compare(check, update, os.path.join(GOLDEN, f"refusal.{name}"),
+                record(name, "", rc, out, err))
+    for name in HELPS + [None]:
+        rc, out, err = run(*([name] if name else []), "--help", env=env, cwd=SRC, timeout=60)
+        compare(check, update, os.path.join(GOLDEN, f"help.{name or 'overview'}"),
+                record(name, "help", rc, out, err))
     check.finish()
 
 
