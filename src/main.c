@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 
 static int run(int argc, char **argv)
 {
-    const char *name = "explore";
+    const char *name = rs_commands[0]->name; /* the explorer: the command without a name */
     int shift = 0;
     rs_trace("start: %s", argc > 1 ? argv[1] : "explore"); /* REDSCOPE_TRACE=1 */
     /* Only the character set: numbers in tables, CSV and JSON keep a dot. */
@@ -59,7 +59,7 @@ static int run(int argc, char **argv)
         shift = 1;
     }
     if (strcmp(name, "help") == 0) {
-        rs_cli_usage(stdout, argc > 2 ? argv[2] : NULL);
+        rs_cli_usage(stdout, argc > 2 ? rs_command_find(argv[2]) : NULL);
         return 0;
     }
     const rs_command *cmd = rs_command_find(name);
@@ -70,21 +70,23 @@ static int run(int argc, char **argv)
     rs_cli cli;
     rs_error err;
     argv[shift] = argv[0];
-    if (rs_cli_parse(&cli, name, argc - shift, argv + shift, &err) != RS_OK) {
+    int rc;
+    if (rs_cli_parse(&cli, cmd, argc - shift, argv + shift, &err) != RS_OK) {
         rs_cli_error("%s", err.msg);
-        return err.code;
-    }
-    if (cli.version) {
+        rc = err.code;
+    } else if (cli.version) {
         printf("redscope %s\n", RS_VERSION);
-        return 0;
-    }
-    if (cli.help) {
-        rs_cli_usage(stdout, shift ? name : NULL);
+        rc = 0;
+    } else if (cli.help) {
+        rs_cli_usage(stdout, shift ? cmd : NULL);
         if (!shift) {
             printf("\n");
-            rs_cli_usage(stdout, "explore");
+            rs_cli_usage(stdout, cmd);
         }
-        return 0;
+        rc = 0;
+    } else {
+        rc = cmd->fn(&cli);
     }
-    return cmd->fn(&cli);
+    rs_cli_free(&cli);
+    return rc;
 }

@@ -128,14 +128,14 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const rs_ask *ask, const 
         rs_cli_error("%s", err.msg);
         return RS_E_IO;
     }
-    line l = {isatty(2) && cli->rank <= 0}; /* one progress line for a job of ranks */
+    const rs_ar_job *job = ask->job;
+    line l = {isatty(2) && !(job && job->ranks && job->rank > 0)}; /* one line for a job of ranks */
     batch_cancel = 0;
     /* a live list reads its counters after all its timings (core/runner.h) */
     const rs_runner_record keep = rs_recorder_hook(&rec);
-    const rs_runner rn = {src,           *ask, cli->record ? &keep : NULL,
-                          &batch_cancel, show, NULL,
-                          NULL,          &l,   !cli->replay,
-                          cli->ranks > 0}; /* the all-reduce's ranks stay in step */
+    const rs_runner rn = {
+        src, *ask,         cli->record ? &keep : NULL, &batch_cancel, show, NULL, NULL,
+        &l,  !cli->replay, job && job->ranks > 0}; /* the all-reduce's ranks stay in step */
     struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;

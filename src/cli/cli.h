@@ -13,8 +13,13 @@
 #include "core/source.h"
 #include "core/ukernel.h"
 
+struct rs_command;
+
+/* The parsed command line: the request, the options every command may
+ * share, and the command's own options in its own struct (own). */
 typedef struct rs_cli {
-    const char *command; /* "run", "ladder", ... or "explore" for the TUI */
+    const char *command; /* the command's name ("explore" for the TUI) */
+    const struct rs_command *cmd;
     rs_request req;
     rs_format format;
     const char *record;                        /* --record FILE */
@@ -22,28 +27,21 @@ typedef struct rs_cli {
     const char *preset;                        /* --preset NAME|PATH */
     const char *save_preset;                   /* --save-preset NAME */
     const char *plot;                          /* --plot FILE.svg|png */
-    int check;                                 /* --check race|memory: an rs_check_kind */
     const char *kernels[RS_UKERNEL_MAX_FILES]; /* every --kernel, in order */
     int nkernels;
-    int arch; /* compile --arch sm_XX; 0: sm_90 */
     int force;
     int no_color;
-    int measure;
-    int gpus;               /* allreduce --gpus N; -1: not given (every GPU) */
-    unsigned algos;         /* allreduce --algo: one bit per rs_ar_algo; 0: not given */
-    int rank, ranks;        /* allreduce --rank R --ranks N (ranks 0: one process) */
-    const char *rendezvous; /* allreduce --rendezvous FILE */
-    const char *nccl_tests; /* allreduce --nccl-tests PATH */
-    const char *against;    /* run --stalls --against VARIANT|FILE; diff's B */
-    int fail_slower;        /* diff --fail-slower PCT; -1: not given */
-    int wide;               /* ladder --wide: every column */
-    int handout;            /* ladder --format md (1) or html (2): the handout */
+    const char *against; /* --against VARIANT|FILE (a stall view's, a recording held
+                            against); diff's B */
+    int handout;         /* --format md (1) or html (2): the handout */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
+    void *own;               /* the command's own options (its entry's own_size) */
 } rs_cli;
 
-/* Options besides the request's fields, one bit each. */
+/* The options several commands share besides the request's fields, one
+ * bit each; a command's entry names those it takes. */
 enum {
     RS_X_FORMAT = 1 << 0,
     RS_X_RECORD = 1 << 1,
@@ -52,17 +50,38 @@ enum {
     RS_X_SAVE_PRESET = 1 << 4,
     RS_X_FORCE = 1 << 5,
     RS_X_NO_COLOR = 1 << 6,
-    RS_X_MEASURE = 1 << 7,
     RS_X_PLOT = 1 << 8,
-    RS_X_CHECK = 1 << 9,
-    RS_X_ARCH = 1 << 10,
-    RS_X_ALGO = 1 << 12,
-    RS_X_RANKS = 1 << 13,
-    RS_X_NCCL_TESTS = 1 << 14,
     RS_X_AGAINST = 1 << 15,
-    RS_X_FAIL_SLOWER = 1 << 16,
-    RS_X_WIDE = 1 << 17,
 };
+
+/* The --format values a command gives, one bit each. */
+enum {
+    RS_GIVES_TABLE = 1 << 0,
+    RS_GIVES_CSV = 1 << 1,
+    RS_GIVES_JSON = 1 << 2,
+    RS_GIVES_MD = 1 << 3,
+    RS_GIVES_HTML = 1 << 4,
+    RS_GIVES_DATA = RS_GIVES_TABLE | RS_GIVES_CSV | RS_GIVES_JSON
+};
+
+/* An option a command owns (tmux's cmd_entry, git's struct option): its
+ * flag, argument's name (NULL: it takes none), help, and the setter that
+ * puts its value (NULL without one) into the command's own struct. */
+typedef struct rs_cmd_option {
+    const char *name;
+    const char *arg;
+    const char *help;
+    rs_status (*set)(void *own, const char *value, rs_error *err);
+} rs_cmd_option;
+
+/* A word after a command's options, as a field or a shared option names
+ * one: compile's FILE.cu as --kernel, recording's FILE as --replay. */
+typedef struct rs_cmd_word {
+    int field;      /* an rs_field_id, or -1 */
+    unsigned extra; /* else that RS_X_* bit */
+    int many;       /* every word left, not one */
+} rs_cmd_word;
+#define RS_CMD_WORDS_MAX 4
 
 /* An option a command takes its own way, for its --help: its help line
  * and its argument's name (NULL: the option table's), its default left
@@ -75,30 +94,63 @@ typedef struct rs_option_help {
     int flags; /* RS_HELP_* */
 } rs_option_help;
 
-/* A command: its name, usage, one-line summary, the request fields (bit per
- * rs_field_id) and other options (RS_X_*) it takes, what runs it, and the
- * options it takes its own way (ended by a row of field 0 and no help,
- * arg or flags; NULL: none). The table (commands.c) drives dispatch, help
- * and option checks. */
+/* What entries name: the request's fields, the options of a run. */
+#define RS_ALL_FIELDS ((1ull << RS_FIELD_COUNT) - 1)
+#define RS_FIELD(id)  (1ull << RS_F_##id)
+#define RS_RUNS                                                                                    \
+    (RS_X_FORMAT | RS_X_RECORD | RS_X_REPLAY | RS_X_PRESET | RS_X_SAVE_PRESET | RS_X_FORCE)
+#define RS_HELP_END                                                                                \
+    {                                                                                              \
+        0, 0, NULL, NULL, 0                                                                        \
+    }
+
+/* A command's entry, at the top of its file in src/cmd/: its name, usage,
+ * one-line summary, the request fields (bit per rs_field_id) and shared
+ * options (RS_X_*) it takes, the formats it gives (RS_GIVES_*), the words
+ * after its options, its own options and their struct (own_size bytes,
+ * from own_init), what runs it, and how it takes a field or shared option
+ * its own way (ended by a row of field 0 and no help, arg or flags; NULL:
+ * none). The parser and the help read entries; they know no command. */
 typedef struct rs_command {
     const char *name, *usage, *summary;
     unsigned long long fields;
     unsigned extras;
+    unsigned gives;
+    rs_cmd_word words[RS_CMD_WORDS_MAX]; /* ended by one of field 0, extra 0 */
+    const rs_cmd_option *options;        /* ended by a NULL name; NULL: none */
+    size_t own_size;
+    const void *own_init;
     int (*fn)(rs_cli *);
-    const rs_option_help *own;
+    const rs_option_help *help;
 } rs_command;
-/* How `command` takes a field (field >= 0) or an RS_X_* option: NULL
- * where as the tables say. */
-const rs_option_help *rs_command_option(const char *command, int field, unsigned extra);
-extern const rs_command rs_commands[];
+/* How c takes a field (field >= 0) or an RS_X_* option: NULL where as the
+ * tables say. */
+const rs_option_help *rs_command_option(const rs_command *c, int field, unsigned extra);
+/* Every command, in the order the overview lists them (commands.c). */
+extern const rs_command *const rs_commands[];
 extern const int rs_command_count;
 const rs_command *rs_command_find(const char *name);
+/* What the overview says after the commands: examples, exit codes. */
+extern const char rs_overview_tail[];
+/* The command a --format is the speciality of ("md": the first that gives
+ * it beside the data formats); NULL for none. */
+const rs_command *rs_command_giving(unsigned gives);
+/* The parsed options' memory (rs_cli.own). */
+void rs_cli_free(rs_cli *cli);
 
-/* Parse argv[first..] for `command`; err explains bad arguments. */
-rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err);
+/* Parse argv[first..] for command c; err explains bad arguments. Free
+ * with rs_cli_free. */
+rs_status rs_cli_parse(rs_cli *cli, const rs_command *c, int argc, char **argv, rs_error *err);
 
-/* Usage of a command (NULL: the overview), generated from the field table. */
-void rs_cli_usage(FILE *f, const char *command);
+/* Usage of a command (NULL: the overview), from the tables and its entry. */
+void rs_cli_usage(FILE *f, const rs_command *c);
+
+/* A whole number from lo to hi for option opt ("--rank") into *out. */
+rs_status rs_cli_whole_number(const char *v, const char *opt, long lo, long hi, int *out,
+                              rs_error *err);
+
+/* The command's own options (its entry's struct). */
+#define RS_CLI_OWN(cli, type) ((const type *)(cli)->own)
 
 /* A chart's data file: FILE.svg -> FILE.csv (outputs.c). */
 void rs_cli_plot_csv(const char *plot, char *csv, size_t len);
@@ -131,6 +183,15 @@ int rs_cli_energy_missing(const rs_cli *cli, const rs_row *rows, int n);
 /* --metrics SET --replay: the same for rows recorded without some of SET's
  * counters. */
 int rs_cli_metrics_missing(const rs_cli *cli, const rs_row *rows, int n);
+
+/* run, ladder and sweep --against FILE (against.c): the command's rows
+ * beside a recording's, as `redscope diff` prints two recordings (n 0: the
+ * file only checked, before any work); `list` where the rows are a ladder
+ * (the recording's other steps are named beside). 0 or the exit status. */
+int rs_cli_rows_against(const rs_cli *cli, const char *command, int list, const rs_row *rows,
+                        int n);
+/* --against FILE with --format other than table: refused, naming diff. */
+int rs_cli_against_table(const rs_cli *cli, const char *command);
 
 /* An executable of that name is on PATH. */
 int rs_on_path(const char *name);

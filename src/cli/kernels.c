@@ -11,7 +11,11 @@
 int rs_cli_check_kernels(const rs_cli *cli)
 {
     if (cli->replay) return 0; /* a recording answers: the file need not be here */
-    if (strcmp(cli->command, "run") == 0 && cli->req.variant != RS_V_KERNEL) return 0;
+    /* a command of one variant (not a list) runs the file only as that variant,
+     * and checks the request against it */
+    const unsigned long long f = cli->cmd ? cli->cmd->fields : 0;
+    const int one = (f & RS_FIELD(variant)) && !(f & RS_FIELD(variants));
+    if (one && cli->req.variant != RS_V_KERNEL) return 0;
     const char *from_preset[1] = {cli->req.kernel};
     const char *const *files = cli->nkernels ? cli->kernels : from_preset;
     const int count = cli->nkernels ? cli->nkernels : cli->req.kernel[0] != 0;
@@ -24,8 +28,7 @@ int rs_cli_check_kernels(const rs_cli *cli)
         r.variant = RS_V_KERNEL;
         rs_status st = rs_ukernel_read(files[i], &text, &len, &err);
         if (st == RS_OK) st = rs_ukernel_parse(files[i], text, &spec, &err);
-        if (st == RS_OK && strcmp(cli->command, "run") == 0)
-            st = rs_ukernel_check(files[i], &spec, &r, &err);
+        if (st == RS_OK && one) st = rs_ukernel_check(files[i], &spec, &r, &err);
         free(text);
         if (st != RS_OK) {
             rs_cli_error("%s", err.msg);

@@ -22,20 +22,12 @@ enum {
     OPT_SAVE_PRESET,
     OPT_FORCE,
     OPT_NO_COLOR,
-    OPT_MEASURE,
     OPT_PLOT,
-    OPT_CHECK,
-    OPT_ARCH,
-    OPT_ALGO,
-    OPT_RANK,
-    OPT_RANKS,
-    OPT_RENDEZVOUS,
-    OPT_NCCL_TESTS,
     OPT_AGAINST,
-    OPT_FAIL_SLOWER,
-    OPT_WIDE,
     OPT_HELP,
     OPT_VERSION,
+    OPT_OWN = 3000,   /* + the index of the command's own option */
+    OPT_OTHER = 4000, /* + the index of another command's, in others[] */
 };
 
 typedef struct extra_opt {
@@ -47,6 +39,7 @@ typedef struct extra_opt {
     unsigned bit; /* RS_X_*; 0: every command (help, version) */
 } extra_opt;
 
+/* The options several commands share; a command's own are in its entry. */
 static const extra_opt extras[] = {
     {"format", required_argument, OPT_FORMAT, "FMT", "output: table (default), csv or json",
      RS_X_FORMAT},
@@ -63,66 +56,63 @@ static const extra_opt extras[] = {
      RS_X_FORCE},
     {"no-color", no_argument, OPT_NO_COLOR, NULL, "no colors (NO_COLOR in the environment too)",
      RS_X_NO_COLOR},
-    {"measure", no_argument, OPT_MEASURE, NULL, "measure each GPU's streaming-read bandwidth",
-     RS_X_MEASURE},
     {"plot", required_argument, OPT_PLOT, "FILE",
      "draw the chart to FILE.svg or FILE.png (gnuplot)", RS_X_PLOT},
-    {"check", required_argument, OPT_CHECK, "KIND",
-     "run it under compute-sanitizer instead: race (racecheck) or memory (memcheck, initcheck)",
-     RS_X_CHECK},
-    {"algo", required_argument, OPT_ALGO, "LIST",
-     "all-reduce algorithms, separated by commas: nccl (NCCL's choice), ring, tree (NCCL "
-     "forced), peer_ring (by hand over peer copies), or all (default nccl)",
-     RS_X_ALGO},
-    {"rank", required_argument, OPT_RANK, "R",
-     "one process per GPU: this process's rank, from 0 to ranks-1 (with --ranks, --rendezvous)",
-     RS_X_RANKS},
-    {"ranks", required_argument, OPT_RANKS, "N", "one process per GPU: how many processes",
-     RS_X_RANKS},
-    {"rendezvous", required_argument, OPT_RENDEZVOUS, "FILE",
-     "one process per GPU: a path every rank sees (shared storage); rank 0 writes NCCL's id "
-     "to FILE.ALGO",
-     RS_X_RANKS},
-    {"nccl-tests", required_argument, OPT_NCCL_TESTS, "PATH",
-     "also run nccl-tests' all_reduce_perf (PATH: it, or its folder) over the same sizes, its "
-     "busbw beside each",
-     RS_X_NCCL_TESTS},
     {"against", required_argument, OPT_AGAINST, "VARIANT|FILE",
      "a recording to hold the run against (A, the baseline; the run is B): ratio, verdict, "
      "counters, as redscope diff; with --stalls: the stall view line by line against another "
      "variant's on the same settings, a .cu kernel's, or the recording's",
      RS_X_AGAINST},
-    {"fail-slower", required_argument, OPT_FAIL_SLOWER, "PCT",
-     "diff as a gate: exit 10 when a configuration of B is slower than A's beyond both runs' "
-     "min..max and by more than PCT percent",
-     RS_X_FAIL_SLOWER},
-    {"wide", no_argument, OPT_WIDE, NULL,
-     "the table with every column: each counter of the set (the default fits 120 columns, "
-     "with the counter that explains each step)",
-     RS_X_WIDE},
-    {"arch", required_argument, OPT_ARCH, "sm_XX",
-     "the GPU architecture to compile for (default sm_90)", RS_X_ARCH},
-    {"help", no_argument, OPT_HELP, NULL, "this help", 0},
-    {"version", no_argument, OPT_VERSION, NULL, "print the version", 0},
 };
 #define N_EXTRAS (int)(sizeof extras / sizeof extras[0])
 
-static int command_takes_field(const char *command, rs_field_id id)
+/* help and version: every command's */
+static const extra_opt always[] = {
+    {"help", no_argument, OPT_HELP, NULL, "this help", 0},
+    {"version", no_argument, OPT_VERSION, NULL, "print the version", 0},
+};
+#define N_ALWAYS (int)(sizeof always / sizeof always[0])
+
+/* Every command's own options, each name once: getopt knows them all, so
+ * another command's option is refused as one ("'run' takes no --measure"),
+ * not as unknown. */
+#define OTHERS_MAX 64
+static const rs_cmd_option *others[OTHERS_MAX];
+static int other_count;
+
+static void find_others(void)
 {
-    const rs_command *c = rs_command_find(command);
+    other_count = 0;
+    for (int i = 0; i < rs_command_count; i++)
+        for (const rs_cmd_option *o = rs_commands[i]->options; o && o->name; o++) {
+            int seen = 0;
+            for (int k = 0; k < other_count; k++) seen |= strcmp(others[k]->name, o->name) == 0;
+            if (!seen && other_count < OTHERS_MAX) others[other_count++] = o;
+        }
+}
+
+/* The command's own options: how many. */
+static int own_count(const rs_command *c)
+{
+    int n = 0;
+    while (c->options && c->options[n].name) n++;
+    return n;
+}
+
+static int command_takes_field(const rs_command *c, rs_field_id id)
+{
     return c && (c->fields >> id) & 1;
 }
 
 /* A field's help line, as the command takes it. */
-static const char *field_help(const char *command, const rs_field *fl)
+static const char *field_help(const rs_command *c, const rs_field *fl)
 {
-    const rs_option_help *h = rs_command_option(command, (int)fl->id, 0);
+    const rs_option_help *h = rs_command_option(c, (int)fl->id, 0);
     return h && h->help ? h->help : fl->help;
 }
 
-static int command_takes_extra(const char *command, const extra_opt *x)
+static int command_takes_extra(const rs_command *c, const extra_opt *x)
 {
-    const rs_command *c = rs_command_find(command);
     return !x->bit || (c && (c->extras & x->bit));
 }
 
@@ -132,32 +122,29 @@ typedef struct given {
     int word; /* a word after the options (diff's files): no option to check */
 } given;
 
-/* The words after the options: compile's files, the file recording lists. */
-static rs_status positionals(const char *command, int argc, char **argv, given *out, int *count,
+/* The words after the options, into the fields or shared options the
+ * command's entry names for them. */
+static rs_status positionals(const rs_command *c, int argc, char **argv, given *out, int *count,
                              rs_error *err)
 {
-    /* compile FILE.cu ...: the files are its arguments */
-    for (; strcmp(command, "compile") == 0 && optind < argc; optind++)
-        out[(*count)++] = (given){OPT_FIELD + RS_F_kernel, argv[optind]};
-    /* recording FILE: the file to list, as --replay names one */
-    if (strcmp(command, "recording") == 0 && optind < argc)
-        out[(*count)++] = (given){OPT_REPLAY, argv[optind++]};
-    /* diff A B: the two recordings, A as --replay names one, B as --against */
-    if (strcmp(command, "diff") == 0 && optind < argc)
-        out[(*count)++] = (given){OPT_REPLAY, argv[optind++], 1};
-    if (strcmp(command, "diff") == 0 && optind < argc)
-        out[(*count)++] = (given){OPT_AGAINST, argv[optind++], 1};
+    for (int w = 0; w < RS_CMD_WORDS_MAX && (c->words[w].field || c->words[w].extra); w++) {
+        const rs_cmd_word *cw = &c->words[w];
+        int code = OPT_FIELD + cw->field;
+        for (int k = 0; cw->field < 0 && k < N_EXTRAS; k++)
+            if (extras[k].bit == cw->extra) code = extras[k].val;
+        for (int once = 1; optind < argc && (once || cw->many); once = 0)
+            out[(*count)++] = (given){code, argv[optind++], 1};
+    }
     if (optind < argc)
         return rs_fail(err, RS_E_USAGE, "unexpected argument '%s' (see: redscope %s --help)",
-                       argv[optind], command);
+                       argv[optind], c->name);
     return RS_OK;
 }
 
-static rs_status collect(const char *command, int argc, char **argv, given *out, int *count,
-                         rs_error *err)
+/* getopt's long options: the fields, the shared options, the command's
+ * own, help and version. */
+static int long_options(const rs_command *c, struct option *longs, char *shorts)
 {
-    struct option longs[RS_FIELD_COUNT + N_EXTRAS + 1];
-    char shorts[3 * RS_FIELD_COUNT + 8];
     int nl = 0, ns = 0;
     shorts[ns++] = ':'; /* report a missing argument as ':' */
     for (int i = 0; i < RS_FIELD_COUNT; i++) {
@@ -173,9 +160,48 @@ static rs_status collect(const char *command, int argc, char **argv, given *out,
     }
     for (int i = 0; i < N_EXTRAS; i++)
         longs[nl++] = (struct option){extras[i].name, extras[i].has_arg, NULL, extras[i].val};
+    for (int i = 0; i < own_count(c); i++)
+        longs[nl++] =
+            (struct option){c->options[i].name, c->options[i].arg ? required_argument : no_argument,
+                            NULL, OPT_OWN + i};
+    for (int i = 0; i < N_ALWAYS; i++)
+        longs[nl++] = (struct option){always[i].name, always[i].has_arg, NULL, always[i].val};
+    for (int k = 0; k < other_count; k++) {
+        int own = 0;
+        for (int i = 0; i < own_count(c); i++)
+            own |= strcmp(c->options[i].name, others[k]->name) == 0;
+        if (!own)
+            longs[nl++] =
+                (struct option){others[k]->name, others[k]->arg ? required_argument : no_argument,
+                                NULL, OPT_OTHER + k};
+    }
     longs[nl] = (struct option){NULL, 0, NULL, 0};
     shorts[ns++] = 'h';
     shorts[ns] = '\0';
+    return nl;
+}
+
+/* An option getopt did not take, named: a short one from optopt (inside a
+ * cluster, "-Zv", optind is still on an earlier word: fuzz_cli found it),
+ * a long one from its word. */
+static rs_status refused(const rs_command *c, int code, int argc, char **argv, rs_error *err)
+{
+    (void)argc;
+    const char letter[3] = {'-', (char)optopt, '\0'};
+    const char *bad = optopt != 0 && optopt < OPT_FIELD ? letter : argv[optind - 1];
+    if (code == ':')
+        return rs_fail(err, RS_E_USAGE, "option '%s' needs a value (see: redscope %s --help)", bad,
+                       c->name);
+    return rs_fail(err, RS_E_USAGE, "unknown option '%s' (see: redscope %s --help)", bad, c->name);
+}
+
+static rs_status collect(const rs_command *c, int argc, char **argv, given *out, int *count,
+                         rs_error *err)
+{
+    struct option longs[RS_FIELD_COUNT + N_EXTRAS + N_ALWAYS + 32 + OTHERS_MAX + 1];
+    char shorts[3 * RS_FIELD_COUNT + 8];
+    if (own_count(c) > 32) return rs_fail(err, RS_E_USAGE, "%s: too many options", c->name);
+    long_options(c, longs, shorts);
     /* 0, not 1: glibc's full reset. With 1 it keeps its place inside the
      * last call's word when that call stopped in a cluster ("-52": '5' is
      * refused, "2" is left), and the next call goes on from there, in an
@@ -183,44 +209,31 @@ static rs_status collect(const char *command, int argc, char **argv, given *out,
     optind = 0;
     opterr = 0;
     *count = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        if (c == '?' || c == ':') {
-            /* A short option is named from optopt: inside a cluster ("-Zv")
-             * optind is still on an earlier word, which argv[optind - 1]
-             * would name instead (fuzz_cli found it). A long option's
-             * optopt is 0 or its code, and optind is past its word. */
-            const char letter[3] = {'-', (char)optopt, '\0'};
-            const char *bad = optopt != 0 && optopt < OPT_FIELD ? letter : argv[optind - 1];
-            if (c == ':')
-                return rs_fail(err, RS_E_USAGE,
-                               "option '%s' needs a value (see: redscope %s --help)", bad, command);
-            return rs_fail(err, RS_E_USAGE, "unknown option '%s' (see: redscope %s --help)", bad,
-                           command);
-        }
-        if (c == 'h') {
-            c = OPT_HELP;
-        } else if (c < OPT_FIELD) {
-            const rs_field *f = rs_field_by_short(c);
-            if (f) c = OPT_FIELD + (int)f->id;
+    int code;
+    while ((code = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (code == '?' || code == ':') return refused(c, code, argc, argv, err);
+        if (code == 'h') {
+            code = OPT_HELP;
+        } else if (code < OPT_FIELD) {
+            const rs_field *f = rs_field_by_short(code);
+            if (f) code = OPT_FIELD + (int)f->id;
         }
         const char *value = optarg;
         /* "--metrics full" as well as "--metrics=full": an optional value may
          * follow as the next word when the field accepts it, or where the
          * command takes no words of its own (a misspelt set is named as one). */
-        if (!value && c >= OPT_FIELD && c < OPT_FIELD + RS_FIELD_COUNT && optind < argc &&
+        if (!value && code >= OPT_FIELD && code < OPT_FIELD + RS_FIELD_COUNT && optind < argc &&
             argv[optind][0] != '-') {
             rs_request probe;
             rs_request_defaults(&probe);
-            const int words = strcmp(command, "compile") == 0 ||
-                              strcmp(command, "recording") == 0 || strcmp(command, "diff") == 0;
+            const int words = c->words[0].field || c->words[0].extra;
             if (!words ||
-                rs_field_set(&probe, &rs_fields[c - OPT_FIELD], argv[optind], NULL) == RS_OK)
+                rs_field_set(&probe, &rs_fields[code - OPT_FIELD], argv[optind], NULL) == RS_OK)
                 value = argv[optind++];
         }
-        out[(*count)++] = (given){c, value};
+        out[(*count)++] = (given){code, value, 0};
     }
-    return positionals(command, argc, argv, out, count, err);
+    return positionals(c, argc, argv, out, count, err);
 }
 
 static rs_status add_kernel(rs_cli *cli, const char *path, rs_error *err)
@@ -233,93 +246,63 @@ static rs_status add_kernel(rs_cli *cli, const char *path, rs_error *err)
     return RS_OK;
 }
 
-static rs_status parse_arch(const char *v, int *arch, rs_error *err)
+rs_status rs_cli_whole_number(const char *v, const char *opt, long lo, long hi, int *out,
+                              rs_error *err)
 {
     char *end = NULL;
-    const char *digits = v && strncmp(v, "sm_", 3) == 0 ? v + 3 : v ? v : "";
-    const long a = strtol(digits, &end, 10);
-    if (!*digits || *end || a < 50 || a > 130)
-        return rs_fail(err, RS_E_USAGE, "bad --arch '%s': expected sm_XX, like sm_90 or sm_80",
-                       v ? v : "");
-    *arch = (int)a;
-    return RS_OK;
-}
-
-static rs_status parse_count(const char *v, const char *opt, long lo, long hi, int *out,
-                             rs_error *err)
-{
-    char *end = NULL;
-    const long k = strtol(v, &end, 10);
-    if (!*v || *end || k < lo || k > hi)
+    const long k = strtol(v ? v : "", &end, 10);
+    if (!v || !*v || *end || k < lo || k > hi)
         return rs_fail(err, RS_E_USAGE, "bad %s '%s': expected a whole number from %ld to %ld", opt,
-                       v, lo, hi);
+                       v ? v : "", lo, hi);
     *out = (int)k;
     return RS_OK;
 }
 
-static rs_status parse_algos(const char *v, unsigned *algos, rs_error *err)
+/* "table, csv or json", and the documents where the command gives them. */
+static rs_status bad_format(const rs_command *c, const char *v, rs_error *err)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", v);
-    *algos = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        t += strspn(t, " "); /* blanks around a name are not part of it, as in --variants */
-        for (size_t n = strlen(t); n && t[n - 1] == ' ';) t[--n] = '\0';
-        const int a = rs_ar_algo_parse(t);
-        if (strcmp(t, "all") == 0)
-            *algos |= (1u << RS_AR_ALGO_COUNT) - 1;
-        else if (a < 0)
-            return rs_fail(err, RS_E_USAGE,
-                           "bad --algo '%s': expected nccl, ring, tree, peer_ring or all", t);
-        else
-            *algos |= 1u << a;
-    }
-    if (!*algos) return rs_fail(err, RS_E_USAGE, "bad --algo '%s': name at least one algorithm", v);
-    return RS_OK;
+    return rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json%s", v,
+                   c->gives & RS_GIVES_MD ? ", or md or html (the handout)" : "");
 }
 
-/* An option besides the request's fields, into cli. */
+/* --format: the data formats, or a document (md, html) where the command
+ * gives one; a document it does not give is refused, naming the command
+ * that does. */
+static rs_status set_format(rs_cli *cli, const char *v, rs_error *err)
+{
+    const int doc = v && strcmp(v, "md") == 0 ? 1 : v && strcmp(v, "html") == 0 ? 2 : 0;
+    const unsigned bit = doc == 1 ? RS_GIVES_MD : RS_GIVES_HTML;
+    if (doc && !(cli->cmd->gives & bit)) {
+        const rs_command *other = rs_command_giving(bit);
+        if (!other) return bad_format(cli->cmd, v, err);
+        return rs_fail(err, RS_E_USAGE,
+                       "--format %s is the %s's handout: redscope %s --format %s (here: table, csv "
+                       "or json)",
+                       v, other->name, other->name, v);
+    }
+    cli->handout = doc;
+    if (doc) return RS_OK;
+    const int fmt = rs_format_from_name(v);
+    cli->format = fmt < 0 ? RS_FMT_TABLE : (rs_format)fmt;
+    return fmt < 0 ? bad_format(cli->cmd, v, err) : RS_OK;
+}
+
+/* A shared option into cli, or the command's own into its struct. */
 static rs_status set_extra(rs_cli *cli, int c, const char *v, rs_error *err)
 {
-    switch (c) {
-    case OPT_FORMAT: {
-        const int doc = v && strcmp(v, "md") == 0 ? 1 : v && strcmp(v, "html") == 0 ? 2 : 0;
-        if (doc && strcmp(cli->command, "ladder") != 0)
-            return rs_fail(err, RS_E_USAGE,
-                           "--format %s is the ladder's handout: redscope ladder --format %s "
-                           "(here: table, csv or json)",
-                           v, v);
-        cli->handout = doc;
-        if (doc) break;
-        const int fmt = rs_format_from_name(v);
-        cli->format = fmt < 0 ? RS_FMT_TABLE : (rs_format)fmt;
-        if (fmt < 0)
-            return rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json%s", v,
-                           strcmp(cli->command, "ladder") == 0 ? ", or md or html (the handout)"
-                                                               : "");
-        break;
+    if (c >= OPT_OWN && c < OPT_OWN + own_count(cli->cmd)) {
+        const rs_cmd_option *o = &cli->cmd->options[c - OPT_OWN];
+        return o->set ? o->set(cli->own, v, err) : RS_OK;
     }
+    switch (c) {
+    case OPT_FORMAT: return set_format(cli, v, err);
     case OPT_RECORD: cli->record = v; break;
     case OPT_REPLAY: cli->replay = v; break;
     case OPT_SAVE_PRESET: cli->save_preset = v; break;
     case OPT_FORCE: cli->force = 1; break;
     case OPT_NO_COLOR: cli->no_color = 1; break;
-    case OPT_MEASURE: cli->measure = 1; break;
-    case OPT_WIDE: cli->wide = 1; break;
     case OPT_PLOT: cli->plot = v; break;
-    case OPT_ARCH: return parse_arch(v, &cli->arch, err);
-    case OPT_ALGO: return parse_algos(v, &cli->algos, err);
-    case OPT_RANK: return parse_count(v, "--rank", 0, 1023, &cli->rank, err);
-    case OPT_RANKS: return parse_count(v, "--ranks", 1, 1024, &cli->ranks, err);
-    case OPT_RENDEZVOUS: cli->rendezvous = v; break;
-    case OPT_NCCL_TESTS: cli->nccl_tests = v; break;
     case OPT_AGAINST: cli->against = v; break;
-    case OPT_FAIL_SLOWER: return parse_count(v, "--fail-slower", 0, 100000, &cli->fail_slower, err);
-    case OPT_CHECK:
-        cli->check = rs_check_from_name(v);
-        if (cli->check < 0)
-            return rs_fail(err, RS_E_USAGE, "bad --check '%s': expected race or memory", v);
-        break;
     default: break;
     }
     return RS_OK;
@@ -357,14 +340,70 @@ static void trim_words(int argc, char **argv)
     }
 }
 
-rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, rs_error *err)
+/* A field into the request, where the command takes it. */
+static rs_status set_field(rs_cli *cli, const rs_field *f, const char *v, rs_error *err)
+{
+    const rs_command *c = cli->cmd;
+    if (!command_takes_field(c, f->id)) {
+        const int other = f->id == RS_F_variants  ? RS_F_variant
+                          : f->id == RS_F_variant ? RS_F_variants
+                                                  : -1;
+        char hint[48] = ""; /* the other one, where this command takes it */
+        if (other >= 0 && command_takes_field(c, (rs_field_id)other))
+            snprintf(hint, sizeof hint, " (use --%s)", rs_fields[other].flag);
+        return rs_fail(err, RS_E_USAGE, "'%s' takes no --%s%s", c->name, f->flag, hint);
+    }
+    char flag[48]; /* a bad value is named as given: the flag, not the preset key */
+    snprintf(flag, sizeof flag, "--%s", f->flag);
+    rs_status st = rs_field_set_as(&cli->req, f, v ? v : f->implied, flag, err);
+    cli->set[f->id] = 1;
+    if (st == RS_OK && f->id == RS_F_kernel) st = add_kernel(cli, v, err);
+    return st;
+}
+
+/* One option given: a field, a shared option the command takes, its own. */
+static rs_status take(rs_cli *cli, const given *g, rs_error *err)
+{
+    const rs_command *c = cli->cmd;
+    if (g->code >= OPT_FIELD && g->code < OPT_FIELD + RS_FIELD_COUNT)
+        return set_field(cli, &rs_fields[g->code - OPT_FIELD], g->value, err);
+    if (g->code >= OPT_OTHER && g->code < OPT_OTHER + other_count)
+        return rs_fail(err, RS_E_USAGE, "'%s' takes no --%s", c->name,
+                       others[g->code - OPT_OTHER]->name);
+    for (int k = 0; k < N_EXTRAS && !g->word; k++)
+        if (extras[k].val == g->code && !command_takes_extra(c, &extras[k]))
+            return rs_fail(err, RS_E_USAGE, "'%s' takes no --%s", c->name, extras[k].name);
+    return set_extra(cli, g->code, g->value, err);
+}
+
+/* The preset first, then every flag on top of it, whatever the order. */
+static rs_status take_all(rs_cli *cli, const given *opts, int count, rs_error *err)
+{
+    rs_status st = RS_OK;
+    for (int i = 0; i < count; i++) {
+        if (opts[i].code == OPT_HELP) cli->help = 1;
+        if (opts[i].code == OPT_VERSION) cli->version = 1;
+        if (opts[i].code == OPT_PRESET) cli->preset = opts[i].value;
+    }
+    if (cli->preset && !cli->help) {
+        char path[RS_PATH_MAX];
+        st = rs_preset_resolve(cli->preset, path, sizeof path, err);
+        if (st == RS_OK) st = rs_preset_read_file(path, &cli->req, err);
+    }
+    for (int i = 0; st == RS_OK && !cli->help && i < count; i++) st = take(cli, &opts[i], err);
+    return st;
+}
+
+rs_status rs_cli_parse(rs_cli *cli, const rs_command *c, int argc, char **argv, rs_error *err)
 {
     memset(cli, 0, sizeof *cli);
-    cli->gpus = -1;
-    cli->fail_slower = -1;
-    cli->rank = -1;
-    cli->command = command;
+    cli->command = c->name;
+    cli->cmd = c;
     rs_request_defaults(&cli->req);
+    cli->own = calloc(1, c->own_size ? c->own_size : 1);
+    if (!cli->own) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    if (c->own_init) memcpy(cli->own, c->own_init, c->own_size);
+    find_others();
     /* One option per character, not per word: "-hhh" is three options,
      * and one word each overflowed (fuzz_cli found it). */
     size_t cap = 1;
@@ -374,119 +413,77 @@ rs_status rs_cli_parse(rs_cli *cli, const char *command, int argc, char **argv, 
     int count = 0;
     rs_status st = plain_words(argc, argv, err);
     trim_words(argc, argv);
-    if (st == RS_OK) st = collect(command, argc, argv, opts, &count, err);
-    /* The preset first, then every flag on top of it, whatever the order. */
-    for (int i = 0; st == RS_OK && i < count; i++) {
-        if (opts[i].code == OPT_HELP) cli->help = 1;
-        if (opts[i].code == OPT_VERSION) cli->version = 1;
-        if (opts[i].code == OPT_PRESET) cli->preset = opts[i].value;
-    }
-    if (st == RS_OK && cli->preset && !cli->help) {
-        char path[RS_PATH_MAX];
-        st = rs_preset_resolve(cli->preset, path, sizeof path, err);
-        if (st == RS_OK) st = rs_preset_read_file(path, &cli->req, err);
-    }
-    for (int i = 0; st == RS_OK && !cli->help && i < count; i++) {
-        const int c = opts[i].code;
-        const char *v = opts[i].value;
-        if (c >= OPT_FIELD && c < OPT_FIELD + RS_FIELD_COUNT) {
-            const rs_field *f = &rs_fields[c - OPT_FIELD];
-            if (!command_takes_field(command, f->id)) {
-                const int other = f->id == RS_F_variants  ? RS_F_variant
-                                  : f->id == RS_F_variant ? RS_F_variants
-                                                          : -1;
-                char hint[48] = ""; /* the other one, where this command takes it */
-                if (other >= 0 && command_takes_field(command, (rs_field_id)other))
-                    snprintf(hint, sizeof hint, " (use --%s)", rs_fields[other].flag);
-                st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s%s", command, f->flag, hint);
-                break;
-            }
-            char flag[48]; /* a bad value is named as given: the flag, not the preset key */
-            snprintf(flag, sizeof flag, "--%s", f->flag);
-            st = rs_field_set_as(&cli->req, f, v ? v : f->implied, flag, err);
-            cli->set[f->id] = 1;
-            if (st == RS_OK && f->id == RS_F_kernel) st = add_kernel(cli, v, err);
-            if (st == RS_OK && f->id == RS_F_gpus) cli->gpus = (int)cli->req.gpus;
-            continue;
-        }
-        for (int k = 0; k < N_EXTRAS && !opts[i].word; k++)
-            if (extras[k].val == c && !command_takes_extra(command, &extras[k]))
-                st = rs_fail(err, RS_E_USAGE, "'%s' takes no --%s", command, extras[k].name);
-        if (st != RS_OK) break;
-        st = set_extra(cli, c, v, err);
-    }
+    if (st == RS_OK) st = collect(c, argc, argv, opts, &count, err);
+    if (st == RS_OK) st = take_all(cli, opts, count, err);
     free(opts);
     return st;
 }
 
-/* An option's help, as the command takes it. */
-static const char *extra_help(const char *command, const extra_opt *x)
+void rs_cli_free(rs_cli *cli)
 {
-    const rs_option_help *h = rs_command_option(command, -1, x->bit);
+    free(cli->own);
+    cli->own = NULL;
+}
+
+/* An option's help, as the command takes it. */
+static const char *extra_help(const rs_command *c, const extra_opt *x)
+{
+    const rs_option_help *h = rs_command_option(c, -1, x->bit);
     return h && h->help ? h->help : x->help;
 }
 
-void rs_cli_usage(FILE *f, const char *command)
+/* One field's help line. */
+static void usage_field(FILE *f, const rs_command *c, const rs_field *fl)
 {
-    if (!command) {
+    const rs_option_help *own = rs_command_option(c, (int)fl->id, 0);
+    if (own && (own->flags & RS_HELP_HIDDEN)) return; /* a word of its own: FILE.cu */
+    char left[64];
+    if (fl->short_opt)
+        snprintf(left, sizeof left, "-%c, --%s%s%s%s", fl->short_opt, fl->flag,
+                 fl->implied ? "[=" : " ", fl->argname, fl->implied ? "]" : "");
+    else
+        snprintf(left, sizeof left, "    --%s%s%s%s", fl->flag, fl->implied ? "[=" : " ",
+                 fl->argname, fl->implied ? "]" : "");
+    char values[160];
+    rs_field_values(fl, values, sizeof values);
+    fprintf(f, "  %-26s %s%s%s", left, field_help(c, fl), values[0] ? ": " : "", values);
+    const int own_default = own && (own->flags & RS_HELP_NO_DEFAULT); /* every GPU */
+    if (fl->def && *fl->def && !own_default) fprintf(f, " [%s]", fl->def);
+    fprintf(f, "\n");
+}
+
+static void usage_option(FILE *f, const char *name, const char *arg, const char *help)
+{
+    char left[64];
+    snprintf(left, sizeof left, "    --%s%s%s", name, arg ? " " : "", arg ? arg : "");
+    fprintf(f, "  %-26s %s\n", left, help);
+}
+
+void rs_cli_usage(FILE *f, const rs_command *c)
+{
+    if (!c) {
         fprintf(f, "redscope: see why a CUDA reduction is fast or slow.\n\n"
                    "usage: redscope [COMMAND] [options]\n\ncommands:\n");
         for (int i = 0; i < rs_command_count; i++)
-            fprintf(f, "  %-10s %s\n", rs_commands[i].name, rs_commands[i].summary);
-        fprintf(f,
-                "\n'redscope COMMAND --help' lists a command's options.\n"
-                "Examples:\n"
-                "  redscope                                   the explorer\n"
-                "  redscope run --variant sequential --n 2^24 --metrics\n"
-                "  redscope ladder --type float32 --n 16M --format csv\n"
-                "  redscope ladder --preset harris-2007\n"
-                "  redscope run --variant unroll_warp_volatile --check race\n"
-                "  redscope compile conf/kernels/template.cu --type float32\n"
-                "  redscope ladder --kernel conf/kernels/fast.cu --n 2^24\n"
-                "  redscope --replay conf/recordings/h200-demo.jsonl\n"
-                "  redscope ladder --gpus 2 --n 2^28\n"
-                "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
-                "  redscope diff conf/recordings/h100-kernels.jsonl "
-                "conf/recordings/h200-demo.jsonl\n"
-                "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments, a refused configuration\n"
-                "  or a --replay that finds nothing asked for, 3 no NVIDIA driver (or no NCCL,\n"
-                "  for what needs it), 4 no CUDA device, 5 out of memory, 6 CUDA error,\n"
-                "  7 file error, 8 your kernel faulted or ran past --timeout, 9 a --check found\n"
-                "  races or memory errors, 10 diff --fail-slower found a slower step, 130\n"
-                "  interrupted\n");
+            fprintf(f, "  %-10s %s\n", rs_commands[i]->name, rs_commands[i]->summary);
+        fputs(rs_overview_tail, f);
         return;
     }
-    const rs_command *c = rs_command_find(command);
-    if (!c) return;
-    fprintf(f, "usage: redscope %s %s\n%s.\n\noptions:\n",
-            strcmp(command, "explore") == 0 ? "[explore]" : command, c->usage, c->summary);
-    for (int i = 0; i < RS_FIELD_COUNT; i++) {
-        const rs_field *fl = &rs_fields[i];
-        if (!fl->flag || !command_takes_field(command, fl->id)) continue;
-        const rs_option_help *own = rs_command_option(command, (int)fl->id, 0);
-        if (own && (own->flags & RS_HELP_HIDDEN)) continue; /* a word of its own: FILE.cu */
-        char left[64];
-        if (fl->short_opt)
-            snprintf(left, sizeof left, "-%c, --%s%s%s%s", fl->short_opt, fl->flag,
-                     fl->implied ? "[=" : " ", fl->argname, fl->implied ? "]" : "");
-        else
-            snprintf(left, sizeof left, "    --%s%s%s%s", fl->flag, fl->implied ? "[=" : " ",
-                     fl->argname, fl->implied ? "]" : "");
-        char values[160];
-        rs_field_values(fl, values, sizeof values);
-        fprintf(f, "  %-26s %s%s%s", left, field_help(command, fl), values[0] ? ": " : "", values);
-        const int own_default = own && (own->flags & RS_HELP_NO_DEFAULT); /* every GPU */
-        if (fl->def && *fl->def && !own_default) fprintf(f, " [%s]", fl->def);
-        fprintf(f, "\n");
-    }
+    /* the first command is the one without a name: "redscope [explore]" */
+    fprintf(f, "usage: redscope %s%s%s %s\n%s.\n\noptions:\n", c == rs_commands[0] ? "[" : "",
+            c->name, c == rs_commands[0] ? "]" : "", c->usage, c->summary);
+    for (int i = 0; i < RS_FIELD_COUNT; i++)
+        if (rs_fields[i].flag && command_takes_field(c, rs_fields[i].id))
+            usage_field(f, c, &rs_fields[i]);
     for (int i = 0; i < N_EXTRAS; i++) {
         const extra_opt *x = &extras[i];
-        if (!command_takes_extra(command, x)) continue;
-        const rs_option_help *own = rs_command_option(command, -1, x->bit);
+        if (!command_takes_extra(c, x)) continue;
+        const rs_option_help *own = rs_command_option(c, -1, x->bit);
         if (own && (own->flags & RS_HELP_HIDDEN)) continue; /* a word of its own: FILE */
-        const char *arg = own && own->arg ? own->arg : x->arg;
-        char left[64];
-        snprintf(left, sizeof left, "    --%s%s%s", x->name, arg ? " " : "", arg ? arg : "");
-        fprintf(f, "  %-26s %s\n", left, extra_help(command, x));
+        usage_option(f, x->name, own && own->arg ? own->arg : x->arg, extra_help(c, x));
     }
+    for (int i = 0; i < own_count(c); i++)
+        usage_option(f, c->options[i].name, c->options[i].arg, c->options[i].help);
+    for (int i = 0; i < N_ALWAYS; i++)
+        usage_option(f, always[i].name, always[i].arg, always[i].help);
 }

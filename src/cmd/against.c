@@ -66,7 +66,7 @@ int rs_cli_against_check(const rs_cli *cli)
         return RS_E_USAGE;
     }
     const int rc = rs_cli_against_table(cli, "run");
-    return rc ? rc : rs_cli_rows_against(cli, "run", NULL, 0); /* B read first */
+    return rc ? rc : rs_cli_rows_against(cli, "run", 0, NULL, 0); /* B read first */
 }
 
 /* The other run, its stall view checked. */

@@ -24,6 +24,118 @@
 #include "core/sweep_range.h"
 #include "engine/gpu_process.h"
 
+/* allreduce's own options */
+typedef struct allreduce_own {
+    unsigned algos;         /* --algo: one bit per rs_ar_algo; 0: not given */
+    int rank, ranks;        /* --rank R --ranks N (ranks 0: one process; rank -1: not given) */
+    const char *rendezvous; /* --rendezvous FILE */
+    const char *nccl_tests; /* --nccl-tests PATH */
+} allreduce_own;
+static const allreduce_own allreduce_init = {0, -1, 0, NULL, NULL};
+
+static const allreduce_own *own(const rs_cli *cli)
+{
+    return RS_CLI_OWN(cli, allreduce_own);
+}
+
+/* --gpus as given; -1 left out (every GPU). */
+static int asked_gpus(const rs_cli *cli)
+{
+    return cli->set[RS_F_gpus] ? (int)cli->req.gpus : -1;
+}
+
+static rs_status set_algo(void *o, const char *v, rs_error *err)
+{
+    char buf[128];
+    unsigned *algos = &((allreduce_own *)o)->algos;
+    snprintf(buf, sizeof buf, "%s", v);
+    *algos = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        t += strspn(t, " "); /* blanks around a name are not part of it, as in --variants */
+        for (size_t n = strlen(t); n && t[n - 1] == ' ';) t[--n] = '\0';
+        const int a = rs_ar_algo_parse(t);
+        if (strcmp(t, "all") == 0)
+            *algos |= (1u << RS_AR_ALGO_COUNT) - 1;
+        else if (a < 0)
+            return rs_fail(err, RS_E_USAGE,
+                           "bad --algo '%s': expected nccl, ring, tree, peer_ring or all", t);
+        else
+            *algos |= 1u << a;
+    }
+    if (!*algos) return rs_fail(err, RS_E_USAGE, "bad --algo '%s': name at least one algorithm", v);
+    return RS_OK;
+}
+
+static rs_status set_rank(void *o, const char *v, rs_error *err)
+{
+    return rs_cli_whole_number(v, "--rank", 0, 1023, &((allreduce_own *)o)->rank, err);
+}
+
+static rs_status set_ranks(void *o, const char *v, rs_error *err)
+{
+    return rs_cli_whole_number(v, "--ranks", 1, 1024, &((allreduce_own *)o)->ranks, err);
+}
+
+static rs_status set_rendezvous(void *o, const char *v, rs_error *err)
+{
+    (void)err;
+    ((allreduce_own *)o)->rendezvous = v;
+    return RS_OK;
+}
+
+static rs_status set_nccl_tests(void *o, const char *v, rs_error *err)
+{
+    (void)err;
+    ((allreduce_own *)o)->nccl_tests = v;
+    return RS_OK;
+}
+
+static const rs_cmd_option allreduce_options[] = {
+    {"algo", "LIST",
+     "all-reduce algorithms, separated by commas: nccl (NCCL's choice), ring, tree (NCCL "
+     "forced), peer_ring (by hand over peer copies), or all (default nccl)",
+     set_algo},
+    {"rank", "R",
+     "one process per GPU: this process's rank, from 0 to ranks-1 (with --ranks, --rendezvous)",
+     set_rank},
+    {"ranks", "N", "one process per GPU: how many processes", set_ranks},
+    {"rendezvous", "FILE",
+     "one process per GPU: a path every rank sees (shared storage); rank 0 writes NCCL's id to "
+     "FILE.ALGO",
+     set_rendezvous},
+    {"nccl-tests", "PATH",
+     "also run nccl-tests' all_reduce_perf (PATH: it, or its folder) over the same sizes, its "
+     "busbw beside each",
+     set_nccl_tests},
+    {NULL, NULL, NULL, NULL}};
+
+/* the all-reduce reads three fields its own way */
+static const rs_option_help allreduce_help[] = {
+    {RS_F_gpus, 0,
+     "GPUs 0 to N-1, each holding the vector and ending with the reduction of all (0 or left "
+     "out: every GPU)",
+     NULL, RS_HELP_NO_DEFAULT},
+    {RS_F_n, 0, "elements of the vector each GPU holds", NULL, 0},
+    {RS_F_reps, 0, "timed repetitions (the mean is reported, as nccl-tests does)", NULL, 0},
+    {-1, RS_X_RECORD, "also write the results as one JSON document, for --replay", NULL, 0},
+    RS_HELP_END};
+
+const rs_command rs_allreduce_entry = {
+    .name = "allreduce",
+    .usage = "--gpus N [--n N | --range RANGE] [--algo LIST] [options]",
+    .summary = "the all-reduce of a vector over several GPUs: NCCL, its ring and tree, a ring by "
+               "hand",
+    .fields = RS_FIELD(type) | RS_FIELD(op) | RS_FIELD(n) | RS_FIELD(sweep) | RS_FIELD(warmup) |
+              RS_FIELD(reps) | RS_FIELD(seed) | RS_FIELD(gpus),
+    .extras = RS_X_FORMAT | RS_X_RECORD | RS_X_REPLAY | RS_X_PLOT | RS_X_FORCE,
+    .gives = RS_GIVES_DATA,
+    .options = allreduce_options,
+    .own_size = sizeof(allreduce_own),
+    .own_init = &allreduce_init,
+    .fn = rs_cmd_allreduce,
+    .help = allreduce_help,
+};
+
 static rs_status sizes_of(const rs_cli *cli, rs_sweep_sizes *sz, rs_error *err)
 {
     if (cli->set[RS_F_sweep]) return rs_sweep_parse(cli->req.sweep, sz, err);
@@ -39,7 +151,7 @@ static int requests(const rs_cli *cli, const rs_source *src, const rs_sweep_size
 {
     const rs_ar_record *rec = rs_source_ar_record(src);
     rs_request base = cli->req;
-    base.gpus = cli->gpus < 0 ? 0 : (uint32_t)cli->gpus;
+    base.gpus = asked_gpus(cli) < 0 ? 0 : (uint32_t)asked_gpus(cli);
     int n = 0;
     for (int i = 0; rec && i < rec->npoints; i++) {
         reqs[n] = base;
@@ -106,15 +218,15 @@ static int points_of(const rs_row *rows, int n, rs_ar_record *run)
  * let the GPUs go. */
 static void beside(const rs_cli *cli, unsigned algos, rs_ar_record *run)
 {
-    const int tty = isatty(2) && cli->rank <= 0;
+    const int tty = isatty(2) && own(cli)->rank <= 0;
     for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
         if (!(algos & (1u << a)) || a == RS_AR_PEER_RING) continue; /* NCCL_ALGO as set */
         int first = -1, count = 0;
         for (int i = 0; i < run->npoints; i++)
             if (run->p[i].algo == (rs_ar_algo)a && count++ == 0) first = i;
         if (!count) continue;
-        const rs_nt_args nt = {cli->nccl_tests, (rs_ar_algo)a, run->gpus, run->type,
-                               run->op,         run->warmup,   run->reps};
+        const rs_nt_args nt = {own(cli)->nccl_tests, (rs_ar_algo)a, run->gpus, run->type, run->op,
+                               run->warmup,          run->reps};
         if (tty) fprintf(stderr, "\rnccl-tests: %s ", rs_ar_algo_name((rs_ar_algo)a));
         rs_error nerr;
         if (rs_nt_beside(&nt, &run->p[first], count, &nerr) != RS_OK)
@@ -135,12 +247,13 @@ static int measure(const rs_cli *cli, rs_source *src, const rs_sweep_sizes *sz, 
     int done = 0, rc = RS_E_NOMEM;
     if (reqs && rows) {
         const int n = requests(cli, src, sz, algos, reqs);
-        rs_cli own = *cli; /* its own recording: rs_ar_run_write */
-        own.record = NULL;
-        rs_ar_job job = {RS_AR_NCCL, cli->ranks ? cli->rank : 0, cli->ranks, ""};
-        snprintf(job.rendezvous, sizeof job.rendezvous, "%s", cli->rendezvous ? cli->rendezvous : "");
+        rs_cli unrecorded = *cli; /* its own recording: rs_ar_run_write */
+        unrecorded.record = NULL;
+        const allreduce_own *o = own(cli);
+        rs_ar_job job = {RS_AR_NCCL, o->ranks ? o->rank : 0, o->ranks, ""};
+        snprintf(job.rendezvous, sizeof job.rendezvous, "%s", o->rendezvous ? o->rendezvous : "");
         const rs_ask ask = {RS_ASK_ALLREDUCE, NULL, &job, NULL};
-        rc = rs_cli_run_list(&own, src, &ask, reqs, n, rows, &done);
+        rc = rs_cli_run_list(&unrecorded, src, &ask, reqs, n, rows, &done);
         const int failed = points_of(rows, done, run);
         if (!rc) rc = failed;
     } else {
@@ -216,13 +329,14 @@ static void header(const rs_cli *cli, const rs_source *src, rs_ar_record *r)
  * --replay takes none of them. */
 static int ranks_ok(const rs_cli *cli)
 {
-    const int given = (cli->rank >= 0) + (cli->ranks > 0) + (cli->rendezvous != NULL);
-    if (cli->nccl_tests && cli->replay) {
+    const int given =
+        (own(cli)->rank >= 0) + (own(cli)->ranks > 0) + (own(cli)->rendezvous != NULL);
+    if (own(cli)->nccl_tests && cli->replay) {
         rs_cli_error("--replay prints a recording (with nccl-tests' figures, if it has them): "
                      "leave out --nccl-tests");
         return 0;
     }
-    if (cli->nccl_tests && given) {
+    if (own(cli)->nccl_tests && given) {
         rs_cli_error("--nccl-tests runs in one process: start all_reduce_perf with your "
                      "launcher beside the ranks");
         return 0;
@@ -230,10 +344,10 @@ static int ranks_ok(const rs_cli *cli)
     if (given == 0) return 1;
     if (given != 3)
         rs_cli_error("one process per GPU needs --rank, --ranks and --rendezvous together");
-    else if (cli->rank >= cli->ranks)
-        rs_cli_error("--rank %d of --ranks %d: a rank from 0 to %d", cli->rank, cli->ranks,
-                     cli->ranks - 1);
-    else if (cli->gpus >= 0)
+    else if (own(cli)->rank >= own(cli)->ranks)
+        rs_cli_error("--rank %d of --ranks %d: a rank from 0 to %d", own(cli)->rank,
+                     own(cli)->ranks, own(cli)->ranks - 1);
+    else if (asked_gpus(cli) >= 0)
         rs_cli_error("--gpus is for one process; with --ranks each process uses one GPU");
     else if (cli->replay)
         rs_cli_error("--replay prints a recording: leave out --rank, --ranks and --rendezvous");
@@ -262,10 +376,10 @@ static rs_status rendezvous_files(const rs_cli *cli, unsigned algos, rs_error *e
     for (int a = 0; a < RS_AR_ALGO_COUNT; a++) {
         if (!(algos & (1u << a)) || a == RS_AR_PEER_RING) continue; /* in one process only */
         char path[4200];
-        if (!*cli->rendezvous || strlen(cli->rendezvous) >= 4000)
-            return rs_rendezvous_check(cli->rendezvous, cli->rank, err);
-        snprintf(path, sizeof path, "%s.%s", cli->rendezvous, rs_ar_algo_name((rs_ar_algo)a));
-        const rs_status st = rs_rendezvous_check(path, cli->rank, err);
+        if (!*own(cli)->rendezvous || strlen(own(cli)->rendezvous) >= 4000)
+            return rs_rendezvous_check(own(cli)->rendezvous, own(cli)->rank, err);
+        snprintf(path, sizeof path, "%s.%s", own(cli)->rendezvous, rs_ar_algo_name((rs_ar_algo)a));
+        const rs_status st = rs_rendezvous_check(path, own(cli)->rank, err);
         if (st != RS_OK) return st;
     }
     return RS_OK;
@@ -279,7 +393,7 @@ rs_ar_asked rs_cmd_ar_asked(const rs_cli *cli)
     a.sizes_set = cli->set[RS_F_sweep] || cli->set[RS_F_n];
     a.type = cli->req.type;
     a.op = cli->req.op;
-    a.gpus = cli->gpus;
+    a.gpus = asked_gpus(cli);
     a.path = cli->replay;
     return a;
 }
@@ -306,14 +420,14 @@ int rs_cmd_allreduce(rs_cli *cli)
     if (!ranks_ok(cli)) return RS_E_USAGE;
     static rs_ar_record run;
     memset(&run, 0, sizeof run);
-    const unsigned algos = cli->algos ? cli->algos : 1u << RS_AR_NCCL;
+    const unsigned algos = own(cli)->algos ? own(cli)->algos : 1u << RS_AR_NCCL;
     rs_sweep_sizes sz;
     rs_error err;
     const int bad = rs_cli_check_outputs(cli);
     if (bad) return bad;
-    rs_status st = cli->rendezvous ? rendezvous_files(cli, algos, &err) : RS_OK;
+    rs_status st = own(cli)->rendezvous ? rendezvous_files(cli, algos, &err) : RS_OK;
     if (st == RS_OK) st = sizes_of(cli, &sz, &err);
-    if (st == RS_OK && cli->nccl_tests) st = rs_nt_find(cli->nccl_tests, &err);
+    if (st == RS_OK && own(cli)->nccl_tests) st = rs_nt_find(own(cli)->nccl_tests, &err);
     if (st != RS_OK) {
         rs_cli_error("%s", err.msg);
         return (int)st;
@@ -325,8 +439,8 @@ int rs_cmd_allreduce(rs_cli *cli)
     rc = measure(cli, src, &sz, algos, &run);
     rs_source_child_end(src); /* the GPUs free for nccl-tests, the process gone */
     rs_source_close(src);
-    if (cli->nccl_tests && run.npoints && rc != RS_E_CANCELLED) beside(cli, algos, &run);
-    if (cli->rank > 0) /* rank 0 reports for the job */
+    if (own(cli)->nccl_tests && run.npoints && rc != RS_E_CANCELLED) beside(cli, algos, &run);
+    if (own(cli)->rank > 0) /* rank 0 reports for the job */
         return rc ? rc : wrong_points(&run);
     if (!run.npoints) return rc ? rc : RS_E_USAGE;
     if (cli->record && rs_ar_run_write(cli->record, &run, &err) != RS_OK) { /* a replay's too */

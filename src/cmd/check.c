@@ -189,7 +189,7 @@ static int replay_check(const rs_cli *cli)
         return err.code;
     }
     const rs_recorded_check *c =
-        rs_recording_find_check(&rec, &cli->req, (rs_check_kind)cli->check);
+        rs_recording_find_check(&rec, &cli->req, (rs_check_kind)RS_CLI_OWN(cli, rs_run_own)->check);
     int rc = 0;
     if (c) { /* --record writes what is shown, as every replay does */
         rc = cli->record ? record_check(cli, &rec.device, &c->report) : 0;
@@ -198,7 +198,7 @@ static int replay_check(const rs_cli *cli)
     } else {
         rs_cli_error("not recorded: %s holds no --check %s of %s with these settings (%d check%s "
                      "recorded)",
-                     cli->replay, rs_check_name((rs_check_kind)cli->check),
+                     cli->replay, rs_check_name((rs_check_kind)RS_CLI_OWN(cli, rs_run_own)->check),
                      rs_request_name(&cli->req), rec.check_count, rec.check_count == 1 ? "" : "s");
         rc = RS_E_USAGE;
     }
@@ -231,7 +231,8 @@ int rs_cmd_check(rs_cli *cli)
     if (isatty(2))
         fprintf(stderr, "redscope: checking %s under compute-sanitizer (%s)...\n",
                 rs_request_name(&cli->req),
-                cli->check == RS_CHECK_RACE ? "racecheck" : "memcheck, initcheck");
+                RS_CLI_OWN(cli, rs_run_own)->check == RS_CHECK_RACE ? "racecheck"
+                                                                    : "memcheck, initcheck");
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -240,7 +241,8 @@ int rs_cmd_check(rs_cli *cli)
     rs_check_report *r = malloc(sizeof *r);
     rs_error err;
     const rs_status st =
-        r ? rs_check_run(&cli->req, (rs_check_kind)cli->check, exe, r, &check_cancel, &err)
+        r ? rs_check_run(&cli->req, (rs_check_kind)RS_CLI_OWN(cli, rs_run_own)->check, exe, r,
+                         &check_cancel, &err)
           : rs_fail(&err, RS_E_NOMEM, "out of host memory");
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

@@ -7,6 +7,17 @@
 #include "cli/cli.h"
 #include "formats/allreduce_file.h"
 
+/* Each command's entry, at the top of its file. */
+extern const rs_command rs_explore_entry, rs_run_entry, rs_ladder_entry, rs_sweep_entry,
+    rs_allreduce_entry, rs_compile_entry, rs_devices_entry, rs_variants_entry, rs_metrics_entry,
+    rs_presets_entry, rs_recording_entry, rs_diff_entry;
+
+/* run's own options (run.c, and check.c for --check). */
+typedef struct rs_run_own {
+    int check; /* --check race|memory: an rs_check_kind; 0: not given */
+} rs_run_own;
+
+int rs_cmd_explore(rs_cli *cli);
 int rs_cmd_run(rs_cli *cli);
 int rs_cmd_ladder(rs_cli *cli);
 int rs_cmd_sweep(rs_cli *cli);
@@ -24,12 +35,6 @@ int rs_cmd_devices_recorded(rs_cli *cli); /* devices --replay FILE */
 int rs_cmd_check(rs_cli *cli);
 /* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (compile.c). */
 int rs_cmd_compile(rs_cli *cli);
-/* ladder, sweep and run --against B.jsonl (diff.c): the command's rows
- * beside a recording's, as `redscope diff` prints two recordings (n 0: B
- * only checked, before any work); 0 or the exit status. */
-int rs_cli_rows_against(const rs_cli *cli, const char *command, const rs_row *rows, int n);
-/* --against FILE with --format other than table: refused, naming diff. */
-int rs_cli_against_table(const rs_cli *cli, const char *command);
 /* ladder --format md|html (handout.c): the lecture handout of the rows. */
 int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n);
 /* redscope allreduce (allreduce.c). */

@@ -9,6 +9,43 @@
 #include "cmd.h"
 #include "nvtools/compile.h"
 
+typedef struct compile_own {
+    int arch; /* --arch sm_XX; 0: sm_90 */
+} compile_own;
+
+static rs_status set_arch(void *own, const char *v, rs_error *err)
+{
+    char *end = NULL;
+    const char *digits = v && strncmp(v, "sm_", 3) == 0 ? v + 3 : v ? v : "";
+    const long a = strtol(digits, &end, 10);
+    if (!*digits || *end || a < 50 || a > 130)
+        return rs_fail(err, RS_E_USAGE, "bad --arch '%s': expected sm_XX, like sm_90 or sm_80",
+                       v ? v : "");
+    ((compile_own *)own)->arch = (int)a;
+    return RS_OK;
+}
+
+static const rs_cmd_option compile_options[] = {
+    {"arch", "sm_XX", "the GPU architecture to compile for (default sm_90)", set_arch},
+    {NULL, NULL, NULL, NULL}};
+
+static const rs_option_help compile_help[] = {{RS_F_kernel, 0, NULL, NULL, RS_HELP_HIDDEN},
+                                              RS_HELP_END}; /* its FILE.cu */
+
+const rs_command rs_compile_entry = {
+    .name = "compile",
+    .usage = "FILE.cu [--type T --op OP --finish F --arch sm_XX]",
+    .summary = "compile your kernel with NVRTC (no GPU needed): errors, registers, spills",
+    .fields = RS_FIELD(type) | RS_FIELD(op) | RS_FIELD(finish) | RS_FIELD(kernel),
+    .extras = RS_X_FORMAT,
+    .gives = RS_GIVES_DATA,
+    .words = {{RS_F_kernel, 0, 1}}, /* FILE.cu ...: as --kernel */
+    .options = compile_options,
+    .own_size = sizeof(compile_own),
+    .fn = rs_cmd_compile,
+    .help = compile_help,
+};
+
 static const char *block_words(const rs_ukernel_spec *s, char *buf, size_t len)
 {
     switch (s->block_rule) {
@@ -127,7 +164,9 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
     const rs_finish fin = r->finish != RS_FINISH_AUTO ? r->finish : spec.finish;
     const int kfin = fin == RS_FINISH_ATOMIC ? 1 : fin == RS_FINISH_SINGLE_PASS ? 2 : 0;
     rs_compiled c;
-    st = rs_compile_bounded(path, text, r->type, r->op, kfin, cli->arch ? cli->arch : 90, &c, &err);
+    st = rs_compile_bounded(
+        path, text, r->type, r->op, kfin,
+        RS_CLI_OWN(cli, compile_own)->arch ? RS_CLI_OWN(cli, compile_own)->arch : 90, &c, &err);
     free(text);
     if (cli->format == RS_FMT_JSON) {
         if ((*shown)++ > 0) printf(",\n");

@@ -11,6 +11,32 @@
 #include "core/source.h"
 #include "engine/gpu_process.h"
 
+typedef struct devices_own {
+    int measure; /* --measure */
+} devices_own;
+
+static rs_status set_measure(void *own, const char *v, rs_error *err)
+{
+    (void)v, (void)err;
+    ((devices_own *)own)->measure = 1;
+    return RS_OK;
+}
+
+static const rs_cmd_option devices_options[] = {
+    {"measure", NULL, "measure each GPU's streaming-read bandwidth", set_measure},
+    {NULL, NULL, NULL, NULL}};
+
+const rs_command rs_devices_entry = {
+    .name = "devices",
+    .usage = "[--measure | --replay FILE]",
+    .summary = "list CUDA devices, or the ones a recording was made on",
+    .extras = RS_X_FORMAT | RS_X_REPLAY,
+    .gives = RS_GIVES_DATA,
+    .options = devices_options,
+    .own_size = sizeof(devices_own),
+    .fn = rs_cmd_devices,
+};
+
 /* Device i's facts from the GPU process (bare: no context of its own; with
  * --measure each device is measured in an engine of its own there): 1 when
  * *d holds it, with *total the devices here; 0 with the error said. A
@@ -48,7 +74,7 @@ int rs_cmd_devices(rs_cli *cli)
     if (st == RS_OK) st = src->prepare(src, 0, &err);
     if (st != RS_OK) rs_cli_error("%s", err.msg);
     while (st == RS_OK && count < total && count < 64 &&
-           one_device(src, count, cli->measure, &devs[count], &total, &st))
+           one_device(src, count, RS_CLI_OWN(cli, devices_own)->measure, &devs[count], &total, &st))
         count++;
     rs_source_close(src);
     if (st != RS_OK) return (int)st;

@@ -2,284 +2,64 @@
  * configuration B's time against A's with a verdict from both runs' spread,
  * the counters and the stall line that moved most; configurations on one
  * side only named. `--fail-slower PCT` makes it a gate (exit 10). */
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cmd.h"
-#include "core/catalogue.h"
-#include "core/format.h"
 #include "formats/run_diff.h"
-#include "core/size.h"
-#include "core/text.h"
 
-static const rs_row *side(const rs_diff_pair *p)
+typedef struct diff_own {
+    int fail_slower; /* --fail-slower PCT; -1: not given */
+} diff_own;
+static const diff_own diff_init = {-1};
+
+static rs_status set_fail_slower(void *own, const char *v, rs_error *err)
 {
-    return p->a ? p->a : p->b;
+    return rs_cli_whole_number(v, "--fail-slower", 0, 100000, &((diff_own *)own)->fail_slower, err);
 }
 
-/* "sequential int32 sum 2^24 b256" */
-static void config_label(const rs_row *r, char *buf, size_t len)
-{
-    char n[32], name[96];
-    rs_format_size(r->result.req.n, n, sizeof n);
-    rs_text_safe(rs_request_name(&r->result.req), 0, name, sizeof name);
-    snprintf(buf, len, "%s %s %s %s b%u", name, rs_dtype_name(r->result.req.type),
-             rs_op_name(r->result.req.op), n, r->result.req.block);
-}
+static const rs_cmd_option diff_options[] = {
+    {"fail-slower", "PCT",
+     "diff as a gate: exit 10 when a configuration of B is slower than A's beyond both runs' "
+     "min..max and by more than PCT percent",
+     set_fail_slower},
+    {NULL, NULL, NULL, NULL}};
 
-/* "bank ld x0.50, DRAM wr x1.30": each counter by its column title, or
- * for CSV by its key ("bank_ld x0.5") */
-static void counters_moved(const rs_diff_pair *p, int utf8, int keys, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < p->ntop && at < len; k++) {
-        char r[32];
-        rs_fmt_ratio(p->top_ratio[k], utf8, r, sizeof r);
-        const rs_metric_def *d = &rs_metric_defs[p->top[k]];
-        at += (size_t)snprintf(buf + at, len - at, "%s%s %s", k ? ", " : "",
-                               keys ? d->key : d->title, r);
-    }
-}
-
-static void time_of(const rs_row *r, int utf8, char *buf, size_t len)
-{
-    if (r && r->status == RS_OK && r->result.t_median_ms > 0.0)
-        rs_fmt_time(r->result.t_median_ms, utf8, buf, len);
-    else
-        snprintf(buf, len, "%s", r ? "failed" : "-");
-}
-
-static void print_pair(const rs_diff_pair *p, int utf8)
-{
-    char label[160], ta[32], tb[32], ratio[32], moved[160], x[3][48];
-    config_label(side(p), label, sizeof label);
-    time_of(p->a, utf8, ta, sizeof ta);
-    time_of(p->b, utf8, tb, sizeof tb);
-    rs_fmt_ratio(p->speedup, utf8, ratio, sizeof ratio);
-    counters_moved(p, utf8, 0, moved, sizeof moved);
-    printf("%-40.40s %s %s %s  %-7s %s\n", label, rs_pad(ta, 9, 1, x[0], sizeof x[0]),
-           rs_pad(tb, 9, 1, x[1], sizeof x[1]), rs_pad(ratio, 7, 1, x[2], sizeof x[2]),
-           rs_diff_verdict_name(p->verdict), moved);
-    if (p->has_stall) {
-        char words[400];
-        rs_stall_delta_words(&p->stall, words, sizeof words);
-        printf("%-40s stalls: %s\n", "", words);
-    }
-}
-
-/* Rows i.. of one side only with the settings of row i: how many. */
-static int same_settings(const rs_diff_pair *p, int n, int i, int want_a)
-{
-    const rs_request *r = &side(&p[i])->result.req;
-    int k = 1;
-    while (i + k < n && !(want_a ? p[i + k].b : p[i + k].a)) {
-        const rs_request *q = &side(&p[i + k])->result.req;
-        if (q->type != r->type || q->op != r->op || q->n != r->n || q->block != r->block) break;
-        k++;
-    }
-    return k;
-}
-
-/* The configurations of one side only, each once: its variants by name
- * where they are few ("template.cu, fast.cu at int32 sum 2^24 b256"), else
- * counted; the first six, then how many more. */
-static void print_one_side(const rs_diff_pair *p, int n, int want_a, const char *name,
-                           const char *path)
-{
-    int total = 0, groups = 0;
-    for (int i = 0; i < n; i++) total += want_a ? !p[i].b : !p[i].a;
-    if (!total) return;
-    printf("only in %s (%d row%s):", name, total, total == 1 ? "" : "s");
-    for (int i = 0; i < n; i++) {
-        if (want_a ? p[i].b : p[i].a) continue;
-        const int same = same_settings(p, n, i, want_a);
-        if (groups++ < 6) {
-            const rs_request *r = &side(&p[i])->result.req;
-            char names[200] = "", sz[32], one[96];
-            for (int k = 0; k < same && same <= 4; k++) {
-                rs_text_safe(rs_request_name(&side(&p[i + k])->result.req), 0, one, sizeof one);
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
-                         one);
-            }
-            if (same > 4) snprintf(names, sizeof names, "%d variants", same);
-            rs_format_size(r->n, sz, sizeof sz);
-            printf("%s %s at %s %s %s b%u", groups > 1 ? ";" : "", names, rs_dtype_name(r->type),
-                   rs_op_name(r->op), sz, r->block);
-        }
-        i += same - 1;
-    }
-    if (groups > 6)
-        printf("; and %d configuration%s more (redscope recording %s lists them)", groups - 6,
-               groups - 6 == 1 ? "" : "s", path);
-    printf("\n");
-}
-
-static void print_table(const rs_cli *cli, const rs_recording *a, const rs_recording *b,
-                        const rs_diff_pair *p, int n)
-{
-    const int utf8 = rs_notation_utf8();
-    char pa[512], pb[512], da[96], db[96];
-    rs_text_safe(cli->replay, 0, pa, sizeof pa);
-    rs_text_safe(cli->against, 0, pb, sizeof pb);
-    rs_text_safe(a->has_device ? a->device.name : "no GPU", 0, da, sizeof da);
-    rs_text_safe(b->has_device ? b->device.name : "no GPU", 0, db, sizeof db);
-    printf("A: %s (%s)\nB: %s (%s)\n\n", pa, da, pb, db);
-    printf("%-40s %9s %9s %7s  %-7s %s\n", "configuration", "A time", "B time", "speedup",
-           "verdict", "counters that moved (B / A)");
-    printf("%-40s %9s %9s %7s\n", "", "", "", "A / B");
-    int both = 0, faster = 0, slower = 0, failed = 0;
-    for (int i = 0; i < n; i++) {
-        if (!p[i].a || !p[i].b) continue;
-        both++;
-        if (!(p[i].speedup > 0.0)) { /* matched, not both timed */
-            char label[160], ta[32], tb[32];
-            config_label(side(&p[i]), label, sizeof label);
-            time_of(p[i].a, utf8, ta, sizeof ta);
-            time_of(p[i].b, utf8, tb, sizeof tb);
-            char qa[48], qb[48]; /* padded by columns: "µs" is two bytes */
-            printf("%-40.40s %s %s\n", label, rs_pad(ta, 9, 1, qa, sizeof qa),
-                   rs_pad(tb, 9, 1, qb, sizeof qb));
-            failed++;
-            continue;
-        }
-        print_pair(&p[i], utf8);
-        faster += p[i].verdict == RS_DIFF_FASTER;
-        slower += p[i].verdict == RS_DIFF_SLOWER;
-    }
-    if (both)
-        printf("\n%d in both: %d faster in B, %d slower, %d the same within both runs' "
-               "min..max%s\n",
-               both, faster, slower, both - faster - slower - failed,
-               failed ? ", some failed" : "");
-    else
-        printf("\nnothing in both: no configuration (variant, type, operation, n, block, input) "
-               "of A is in B\n");
-    print_one_side(p, n, 1, "A", pa);
-    print_one_side(p, n, 0, "B", pb);
-}
-
-static void csv_pair(const rs_diff_pair *p)
-{
-    const rs_row *r = side(p);
-    char n[32];
-    rs_format_size(r->result.req.n, n, sizeof n);
-    if (r->result.req.variant == RS_V_KERNEL) /* a file's name: free text */
-        rs_csv_field(stdout, rs_request_name(&r->result.req));
-    else
-        fputs(rs_request_name(&r->result.req), stdout);
-    printf(",%s,%s,%llu,%u,", rs_dtype_name(r->result.req.type), rs_op_name(r->result.req.op),
-           (unsigned long long)r->result.req.n, r->result.req.block);
-    const rs_result *ra = p->a && p->a->status == RS_OK ? &p->a->result : NULL;
-    const rs_result *rb = p->b && p->b->status == RS_OK ? &p->b->result : NULL;
-    if (ra) printf("%.6g,%.6g,%.6g", ra->t_median_ms, ra->t_min_ms, ra->t_max_ms);
-    printf(ra ? "," : ",,,");
-    if (rb) printf("%.6g,%.6g,%.6g", rb->t_median_ms, rb->t_min_ms, rb->t_max_ms);
-    printf(rb ? "," : ",,,");
-    if (p->speedup > 0.0)
-        printf("%.6g,%.6g,%s,", p->speedup, p->change_pct, rs_diff_verdict_name(p->verdict));
-    else
-        printf(",,%s,", !p->a ? "only_b" : !p->b ? "only_a" : "failed");
-    char moved[160];
-    counters_moved(p, 0, 1, moved, sizeof moved);
-    rs_csv_field(stdout, moved);
-    printf("\n");
-}
-
-static cJSON *json_side(const rs_row *r)
-{
-    if (!r) return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddBoolToObject(o, "ran", r->status == RS_OK);
-    if (r->status != RS_OK) return o;
-    cJSON *t = cJSON_AddObjectToObject(o, "time_ms"); /* as run's JSON has it */
-    cJSON_AddNumberToObject(t, "median", r->result.t_median_ms);
-    cJSON_AddNumberToObject(t, "min", r->result.t_min_ms);
-    cJSON_AddNumberToObject(t, "max", r->result.t_max_ms);
-    cJSON_AddNumberToObject(o, "gbps", r->result.gbps);
-    return o;
-}
-
-static cJSON *json_pair(const rs_diff_pair *p)
-{
-    const rs_row *r = side(p);
-    cJSON *o = cJSON_CreateObject();
-    char safe[160];
-    cJSON_AddStringToObject(o, "variant",
-                            rs_text_safe(rs_request_name(&r->result.req), 0, safe, sizeof safe));
-    cJSON_AddStringToObject(o, "type", rs_dtype_name(r->result.req.type));
-    cJSON_AddStringToObject(o, "op", rs_op_name(r->result.req.op));
-    cJSON_AddNumberToObject(o, "n", (double)r->result.req.n);
-    cJSON_AddNumberToObject(o, "block", r->result.req.block);
-    cJSON_AddItemToObject(o, "a", json_side(p->a));
-    cJSON_AddItemToObject(o, "b", json_side(p->b));
-    cJSON_AddStringToObject(o, "verdict",
-                            p->speedup > 0.0 ? rs_diff_verdict_name(p->verdict)
-                            : !p->a          ? "only_b"
-                            : !p->b          ? "only_a"
-                                             : "failed");
-    if (p->speedup > 0.0) {
-        cJSON_AddNumberToObject(o, "speedup", p->speedup);
-        cJSON_AddNumberToObject(o, "change_pct", p->change_pct);
-    }
-    cJSON *c = cJSON_AddArrayToObject(o, "counters_moved");
-    for (int k = 0; k < p->ntop; k++) {
-        cJSON *m = cJSON_CreateObject();
-        cJSON_AddStringToObject(m, "metric", rs_metric_defs[p->top[k]].key);
-        cJSON_AddNumberToObject(m, "ratio", p->top_ratio[k]);
-        cJSON_AddItemToArray(c, m);
-    }
-    if (p->has_stall) {
-        cJSON *s = cJSON_AddObjectToObject(o, "stall_line_moved");
-        cJSON_AddStringToObject(s, "file", rs_text_safe(p->stall.file, 0, safe, sizeof safe));
-        cJSON_AddNumberToObject(s, "line", p->stall.line ? p->stall.line : p->stall.line_before);
-        cJSON_AddNumberToObject(s, "pct_before", p->stall.before);
-        cJSON_AddNumberToObject(s, "pct_after", p->stall.after);
-    }
-    return o;
-}
-
-static void print_data(const rs_cli *cli, const rs_diff_pair *p, int n)
-{
-    if (cli->format == RS_FMT_CSV) {
-        printf("variant,type,op,n,block,a_time_median_ms,a_time_min_ms,a_time_max_ms,"
-               "b_time_median_ms,b_time_min_ms,b_time_max_ms,speedup,change_pct,verdict,"
-               "counters_moved\n");
-        for (int i = 0; i < n; i++) csv_pair(&p[i]);
-        return;
-    }
-    cJSON *arr = cJSON_CreateArray();
-    for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, json_pair(&p[i]));
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "pairs", arr);
-    char *s = cJSON_Print(o);
-    if (s) printf("%s\n", s);
-    free(s);
-    cJSON_Delete(o);
-}
+const rs_command rs_diff_entry = {
+    .name = "diff",
+    .usage = "A.jsonl B.jsonl [--fail-slower PCT]",
+    .summary = "two recordings side by side: each configuration's time ratio, a verdict from both "
+               "runs' spread, the counters and the stall line that moved most",
+    .extras = RS_X_FORMAT,
+    .gives = RS_GIVES_DATA,
+    .words = {{-1, RS_X_REPLAY, 0}, {-1, RS_X_AGAINST, 0}}, /* A as --replay, B as --against */
+    .options = diff_options,
+    .own_size = sizeof(diff_own),
+    .own_init = &diff_init,
+    .fn = rs_cmd_diff,
+};
 
 /* The gate: every pair slower beyond the spread and pct, on stderr. */
 static int gate(const rs_cli *cli, const rs_diff_pair *p, int n)
 {
-    if (cli->fail_slower < 0) return 0;
+    if (RS_CLI_OWN(cli, diff_own)->fail_slower < 0) return 0;
     int failed = 0, both = 0;
     for (int i = 0; i < n; i++) {
         both += p[i].a && p[i].b;
         if (p[i].a && p[i].b && p[i].a->status == RS_OK && p[i].b->status != RS_OK) {
             char label[160]; /* B did not run what A ran: a gate cannot pass it */
-            config_label(side(&p[i]), label, sizeof label);
+            rs_diff_config_label(p[i].a ? p[i].a : p[i].b, label, sizeof label);
             rs_cli_error("failed in B: %s (%s)", label, p[i].b->error);
             failed++;
             continue;
         }
-        if (!rs_diff_fails(&p[i], cli->fail_slower)) continue;
+        if (!rs_diff_fails(&p[i], RS_CLI_OWN(cli, diff_own)->fail_slower)) continue;
         char label[160];
-        config_label(side(&p[i]), label, sizeof label);
+        rs_diff_config_label(p[i].a ? p[i].a : p[i].b, label, sizeof label);
         rs_cli_error("slower in B beyond both runs' min..max and %d%%: %s, %+.1f%%",
-                     cli->fail_slower, label, p[i].change_pct);
+                     RS_CLI_OWN(cli, diff_own)->fail_slower, label, p[i].change_pct);
         failed++;
     }
     if (!both) {
@@ -295,86 +75,6 @@ static int load(const char *path, rs_recording *rec)
     if (rs_recording_load(path, rec, &err) == RS_OK) return 0;
     rs_cli_error("%s", err.msg);
     return err.code;
-}
-
-/* A row of B that only B holds belongs beside these rows where it has their
- * type, operation, block and input, one of their sizes, and (run, sweep)
- * one of their variants: a ladder names B's other steps, a run does not. */
-static int belongs(const rs_request *r, const rs_row *rows, int n, int any_variant)
-{
-    int size = 0, variant = any_variant;
-    for (int i = 0; i < n; i++) {
-        const rs_request *q = &rows[i].result.req;
-        if (r->type != q->type || r->op != q->op || r->block != q->block || r->dist != q->dist)
-            continue;
-        size |= r->n == q->n;
-        variant |= r->variant == q->variant &&
-                   (r->variant != RS_V_KERNEL || strcmp(r->kernel, q->kernel) == 0);
-    }
-    return size && variant;
-}
-
-int rs_cli_against_table(const rs_cli *cli, const char *command)
-{
-    if (cli->format == RS_FMT_TABLE && !cli->handout) return 0;
-    const char *fmt = cli->handout == 2           ? "html"
-                      : cli->handout              ? "md"
-                      : cli->format == RS_FMT_CSV ? "csv"
-                                                  : "json";
-    if (cli->handout)
-        rs_cli_error("--against sets a table beside the ladder's table; the handout (--format "
-                     "%s) has none: leave one of them out",
-                     fmt);
-    else
-        rs_cli_error("--against sets a table beside the %s's; for %s: redscope diff %s %s "
-                     "--format %s",
-                     command, fmt, cli->replay ? cli->replay : "A.jsonl (--record A.jsonl)",
-                     cli->against, fmt);
-    return RS_E_USAGE;
-}
-
-int rs_cli_rows_against(const rs_cli *cli, const char *command, const rs_row *rows, int n)
-{
-    rs_recording base, mine = {0}; /* A: the recording held against; B: these rows */
-    int rc = load(cli->against, &base);
-    if (rc) return rc;
-    if (n < 1) { /* only checked, before the rows run */
-        rs_recording_free(&base);
-        return 0;
-    }
-    char(*cmd)[16] = calloc((size_t)n, sizeof *cmd);
-    const int max = n + base.count + 1;
-    rs_diff_pair *p = cmd ? calloc((size_t)max, sizeof *p) : NULL;
-    if (!p) {
-        rs_cli_error("out of host memory");
-        rc = RS_E_NOMEM;
-    } else {
-        for (int i = 0; i < n; i++) snprintf(cmd[i], sizeof cmd[i], "%s", command);
-        mine.rows = (rs_row *)rows; /* read only: the pairs point at them */
-        mine.count = n;
-        mine.command = cmd;
-        for (int i = 0; i < n && !mine.has_device; i++)
-            if (rows[i].status == RS_OK) mine.device = rows[i].result.device, mine.has_device = 1;
-        char now[64];
-        snprintf(now, sizeof now, "this %s, measured now", command);
-        rs_cli shown = *cli; /* as `redscope diff FILE THESE` prints them */
-        shown.replay = cli->against;
-        shown.against = cli->replay ? cli->replay : now;
-        int m = 0;
-        const int all = rs_diff_recordings(&base, &mine, p, max);
-        const int ladder = strcmp(command, "ladder") == 0;
-        for (int i = 0; i < all; i++) {
-            if (p[i].b && rs_row_not_recorded(p[i].b)) p[i].b = NULL; /* asked, not replayed */
-            if (!p[i].a && !p[i].b) continue;
-            if (p[i].b || belongs(&p[i].a->result.req, rows, n, ladder)) p[m++] = p[i];
-        }
-        printf("\n");
-        print_table(&shown, &base, &mine, p, m);
-    }
-    free(p);
-    free(cmd);
-    rs_recording_free(&base);
-    return rc;
 }
 
 int rs_cmd_diff(rs_cli *cli)
@@ -397,9 +97,9 @@ int rs_cmd_diff(rs_cli *cli)
         rs_cli_error("out of host memory");
         rc = RS_E_NOMEM;
     } else if (cli->format == RS_FMT_TABLE) {
-        print_table(cli, &a, &b, p, n);
+        rs_diff_print_table(cli->replay, cli->against, &a, &b, p, n);
     } else {
-        print_data(cli, p, n);
+        rs_diff_print_data(cli->format, p, n);
     }
     if (!rc) rc = gate(cli, p, n);
     if (!rc && fflush(stdout) != 0) rc = RS_E_IO;

@@ -10,6 +10,49 @@
 #include "analysis/multi.h"
 #include "core/runner.h"
 
+typedef struct ladder_own {
+    int wide; /* --wide: every column */
+} ladder_own;
+
+static rs_status set_wide(void *own, const char *v, rs_error *err)
+{
+    (void)v, (void)err;
+    ((ladder_own *)own)->wide = 1;
+    return RS_OK;
+}
+
+static const rs_cmd_option ladder_options[] = {
+    {"wide", NULL,
+     "the table with every column: each counter of the set (the default fits 120 columns, with "
+     "the counter that explains each step)",
+     set_wide},
+    {NULL, NULL, NULL, NULL}};
+
+static const rs_option_help ladder_help[] = {
+    {-1, RS_X_FORMAT,
+     "output: table (default), csv, json, or md or html: the lecture handout (each step's table "
+     "row, why, counter and stall line)",
+     NULL, 0},
+    {-1, RS_X_AGAINST,
+     "a recording to hold the ladder against (A, the baseline; the ladder is B): each step's "
+     "time ratio, a verdict from both runs' spread and the counters that moved (as redscope "
+     "diff)",
+     "FILE", 0},
+    RS_HELP_END};
+
+const rs_command rs_ladder_entry = {
+    .name = "ladder",
+    .usage = "[options]",
+    .summary = "run the ladder of variants on one configuration",
+    .fields = RS_ALL_FIELDS & ~(RS_FIELD(variant) | RS_FIELD(sweep)),
+    .extras = RS_RUNS | RS_X_AGAINST,
+    .gives = RS_GIVES_DATA | RS_GIVES_MD | RS_GIVES_HTML,
+    .options = ladder_options,
+    .own_size = sizeof(ladder_own),
+    .fn = rs_cmd_ladder,
+    .help = ladder_help,
+};
+
 /* What is refused before any work: --against's file and format, and
  * --stalls over several GPUs; 0 or the exit status. */
 static int refused(const rs_cli *cli)
@@ -17,7 +60,8 @@ static int refused(const rs_cli *cli)
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
     if (cli->against && (rc = rs_cli_against_table(cli, "ladder"))) return rc;
-    if (cli->against && (rc = rs_cli_rows_against(cli, "ladder", NULL, 0))) return rc; /* B first */
+    if (cli->against && (rc = rs_cli_rows_against(cli, "ladder", 1, NULL, 0)))
+        return rc;                               /* B first */
     if (cli->req.gpus != 1 && cli->req.stalls) { /* as run says it, live or replayed */
         rs_cli_error("PC sampling watches one GPU: drop --stalls or --gpus");
         return RS_E_USAGE;
@@ -59,7 +103,8 @@ int rs_cmd_ladder(rs_cli *cli)
         return rc;
     }
     int done = 0;
-    rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "ladder", NULL, NULL}, reqs, nvars, rows, &done);
+    rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "ladder", NULL, NULL}, reqs, nvars, rows,
+                         &done);
     /* counters asked for by name (--metrics dram_read,bank_ld): their columns */
     const char *m = cli->req.metrics;
     const int named = cli->set[RS_F_metrics] && strcmp(m, "none") != 0 &&
@@ -68,14 +113,15 @@ int rs_cmd_ladder(rs_cli *cli)
     if (cli->handout && rs_runner_any_ok(rows, done))
         doc = rs_print_handout(cli, rows, done);
     else if (done > 0 && !cli->handout)
-        rs_print_ladder(stdout, rows, done, cli->format, cli->wide || named);
+        rs_print_ladder(stdout, rows, done, cli->format,
+                        RS_CLI_OWN(cli, ladder_own)->wide || named);
     const int missing = rs_cli_stalls_missing(cli, rows, done);
     const int no_energy = rs_cli_energy_missing(cli, rows, done);
     const int lacking = rs_cli_metrics_missing(cli, rows, done);
     if (!rc) rc = rs_cli_nothing_recorded(cli, src, "ladder", rows, done);
     if (!rc) rc = doc;
     if (cli->against && rs_runner_any_ok(rows, done)) {
-        const int ag = rs_cli_rows_against(cli, "ladder", rows, done);
+        const int ag = rs_cli_rows_against(cli, "ladder", 1, rows, done);
         if (!rc) rc = ag;
     }
     if (!rc) { /* a wrong result before counters or views not recorded */

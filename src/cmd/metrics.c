@@ -9,6 +9,16 @@
 #include "core/source.h"
 #include "engine/gpu_process.h"
 
+const rs_command rs_metrics_entry = {
+    .name = "metrics",
+    .usage = "[--device I]",
+    .summary = "list the hardware counters and what they cost",
+    .fields = RS_FIELD(device),
+    .extras = RS_X_FORMAT,
+    .gives = RS_GIVES_DATA,
+    .fn = rs_cmd_metrics,
+};
+
 /* One counter of `redscope metrics`: a table line, a CSV line, or an
  * element of arr; passes -1 where it cannot be read here. */
 static void metric_line(rs_format fmt, cJSON *arr, const rs_metric_def *d, int passes)

@@ -8,6 +8,15 @@
 #include "formats/preset.h"
 #include "core/text.h"
 
+const rs_command rs_presets_entry = {
+    .name = "presets",
+    .usage = "",
+    .summary = "list shipped and saved presets",
+    .extras = RS_X_FORMAT,
+    .gives = RS_GIVES_DATA,
+    .fn = rs_cmd_presets,
+};
+
 /* A preset's name, path, note or error as shown: escaped and whole (file
  * names and notes come from outside; the files are read by path). */
 typedef struct preset_text {

@@ -15,6 +15,20 @@
 #include "formats/record.h"
 #include "core/text.h"
 
+static const rs_option_help recording_help[] = {{-1, RS_X_REPLAY, NULL, NULL, RS_HELP_HIDDEN},
+                                                RS_HELP_END}; /* its FILE */
+
+const rs_command rs_recording_entry = {
+    .name = "recording",
+    .usage = "FILE",
+    .summary = "list what a recording holds: its configurations, as R shows them",
+    .extras = RS_X_FORMAT | RS_X_REPLAY,
+    .gives = RS_GIVES_DATA,
+    .words = {{-1, RS_X_REPLAY, 0}}, /* FILE: as --replay names one */
+    .fn = rs_cmd_recording,
+    .help = recording_help,
+};
+
 typedef struct config_facts {
     char vars[400], sizes[48], kernels[400];
     int rows, stalls;

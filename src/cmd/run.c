@@ -7,8 +7,36 @@
 
 #include "cli/cli.h"
 #include "cmd.h"
+#include "formats/check.h"
 #include "core/catalogue.h"
 #include "core/trace.h"
+
+static rs_status set_check(void *own, const char *v, rs_error *err)
+{
+    rs_run_own *o = own;
+    o->check = rs_check_from_name(v);
+    if (o->check < 0)
+        return rs_fail(err, RS_E_USAGE, "bad --check '%s': expected race or memory", v);
+    return RS_OK;
+}
+
+static const rs_cmd_option run_options[] = {
+    {"check", "KIND",
+     "run it under compute-sanitizer instead: race (racecheck) or memory (memcheck, initcheck)",
+     set_check},
+    {NULL, NULL, NULL, NULL}};
+
+const rs_command rs_run_entry = {
+    .name = "run",
+    .usage = "--variant ID [options]",
+    .summary = "run one variant and print every figure",
+    .fields = RS_ALL_FIELDS & ~(RS_FIELD(variants) | RS_FIELD(sweep)),
+    .extras = RS_RUNS | RS_X_AGAINST,
+    .gives = RS_GIVES_DATA,
+    .options = run_options,
+    .own_size = sizeof(rs_run_own),
+    .fn = rs_cmd_run,
+};
 
 /* --kernel on run: the variant is the file's kernel; one file at a time. */
 static int run_kernel_args(rs_cli *cli)
@@ -32,7 +60,7 @@ int rs_cmd_run(rs_cli *cli)
     rs_error err;
     int rc0 = run_kernel_args(cli);
     if (rc0 || (rc0 = rs_cli_check_kernels(cli))) return rc0;
-    if (cli->check) return rs_cmd_check(cli);
+    if (RS_CLI_OWN(cli, rs_run_own)->check) return rs_cmd_check(cli);
     int rc = rs_cli_against_check(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
     /* Refuse a bad configuration before touching the GPU. */
@@ -49,7 +77,8 @@ int rs_cmd_run(rs_cli *cli)
         return RS_E_NOMEM;
     }
     int done = 0;
-    rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "run", NULL, NULL}, &cli->req, 1, row, &done);
+    rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "run", NULL, NULL}, &cli->req, 1, row,
+                         &done);
     if (!rc && row->status != RS_OK) {
         rs_cli_error("%s", row->error);
         rc = (int)row->status;
@@ -58,7 +87,7 @@ int rs_cmd_run(rs_cli *cli)
             rc = rs_cli_print_against(cli, src, row);
         else
             rs_print_run(stdout, row, cli->format);
-        if (cli->against && !cli->req.stalls) rc = rs_cli_rows_against(cli, "run", row, 1);
+        if (cli->against && !cli->req.stalls) rc = rs_cli_rows_against(cli, "run", 0, row, 1);
         const int missing = rc ? 0 : rs_cli_stalls_missing(cli, row, 1); /* --against said it */
         const int no_energy = rs_cli_energy_missing(cli, row, 1);
         const int lacking = rs_cli_metrics_missing(cli, row, 1);

@@ -15,6 +15,24 @@
 #include "analysis/sweep.h"
 #include "formats/sweep_out.h"
 
+static const rs_option_help sweep_help[] = {
+    {-1, RS_X_AGAINST,
+     "a recording to hold the sweep against (A, the baseline; the sweep is B): each size and "
+     "variant's time ratio and verdict (as redscope diff)",
+     "FILE", 0},
+    RS_HELP_END};
+
+const rs_command rs_sweep_entry = {
+    .name = "sweep",
+    .usage = "[--variants LIST] [--range RANGE] [options]",
+    .summary = "time variants over a range of n",
+    .fields = RS_ALL_FIELDS & ~(RS_FIELD(variant) | RS_FIELD(stalls)),
+    .extras = RS_RUNS | RS_X_PLOT | RS_X_AGAINST,
+    .gives = RS_GIVES_DATA,
+    .fn = rs_cmd_sweep,
+    .help = sweep_help,
+};
+
 /* FILE.svg or FILE.png through gnuplot, from the CSV kept beside it. */
 static int plot(const rs_sweep *s, const char *file, const rs_request *req)
 {
@@ -118,7 +136,7 @@ int rs_cmd_sweep(rs_cli *cli)
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
     if (cli->against && ((rc = rs_cli_against_table(cli, "sweep")) ||
-                         (rc = rs_cli_rows_against(cli, "sweep", NULL, 0))))
+                         (rc = rs_cli_rows_against(cli, "sweep", 0, NULL, 0))))
         return rc; /* B read first */
     rs_variant vars[RS_VARIANT_COUNT];
     const int nvar = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
@@ -134,13 +152,14 @@ int rs_cmd_sweep(rs_cli *cli)
         rs_cli_error("out of host memory");
         rc = RS_E_NOMEM;
     } else if (!(rc = rs_cli_open_source(cli, need_gpu, &src))) {
-        rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "sweep", NULL, NULL}, reqs, sizes.count * nvar, s.rows, &s.done);
+        rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "sweep", NULL, NULL}, reqs,
+                             sizes.count * nvar, s.rows, &s.done);
         rs_print_sweep(stdout, &s, cli->format);
         if (!rc) rc = rs_cli_nothing_recorded(cli, src, "sweep", s.rows, s.done);
         const int no_energy = rs_cli_energy_missing(cli, s.rows, s.done);
         if (!rc) rc = no_energy;
         if (cli->against && rs_runner_any_ok(s.rows, s.done)) {
-            const int ag = rs_cli_rows_against(cli, "sweep", s.rows, s.done);
+            const int ag = rs_cli_rows_against(cli, "sweep", 0, s.rows, s.done);
             if (!rc) rc = ag;
         }
         if (!rc) rc = rs_runner_exit(s.rows, s.done, 0);

@@ -7,6 +7,15 @@
 #include "cmd.h"
 #include "core/catalogue.h"
 
+const rs_command rs_variants_entry = {
+    .name = "variants",
+    .usage = "",
+    .summary = "list the variants of the ladder",
+    .extras = RS_X_FORMAT,
+    .gives = RS_GIVES_DATA,
+    .fn = rs_cmd_variants,
+};
+
 static const char *block_rule(const rs_variant_info *vi)
 {
     if (vi->flags & (RS_VF_LIBRARY | RS_VF_HOST)) return "-";

@@ -7,6 +7,7 @@
 #define RS_RUN_DIFF_H
 
 #include "core/metric_table.h"
+#include "export.h"
 #include "record.h"
 #include "analysis/stall_diff.h"
 
@@ -38,5 +39,15 @@ const char *rs_diff_verdict_name(rs_diff_verdict v);
 /* Whether a pair fails a gate of pct: slower beyond the spread and by
  * more than pct percent. */
 int rs_diff_fails(const rs_diff_pair *p, double pct);
+
+/* "sequential int32 sum 2^24 b256": a row's configuration in a line. */
+void rs_diff_config_label(const rs_row *r, char *buf, size_t len);
+
+/* run_diff_out.c: the table of pairs (A and B named as given; each
+ * recording's device beside), then what one side alone holds; or their
+ * CSV or JSON. On stdout. */
+void rs_diff_print_table(const char *name_a, const char *name_b, const rs_recording *a,
+                         const rs_recording *b, const rs_diff_pair *p, int n);
+void rs_diff_print_data(rs_format fmt, const rs_diff_pair *p, int n);
 
 #endif

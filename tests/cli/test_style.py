@@ -49,6 +49,29 @@ def typed_boundaries(rel, text):
         bad.append(f"{rel}: RS_COMMAND_*: the source is asked with rs_ask (core/source.h)")
 
 
+# A command owns its interface: its entry opens its file in src/cmd/, and
+# the command line's plumbing (src/cli/) names no command.
+ENTRIES = {m for f in ROOT.glob("src/cmd/*.c")
+           for m in re.findall(r'^\s*\.name = "(\w+)",', f.read_text(), re.M)}
+COMMANDS = sorted(ENTRIES | {"explore", "run", "ladder", "sweep", "allreduce", "compile",
+                             "devices", "variants", "metrics", "presets", "recording", "diff"})
+if len(ENTRIES) < 12:
+    bad.append(f"src/cmd: {len(COMMANDS)} entries read; each command's file opens with its entry")
+
+
+def plumbing_names_no_command(rel, text):
+    if rel.parts[:2] != ("src", "cli"):
+        return
+    code = re.sub(r"/\*.*?\*/", "", text, flags=re.S)  # comments may name one
+    for name in COMMANDS:
+        # the parser names none; the rest of the plumbing asks for none by name
+        # ("recording" may still be a file's kind in a message)
+        if rel.name == "parse.c" and re.search(rf'"{name}"', code):
+            bad.append(f'{rel}: names the command "{name}": its entry (src/cmd/) says it')
+        if re.search(rf'(strcmp\([^;]*"{name}"|rs_command_find\("{name}"\))', code):
+            bad.append(f'{rel}: asks for the command "{name}" by name')
+
+
 def variant_spellings(rel, text):
     if str(rel) in STORY or rel.parts[:2] == ("src", "kernels"):
         return
@@ -68,6 +91,7 @@ for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
     rel = path.relative_to(ROOT)
     variant_spellings(rel, "\n".join(lines))
     typed_boundaries(rel, "\n".join(lines))
+    plumbing_names_no_command(rel, "\n".join(lines))
     if len(lines) > MAX_FILE:
         bad.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE})")
     for name, first, length in functions(lines):
