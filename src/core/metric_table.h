@@ -15,26 +15,67 @@ typedef enum {
     RS_AGG_DERIVED,  /* computed from other metrics after summing */
 } rs_metric_agg;
 
+/* The counters, one row each: X(ID, key, CUPTI name (NULL: derived), label,
+ * title, unit, meaning, aggregation, in the default set). A new counter is
+ * its row here and its line in docs/formats.md (tests/cli/test_formats.py
+ * reads it); derived ones add their formula to aggregate.c. */
+#define RS_METRICS(X)                                                                              \
+    X(DURATION, "duration", "gpu__time_duration.sum", "kernel time", "kernel", "ns",               \
+      "time the kernels ran on the GPU, summed over the reduction's launches", RS_AGG_SUM, 1)      \
+    X(DRAM_READ, "dram_read", "dram__bytes_read.sum", "DRAM read", "DRAM rd", "bytes",             \
+      "bytes read from device memory (HBM)", RS_AGG_SUM, 1)                                        \
+    X(DRAM_WRITE, "dram_write", "dram__bytes_write.sum", "DRAM written", "DRAM wr", "bytes",       \
+      "bytes written to device memory", RS_AGG_SUM, 1)                                             \
+    X(DRAM_GBPS, "dram_gbps", NULL, "DRAM bandwidth", "DRAM GB/s", "GB/s",                         \
+      "achieved DRAM bandwidth: bytes read and written over kernel time", RS_AGG_DERIVED, 1)       \
+    X(DRAM_PCT, "dram_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed",                  \
+      "DRAM throughput", "DRAM %", "%",                                                            \
+      "DRAM throughput as a share of the peak the DRAM sustains (its own counter)",                \
+      RS_AGG_WEIGHTED, 1)                                                                          \
+    X(SHLD_CONFLICTS, "bank_ld", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",       \
+      "shared ld bank conflicts", "bank ld", "count",                                              \
+      "extra shared-memory cycles because loads of one warp hit the same bank", RS_AGG_SUM, 1)     \
+    X(SHST_CONFLICTS, "bank_st", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",       \
+      "shared st bank conflicts", "bank st", "count",                                              \
+      "extra shared-memory cycles because stores of one warp hit the same bank", RS_AGG_SUM, 1)    \
+    X(SHLD_WAVEFRONTS, "wavefronts_ld", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",    \
+      "shared ld wavefronts", "wavefr ld", "count",                                                \
+      "shared-memory load passes; one per conflict-free warp load", RS_AGG_SUM, 1)                 \
+    X(SHST_WAVEFRONTS, "wavefronts_st", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",    \
+      "shared st wavefronts", "wavefr st", "count",                                                \
+      "shared-memory store passes; one per conflict-free warp store", RS_AGG_SUM, 1)               \
+    X(WARP_INST, "warp_inst", "smsp__inst_executed.sum", "warp instructions", "warp inst",         \
+      "count", "instructions issued, counted once per warp", RS_AGG_SUM, 1)                        \
+    X(THREAD_INST_PRED_ON, "thread_inst_pred_on", "smsp__thread_inst_executed_pred_on.sum",        \
+      "thread inst (pred on)", "thr on", "count",                                                  \
+      "instructions counted per thread whose predicate was true", RS_AGG_SUM, 1)                   \
+    X(LANES_PRED_ON, "lanes_pred_on", NULL, "lanes / warp inst", "lanes", "lanes",                 \
+      "threads doing useful work per warp instruction, of 32 (predicated on)", RS_AGG_DERIVED, 1)  \
+    X(THREAD_INST, "thread_inst", "smsp__thread_inst_executed.sum", "thread inst (all)",           \
+      "thr all", "count", "instructions counted per active thread, predicated off included",       \
+      RS_AGG_SUM, 0)                                                                               \
+    X(LANES_ACTIVE, "lanes_active", NULL, "active lanes / warp inst", "active", "lanes",           \
+      "active threads per warp instruction, of 32 (predicated off included)", RS_AGG_DERIVED, 0)   \
+    X(OCCUPANCY, "occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active",                 \
+      "achieved occupancy", "occup.", "%", "resident warps as a share of the SM's maximum",        \
+      RS_AGG_WEIGHTED, 0)                                                                          \
+    X(BARRIER_STALL, "barrier_stall", "smsp__warp_issue_stalled_barrier_per_warp_active.pct",      \
+      "barrier stalls", "barrier", "%", "share of warp cycles spent waiting at __syncthreads()",   \
+      RS_AGG_WEIGHTED, 0)                                                                          \
+    X(DIVERGENT_BRANCHES, "divergent_branches", "smsp__sass_branch_targets_threads_divergent.sum", \
+      "divergent branches", "diverg.", "count",                                                    \
+      "branches where the threads of a warp went different ways (instrumented pass)", RS_AGG_SUM,  \
+      0)                                                                                           \
+    X(BRANCH_UNIFORMITY, "branch_uniformity",                                                      \
+      "smsp__sass_average_branch_targets_threads_uniform.pct", "branch uniformity", "uniform",     \
+      "%", "share of branches all active threads of a warp took the same way (instrumented pass)", \
+      RS_AGG_WEIGHTED, 0)
+
 typedef enum {
-    RS_M_DURATION,
-    RS_M_DRAM_READ,
-    RS_M_DRAM_WRITE,
-    RS_M_DRAM_GBPS,
-    RS_M_DRAM_PCT,
-    RS_M_SHLD_CONFLICTS,
-    RS_M_SHST_CONFLICTS,
-    RS_M_SHLD_WAVEFRONTS,
-    RS_M_SHST_WAVEFRONTS,
-    RS_M_WARP_INST,
-    RS_M_THREAD_INST_PRED_ON,
-    RS_M_LANES_PRED_ON,
-    RS_M_THREAD_INST,
-    RS_M_LANES_ACTIVE,
-    RS_M_OCCUPANCY,
-    RS_M_BARRIER_STALL,
-    RS_M_DIVERGENT_BRANCHES,
-    RS_M_BRANCH_UNIFORMITY,
-    RS_METRIC_COUNT
+#define RS_X_METRIC_ID(id, ...) RS_M_##id,
+    RS_METRICS(RS_X_METRIC_ID)
+#undef RS_X_METRIC_ID
+        RS_METRIC_COUNT
 } rs_metric_id;
 
 typedef struct rs_metric_def {
@@ -56,6 +97,8 @@ const rs_metric_def *rs_metric_by_key(const char *key);
 
 /* A metric set as a bit mask of rs_metric_id. */
 typedef uint32_t rs_metric_mask;
+/* a negative array size fails the build when the counters outgrow the mask */
+typedef char rs_metric_mask_fits[RS_METRIC_COUNT <= 32 ? 1 : -1];
 #define RS_METRIC_BIT(id) ((rs_metric_mask)1u << (id))
 
 rs_metric_mask rs_metric_set_default(void);
