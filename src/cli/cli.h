@@ -132,9 +132,6 @@ extern const int rs_command_count;
 const rs_command *rs_command_find(const char *name);
 /* What the overview says after the commands: examples, exit codes. */
 extern const char rs_overview_tail[];
-/* The command a --format is the speciality of ("md": the first that gives
- * it beside the data formats); NULL for none. */
-const rs_command *rs_command_giving(unsigned gives);
 /* The parsed options' memory (rs_cli.own). */
 void rs_cli_free(rs_cli *cli);
 

@@ -44,13 +44,6 @@ const rs_command *rs_command_find(const char *name)
     return NULL;
 }
 
-const rs_command *rs_command_giving(unsigned gives)
-{
-    for (int i = 0; i < rs_command_count; i++)
-        if (rs_commands[i]->gives & gives) return rs_commands[i];
-    return NULL;
-}
-
 const rs_option_help *rs_command_option(const rs_command *c, int field, unsigned extra)
 {
     for (const rs_option_help *h = c ? c->help : NULL; h && (h->help || h->arg || h->flags); h++)

@@ -273,12 +273,14 @@ static rs_status set_format(rs_cli *cli, const char *v, rs_error *err)
     const int doc = v && strcmp(v, "md") == 0 ? 1 : v && strcmp(v, "html") == 0 ? 2 : 0;
     const unsigned bit = doc == 1 ? RS_GIVES_MD : RS_GIVES_HTML;
     if (doc && !(cli->cmd->gives & bit)) {
-        const rs_command *other = rs_command_giving(bit);
-        if (!other) return bad_format(cli->cmd, v, err);
+        char which[160] = "";
+        for (int i = 0, at = 0; i < rs_command_count && at < (int)sizeof which; i++)
+            if (rs_commands[i]->gives & bit)
+                at += snprintf(which + at, sizeof which - (size_t)at, "%s%s", at ? ", " : "",
+                               rs_commands[i]->name);
         return rs_fail(err, RS_E_USAGE,
-                       "--format %s is the %s's handout: redscope %s --format %s (here: table, csv "
-                       "or json)",
-                       v, other->name, other->name, v);
+                       "--format %s: %s writes table, csv or json; %s is written by %s", v,
+                       cli->cmd->name, v, which[0] ? which : "no command yet");
     }
     cli->handout = doc;
     if (doc) return RS_OK;

@@ -6,13 +6,14 @@
 #include "cli/cli.h"
 #include "cmd.h"
 #include "core/catalogue.h"
+#include "formats/writer.h"
 
 const rs_command rs_variants_entry = {
     .name = "variants",
     .usage = "",
     .summary = "list the variants of the ladder",
     .extras = RS_X_FORMAT,
-    .gives = RS_GIVES_DATA,
+    .gives = RS_GIVES_DATA | RS_GIVES_MD | RS_GIVES_HTML,
     .fn = rs_cmd_variants,
 };
 
@@ -24,41 +25,38 @@ static const char *block_rule(const rs_variant_info *vi)
     return "32..1024";
 }
 
+/* The list's columns, in the order CSV and JSON give them (docs/formats.md). */
+static const rs_column variant_columns[] = {
+    {"step", NULL, RS_CELL_INT, 4, RS_COL_RIGHT},
+    {"id", NULL, RS_CELL_TEXT, 20, 0},
+    {"idea", NULL, RS_CELL_TEXT, 0, RS_COL_FREE},
+    {"block", "blockDim", RS_CELL_TEXT, 14, 0},
+    {"grid_stride", NULL, RS_CELL_BOOL, 0, RS_COL_DATA_ONLY},
+    {"default_finish", "finish", RS_CELL_TEXT, 11, 0},
+    {"counter", NULL, RS_CELL_TEXT, 0, RS_COL_JSON_ONLY},
+    {"racy", NULL, RS_CELL_BOOL, 0, RS_COL_JSON_ONLY},
+};
+#define NCOLS (int)(sizeof variant_columns / sizeof variant_columns[0])
+
 int rs_cmd_variants(rs_cli *cli)
 {
-    cJSON *arr = cli->format == RS_FMT_JSON ? cJSON_CreateArray() : NULL;
-    if (cli->format == RS_FMT_CSV) printf("step,id,idea,block,grid_stride,default_finish\n");
-    if (cli->format == RS_FMT_TABLE)
-        printf("%4s  %-21s %-15s %-12s %s\n", "step", "id", "blockDim", "finish", "idea");
+    rs_writer w;
+    rs_writer_begin(&w, stdout, rs_out_format_of(cli->format, cli->handout),
+                    "The variants of the ladder", variant_columns, NCOLS);
     for (int v = 0; v < RS_VARIANT_COUNT; v++) {
         const rs_variant_info *vi = rs_catalogue_get(v);
-        const char *fin = vi->flags & RS_VF_FINISH ? rs_finish_name(vi->default_finish) : "-";
-        if (arr) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "step", vi->step);
-            cJSON_AddStringToObject(o, "id", vi->name);
-            cJSON_AddStringToObject(o, "idea", vi->idea);
-            cJSON_AddStringToObject(o, "block", block_rule(vi));
-            cJSON_AddBoolToObject(o, "grid_stride", (vi->flags & RS_VF_GRID_STRIDE) != 0);
-            cJSON_AddStringToObject(o, "default_finish", fin);
-            cJSON_AddStringToObject(o, "counter", vi->counter);
-            cJSON_AddBoolToObject(o, "racy", (vi->flags & RS_VF_RACY) != 0);
-            cJSON_AddItemToArray(arr, o);
-        } else if (cli->format == RS_FMT_CSV) {
-            printf("%d,%s,", vi->step, vi->name);
-            rs_csv_field(stdout, vi->idea);
-            printf(",%s,%s,%s\n", block_rule(vi), vi->flags & RS_VF_GRID_STRIDE ? "yes" : "no",
-                   fin);
-        } else {
-            printf("%4d  %-21s %-15s %-12s %s\n", vi->step, vi->name, block_rule(vi), fin,
-                   vi->idea);
-        }
+        const rs_cell cells[NCOLS] = {
+            {.i = vi->step},
+            {.text = vi->name},
+            {.text = vi->idea},
+            {.text = block_rule(vi)},
+            {.i = (vi->flags & RS_VF_GRID_STRIDE) != 0},
+            {.text = vi->flags & RS_VF_FINISH ? rs_finish_name(vi->default_finish) : "-"},
+            {.text = vi->counter},
+            {.i = (vi->flags & RS_VF_RACY) != 0},
+        };
+        rs_writer_row(&w, cells);
     }
-    if (arr) {
-        char *s = cJSON_Print(arr);
-        printf("%s\n", s);
-        free(s);
-        cJSON_Delete(arr);
-    }
+    rs_writer_end(&w);
     return 0;
 }

@@ -86,9 +86,10 @@ check(gbps == [round(r["gbps"], 1) for r in rows], f"html: the table's GB/s: {gb
 check(page.count("<h2>") == 14 and "&lt;" in page and "<b>The counter that explains it:</b>" in page,
       "html: a paragraph per step, source text escaped")
 
-# only the ladder writes a handout; a recording that holds nothing asked says so
+# a command without a document refuses one, naming those that write it;
+# a recording that holds nothing asked says so
 rc, out, err = run("run", "--replay", DEMO, "--format", "md")
-check(rc == 2 and out == "" and "--format md is the ladder's handout" in err,
+check(rc == 2 and out == "" and "run writes table, csv or json; md is written by ladder" in err,
       f"run --format md: refused: {rc} {err}")
 rc, out, err = run("ladder", "--replay", DEMO, "--format", "md", "--n", "2^12")
 check(rc == 2 and out == "" and "nothing asked for is in" in err,
