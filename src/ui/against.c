@@ -5,29 +5,33 @@
 #include <string.h>
 
 #include "app.h"
+#include "against.h"
+#include "prompt.h"
+#include "ladder.h"
+#include "compare.h"
 #include "core/catalogue.h"
 #include "formats/stalls_io.h"
 
 int ui_against_set(ui_app *a, const char *path)
 {
     if (!*path) {
-        if (a->has_against) rs_recording_free(&a->against);
-        a->has_against = 0;
-        a->against_path[0] = '\0';
-        if (a->cmp_b == UI_CMP_AGAINST) a->cmp_b = 0;
+        if (a->ag->has) rs_recording_free(&a->ag->rec);
+        a->ag->has = 0;
+        a->ag->path[0] = '\0';
+        if (a->cmp->b == UI_CMP_AGAINST) a->cmp->b = 0;
         ui_status(a, R_NORMAL, "nothing held against");
         return 1;
     }
     rs_recording rec;
     rs_error err;
     if (rs_recording_load(path, &rec, &err) != RS_OK) {
-        snprintf(a->prompt.error, sizeof a->prompt.error, "%s", err.msg);
+        snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
         return 0;
     }
-    if (a->has_against) rs_recording_free(&a->against);
-    a->against = rec;
-    a->has_against = 1;
-    snprintf(a->against_path, sizeof a->against_path, "%s", path);
+    if (a->ag->has) rs_recording_free(&a->ag->rec);
+    a->ag->rec = rec;
+    a->ag->has = 1;
+    snprintf(a->ag->path, sizeof a->ag->path, "%s", path);
     ui_status(a, R_NORMAL, "against %s: the Ladder screen's vs A column; z on Compare",
               rs_stall_base(path));
     return 1;
@@ -35,14 +39,14 @@ int ui_against_set(ui_app *a, const char *path)
 
 void ui_against_prompt(ui_app *a)
 {
-    ui_prompt_open_file(a, UI_PROMPT_AGAINST, a->against_path, ui_against_set, ui_kernel_complete);
+    ui_prompt_open_file(a, UI_PROMPT_AGAINST, a->ag->path, ui_against_set, ui_kernel_complete);
 }
 
 const rs_result *ui_against_result(const ui_app *a, const rs_request *req)
 {
-    if (!a->has_against) return NULL;
-    const rs_row *r = rs_recording_find(&a->against, req, "ladder");
-    if (!r) r = rs_recording_find(&a->against, req, NULL);
+    if (!a->ag->has) return NULL;
+    const rs_row *r = rs_recording_find(&a->ag->rec, req, "ladder");
+    if (!r) r = rs_recording_find(&a->ag->rec, req, NULL);
     return r && r->status == RS_OK ? &r->result : NULL;
 }
 
@@ -51,21 +55,21 @@ const rs_result *ui_against_result(const ui_app *a, const rs_request *req)
 void ui_against_only(const ui_app *a, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (!a->has_against || !a->ladder_done) return;
-    const rs_request *q = &a->ladder[0].result.req;
+    if (!a->ag->has || !a->lad->done) return;
+    const rs_request *q = &a->lad->rows[0].result.req;
     size_t o = 0;
-    for (int i = 0; i < a->against.count && o < len; i++) {
-        const rs_row *b = &a->against.rows[i];
+    for (int i = 0; i < a->ag->rec.count && o < len; i++) {
+        const rs_row *b = &a->ag->rec.rows[i];
         const rs_request *r = &b->result.req;
         if (b->status != RS_OK || r->type != q->type || r->op != q->op || r->n != q->n ||
             r->block != q->block || r->dist != q->dist || r->gpus != 1)
             continue;
         int seen = 0; /* in the ladder, or already named */
-        for (int k = 0; k < a->ladder_done && !seen; k++)
-            seen = rs_request_same_run(&a->ladder[k].result.req, r);
+        for (int k = 0; k < a->lad->done && !seen; k++)
+            seen = rs_request_same_run(&a->lad->rows[k].result.req, r);
         for (int k = 0; k < i && !seen; k++)
-            seen = a->against.rows[k].status == RS_OK &&
-                   rs_request_same_run(&a->against.rows[k].result.req, r);
+            seen = a->ag->rec.rows[k].status == RS_OK &&
+                   rs_request_same_run(&a->ag->rec.rows[k].result.req, r);
         if (seen) continue;
         o += (size_t)snprintf(buf + o, len - o, "%s%s",
                               o ? ", " : "only in A: ", rs_request_name(r));

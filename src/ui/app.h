@@ -15,11 +15,19 @@
 #include "theme.h"
 #include "layout.h"
 #include "worker.h"
-#include "kernel.h"
 #include "list.h"
-#include "prompt.h"
-#include "source_screen.h"
-#include "sweep_screen.h"
+
+/* Each screen's own state, in its header (a screen's file and those that
+ * fill it include it): the shared state holds a pointer to each. */
+struct ui_source_state;
+struct ui_sweep_state;
+struct ui_prompt_state;
+struct ui_kernel_state;
+struct ui_ladder_state;
+struct ui_compare_state;
+struct ui_presets_state;
+struct ui_replay_state;
+struct ui_against_state;
 
 typedef struct ui_app {
     ui_options opt; /* as the program started the explorer */
@@ -41,32 +49,21 @@ typedef struct ui_app {
     rs_check_report *checks;
     uint64_t check_n[RS_VARIANT_COUNT];
 
-    ui_source_state src; /* the Source screen (source_screen.h) */
+    struct ui_source_state *src;    /* the Source screen (source_screen.h) */
+    struct ui_ladder_state *lad;    /* the Ladder screen (ladder.h) */
+    struct ui_sweep_state *sweep;   /* the Sweep screen (sweep_screen.h) */
+    struct ui_compare_state *cmp;   /* the Compare screen (compare.h) */
+    struct ui_presets_state *pre;   /* the Presets screen (presets.h) */
+    struct ui_replay_state *rp;     /* the Recording screen (replay.h) */
+    struct ui_prompt_state *prompt; /* the prompt on the status row (prompt.h) */
+    struct ui_kernel_state *uk;     /* your own kernel (kernel.h) */
 
-    /* ladder screen */
-    rs_row *ladder;
-    rs_variant ladder_vars[RS_VARIANT_COUNT];
-    int ladder_count, ladder_done, ladder_sel;
+    struct ui_against_state *ag; /* a recording held beside what is shown (against.h) */
 
-    ui_sweep_state sweep; /* the Sweep screen (sweep_screen.h) */
-
-    /* compare screen: a against b (UI_CMP_PINNED: the pinned result,
-     * UI_CMP_AGAINST: the held recording's run of a's configuration) */
-    int cmp_a, cmp_b;
-
-    /* a recording held beside what is shown (against.c) */
-    rs_recording against;
-    int has_against;
-    char against_path[RS_NOTE_MAX];
-
-    /* presets */
-    rs_preset_info *presets;
-    int npresets, preset_sel;
+    /* the preset loaded */
     char preset_name[RS_PRESET_NAME_MAX];
     rs_request preset_cfg;
     int has_preset;
-
-    ui_prompt_state prompt; /* the prompt on the status row (prompt.h) */
 
     /* what the worker sent, taken into the state (events.c; ui.c sets it):
      * a job's last events are taken before a new job is asked for */
@@ -90,10 +87,6 @@ typedef struct ui_app {
     int replay;
     char replay_path[4096];
     rs_recording rec;
-    rs_rec_config *configs;
-    int nconfigs, config_sel, config_cur;
-
-    ui_kernel_state uk; /* your own kernel (kernel.h) */
 
     ui_worker *worker;
     ui_job_kind job;
@@ -174,17 +167,6 @@ void ui_presets_apply(ui_app *a);
 
 /* t o b f i m: one step forward (d = 1) or back (d = -1) (config.c). */
 void ui_step_setting(ui_app *a, ui_action act, int d);
-
-/* Prompts (prompt.c). */
-void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial);
-/* A file path's prompt: Enter gives it to set (1: taken, else it stays with
- * its error), Tab to complete. */
-void ui_prompt_open_file(ui_app *a, ui_prompt_kind kind, const char *initial,
-                         int (*set)(ui_app *a, const char *path), void (*complete)(ui_app *a));
-void ui_prompt_key(ui_app *a, int ch);
-void ui_draw_prompt(const ui_app *a, const ui_layout *l);
-/* n, D, e, r, v, g, s: the prompt for that action, pre-filled. */
-int ui_prompt_for(ui_app *a, ui_action act);
 
 /* A recording held against (against.c): set from a path ("" clears; 0
  * with prompt_error when it cannot be read), the prompt for it (A on the

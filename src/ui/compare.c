@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "against.h"
+#include "compare.h"
 #include "core/catalogue.h"
 #include "formats/energy.h"
 #include "core/format.h"
@@ -16,11 +18,11 @@ static const rs_result *compare_side(const ui_app *a, int which, char *label, si
 {
     if (which == UI_CMP_AGAINST) { /* the held recording's run of the left side */
         char name[RS_NOTE_MAX];
-        const rs_result *left = a->cmp_a >= 0 ? ui_result_for(a, (rs_variant)a->cmp_a) : NULL;
+        const rs_result *left = a->cmp->a >= 0 ? ui_result_for(a, (rs_variant)a->cmp->a) : NULL;
         const rs_result *b = left ? ui_against_result(a, &left->req) : NULL;
         snprintf(label, len, "%s in %s%s",
-                 ui_variant_label(a, (rs_variant)a->cmp_a, name, sizeof name),
-                 rs_stall_base(a->against_path), b || !left ? "" : " (not in it)");
+                 ui_variant_label(a, (rs_variant)a->cmp->a, name, sizeof name),
+                 rs_stall_base(a->ag->path), b || !left ? "" : " (not in it)");
         return b;
     }
     if (which < 0) {
@@ -130,8 +132,8 @@ void ui_draw_compare(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
     char la[64], lb[64];
-    const rs_result *A = compare_side(a, a->cmp_a, la, sizeof la);
-    const rs_result *B = compare_side(a, a->cmp_b, lb, sizeof lb);
+    const rs_result *A = compare_side(a, a->cmp->a, la, sizeof la);
+    const rs_result *B = compare_side(a, a->cmp->b, lb, sizeof lb);
     char title[256];
     ui_settings_title(&a->cfg, "Compare", r.w - 6, title, sizeof title);
     ui_box(r, title, R_TITLE);
@@ -156,29 +158,28 @@ void ui_draw_compare(const ui_app *a, const ui_layout *l)
 static void say_sides(ui_app *a, const char *which)
 {
     char la[64], lb[64];
-    compare_side(a, a->cmp_a, la, sizeof la);
-    compare_side(a, a->cmp_b, lb, sizeof lb);
+    compare_side(a, a->cmp->a, la, sizeof la);
+    compare_side(a, a->cmp->b, lb, sizeof lb);
     ui_status(a, R_DIM, "%s: now %s against %s", which, la, lb);
 }
 
 int ui_key_compare(ui_app *a, ui_action act)
 {
     if (act == UI_ACT_PICK_A) {
-        a->cmp_a = (a->cmp_a + 1) % RS_VARIANT_COUNT;
+        a->cmp->a = (a->cmp->a + 1) % RS_VARIANT_COUNT;
         say_sides(a, "left (a)");
         return 1;
     }
     if (act == UI_ACT_PICK_B) { /* the variants, the pinned result, the held recording's */
-        const int pin = a->has_pin ? UI_CMP_PINNED : -9,
-                  held = a->has_against ? UI_CMP_AGAINST : -9;
-        if (a->cmp_b >= 0 && a->cmp_b + 1 < RS_VARIANT_COUNT)
-            a->cmp_b++;
-        else if (a->cmp_b >= 0 && pin != -9)
-            a->cmp_b = pin;
-        else if (a->cmp_b != UI_CMP_AGAINST && held != -9)
-            a->cmp_b = held;
+        const int pin = a->has_pin ? UI_CMP_PINNED : -9, held = a->ag->has ? UI_CMP_AGAINST : -9;
+        if (a->cmp->b >= 0 && a->cmp->b + 1 < RS_VARIANT_COUNT)
+            a->cmp->b++;
+        else if (a->cmp->b >= 0 && pin != -9)
+            a->cmp->b = pin;
+        else if (a->cmp->b != UI_CMP_AGAINST && held != -9)
+            a->cmp->b = held;
         else
-            a->cmp_b = 0;
+            a->cmp->b = 0;
         say_sides(a, "right (z)");
         return 1;
     }
@@ -186,8 +187,8 @@ int ui_key_compare(ui_app *a, ui_action act)
         ui_layout l;
         char la[64], lb[64];
         ui_layout_compute(LINES, COLS, UI_SCREEN_COMPARE, &l);
-        const rs_result *A = compare_side(a, a->cmp_a, la, sizeof la);
-        const rs_result *B = compare_side(a, a->cmp_b, lb, sizeof lb);
+        const rs_result *A = compare_side(a, a->cmp->a, la, sizeof la);
+        const rs_result *B = compare_side(a, a->cmp->b, lb, sizeof lb);
         const int rows = l.main.h - 3, total = A && B ? compare_row(A, B, -1, -1, 0, 0) : 0;
         const int page = rows > 2 ? rows - 1 : 1;
         a->cmp_scroll = compare_first(a, total, rows) + (act == UI_ACT_SCROLL_UP ? -page : page);

@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "app.h"
+#include "source_screen.h"
+#include "sweep_screen.h"
+#include "kernel.h"
+#include "ladder.h"
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
 #include "core/trace.h"
@@ -19,9 +23,9 @@ static void share_cpu(ui_app *a)
     int n = 0;
     for (int v = 0; v < RS_VARIANT_COUNT; v++)
         if (a->have[v]) p[n++] = &a->last[v];
-    for (int i = 0; i < a->ladder_done && i < RS_VARIANT_COUNT; i++) p[n++] = &a->ladder[i];
+    for (int i = 0; i < a->lad->done && i < RS_VARIANT_COUNT; i++) p[n++] = &a->lad->rows[i];
     rs_cpu_share(p, n);
-    if (a->sweep.ready) rs_cpu_share_rows(a->sweep.data.rows, a->sweep.data.done);
+    if (a->sweep->ready) rs_cpu_share_rows(a->sweep->data.rows, a->sweep->data.done);
 }
 
 /* Your kernel compiled, not run: its facts, or its error in the Why panel
@@ -29,24 +33,24 @@ static void share_cpu(ui_app *a)
 static void take_compile(ui_app *a, const rs_row *row)
 {
     const char *name = rs_ukernel_basename(row->result.req.kernel);
-    a->uk.compiled = 1;
-    a->uk.has_built = row->status == RS_OK;
-    if (a->uk.has_built) a->uk.built = *row;
+    a->uk->compiled = 1;
+    a->uk->has_built = row->status == RS_OK;
+    if (a->uk->has_built) a->uk->built = *row;
     if (row->status != RS_OK) {
         ui_kernel_take_row(a, row);
         const int first = (int)strcspn(row->error, "\n");
-        ui_status(a, R_BAD, "%s%.*s", a->uk.saved ? "changed: " : "", first, row->error);
-        a->uk.saved = 0;
+        ui_status(a, R_BAD, "%s%.*s", a->uk->saved ? "changed: " : "", first, row->error);
+        a->uk->saved = 0;
         return;
     }
-    a->uk.has_fail = 0;
+    a->uk->has_fail = 0;
     const rs_ukernel_result *u = &row->result.uk;
     char spills[96];
     rs_ukernel_spills(u->spill_st, u->spill_ld, 0, spills, sizeof spills);
     ui_status(a, R_GOOD, "%s %scompiled, not run (%s): %d registers, %s, sm_%d, %.0f ms", name,
-              a->uk.saved ? "changed, " : "", a->replay ? "a replay" : "needs an NVIDIA GPU",
+              a->uk->saved ? "changed, " : "", a->replay ? "a replay" : "needs an NVIDIA GPU",
               u->regs, spills, u->arch, u->compile_ms);
-    a->uk.saved = 0;
+    a->uk->saved = 0;
 }
 
 /* A replayed row recorded without some of the counters now asked for. */
@@ -70,20 +74,20 @@ static void take_row(ui_app *a, const ui_event *ev)
     ui_gpus_take(a, row);
     const rs_variant v = row->result.req.variant;
     if (ev->job == UI_JOB_SWEEP) {
-        if (!a->sweep.ready || ev->index < 0 || ev->index >= a->sweep.data.sizes.count ||
-            ev->index2 < 0 || ev->index2 >= a->sweep.data.nvar)
+        if (!a->sweep->ready || ev->index < 0 || ev->index >= a->sweep->data.sizes.count ||
+            ev->index2 < 0 || ev->index2 >= a->sweep->data.nvar)
             return;
-        *rs_sweep_row(&a->sweep.data, ev->index, ev->index2) = *row;
-        const int pos = ev->index * a->sweep.data.nvar + ev->index2 + 1;
-        if (pos > a->sweep.data.done) a->sweep.data.done = pos;
-        a->sweep.cursor = ev->index;
+        *rs_sweep_row(&a->sweep->data, ev->index, ev->index2) = *row;
+        const int pos = ev->index * a->sweep->data.nvar + ev->index2 + 1;
+        if (pos > a->sweep->data.done) a->sweep->data.done = pos;
+        a->sweep->cursor = ev->index;
     } else {
         if (ev->job == UI_JOB_LADDER && ev->index < RS_VARIANT_COUNT) {
-            a->ladder[ev->index] = *row;
-            a->ladder_done = ev->index + 1;
+            a->lad->rows[ev->index] = *row;
+            a->lad->done = ev->index + 1;
         }
         if (v == RS_V_KERNEL) {
-            a->uk.compiled = a->uk.has_built = a->uk.saved = 0; /* ran, or as recorded */
+            a->uk->compiled = a->uk->has_built = a->uk->saved = 0; /* ran, or as recorded */
             ui_kernel_take_row(a, row);
         }
         if ((unsigned)v < RS_VARIANT_COUNT && row->status != RS_OK) {
@@ -93,7 +97,7 @@ static void take_row(ui_app *a, const ui_event *ev)
         if ((unsigned)v < RS_VARIANT_COUNT && row->status == RS_OK) {
             a->last[v] = *row;
             a->have[v] = 1;
-            if ((int)v == a->sel) a->src.sass = 0; /* its instructions were the old result's */
+            if ((int)v == a->sel) a->src->sass = 0; /* its instructions were the old result's */
         }
     }
     share_cpu(a);

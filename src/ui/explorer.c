@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "kernel.h"
+#include "replay.h"
 #include "core/catalogue.h"
 #include "formats/energy.h"
 #include "core/format.h"
@@ -19,7 +21,7 @@ static void counters_state(const ui_app *a, char *buf, size_t len)
     if (a->replay) { /* what the configuration shown holds, not what a run would */
         int any = 0;
         const rs_rec_config *c =
-            a->config_cur >= 0 && a->config_cur < a->nconfigs ? &a->configs[a->config_cur] : NULL;
+            a->rp->cur >= 0 && a->rp->cur < a->rp->n ? &a->rp->configs[a->rp->cur] : NULL;
         for (int i = c ? c->first : 0; c && i < c->first + c->count && i < a->rec.count; i++)
             any |= a->rec.rows[i].status == RS_OK && a->rec.rows[i].result.metrics.requested;
         snprintf(buf, len, any ? "counters recorded" : "no counters recorded");
@@ -119,7 +121,7 @@ static void draw_list(const ui_app *a, ui_rect r)
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         ui_blank(y, r.x + 1, r.w - 2, role);
         const rs_result *res = ui_result_for(a, v);
-        const int failed = v == RS_V_KERNEL && a->uk.has_fail && a->cfg.kernel[0];
+        const int failed = v == RS_V_KERNEL && a->uk->has_fail && a->cfg.kernel[0];
         char t[32] = "", name[RS_NOTE_MAX];
         if (res) rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
         /* the time and the verdict keep their place; a long id is cut */
@@ -305,16 +307,17 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
     if (!res) {
         rs_error err;
         char msg[1024];
-        if (a->sel == RS_V_KERNEL && a->uk.has_fail && want.kernel[0]) {
-            snprintf(msg, sizeof msg, "%.*s", (int)strcspn(a->uk.fail.error, "\n"),
-                     a->uk.fail.error); /* its first line: Why has it all */
+        if (a->sel == RS_V_KERNEL && a->uk->has_fail && want.kernel[0]) {
+            snprintf(msg, sizeof msg, "%.*s", (int)strcspn(a->uk->fail.error, "\n"),
+                     a->uk->fail.error); /* its first line: Why has it all */
             put_message((ui_rect){r.y, r.x, r.h - 1, r.w}, R_BAD, msg);
             ui_put(r.y + r.h - 2, x, w, R_DIM,
-                   a->replay && !a->uk.compiled ? "As recorded; the whole message is under Why."
-                   : a->uk.compiled ? "The whole message is under Why; save the file or Enter "
-                                      "compiles it again."
-                                    : "The whole message is under Why; save the file or Enter runs "
-                                      "it again.");
+                   a->replay && !a->uk->compiled ? "As recorded; the whole message is under Why."
+                   : a->uk->compiled
+                       ? "The whole message is under Why; save the file or Enter "
+                         "compiles it again."
+                       : "The whole message is under Why; save the file or Enter runs "
+                         "it again.");
             return;
         }
         if (want.variant == RS_V_KERNEL && !want.kernel[0])
@@ -328,7 +331,7 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
             snprintf(msg, sizeof msg, "%s%.*s", failed_lead(a, &a->failed[a->sel]),
                      (int)strcspn(a->failed[a->sel].error, "\n"), a->failed[a->sel].error);
             put_message(r, R_BAD, msg);
-        } else if (want.variant == RS_V_KERNEL && a->uk.compiled && a->uk.has_built)
+        } else if (want.variant == RS_V_KERNEL && a->uk->compiled && a->uk->has_built)
             ui_putf(r.y + 1, x, w, R_DIM, "Compiled, not run (%s): its build is under Why.",
                     a->replay ? "this replay holds no run of it" : "no GPU here");
         else

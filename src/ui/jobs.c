@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "sweep_screen.h"
+#include "ladder.h"
 #include "core/trace.h"
 #include "core/ukernel.h"
 
@@ -97,10 +99,10 @@ void ui_run_variant(ui_app *a)
 void ui_run_ladder(ui_app *a)
 {
     if (ui_refuse_busy(a)) return;
-    a->ladder_count = rs_request_variant_list(&a->cfg, a->ladder_vars, RS_VARIANT_COUNT);
-    a->ladder_done = 0;
-    memset(a->ladder, 0, sizeof *a->ladder * RS_VARIANT_COUNT);
-    start_job(a, UI_JOB_LADDER, a->ladder_vars, a->ladder_count, NULL);
+    a->lad->count = rs_request_variant_list(&a->cfg, a->lad->vars, RS_VARIANT_COUNT);
+    a->lad->done = 0;
+    memset(a->lad->rows, 0, sizeof *a->lad->rows * RS_VARIANT_COUNT);
+    start_job(a, UI_JOB_LADDER, a->lad->vars, a->lad->count, NULL);
 }
 
 /* In replay: the check recorded for this configuration, as if just run. */
@@ -152,26 +154,26 @@ void ui_run_sweep(ui_app *a)
 {
     rs_sweep_sizes sizes;
     rs_error err;
-    if (rs_sweep_parse(a->sweep.range, &sizes, &err) != RS_OK) {
+    if (rs_sweep_parse(a->sweep->range, &sizes, &err) != RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);
         return;
     }
     rs_variant vars[RS_VARIANT_COUNT];
     int n = 0;
     for (int v = 0; v < RS_VARIANT_COUNT; v++)
-        if (a->sweep.vars & RS_VARIANT_BIT(v)) vars[n++] = (rs_variant)v;
+        if (a->sweep->vars & RS_VARIANT_BIT(v)) vars[n++] = (rs_variant)v;
     if (!n) {
         ui_status(a, R_BAD, "pick the variants first: v");
         return;
     }
     if (ui_refuse_busy(a)) return;
-    rs_sweep_free(&a->sweep.data);
-    if (rs_sweep_init(&a->sweep.data, &sizes, vars, n, &err) != RS_OK) {
+    rs_sweep_free(&a->sweep->data);
+    if (rs_sweep_init(&a->sweep->data, &sizes, vars, n, &err) != RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);
         return;
     }
-    a->sweep.ready = 1;
-    a->sweep.cursor = 0;
-    a->sweep.cfg = a->cfg;
+    a->sweep->ready = 1;
+    a->sweep->cursor = 0;
+    a->sweep->cfg = a->cfg;
     start_job(a, UI_JOB_SWEEP, vars, n, &sizes);
 }

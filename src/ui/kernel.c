@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "app.h"
+#include "prompt.h"
+#include "kernel.h"
 #include "core/catalogue.h"
 #include "core/ukernel.h"
 
@@ -38,8 +40,8 @@ void ui_kernel_prompt(ui_app *a)
 
 void ui_kernel_free(ui_app *a)
 {
-    free(a->uk.text);
-    a->uk.text = NULL;
+    free(a->uk->text);
+    a->uk->text = NULL;
 }
 
 /* ---- the file watched ------------------------------------------------------------------ */
@@ -77,39 +79,39 @@ static int load_text(ui_app *a)
     size_t len = 0;
     rs_error err;
     ui_kernel_free(a);
-    a->uk.read_error[0] = '\0';
+    a->uk->read_error[0] = '\0';
     if (rs_ukernel_read(a->cfg.kernel, &text, &len, &err) != RS_OK) {
-        snprintf(a->uk.read_error, sizeof a->uk.read_error, "%s", err.msg);
+        snprintf(a->uk->read_error, sizeof a->uk->read_error, "%s", err.msg);
         return 0;
     }
-    a->uk.text = text;
+    a->uk->text = text;
     return 1;
 }
 
 /* A new file (K, a preset, the command line): looked at, not run. */
 static void watch_new_file(ui_app *a)
 {
-    snprintf(a->uk.watch_path, sizeof a->uk.watch_path, "%s", a->cfg.kernel);
-    a->uk.stamp = stamp_of(a->cfg.kernel);
-    a->uk.watch_next = now_s() + WATCH_PERIOD_S;
-    a->uk.rerun = a->uk.has_prev = a->uk.has_fail = 0;
+    snprintf(a->uk->watch_path, sizeof a->uk->watch_path, "%s", a->cfg.kernel);
+    a->uk->stamp = stamp_of(a->cfg.kernel);
+    a->uk->watch_next = now_s() + WATCH_PERIOD_S;
+    a->uk->rerun = a->uk->has_prev = a->uk->has_fail = 0;
     ui_kernel_free(a);
-    a->uk.read_error[0] = '\0';
+    a->uk->read_error[0] = '\0';
     if (a->cfg.kernel[0]) load_text(a);
 }
 
 static void rerun(ui_app *a)
 {
     const char *name = rs_ukernel_basename(a->cfg.kernel);
-    a->uk.rerun = 0;
-    a->uk.saved = 1;
+    a->uk->rerun = 0;
+    a->uk->saved = 1;
     /* in a replay a save compiles the file as it is now: a recorded run of
      * the same path is not this version */
     if (a->replay ? ui_compile_kernel(a) : ui_run_one(a, RS_V_KERNEL)) {
         ui_status(a, R_NORMAL, "%s changed: compiling%s", name,
                   a->job == UI_JOB_COMPILE ? "" : " and running");
     } else {
-        a->uk.saved = 0;
+        a->uk->saved = 0;
         char why[sizeof a->status];
         snprintf(why, sizeof why, "%s", a->status);
         ui_status(a, R_BAD, "%s changed, not run: %s", name, why);
@@ -120,22 +122,22 @@ static void rerun(ui_app *a)
  * again on the current configuration, now or when the run going ends. */
 void ui_kernel_watch(ui_app *a)
 {
-    if (strcmp(a->uk.watch_path, a->cfg.kernel) != 0) {
+    if (strcmp(a->uk->watch_path, a->cfg.kernel) != 0) {
         watch_new_file(a);
         return;
     }
     if (!a->cfg.kernel[0]) return;
     const double t = now_s();
-    if (t >= a->uk.watch_next) {
-        a->uk.watch_next = t + WATCH_PERIOD_S;
+    if (t >= a->uk->watch_next) {
+        a->uk->watch_next = t + WATCH_PERIOD_S;
         const ui_file_stamp s = stamp_of(a->cfg.kernel);
-        if (!same_stamp(&s, &a->uk.stamp)) {
-            a->uk.stamp = s;
-            a->uk.rerun = load_text(a); /* empty or unreadable: said, and the next save runs */
-            if (!a->uk.rerun) ui_status(a, R_BAD, "%s", a->uk.read_error);
+        if (!same_stamp(&s, &a->uk->stamp)) {
+            a->uk->stamp = s;
+            a->uk->rerun = load_text(a); /* empty or unreadable: said, and the next save runs */
+            if (!a->uk->rerun) ui_status(a, R_BAD, "%s", a->uk->read_error);
         }
     }
-    if (a->uk.rerun && a->worker && !ui_busy(a)) rerun(a);
+    if (a->uk->rerun && a->worker && !ui_busy(a)) rerun(a);
 }
 
 /* ---- the prompt -------------------------------------------------------------------------- */
@@ -156,13 +158,13 @@ int ui_kernel_set(ui_app *a, const char *path)
     rs_ukernel_spec spec;
     rs_error err;
     if (strlen(path) >= sizeof a->cfg.kernel) {
-        snprintf(a->prompt.error, sizeof a->prompt.error, "the path is over %zu characters",
+        snprintf(a->prompt->error, sizeof a->prompt->error, "the path is over %zu characters",
                  sizeof a->cfg.kernel - 1);
         return 0;
     }
     rs_request probe = a->cfg; /* what a preset can hold: its length, no " ;" */
     if (rs_field_set(&probe, rs_field_by_key("run", "kernel"), path, &err) != RS_OK) {
-        snprintf(a->prompt.error, sizeof a->prompt.error, "%s", err.msg);
+        snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
         return 0;
     }
     if (rs_ukernel_read(path, &text, &len, &err) != RS_OK ||
@@ -171,13 +173,13 @@ int ui_kernel_set(ui_app *a, const char *path)
         /* the prompt shows the path: the reason names the file alone */
         const size_t plen = strlen(path);
         const char *m = strncmp(err.msg, path, plen) == 0 ? err.msg + plen : err.msg;
-        snprintf(a->prompt.error, sizeof a->prompt.error, "%s%s",
+        snprintf(a->prompt->error, sizeof a->prompt->error, "%s%s",
                  m != err.msg ? rs_ukernel_basename(path) : "", m);
         return 0;
     }
     free(text);
     snprintf(a->cfg.kernel, sizeof a->cfg.kernel, "%s", path);
-    if (strcmp(a->uk.watch_path, a->cfg.kernel) != 0) watch_new_file(a);
+    if (strcmp(a->uk->watch_path, a->cfg.kernel) != 0) watch_new_file(a);
     a->sel = RS_V_KERNEL;
     a->why_scroll = 0;
     rs_request r;
@@ -248,42 +250,43 @@ static int list_matches(const char *dir, const char *prefix, matches *m)
 
 static void show_matches(ui_app *a, const char *dir, const matches *m)
 {
-    size_t off = (size_t)snprintf(a->prompt.hint, sizeof a->prompt.hint, "%d matches:", m->count);
-    for (int i = 0; i < m->nshown && off < sizeof a->prompt.hint; i++)
-        off += (size_t)snprintf(a->prompt.hint + off, sizeof a->prompt.hint - off, " %s%s",
+    size_t off = (size_t)snprintf(a->prompt->hint, sizeof a->prompt->hint, "%d matches:", m->count);
+    for (int i = 0; i < m->nshown && off < sizeof a->prompt->hint; i++)
+        off += (size_t)snprintf(a->prompt->hint + off, sizeof a->prompt->hint - off, " %s%s",
                                 m->shown[i], is_dir(dir, m->shown[i]) ? "/" : "");
-    if (m->count > m->nshown && off < sizeof a->prompt.hint)
-        snprintf(a->prompt.hint + off, sizeof a->prompt.hint - off, " ...");
+    if (m->count > m->nshown && off < sizeof a->prompt->hint)
+        snprintf(a->prompt->hint + off, sizeof a->prompt->hint - off, " ...");
 }
 
 /* Tab: the longest common prefix of the matching entries; one match is
  * completed whole (a directory with a '/'); several are shown. */
 void ui_kernel_complete(ui_app *a)
 {
-    char *buf = a->prompt.buf;
+    char *buf = a->prompt->buf;
     const char *slash = strrchr(buf, '/');
     const size_t dlen = slash ? (size_t)(slash - buf) + 1 : 0;
     char dir[RS_NOTE_MAX], prefix[RS_NOTE_MAX];
     snprintf(dir, sizeof dir, "%.*s", (int)dlen, buf);
     snprintf(prefix, sizeof prefix, "%s", buf + dlen);
     static matches m; /* one prompt at a time */
-    a->prompt.hint[0] = '\0';
+    a->prompt->hint[0] = '\0';
     const int count = list_matches(dir, prefix, &m);
     if (count < 0) {
-        snprintf(a->prompt.error, sizeof a->prompt.error, "cannot list %s: %s", dir[0] ? dir : ".",
-                 strerror(errno));
+        snprintf(a->prompt->error, sizeof a->prompt->error, "cannot list %s: %s",
+                 dir[0] ? dir : ".", strerror(errno));
         return;
     }
     if (count == 0) {
-        snprintf(a->prompt.error, sizeof a->prompt.error, "nothing here starts with '%s'", prefix);
+        snprintf(a->prompt->error, sizeof a->prompt->error, "nothing here starts with '%s'",
+                 prefix);
         return;
     }
     const int dir_match = count == 1 && is_dir(dir, m.common);
-    if (dlen + strlen(m.common) + (size_t)dir_match >= sizeof a->prompt.buf) {
-        snprintf(a->prompt.error, sizeof a->prompt.error, "the path would be too long");
+    if (dlen + strlen(m.common) + (size_t)dir_match >= sizeof a->prompt->buf) {
+        snprintf(a->prompt->error, sizeof a->prompt->error, "the path would be too long");
         return;
     }
-    snprintf(buf + dlen, sizeof a->prompt.buf - dlen, "%s%s", m.common, dir_match ? "/" : "");
+    snprintf(buf + dlen, sizeof a->prompt->buf - dlen, "%s%s", m.common, dir_match ? "/" : "");
     if (count > 1) show_matches(a, dir, &m);
 }
 
@@ -294,19 +297,19 @@ void ui_kernel_complete(ui_app *a)
 void ui_kernel_take_row(ui_app *a, const rs_row *row)
 {
     const rs_result *r = &row->result;
-    if (a->uk.has_prev && strcmp(a->uk.prev.result.req.kernel, r->req.kernel) != 0)
-        a->uk.has_prev = 0;
+    if (a->uk->has_prev && strcmp(a->uk->prev.result.req.kernel, r->req.kernel) != 0)
+        a->uk->has_prev = 0;
     if (row->status != RS_OK) {
-        a->uk.fail = *row;
-        a->uk.has_fail = 1;
+        a->uk->fail = *row;
+        a->uk->has_fail = 1;
         return;
     }
-    a->uk.has_fail = 0;
+    a->uk->has_fail = 0;
     const rs_row *last = &a->last[RS_V_KERNEL];
     if (a->have[RS_V_KERNEL] && strcmp(last->result.req.kernel, r->req.kernel) == 0 &&
         last->result.uk.hash != r->uk.hash) {
-        a->uk.prev = *last;
-        a->uk.has_prev = 1;
+        a->uk->prev = *last;
+        a->uk->has_prev = 1;
     }
 }
 
@@ -315,7 +318,7 @@ void ui_kernel_take_row(ui_app *a, const rs_row *row)
 void ui_kernel_replay(ui_app *a, const rs_rec_config *c)
 {
     int shown = -1;
-    a->uk.has_prev = a->uk.has_fail = a->uk.compiled = a->uk.has_built = 0;
+    a->uk->has_prev = a->uk->has_fail = a->uk->compiled = a->uk->has_built = 0;
     for (int i = c->first; i < c->first + c->count && i < a->rec.count; i++) {
         const rs_request *q = &a->rec.rows[i].result.req;
         if (q->variant == RS_V_KERNEL && q->n == a->cfg.n && shown < 0) shown = i; /* the first */
@@ -324,8 +327,8 @@ void ui_kernel_replay(ui_app *a, const rs_rec_config *c)
     const rs_row *row = &a->rec.rows[shown];
     snprintf(a->cfg.kernel, sizeof a->cfg.kernel, "%s", row->result.req.kernel);
     if (row->status != RS_OK) {
-        a->uk.fail = *row;
-        a->uk.has_fail = 1;
+        a->uk->fail = *row;
+        a->uk->has_fail = 1;
         return;
     }
     for (int i = shown - 1; i >= 0; i--) {
@@ -333,8 +336,8 @@ void ui_kernel_replay(ui_app *a, const rs_rec_config *c)
         if (p->status == RS_OK && p->result.req.variant == RS_V_KERNEL &&
             p->result.uk.hash != row->result.uk.hash &&
             rs_request_same_run(&p->result.req, &row->result.req)) {
-            a->uk.prev = *p;
-            a->uk.has_prev = 1;
+            a->uk->prev = *p;
+            a->uk->has_prev = 1;
             return;
         }
     }

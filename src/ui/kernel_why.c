@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "kernel.h"
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/text.h"
@@ -129,8 +130,8 @@ static void say_build(kwhy *k, const rs_result *r, int w)
 /* The file's last change: time before and after, the ratio, GB/s. */
 static void say_versions(kwhy *k, const ui_app *a, const rs_result *cur, int w)
 {
-    const rs_result *p = &a->uk.prev.result;
-    if (!a->uk.has_prev || !rs_request_same_run(&p->req, &cur->req) || !(p->t_median_ms > 0) ||
+    const rs_result *p = &a->uk->prev.result;
+    if (!a->uk->has_prev || !rs_request_same_run(&p->req, &cur->req) || !(p->t_median_ms > 0) ||
         !(cur->t_median_ms > 0))
         return;
     const int utf8 = ui_theme_utf8();
@@ -159,15 +160,15 @@ static void say_measured(kwhy *k, const ui_app *a, const rs_result *res, int w)
 static void find_source(kwhy *k, const ui_app *a, const rs_row *shown)
 {
     const char *name = rs_ukernel_basename(a->cfg.kernel);
-    const int recorded = a->replay && !a->uk.compiled;
+    const int recorded = a->replay && !a->uk->compiled;
     if (recorded) {
         k->src = shown ? rs_recording_kernel_source(&a->rec, shown->result.uk.hash) : NULL;
         if (!k->src) add(k, R_DIM, "%s: source not recorded", name);
     } else {
-        k->src = a->uk.text;
+        k->src = a->uk->text;
         if (!k->src)
             add(k, R_BAD, "%s",
-                a->uk.read_error[0] ? a->uk.read_error : "the file is not read yet");
+                a->uk->read_error[0] ? a->uk->read_error : "the file is not read yet");
     }
     if (!k->src) return;
     int lines = 0;
@@ -203,13 +204,13 @@ static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
         return;
     }
     add(k, R_TITLE, "%d %s: %s", vi->step, rs_ukernel_basename(a->cfg.kernel), vi->idea);
-    const int recorded = a->replay && !a->uk.compiled;
+    const int recorded = a->replay && !a->uk->compiled;
     add(k, R_DIM, "%s %s", recorded ? "recorded from" : "file", a->cfg.kernel);
     const rs_row *last = last_row(a);
-    if (a->uk.has_fail) {
-        say_failure(k, &a->uk.fail, w, recorded);
-    } else if (a->uk.compiled && a->uk.has_built) { /* compiled here, not run */
-        say_build(k, &a->uk.built.result, w);
+    if (a->uk->has_fail) {
+        say_failure(k, &a->uk->fail, w, recorded);
+    } else if (a->uk->compiled && a->uk->has_built) { /* compiled here, not run */
+        say_build(k, &a->uk->built.result, w);
         add_wrapped(k, R_DIM,
                     a->replay ? "Compiled, not run: this recording holds no run of it, and a "
                                 "replay runs nothing new."
@@ -224,7 +225,7 @@ static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
             a->replay ? "Not run in this configuration of the recording."
                       : "Not run yet: Enter compiles and runs it.");
     }
-    find_source(k, a, a->uk.has_fail ? &a->uk.fail : last);
+    find_source(k, a, a->uk->has_fail ? &a->uk->fail : last);
 }
 
 int ui_kernel_why_lines(const ui_app *a, int w)

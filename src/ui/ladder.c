@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "against.h"
+#include "ladder.h"
 #include "core/catalogue.h"
 #include "formats/energy.h"
 #include "core/format.h"
@@ -17,16 +19,16 @@
 /* The ladder on screen answers the configuration (or is being run on it). */
 static int ladder_current(const ui_app *a)
 {
-    if (a->ladder_done == 0) return 1;
+    if (a->lad->done == 0) return 1;
     rs_variant vars[RS_VARIANT_COUNT]; /* live: your kernel set or cleared since */
     const int n = rs_request_variant_list(&a->cfg, vars, RS_VARIANT_COUNT);
-    if (!a->replay && a->ladder_done == a->ladder_count &&
-        (n != a->ladder_count || memcmp(vars, a->ladder_vars, sizeof *vars * (size_t)n) != 0))
+    if (!a->replay && a->lad->done == a->lad->count &&
+        (n != a->lad->count || memcmp(vars, a->lad->vars, sizeof *vars * (size_t)n) != 0))
         return 0;
-    for (int i = 0; i < a->ladder_done; i++) {
+    for (int i = 0; i < a->lad->done; i++) {
         rs_request want;
-        ui_request_for(a, a->ladder[i].result.req.variant, &want);
-        if (!rs_request_same_run(&a->ladder[i].result.req, &want)) return 0;
+        ui_request_for(a, a->lad->rows[i].result.req.variant, &want);
+        if (!rs_request_same_run(&a->lad->rows[i].result.req, &want)) return 0;
     }
     return 1;
 }
@@ -105,9 +107,10 @@ static int col_width(int wide, int extra, int c)
 
 static int extras(const ui_app *a, int wide, int w)
 {
-    int x = a->has_against ? X_AGAINST : 0;
-    for (int i = 0; i < a->ladder_done; i++)
-        if (a->ladder[i].status == RS_OK && a->ladder[i].result.energy.requested) x |= X_ENERGY;
+    int x = a->ag->has ? X_AGAINST : 0;
+    for (int i = 0; i < a->lad->done; i++)
+        if (a->lad->rows[i].status == RS_OK && a->lad->rows[i].result.energy.requested)
+            x |= X_ENERGY;
     int need = 3 + 3; /* "ok" and its race mark, a blank, and a bar of two */
     for (int c = 0; c < C_COUNT; c++)
         if (c != C_WHY && col_width(wide, x, c)) need += col_width(wide, x, c) + 1;
@@ -161,7 +164,7 @@ static void draw_intro(const ui_app *a, ui_rect r)
     ui_put(r.y + 2, x, w, R_DIM,
            "Enter runs every variant of the ladder on this "
            "configuration (t o n b f m change it; P loads a preset).");
-    if (a->ladder_count)
+    if (a->lad->count)
         ui_put(r.y + 3, x, w, R_DIM,
                "The last ladder was measured with other settings: Enter to run this one.");
     char name[RS_NOTE_MAX];
@@ -215,11 +218,11 @@ static int draw_against_note(const ui_app *a, int y, int x, int w, int rows)
 {
     char text[1024], only[512], lines[3][256];
     ui_against_only(a, only, sizeof only);
-    const rs_device_info *d = a->against.has_device ? &a->against.device : NULL;
+    const rs_device_info *d = a->ag->rec.has_device ? &a->ag->rec.device : NULL;
     snprintf(text, sizeof text,
              "vs A: the time in %s%s%s%s, the recording held against, over the time here "
              "(above %s1: faster here; -: not in A).%s%s",
-             rs_stall_base(a->against_path), d ? " (" : "", d ? d->name : "", d ? ")" : "",
+             rs_stall_base(a->ag->path), d ? " (" : "", d ? d->name : "", d ? ")" : "",
              ui_glyph(G_TIMES), only[0] ? " " : "", only);
     const int k = ui_wrap(text, w, lines, rows < 3 ? rows : 3);
     for (int i = 0; i < k; i++) ui_put(y + i, x, w, R_DIM, lines[i]);
@@ -232,9 +235,9 @@ static int ladder_title(const ui_app *a, int shown, int width, char *title, size
                         size_t olen)
 {
     rs_request as = a->cfg;
-    if (shown && a->ladder_done) {
-        as.reps = a->ladder[0].result.req.reps;
-        snprintf(as.metrics, sizeof as.metrics, "%s", a->ladder[0].result.req.metrics);
+    if (shown && a->lad->done) {
+        as.reps = a->lad->rows[0].result.req.reps;
+        snprintf(as.metrics, sizeof as.metrics, "%s", a->lad->rows[0].result.req.metrics);
     }
     const int differ = ui_other_settings(&as, &a->cfg, other, olen);
     ui_settings_title(&as, differ ? "Ladder (other settings)" : "Ladder", width, title, len);
@@ -244,7 +247,7 @@ static int ladder_title(const ui_app *a, int shown, int width, char *title, size
 /* The cells of ladder row i, which ran; % against the limit (0: the peak). */
 static void row_cells(const ui_app *a, int i, int wide, double limit, char cell[C_COUNT][48])
 {
-    const rs_result *res = &a->ladder[i].result;
+    const rs_result *res = &a->lad->rows[i].result;
     for (int c = 0; c < C_COUNT; c++) snprintf(cell[c], 48, "%s", c == C_VSB ? "-" : "");
     const rs_result *b = ui_against_result(a, &res->req);
     if (b && res->t_median_ms > 0.0)
@@ -254,12 +257,12 @@ static void row_cells(const ui_app *a, int i, int wide, double limit, char cell[
     snprintf(cell[C_STEP], 48, "%d", rs_catalogue_get(res->req.variant)->step);
     snprintf(cell[C_NAME], 48, "%s", rs_request_name(&res->req)); /* your kernel: its file */
     rs_fmt_time(res->t_median_ms, a->utf8, cell[C_TIME], 48);
-    fmt_ratio_fit(rs_ladder_step_speedup(a->ladder, i), a->utf8, col_w[wide][C_SPEED],
+    fmt_ratio_fit(rs_ladder_step_speedup(a->lad->rows, i), a->utf8, col_w[wide][C_SPEED],
                   cell[C_SPEED], 48);
-    fmt_ratio_fit(rs_ladder_cumulative_speedup(a->ladder, i), a->utf8, col_w[wide][C_CUMUL],
+    fmt_ratio_fit(rs_ladder_cumulative_speedup(a->lad->rows, i), a->utf8, col_w[wide][C_CUMUL],
                   cell[C_CUMUL], 48);
     snprintf(cell[C_WHY], 48, "-");
-    rs_story_cell(a->ladder, i, !wide, cell[C_WHY], 48);     /* cut to its column */
+    rs_story_cell(a->lad->rows, i, !wide, cell[C_WHY], 48);  /* cut to its column */
     const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
     const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
     snprintf(cell[C_GBPS], 48, "%.0f", res->gbps);
@@ -270,7 +273,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
     char title[320];
-    const int shown = a->ladder_count && ladder_current(a);
+    const int shown = a->lad->count && ladder_current(a);
     char other[256] = "";
     const int differ = ladder_title(a, shown, r.w - 6, title, sizeof title, other, sizeof other);
     ui_box(r, title, R_TITLE);
@@ -281,28 +284,28 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
     }
     const int wide = w >= 100;
     /* the bars and the % column read against it; unmeasured: the peak */
-    const double limit = rs_rows_limit(a->ladder, a->ladder_done);
+    const double limit = rs_rows_limit(a->lad->rows, a->lad->done);
     const int extra = extras(a, wide, w), energy = extra & X_ENERGY;
     draw_head(r.y + 1, x, w, wide, extra, limit > 0);
     double best = 0.0;
-    for (int i = 0; i < a->ladder_done; i++)
-        if (a->ladder[i].status == RS_OK && a->ladder[i].result.gbps > best)
-            best = a->ladder[i].result.gbps;
+    for (int i = 0; i < a->lad->done; i++)
+        if (a->lad->rows[i].status == RS_OK && a->lad->rows[i].result.gbps > best)
+            best = a->lad->rows[i].result.gbps;
     int i = 0;
     const int sw = col_w[wide][C_STEP];
-    for (; i < a->ladder_count && i + 2 < r.h - 1; i++) {
+    for (; i < a->lad->count && i + 2 < r.h - 1; i++) {
         const int y = r.y + 2 + i;
-        const rs_variant v = a->ladder_vars[i];
-        const int sel = i == a->ladder_sel;
+        const rs_variant v = a->lad->vars[i];
+        const int sel = i == a->lad->sel;
         if (sel) ui_blank(y, x, w, R_SELECTED);
         char label[RS_NOTE_MAX];
-        if (i >= a->ladder_done) {
+        if (i >= a->lad->done) {
             ui_putf(y, x, w, sel ? R_SELECTED : R_DIM, "%*d %-20s %*s", sw,
                     rs_catalogue_get(v)->step, ui_variant_label(a, v, label, sizeof label),
-                    col_w[wide][C_TIME], i == a->ladder_done ? ui_spinner(a->tick) : "");
+                    col_w[wide][C_TIME], i == a->lad->done ? ui_spinner(a->tick) : "");
             continue;
         }
-        const rs_row *row = &a->ladder[i];
+        const rs_row *row = &a->lad->rows[i];
         const char *name = rs_request_name(&row->result.req); /* your kernel: its file */
         if (row->status != RS_OK) { /* the first line: a compile error goes on below it */
             ui_putf(y, x, w, sel ? R_SELECTED : R_WARN, "%*d %-20s %.*s", sw,
@@ -320,7 +323,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
     }
     int room = r.h - 1 - (i + 3) - (differ ? 1 : 0);          /* rows left under the table */
     const char *pct = wide ? "%read" : energy ? NULL : "%rd"; /* NULL: not shown */
-    const int said = room > 0 && a->has_against ? draw_against_note(a, r.y + 3 + i, x, w, room) : 0;
+    const int said = room > 0 && a->ag->has ? draw_against_note(a, r.y + 3 + i, x, w, room) : 0;
     room -= said;
     if (room > 0) draw_limit_note(a, r.y + 3 + i + said, x, w, room, limit, pct, energy);
     if (differ && i + 4 < r.h - 1)
@@ -329,12 +332,12 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
 
 int ui_key_ladder(ui_app *a, ui_action act)
 {
-    const int n = a->ladder_count ? a->ladder_count : 1;
+    const int n = a->lad->count ? a->lad->count : 1;
     switch (act) {
     case UI_ACT_UP:
     case UI_ACT_DOWN:
-        a->ladder_sel = ui_list_step(a->ladder_sel, act == UI_ACT_UP ? -1 : 1, n, 1);
-        if (a->ladder_count) a->sel = (int)a->ladder_vars[a->ladder_sel];
+        a->lad->sel = ui_list_step(a->lad->sel, act == UI_ACT_UP ? -1 : 1, n, 1);
+        if (a->lad->count) a->sel = (int)a->lad->vars[a->lad->sel];
         return 1;
     case UI_ACT_RUN: ui_run_ladder(a); return 1;
     default: return 0;

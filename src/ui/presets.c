@@ -4,20 +4,22 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "sweep_screen.h"
+#include "presets.h"
 #include "draw.h"
 
 void ui_presets_load(ui_app *a)
 {
-    free(a->presets);
-    a->presets = calloc(256, sizeof *a->presets);
-    a->npresets = a->presets ? rs_preset_list(a->presets, 256) : 0;
-    if (a->preset_sel >= a->npresets) a->preset_sel = 0;
+    free(a->pre->list);
+    a->pre->list = calloc(256, sizeof *a->pre->list);
+    a->pre->n = a->pre->list ? rs_preset_list(a->pre->list, 256) : 0;
+    if (a->pre->sel >= a->pre->n) a->pre->sel = 0;
 }
 
 void ui_presets_apply(ui_app *a)
 {
-    if (a->preset_sel >= a->npresets) return;
-    const rs_preset_info *p = &a->presets[a->preset_sel];
+    if (a->pre->sel >= a->pre->n) return;
+    const rs_preset_info *p = &a->pre->list[a->pre->sel];
     rs_request r;
     rs_error err;
     if (rs_preset_read_file(p->path, &r, &err) != RS_OK) {
@@ -29,8 +31,8 @@ void ui_presets_apply(ui_app *a)
     a->preset_cfg = r;
     a->has_preset = 1;
     snprintf(a->preset_name, sizeof a->preset_name, "%s", p->name);
-    snprintf(a->sweep.range, sizeof a->sweep.range, "%s", r.sweep);
-    if (r.variants) a->sweep.vars = r.variants;
+    snprintf(a->sweep->range, sizeof a->sweep->range, "%s", r.sweep);
+    if (r.variants) a->sweep->vars = r.variants;
     a->screen = r.variants ? UI_SCREEN_LADDER : UI_SCREEN_EXPLORER;
     ui_status(a, R_GOOD, "preset %s: %s", p->name, r.note[0] ? r.note : "loaded");
 }
@@ -40,12 +42,12 @@ void ui_draw_presets(const ui_app *a, const ui_layout *l)
     const ui_rect r = l->main;
     ui_box(r, "Presets (Enter loads, s saves the current configuration)", R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
-    if (!a->npresets) {
+    if (!a->pre->n) {
         ui_put(r.y + 2, x, w, R_DIM, "No presets found.");
         return;
     }
     /* the selected preset's note (or why it does not load), whole, below */
-    const rs_preset_info *cur = &a->presets[a->preset_sel];
+    const rs_preset_info *cur = &a->pre->list[a->pre->sel];
     char note[8][256];
     int k = ui_wrap(cur->valid ? cur->note : cur->error, w, note, 8);
     if (r.h - 2 - (k + 2) < 3) k = r.h - 2 - 2 - 3 > 0 ? r.h - 2 - 2 - 3 : 0; /* the list keeps 3 */
@@ -56,10 +58,10 @@ void ui_draw_presets(const ui_app *a, const ui_layout *l)
         for (int i = 0; i < k; i++)
             ui_put(y0 + 1 + i, x, w, cur->valid ? R_NORMAL : R_BAD, note[i]);
     }
-    const int first = ui_list_first(a->preset_sel, rows);
-    for (int i = 0; i < rows && first + i < a->npresets; i++) {
-        const rs_preset_info *p = &a->presets[first + i];
-        const int sel = first + i == a->preset_sel, y = r.y + 1 + i;
+    const int first = ui_list_first(a->pre->sel, rows);
+    for (int i = 0; i < rows && first + i < a->pre->n; i++) {
+        const rs_preset_info *p = &a->pre->list[first + i];
+        const int sel = first + i == a->pre->sel, y = r.y + 1 + i;
         const ui_role role = sel ? R_SELECTED : p->valid ? R_NORMAL : R_BAD;
         if (sel) ui_blank(y, x, w, R_SELECTED);
         const int used = ui_putf(y, x, w, role, "%s %-22s %-8s ", sel ? ui_glyph(G_SELECT) : " ",
@@ -72,7 +74,7 @@ int ui_key_presets(ui_app *a, ui_action act)
 {
     if (act == UI_ACT_UP || act == UI_ACT_DOWN) {
         const int d = act == UI_ACT_UP ? -1 : 1;
-        a->preset_sel = ui_list_step(a->preset_sel, d, a->npresets, 1);
+        a->pre->sel = ui_list_step(a->pre->sel, d, a->pre->n, 1);
         return 1;
     }
     if (act == UI_ACT_RUN) {

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "app.h"
+#include "sweep_screen.h"
+#include "prompt.h"
+#include "presets.h"
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "draw.h"
@@ -19,25 +22,25 @@
 
 void ui_prompt_open(ui_app *a, ui_prompt_kind kind, const char *initial)
 {
-    a->prompt.kind = kind;
-    a->prompt.set = NULL;
-    a->prompt.complete = NULL;
-    snprintf(a->prompt.buf, sizeof a->prompt.buf, "%s", initial);
-    a->prompt.fresh = initial[0] != '\0';
-    a->prompt.error[0] = a->prompt.hint[0] = '\0';
+    a->prompt->kind = kind;
+    a->prompt->set = NULL;
+    a->prompt->complete = NULL;
+    snprintf(a->prompt->buf, sizeof a->prompt->buf, "%s", initial);
+    a->prompt->fresh = initial[0] != '\0';
+    a->prompt->error[0] = a->prompt->hint[0] = '\0';
 }
 
 void ui_prompt_open_file(ui_app *a, ui_prompt_kind kind, const char *initial,
                          int (*set)(ui_app *a, const char *path), void (*complete)(ui_app *a))
 {
     ui_prompt_open(a, kind, initial);
-    a->prompt.set = set;
-    a->prompt.complete = complete;
+    a->prompt->set = set;
+    a->prompt->complete = complete;
 }
 
 static const char *prompt_label(const ui_app *a)
 {
-    const ui_prompt_kind k = a->prompt.kind;
+    const ui_prompt_kind k = a->prompt->kind;
     if (k == UI_PROMPT_NOTE && !a->cfg.note[0]) /* nothing shown to keep */
         return "its note, what it shows (Enter: none)";
     switch (k) {
@@ -76,8 +79,8 @@ static void save_preset(ui_app *a, int force)
     rs_error err;
     rs_request r = a->cfg;
     r.variant = (rs_variant)a->sel;
-    char name[sizeof a->prompt.buf];
-    snprintf(name, sizeof name, "%s", a->prompt.buf);
+    char name[sizeof a->prompt->buf];
+    snprintf(name, sizeof name, "%s", a->prompt->buf);
     const rs_status st = rs_preset_save(name, &r, force, path, sizeof path, &err);
     const ui_prompt_kind ask = force ? UI_PROMPT_NONE : needs_confirmation(st, name);
     if (ask != UI_PROMPT_NONE) {
@@ -86,18 +89,18 @@ static void save_preset(ui_app *a, int force)
         return;
     }
     if (st != RS_OK) { /* a bad name: say why and let it be corrected */
-        a->prompt.kind = UI_PROMPT_SAVE;
-        snprintf(a->prompt.buf, sizeof a->prompt.buf, "%s", name);
-        snprintf(a->prompt.error, sizeof a->prompt.error, "%s", err.msg);
+        a->prompt->kind = UI_PROMPT_SAVE;
+        snprintf(a->prompt->buf, sizeof a->prompt->buf, "%s", name);
+        snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
         return;
     }
-    a->prompt.kind = UI_PROMPT_NONE;
+    a->prompt->kind = UI_PROMPT_NONE;
     snprintf(a->preset_name, sizeof a->preset_name, "%.60s", name);
     a->preset_cfg = r;
     a->has_preset = 1;
     ui_presets_load(a); /* the Presets screen lists it at once */
-    for (int i = 0; i < a->npresets; i++)
-        if (!a->presets[i].shipped && strcmp(a->presets[i].name, name) == 0) a->preset_sel = i;
+    for (int i = 0; i < a->pre->n; i++)
+        if (!a->pre->list[i].shipped && strcmp(a->pre->list[i].name, name) == 0) a->pre->sel = i;
     ui_status(a, R_GOOD, "saved preset to %s", path);
 }
 
@@ -107,8 +110,8 @@ static int set_field(ui_app *a, const char *key, const char *what)
     rs_error err;
     rs_request r = a->cfg;
     const rs_field *f = rs_field_by_key("run", key);
-    if (rs_field_set(&r, f, a->prompt.buf, &err) != RS_OK) {
-        snprintf(a->prompt.error, sizeof a->prompt.error, "%s", err.msg);
+    if (rs_field_set(&r, f, a->prompt->buf, &err) != RS_OK) {
+        snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
         return 0;
     }
     a->cfg = r;
@@ -127,34 +130,32 @@ static int set_field(ui_app *a, const char *key, const char *what)
 static int set_sweep(ui_app *a)
 {
     rs_error err;
-    if (a->prompt.kind == UI_PROMPT_VARIANTS) {
+    if (a->prompt->kind == UI_PROMPT_VARIANTS) {
         rs_variant_set mask;
-        if (rs_parse_variants(a->prompt.buf, &mask, &err) != RS_OK) goto bad;
+        if (rs_parse_variants(a->prompt->buf, &mask, &err) != RS_OK) goto bad;
         const rs_variant_set all = rs_variant_set_with(0) & ~rs_variant_set_with(RS_VF_HOST);
-        a->sweep.vars = mask                ? mask
-                        : a->cfg.kernel[0] ? all
-                                           : all & ~RS_VARIANT_BIT(RS_V_KERNEL);
+        a->sweep->vars = mask ? mask : a->cfg.kernel[0] ? all : all & ~RS_VARIANT_BIT(RS_V_KERNEL);
         ui_status(a, R_GOOD, "sweep variants set: Enter runs the sweep");
         return 1;
     }
     rs_sweep_sizes sizes;
-    if (rs_sweep_parse(a->prompt.buf, &sizes, &err) != RS_OK) goto bad;
-    snprintf(a->sweep.range, sizeof a->sweep.range, "%.*s", RS_SWEEP_MAX - 1, a->prompt.buf);
-    ui_status(a, R_GOOD, "sweep range %s: %d size%s; Enter runs the sweep", a->sweep.range,
+    if (rs_sweep_parse(a->prompt->buf, &sizes, &err) != RS_OK) goto bad;
+    snprintf(a->sweep->range, sizeof a->sweep->range, "%.*s", RS_SWEEP_MAX - 1, a->prompt->buf);
+    ui_status(a, R_GOOD, "sweep range %s: %d size%s; Enter runs the sweep", a->sweep->range,
               sizes.count, sizes.count == 1 ? "" : "s");
     return 1;
 bad:
-    snprintf(a->prompt.error, sizeof a->prompt.error, "%s", err.msg);
+    snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
     return 0;
 }
 
 static void confirm(ui_app *a)
 {
-    if (strcmp(a->prompt.buf, "yes") == 0) {
-        snprintf(a->prompt.buf, sizeof a->prompt.buf, "%s", a->preset_name);
+    if (strcmp(a->prompt->buf, "yes") == 0) {
+        snprintf(a->prompt->buf, sizeof a->prompt->buf, "%s", a->preset_name);
         save_preset(a, 1);
     } else {
-        a->prompt.kind = UI_PROMPT_NONE;
+        a->prompt->kind = UI_PROMPT_NONE;
         ui_status(a, R_WARN, "not saved");
     }
 }
@@ -163,33 +164,33 @@ static void confirm(ui_app *a)
  * the save; a bad name keeps the name's prompt open with why. */
 static void ask_note(ui_app *a)
 {
-    char name[sizeof a->prompt.buf];
-    snprintf(name, sizeof name, "%s", a->prompt.buf);
+    char name[sizeof a->prompt->buf];
+    snprintf(name, sizeof name, "%s", a->prompt->buf);
     const size_t n = strlen(name);
     if (n > 4 && strcmp(name + n - 4, ".ini") == 0) name[n - 4] = '\0';
     if (!rs_preset_name_ok(name)) {
         char path[RS_PATH_MAX];
         rs_error err; /* the name is checked first: nothing is written */
         rs_preset_save(name, &a->cfg, 0, path, sizeof path, &err);
-        snprintf(a->prompt.error, sizeof a->prompt.error, "%s", err.msg);
+        snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
         return;
     }
-    snprintf(a->prompt.save_name, sizeof a->prompt.save_name, "%s", a->prompt.buf);
+    snprintf(a->prompt->save_name, sizeof a->prompt->save_name, "%s", a->prompt->buf);
     ui_prompt_open(a, UI_PROMPT_NOTE, a->cfg.note);
 }
 
 static void prompt_enter(ui_app *a)
 {
     int ok = 1;
-    switch (a->prompt.kind) {
+    switch (a->prompt->kind) {
     case UI_PROMPT_N: ok = set_field(a, "n", "n"); break;
     case UI_PROMPT_BLOCK: ok = set_field(a, "block", "blockDim"); break;
     case UI_PROMPT_EPT: ok = set_field(a, "elements_per_thread", "elements per thread"); break;
     case UI_PROMPT_REPS: ok = set_field(a, "repetitions", "repetitions"); break;
     case UI_PROMPT_SAVE: ask_note(a); return;
     case UI_PROMPT_NOTE:
-        snprintf(a->cfg.note, sizeof a->cfg.note, "%s", a->prompt.buf);
-        snprintf(a->prompt.buf, sizeof a->prompt.buf, "%s", a->prompt.save_name);
+        snprintf(a->cfg.note, sizeof a->cfg.note, "%s", a->prompt->buf);
+        snprintf(a->prompt->buf, sizeof a->prompt->buf, "%s", a->prompt->save_name);
         save_preset(a, 0);
         return;
     case UI_PROMPT_OVERWRITE:
@@ -197,10 +198,10 @@ static void prompt_enter(ui_app *a)
     case UI_PROMPT_VARIANTS:
     case UI_PROMPT_RANGE: ok = set_sweep(a); break;
     case UI_PROMPT_KERNEL:
-    case UI_PROMPT_AGAINST: ok = a->prompt.set && a->prompt.set(a, a->prompt.buf); break;
+    case UI_PROMPT_AGAINST: ok = a->prompt->set && a->prompt->set(a, a->prompt->buf); break;
     default: break;
     }
-    if (ok) a->prompt.kind = UI_PROMPT_NONE;
+    if (ok) a->prompt->kind = UI_PROMPT_NONE;
 }
 
 static void delete_word(char *buf)
@@ -213,10 +214,10 @@ static void delete_word(char *buf)
 
 void ui_prompt_key(ui_app *a, int ch)
 {
-    const int fresh = a->prompt.fresh;
-    a->prompt.fresh = 0;
+    const int fresh = a->prompt->fresh;
+    a->prompt->fresh = 0;
     if (ch == 27) {
-        a->prompt.kind = UI_PROMPT_NONE;
+        a->prompt->kind = UI_PROMPT_NONE;
         ui_status(a, R_NORMAL, "unchanged");
         return;
     }
@@ -224,30 +225,31 @@ void ui_prompt_key(ui_app *a, int ch)
         prompt_enter(a);
         return;
     }
-    a->prompt.error[0] = a->prompt.hint[0] = '\0';
+    a->prompt->error[0] = a->prompt->hint[0] = '\0';
     if (ch == '\t') {
-        if (a->prompt.complete) a->prompt.complete(a);
+        if (a->prompt->complete) a->prompt->complete(a);
         return;
     }
-    size_t len = strlen(a->prompt.buf);
+    size_t len = strlen(a->prompt->buf);
     if (ch == CTRL_U) {
-        a->prompt.buf[0] = '\0';
+        a->prompt->buf[0] = '\0';
     } else if (ch == CTRL_W) {
-        delete_word(a->prompt.buf);
+        delete_word(a->prompt->buf);
     } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (len) a->prompt.buf[len - 1] = '\0';
+        if (len) a->prompt->buf[len - 1] = '\0';
     } else if (ch >= 32 && ch < 127) {
         if (fresh) len = 0; /* the pre-filled value was selected: replace it */
         /* a path may be long; the other answers fit RS_SWEEP_MAX */
-        const size_t cap = a->prompt.kind == UI_PROMPT_KERNEL || a->prompt.kind == UI_PROMPT_AGAINST
-                               ? sizeof a->prompt.buf
-                               : RS_SWEEP_MAX;
+        const size_t cap =
+            a->prompt->kind == UI_PROMPT_KERNEL || a->prompt->kind == UI_PROMPT_AGAINST
+                ? sizeof a->prompt->buf
+                : RS_SWEEP_MAX;
         if (len + 1 < cap) {
-            a->prompt.buf[len] = (char)ch;
-            a->prompt.buf[len + 1] = '\0';
+            a->prompt->buf[len] = (char)ch;
+            a->prompt->buf[len + 1] = '\0';
         }
     } else {
-        a->prompt.fresh = fresh; /* other keys leave the selection as it was */
+        a->prompt->fresh = fresh; /* other keys leave the selection as it was */
     }
 }
 
@@ -255,8 +257,8 @@ void ui_prompt_key(ui_app *a, int ch)
  * the message beside it: a long path must not hide why it was refused. */
 static int put_answer(int y, int x, int cols, const ui_app *a, const char *msg)
 {
-    const char *s = a->prompt.buf;
-    const ui_role role = a->prompt.fresh ? R_ACCENT : R_SELECTED;
+    const char *s = a->prompt->buf;
+    const ui_role role = a->prompt->fresh ? R_ACCENT : R_SELECTED;
     const int avail = cols - x, want = msg[0] ? ui_width(msg) + 2 : 0;
     const int keep = avail - (want < avail / 2 ? want : avail / 2);
     if (ui_width(s) <= keep || keep < 8) return ui_put(y, x, avail, role, s);
@@ -272,12 +274,12 @@ static int put_answer(int y, int x, int cols, const ui_app *a, const char *msg)
  * the field is named and its value shown beside it. */
 static const char *prompt_reason(const ui_app *a)
 {
-    char lead[sizeof a->prompt.buf + 32];
-    snprintf(lead, sizeof lead, "bad value '%s' for ", a->prompt.buf);
+    char lead[sizeof a->prompt->buf + 32];
+    snprintf(lead, sizeof lead, "bad value '%s' for ", a->prompt->buf);
     const size_t n = strlen(lead);
-    if (strncmp(a->prompt.error, lead, n) != 0) return a->prompt.error;
-    const char *colon = strstr(a->prompt.error + n, ": ");
-    return colon ? colon + 2 : a->prompt.error;
+    if (strncmp(a->prompt->error, lead, n) != 0) return a->prompt->error;
+    const char *colon = strstr(a->prompt->error + n, ": ");
+    return colon ? colon + 2 : a->prompt->error;
 }
 
 /* A reason too long for the prompt's row goes above it, wrapped: a bound
@@ -297,28 +299,28 @@ void ui_draw_prompt(const ui_app *a, const ui_layout *l)
     const int y = l->status.y, cols = l->cols;
     ui_blank(y, 0, cols, R_SELECTED);
     int x = ui_putf(y, 0, cols, R_SELECTED, " %s: ", prompt_label(a));
-    const char *why = a->prompt.error[0] ? prompt_reason(a) : "";
+    const char *why = a->prompt->error[0] ? prompt_reason(a) : "";
     /* beside the answer where both fit (the answer cut to half the row at
      * most), else above it */
-    const int avail = cols - x, answer = ui_width(a->prompt.buf) + 1;
+    const int avail = cols - x, answer = ui_width(a->prompt->buf) + 1;
     const int above =
         why[0] && ui_width(why) + 2 > avail - (answer < avail / 2 ? answer : avail / 2);
-    x += put_answer(y, x, cols, a, above ? "" : why[0] ? why : a->prompt.hint);
+    x += put_answer(y, x, cols, a, above ? "" : why[0] ? why : a->prompt->hint);
     const int cx = x;
     if (above)
         put_reason_above(y, cols, why);
     else if (why[0])
         ui_put(y, x + 2, cols - x - 2, R_BAD, why);
-    else if (a->prompt.hint[0])
-        ui_put(y, x + 2, cols - x - 2, R_ACCENT, a->prompt.hint);
-    else if (a->prompt.kind == UI_PROMPT_KERNEL || a->prompt.kind == UI_PROMPT_AGAINST)
+    else if (a->prompt->hint[0])
+        ui_put(y, x + 2, cols - x - 2, R_ACCENT, a->prompt->hint);
+    else if (a->prompt->kind == UI_PROMPT_KERNEL || a->prompt->kind == UI_PROMPT_AGAINST)
         ui_put(y, x + 2, cols - x - 2, R_SELECTED,
-               a->prompt.fresh ? "(type to replace, Tab completes, Enter keeps, Esc leaves)"
-                               : "(Tab completes, Enter sets, empty clears, Esc leaves)");
+               a->prompt->fresh ? "(type to replace, Tab completes, Enter keeps, Esc leaves)"
+                                : "(Tab completes, Enter sets, empty clears, Esc leaves)");
     else
         ui_put(y, x + 2, cols - x - 2, R_SELECTED,
-               a->prompt.fresh ? "(type to replace, Enter keeps, Esc leaves)"
-                               : "(Enter sets, Esc leaves, ^U clears, ^W deletes a word)");
+               a->prompt->fresh ? "(type to replace, Enter keeps, Esc leaves)"
+                                : "(Enter sets, Esc leaves, ^U clears, ^W deletes a word)");
     move(y, cx < cols ? cx : cols - 1);
 }
 
@@ -345,11 +347,11 @@ int ui_prompt_for(ui_app *a, ui_action act)
     switch (act) {
     case UI_ACT_VARIANTS:
         rs_request_defaults(&tmp);
-        tmp.variants = a->sweep.vars;
+        tmp.variants = a->sweep->vars;
         rs_field_format(&tmp, rs_field_by_key("run", "variants"), buf, sizeof buf);
         ui_prompt_open(a, UI_PROMPT_VARIANTS, buf);
         break;
-    case UI_ACT_RANGE: ui_prompt_open(a, UI_PROMPT_RANGE, a->sweep.range); break;
+    case UI_ACT_RANGE: ui_prompt_open(a, UI_PROMPT_RANGE, a->sweep->range); break;
     case UI_ACT_SAVE: ui_prompt_open(a, UI_PROMPT_SAVE, a->has_preset ? a->preset_name : ""); break;
     default: return 0;
     }

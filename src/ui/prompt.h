@@ -5,6 +5,8 @@
 #define RS_UI_PROMPT_H
 
 #include "core/request.h"
+#include "keys.h"
+#include "layout.h"
 
 typedef enum {
     UI_PROMPT_NONE,
@@ -36,5 +38,17 @@ typedef struct ui_prompt_state {
     int (*set)(struct ui_app *a, const char *path);
     void (*complete)(struct ui_app *a);
 } ui_prompt_state;
+
+/* Prompts (prompt.c). */
+void ui_prompt_open(struct ui_app *a, ui_prompt_kind kind, const char *initial);
+/* A file path's prompt: Enter gives it to set (1: taken, else it stays with
+ * its error), Tab to complete. */
+void ui_prompt_open_file(struct ui_app *a, ui_prompt_kind kind, const char *initial,
+                         int (*set)(struct ui_app *a, const char *path),
+                         void (*complete)(struct ui_app *a));
+void ui_prompt_key(struct ui_app *a, int ch);
+void ui_draw_prompt(const struct ui_app *a, const ui_layout *l);
+/* n, D, e, r, v, g, s: the prompt for that action, pre-filled. */
+int ui_prompt_for(struct ui_app *a, ui_action act);
 
 #endif

@@ -7,6 +7,10 @@
 #include <string.h>
 
 #include "app.h"
+#include "against.h"
+#include "sweep_screen.h"
+#include "ladder.h"
+#include "replay.h"
 #include "formats/stalls_io.h"
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
@@ -18,7 +22,7 @@ static void set_range(ui_app *a, uint64_t lo, uint64_t hi)
     char l[32], h[32];
     rs_format_size(lo, l, sizeof l);
     rs_format_size(hi, h, sizeof h);
-    snprintf(a->sweep.range, sizeof a->sweep.range, "%s..%s", l, h);
+    snprintf(a->sweep->range, sizeof a->sweep->range, "%s..%s", l, h);
 }
 
 /* The recorded sweep of configuration k on the Sweep screen. */
@@ -31,36 +35,36 @@ static void load_sweep(ui_app *a, const rs_rec_config *c)
         ui_status(a, R_BAD, "%s", err.msg);
         return;
     }
-    rs_sweep_free(&a->sweep.data);
-    a->sweep.data = s;
-    a->sweep.ready = 1;
-    a->sweep.cursor = 0;
-    a->sweep.vars = c->req.variants;
-    a->sweep.cfg = c->req;
+    rs_sweep_free(&a->sweep->data);
+    a->sweep->data = s;
+    a->sweep->ready = 1;
+    a->sweep->cursor = 0;
+    a->sweep->vars = c->req.variants;
+    a->sweep->cfg = c->req;
     set_range(a, c->n_lo, c->n_hi);
 }
 
 static void load_ladder(ui_app *a, const rs_rec_config *c)
 {
-    a->ladder_count = 0;
+    a->lad->count = 0;
     int kernel_seen = 0; /* the explorer shows one kernel file: a ladder's first */
-    for (int i = c->first; i < c->first + c->count && a->ladder_count < RS_VARIANT_COUNT; i++) {
+    for (int i = c->first; i < c->first + c->count && a->lad->count < RS_VARIANT_COUNT; i++) {
         const rs_variant v = a->rec.rows[i].result.req.variant;
         if (!rs_request_same_spread(&a->rec.rows[i].result.req, &a->cfg)) continue; /* as set */
         if (v == RS_V_KERNEL && kernel_seen++) continue;
-        a->ladder_vars[a->ladder_count] = v;
-        a->ladder[a->ladder_count++] = a->rec.rows[i];
+        a->lad->vars[a->lad->count] = v;
+        a->lad->rows[a->lad->count++] = a->rec.rows[i];
     }
-    a->ladder_done = a->ladder_count;
-    a->ladder_sel = 0;
-    for (int k = 0; k < a->ladder_count; k++)
-        if ((int)a->ladder_vars[k] == a->sel) a->ladder_sel = k;
+    a->lad->done = a->lad->count;
+    a->lad->sel = 0;
+    for (int k = 0; k < a->lad->count; k++)
+        if ((int)a->lad->vars[k] == a->sel) a->lad->sel = k;
 }
 
 void ui_replay_pick(ui_app *a, int k, int show)
 {
-    if (k < 0 || k >= a->nconfigs) return;
-    const rs_rec_config *c = &a->configs[k];
+    if (k < 0 || k >= a->rp->n) return;
+    const rs_rec_config *c = &a->rp->configs[k];
     const int sweep = strcmp(c->command, "sweep") == 0;
     const rs_request before = a->cfg;
     a->cfg = c->req;
@@ -93,7 +97,7 @@ void ui_replay_pick(ui_app *a, int k, int show)
         load_sweep(a, c);
     else if (strcmp(c->command, "ladder") == 0)
         load_ladder(a, c);
-    a->config_cur = a->config_sel = k;
+    a->rp->cur = a->rp->sel = k;
     if (show)
         a->screen = sweep                               ? UI_SCREEN_SWEEP
                     : strcmp(c->command, "ladder") == 0 ? UI_SCREEN_LADDER
@@ -106,10 +110,10 @@ void ui_replay_pick(ui_app *a, int k, int show)
 int ui_replay_sweep(ui_app *a)
 {
     const rs_request want = a->cfg;
-    const int k = rs_recording_find_sweep(a->configs, a->nconfigs, &want);
+    const int k = rs_recording_find_sweep(a->rp->configs, a->rp->n, &want);
     if (k < 0) {
-        rs_sweep_free(&a->sweep.data);
-        a->sweep.ready = 0;
+        rs_sweep_free(&a->sweep->data);
+        a->sweep->ready = 0;
         ui_status(a, R_WARN,
                   "not recorded: this recording holds no sweep of %s %s, block %u, finish %s "
                   "(R lists what it holds)",
@@ -117,12 +121,12 @@ int ui_replay_sweep(ui_app *a)
                   rs_finish_name(want.finish));
         return 0;
     }
-    const rs_rec_config *c = &a->configs[k];
+    const rs_rec_config *c = &a->rp->configs[k];
     load_sweep(a, c);
     a->cfg.reps = c->req.reps;
     snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", c->req.metrics);
-    ui_status(a, R_GOOD, "the recorded sweep: %d size%s, %u rep%s each", a->sweep.data.sizes.count,
-              a->sweep.data.sizes.count == 1 ? "" : "s", c->req.reps, c->req.reps == 1 ? "" : "s");
+    ui_status(a, R_GOOD, "the recorded sweep: %d size%s, %u rep%s each", a->sweep->data.sizes.count,
+              a->sweep->data.sizes.count == 1 ? "" : "s", c->req.reps, c->req.reps == 1 ? "" : "s");
     return 1;
 }
 
@@ -145,9 +149,9 @@ static int holds(const rs_rec_config *c, const rs_request *want, unsigned ask)
 static int config_for(const ui_app *a, const rs_request *want, unsigned ask)
 {
     for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < a->nconfigs; k++)
-            if ((strcmp(a->configs[k].command, "sweep") == 0) == pass &&
-                holds(&a->configs[k], want, ask))
+        for (int k = 0; k < a->rp->n; k++)
+            if ((strcmp(a->rp->configs[k].command, "sweep") == 0) == pass &&
+                holds(&a->rp->configs[k], want, ask))
                 return k;
     return -1;
 }
@@ -156,10 +160,10 @@ static int config_for(const ui_app *a, const rs_request *want, unsigned ask)
 static void open_on(ui_app *a, const char *path, const rs_request *want, unsigned ask)
 {
     const int k = ask ? config_for(a, want, ask) : 0;
-    ui_replay_pick(a, k < 0 ? 0 : k, strcmp(a->configs[k < 0 ? 0 : k].command, "sweep") == 0);
+    ui_replay_pick(a, k < 0 ? 0 : k, strcmp(a->rp->configs[k < 0 ? 0 : k].command, "sweep") == 0);
     if (k >= 0) {
-        ui_status(a, R_GOOD, "replaying %s: %d configuration%s, R lists them", path, a->nconfigs,
-                  a->nconfigs == 1 ? "" : "s");
+        ui_status(a, R_GOOD, "replaying %s: %d configuration%s, R lists them", path, a->rp->n,
+                  a->rp->n == 1 ? "" : "s");
         return;
     }
     char size[32], n[40], blk[24], what[128] = "";
@@ -173,7 +177,7 @@ static void open_on(ui_app *a, const char *path, const rs_request *want, unsigne
             len +=
                 (size_t)snprintf(what + len, sizeof what - len, "%s%s", len ? ", " : " ", part[f]);
     ui_status(a, R_WARN, "not recorded:%s%s; configuration 1 of %d shown (R lists them)", what,
-              ask & UI_ASK_SHOWN ? "" : " as asked", a->nconfigs);
+              ask & UI_ASK_SHOWN ? "" : " as asked", a->rp->n);
 }
 
 void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigned ask)
@@ -196,10 +200,10 @@ void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigne
     if (a->worker) ui_worker_stop(a->worker, 0.5);
     a->worker = NULL;
     rs_recording_free(&a->rec);
-    free(a->configs);
+    free(a->rp->configs);
     a->rec = rec;
-    a->configs = configs;
-    a->nconfigs = rs_recording_configs(&a->rec, a->configs, a->rec.count + 1);
+    a->rp->configs = configs;
+    a->rp->n = rs_recording_configs(&a->rec, a->rp->configs, a->rec.count + 1);
     a->replay = 1;
     snprintf(a->replay_path, sizeof a->replay_path, "%s", path);
     a->worker = ui_worker_start(-1, &a->rec);
@@ -209,7 +213,7 @@ void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigne
     a->gpu_status = RS_OK;
     memset(a->have, 0, sizeof a->have);
     memset(a->has_failed, 0, sizeof a->has_failed); /* failures before it are not its own */
-    if (!a->nconfigs) {
+    if (!a->rp->n) {
         ui_status(a, R_WARN, "%s holds no results", path);
         return;
     }
@@ -237,20 +241,20 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
     char title[256];
     const char *base = strrchr(a->replay_path, '/');
     snprintf(title, sizeof title, "Recording %s %.120s %s %d configuration%s (Enter shows one)",
-             ui_glyph(G_SEP), base ? base + 1 : a->replay_path, ui_glyph(G_SEP), a->nconfigs,
-             a->nconfigs == 1 ? "" : "s");
+             ui_glyph(G_SEP), base ? base + 1 : a->replay_path, ui_glyph(G_SEP), a->rp->n,
+             a->rp->n == 1 ? "" : "s");
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4, rows = r.h - 2;
-    if (!a->nconfigs) {
+    if (!a->rp->n) {
         ui_put(r.y + 1, x, w, R_DIM, "This recording holds no results.");
         return;
     }
     ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-20s %-6s %-11s %-12s %5s %-11s %4s %s", "#", "kind",
             "variants", "gpus", "type op", "n", "block", "finish", "reps", "counters");
-    const int first = ui_list_first(a->config_sel, rows - 1);
-    for (int i = 0; i < rows - 1 && first + i < a->nconfigs; i++) {
-        const int k = first + i, y = r.y + 2 + i, sel = k == a->config_sel;
-        const rs_rec_config *c = &a->configs[k];
+    const int first = ui_list_first(a->rp->sel, rows - 1);
+    for (int i = 0; i < rows - 1 && first + i < a->rp->n; i++) {
+        const int k = first + i, y = r.y + 2 + i, sel = k == a->rp->sel;
+        const rs_rec_config *c = &a->rp->configs[k];
         const rs_request *q = &c->req;
         char vars[32], n[64], lo[32], hi[32], to[80];
         int count = 0, only = 0;
@@ -270,13 +274,13 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         if (sel) ui_blank(y, x, w, R_SELECTED);
         ui_putf(y, x, w, role, "%s%s%2d %-6s %-20s %-6s %-11s %-12s %5u %-11s %4u %s",
-                sel ? ui_glyph(G_SELECT) : " ", k == a->config_cur ? "*" : " ", k + 1, c->command,
+                sel ? ui_glyph(G_SELECT) : " ", k == a->rp->cur ? "*" : " ", k + 1, c->command,
                 vars, g, to, n, q->block, rs_finish_name(q->finish), q->reps, q->metrics);
     }
     char against[RS_NOTE_MAX + 64];
     snprintf(against, sizeof against, " * the configuration shown; A: %s%s ",
-             a->has_against ? "held against " : "a recording to hold against",
-             a->has_against ? rs_stall_base(a->against_path) : "");
+             a->ag->has ? "held against " : "a recording to hold against",
+             a->ag->has ? rs_stall_base(a->ag->path) : "");
     ui_put(r.y + r.h - 1, x, w, R_DIM, against);
 }
 
@@ -284,11 +288,11 @@ int ui_key_recording(ui_app *a, ui_action act)
 {
     if (act == UI_ACT_UP || act == UI_ACT_DOWN) {
         const int d = act == UI_ACT_UP ? -1 : 1;
-        a->config_sel = ui_list_step(a->config_sel, d, a->nconfigs, 1);
+        a->rp->sel = ui_list_step(a->rp->sel, d, a->rp->n, 1);
         return 1;
     }
     if (act == UI_ACT_RUN) {
-        ui_replay_pick(a, a->config_sel, 1);
+        ui_replay_pick(a, a->rp->sel, 1);
         return 1;
     }
     if (act == UI_ACT_AGAINST) {

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "source_screen.h"
+#include "kernel.h"
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "analysis/stall_diff.h"
@@ -34,10 +36,10 @@ const rs_result *ui_source_against(const ui_app *a, const rs_result *shown, char
         snprintf(name, len, "pinned %s", rs_request_name(&a->pinned.result.req));
         return &a->pinned.result;
     }
-    if (shown->req.variant == RS_V_KERNEL && a->uk.has_prev &&
-        rs_result_stalls(&a->uk.prev.result)->valid) {
+    if (shown->req.variant == RS_V_KERNEL && a->uk->has_prev &&
+        rs_result_stalls(&a->uk->prev.result)->valid) {
         snprintf(name, len, "your previous version");
-        return &a->uk.prev.result;
+        return &a->uk->prev.result;
     }
     for (int v = (int)shown->req.variant - 1; v >= 0; v--) {
         if (rs_variant_has((rs_variant)v, RS_VF_NOT_SAMPLED)) continue;
@@ -87,7 +89,7 @@ void ui_draw_source_diff(const ui_app *a, const rs_result *res, ui_rect r)
     }
     int rows = r.h - 2;
     if (n > rows) rows--; /* a row says how many more there are */
-    const int cur = a->src.cur < n ? a->src.cur : n - 1;
+    const int cur = a->src->cur < n ? a->src->cur : n - 1;
     const int first = cur - rows + 1 > 0 ? cur - rows + 1 : 0;
     for (int k = 0; k < rows && first + k < n; k++)
         draw_delta(&d[first + k], r.y + 2 + k, r.x, r.w, first + k == cur);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "source_screen.h"
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "core/snippets.h"
@@ -149,22 +150,22 @@ static void draw_funcs(const rs_stalls *s, ui_rect r)
 /* The SASS of the cursor's line (s), each instruction with its samples. */
 static void draw_sass(const ui_app *a, const rs_stalls *s, ui_rect r)
 {
-    const int cur = a->src.cur;
+    const int cur = a->src->cur;
     if (cur < 0 || cur >= s->nlines) return;
-    if (a->src.nsass == UI_SASS_WAIT) {
+    if (a->src->nsass == UI_SASS_WAIT) {
         ui_putf(r.y, r.x, r.w, R_DIM, "SASS of %s:%u: nvdisasm is reading the kernel %s",
                 s->line[cur].file, s->line[cur].line, ui_spinner(a->tick));
         return;
     }
-    if (a->src.nsass < 0) {
-        ui_putf(r.y, r.x, r.w, R_WARN, "SASS: %s", a->src.why);
+    if (a->src->nsass < 0) {
+        ui_putf(r.y, r.x, r.w, R_WARN, "SASS: %s", a->src->why);
         return;
     }
     ui_putf(r.y, r.x, r.w, R_TITLE,
             "SASS of %s:%u (%d instructions; s hides it):", s->line[cur].file, s->line[cur].line,
-            a->src.nsass);
-    for (int k = 0; k < a->src.nsass && k + 1 < r.h; k++) {
-        const rs_sass_insn *in = &a->src.insn[k];
+            a->src->nsass);
+    for (int k = 0; k < a->src->nsass && k + 1 < r.h; k++) {
+        const rs_sass_insn *in = &a->src->insn[k];
         ui_putf(r.y + 1 + k, r.x, r.w, in->samples ? R_NORMAL : R_DIM, "%04llx %6.1f%%  %s",
                 (unsigned long long)in->offset, pct(in->samples, s->line[cur].samples), in->text);
     }
@@ -176,7 +177,7 @@ static void draw_sass(const ui_app *a, const rs_stalls *s, ui_rect r)
 static void draw_detail(const ui_app *a, const rs_stalls *s, int cur, ui_rect d)
 {
     const int funcs = s->nfuncs ? s->nfuncs + 1 : 0;
-    if (cur >= 0 && a->src.sass) {
+    if (cur >= 0 && a->src->sass) {
         draw_sass(a, s, d);
     } else if (funcs && d.h - funcs >= 8) { /* the reasons' lines whole, the functions under */
         draw_reasons(s, cur, (ui_rect){d.y, d.x, d.h - funcs - 1, d.w});
@@ -193,7 +194,7 @@ static void draw_detail(const ui_app *a, const rs_stalls *s, int cur, ui_rect d)
  * or what the lines leave free up to 20. */
 static int detail_rows(const ui_app *a, const rs_stalls *s, int cur, int h)
 {
-    if (cur >= 0 && a->src.sass) return h / 2;
+    if (cur >= 0 && a->src->sass) return h / 2;
     if (h < 16) return 0;
     const int free_rows = h - 1 - s->nlines - 1;
     return free_rows > 8 ? (free_rows < 20 ? free_rows : 20) : 8;
@@ -237,12 +238,12 @@ static void draw_beside(const ui_app *a, const rs_result *res, const rs_result *
                         const char *label, ui_rect in)
 {
     const int half = (in.w - 2) / 2,
-              below = detail_rows(a, rs_result_stalls(res), a->src.cur, in.h);
+              below = detail_rows(a, rs_result_stalls(res), a->src->cur, in.h);
     char plabel[96];
     snprintf(plabel, sizeof plabel, "pinned %s", rs_request_name(&pin->req));
     const int h = in.h - below;
-    if (draw_view(a, res, label, (ui_rect){in.y, in.x, h, half}, a->src.cur, 0) && below)
-        draw_detail(a, rs_result_stalls(res), a->src.cur,
+    if (draw_view(a, res, label, (ui_rect){in.y, in.x, h, half}, a->src->cur, 0) && below)
+        draw_detail(a, rs_result_stalls(res), a->src->cur,
                     (ui_rect){in.y + h + 1, in.x, below - 1, in.w});
     draw_view(a, pin, plabel, (ui_rect){in.y, in.x + half + 2, h, half}, -1, 0);
 }
@@ -265,7 +266,7 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
                           : "Enter runs it with PC sampling.");
         return;
     }
-    if (a->src.diff) {
+    if (a->src->diff) {
         ui_draw_source_diff(a, res, in);
         return;
     }
@@ -277,7 +278,7 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
         ui_putf(r.y + r.h - 1, r.x + 2, r.w - 4, R_DIM,
                 " the pinned view stands beside this from %d columns; d compares line by line ",
                 SIDE_BY_SIDE + 4);
-    draw_view(a, res, label, in, a->src.cur, 1);
+    draw_view(a, res, label, in, a->src->cur, 1);
 }
 
 /* The SASS panel's instructions for the cursor's line: asked of the
@@ -285,44 +286,44 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
  * the latest request alone is kept (ui_source_take_sass). */
 static void load_sass(ui_app *a, const rs_stalls *s)
 {
-    a->src.nsass = -1;
-    a->src.sass_queued = 0;
-    a->src.sass_tag++;
-    if (a->src.cur < 0 || a->src.cur >= s->nlines) {
-        snprintf(a->src.why, sizeof a->src.why, "no line under the cursor");
+    a->src->nsass = -1;
+    a->src->sass_queued = 0;
+    a->src->sass_tag++;
+    if (a->src->cur < 0 || a->src->cur >= s->nlines) {
+        snprintf(a->src->why, sizeof a->src->why, "no line under the cursor");
         return;
     }
     if (!a->worker) {
-        snprintf(a->src.why, sizeof a->src.why, "no worker thread to run nvdisasm on");
+        snprintf(a->src->why, sizeof a->src->why, "no worker thread to run nvdisasm on");
         return;
     }
-    a->src.nsass = UI_SASS_WAIT;
-    a->src.sass_queued = 1;
+    a->src->nsass = UI_SASS_WAIT;
+    a->src->sass_queued = 1;
     ui_source_sass_retry(a);
 }
 
 void ui_source_sass_retry(ui_app *a)
 {
-    if (!a->src.sass_queued || !a->src.sass || a->screen != UI_SCREEN_SOURCE) return;
+    if (!a->src->sass_queued || !a->src->sass || a->screen != UI_SCREEN_SOURCE) return;
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
     const rs_stalls *s = res && rs_result_stalls(res)->valid ? rs_result_stalls(res) : NULL;
-    if (!s || a->src.cur < 0 || a->src.cur >= s->nlines) {
-        a->src.sass_queued = 0;
+    if (!s || a->src->cur < 0 || a->src->cur >= s->nlines) {
+        a->src->sass_queued = 0;
         return;
     }
-    const rs_stall_line *l = &s->line[a->src.cur];
+    const rs_stall_line *l = &s->line[a->src->cur];
     const rs_stall_owner o = {res->req.variant, a->cfg.kernel};
-    if (ui_worker_submit_sass(a->worker, s, l->file, l->line, &o, a->src.sass_tag))
-        a->src.sass_queued = 0;
+    if (ui_worker_submit_sass(a->worker, s, l->file, l->line, &o, a->src->sass_tag))
+        a->src->sass_queued = 0;
 }
 
 void ui_source_take_sass(ui_app *a, const ui_event *ev)
 {
-    if (ev->index == a->src.sass_tag && a->src.nsass == UI_SASS_WAIT) {
+    if (ev->index == a->src->sass_tag && a->src->nsass == UI_SASS_WAIT) {
         const int n = ev->nsass > 0 && ev->nsass <= UI_SASS_MAX ? ev->nsass : 0;
-        if (n) memcpy(a->src.insn, ev->insn, sizeof *ev->insn * (size_t)n);
-        snprintf(a->src.why, sizeof a->src.why, "%.255s", ev->msg);
-        a->src.nsass = n ? n : -1; /* the why says no instruction is there, or what is missing */
+        if (n) memcpy(a->src->insn, ev->insn, sizeof *ev->insn * (size_t)n);
+        snprintf(a->src->why, sizeof a->src->why, "%.255s", ev->msg);
+        a->src->nsass = n ? n : -1; /* the why says no instruction is there, or what is missing */
     }
 }
 
@@ -336,7 +337,7 @@ static void replay_samples(ui_app *a)
     const rs_row *row = rs_recording_find(&a->rec, &r, NULL);
     if (row && row->status == RS_OK && rs_result_stalls(&row->result)->valid) {
         a->cfg.stalls = 1;
-        a->src.sass = 0;
+        a->src->sass = 0;
         ui_run_variant(a);
         return;
     }
@@ -351,18 +352,18 @@ static void replay_samples(ui_app *a)
 static void toggle_diff(ui_app *a, const rs_result *res)
 {
     char name[RS_NOTE_MAX + 48];
-    if (!a->src.diff && (!res || !rs_result_stalls(res)->valid)) {
+    if (!a->src->diff && (!res || !rs_result_stalls(res)->valid)) {
         ui_status(a, R_WARN, "no stall view here to compare: Enter samples first");
         return;
     }
-    a->src.diff = !a->src.diff;
-    a->src.sass = 0;
-    a->src.cur = 0;
-    if (a->src.diff && !ui_source_against(a, res, name, sizeof name))
+    a->src->diff = !a->src->diff;
+    a->src->sass = 0;
+    a->src->cur = 0;
+    if (a->src->diff && !ui_source_against(a, res, name, sizeof name))
         ui_status(a, R_WARN,
                   "nothing to compare with: pin a result (p), or sample the previous "
                   "step");
-    else if (a->src.diff)
+    else if (a->src->diff)
         ui_status(a, R_NORMAL, "line by line against %s (d: back to the lines)", name);
     else
         ui_status(a, R_NORMAL, "the lines again (d compares two views)");
@@ -383,30 +384,31 @@ int ui_key_source(ui_app *a, ui_action act)
     const int nlines = res && rs_result_stalls(res)->valid ? rs_result_stalls(res)->nlines : 0;
     int n = nlines;
     static rs_stall_delta d[RS_STALL_DELTAS];
-    if (a->src.diff && n) {
+    if (a->src->diff && n) {
         char name[RS_NOTE_MAX + 48];
         n = ui_source_diff(a, res, d, RS_STALL_DELTAS, name, sizeof name);
     }
     switch (act) {
     case UI_ACT_DIFF: toggle_diff(a, res); return 1;
     case UI_ACT_UP:
-        a->src.cur = ui_list_step(a->src.cur, -1, n, 0);
-        if (a->src.sass && n) load_sass(a, rs_result_stalls(res));
+        a->src->cur = ui_list_step(a->src->cur, -1, n, 0);
+        if (a->src->sass && n) load_sass(a, rs_result_stalls(res));
         return 1;
     case UI_ACT_DOWN:
-        a->src.cur = ui_list_step(a->src.cur, 1, n, 0);
-        if (a->src.sass && n) load_sass(a, rs_result_stalls(res));
+        a->src->cur = ui_list_step(a->src->cur, 1, n, 0);
+        if (a->src->sass && n) load_sass(a, rs_result_stalls(res));
         return 1;
     case UI_ACT_SASS:
-        if (a->src.diff) { /* back to the lines, on the one the cursor stood for */
-            a->src.cur =
-                nlines ? line_of(rs_result_stalls(res), a->src.cur < n ? &d[a->src.cur] : NULL) : 0;
-            a->src.diff = 0;
+        if (a->src->diff) { /* back to the lines, on the one the cursor stood for */
+            a->src->cur =
+                nlines ? line_of(rs_result_stalls(res), a->src->cur < n ? &d[a->src->cur] : NULL)
+                       : 0;
+            a->src->diff = 0;
             n = nlines;
             ui_status(a, R_NORMAL, "the lines again (d compares two views)");
         }
-        a->src.sass = !a->src.sass && n;
-        if (a->src.sass) load_sass(a, rs_result_stalls(res));
+        a->src->sass = !a->src->sass && n;
+        if (a->src->sass) load_sass(a, rs_result_stalls(res));
         if (!n) ui_status(a, R_WARN, "no stall view here: Enter samples first");
         return 1;
     case UI_ACT_RUN:
@@ -416,7 +418,7 @@ int ui_key_source(ui_app *a, ui_action act)
         }
         if (!a->cfg.stalls) ui_status(a, R_NORMAL, "PC sampling on (w turns it off)");
         a->cfg.stalls = 1; /* this screen is the stall view's: sample from now on */
-        a->src.sass = 0;   /* the new run's instructions differ */
+        a->src->sass = 0;  /* the new run's instructions differ */
         ui_run_variant(a);
         return 1;
     default: return 0;
@@ -427,9 +429,10 @@ int ui_key_source(ui_app *a, ui_action act)
 void ui_open_source(ui_app *a)
 {
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
-    a->src.cur = res && rs_result_stalls(res)->valid ? rs_stalls_hottest(rs_result_stalls(res)) : 0;
-    if (a->src.cur < 0) a->src.cur = 0;
-    a->src.sass = 0;
-    a->src.diff = 0;
+    a->src->cur =
+        res && rs_result_stalls(res)->valid ? rs_stalls_hottest(rs_result_stalls(res)) : 0;
+    if (a->src->cur < 0) a->src->cur = 0;
+    a->src->sass = 0;
+    a->src->diff = 0;
     a->screen = UI_SCREEN_SOURCE;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "kernel.h"
 #include "core/catalogue.h"
 
 void ui_status(ui_app *a, ui_role role, const char *fmt, ...)
@@ -24,7 +25,7 @@ void ui_request_for(const ui_app *a, rs_variant v, rs_request *out)
 const rs_result *ui_result_for(const ui_app *a, rs_variant v)
 {
     if (!a->have[v] || a->last[v].status != RS_OK) return NULL;
-    if (v == RS_V_KERNEL && a->uk.has_fail) return NULL; /* its last run failed: Why says */
+    if (v == RS_V_KERNEL && a->uk->has_fail) return NULL; /* its last run failed: Why says */
     rs_request want;
     ui_request_for(a, v, &want);
     return rs_request_same_run(&a->last[v].result.req, &want) ? &a->last[v].result : NULL;
@@ -47,8 +48,8 @@ const rs_result *ui_comparison(const ui_app *a, const rs_result *cur, char *labe
         snprintf(label, len, "pinned %s", rs_variant_name(a->pinned.result.req.variant));
         return &a->pinned.result;
     }
-    const rs_result *p = &a->uk.prev.result; /* your kernel: its previous version first */
-    if (cur->req.variant == RS_V_KERNEL && a->uk.has_prev && a->uk.prev.status == RS_OK &&
+    const rs_result *p = &a->uk->prev.result; /* your kernel: its previous version first */
+    if (cur->req.variant == RS_V_KERNEL && a->uk->has_prev && a->uk->prev.status == RS_OK &&
         rs_request_same_run(&p->req, &cur->req) && p->t_median_ms > 0.0) {
         snprintf(label, len, "your previous version");
         return p;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "sweep_screen.h"
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "draw.h"
@@ -112,12 +113,12 @@ static void put_mark(canvas *c, int cx, int cy, int k)
 /* Data: lines in braille (dots in ASCII) and a mark at every point. */
 static void plot_series(const ui_app *a, canvas *c, rs_axis ax)
 {
-    const rs_sweep *s = &a->sweep.data;
+    const rs_sweep *s = &a->sweep->data;
     const int dw = c->w * 2, dh = c->h * 4;
     for (int k = 0; k < rs_sweep_series_count(s); k++) {
         int px = -1, py = -1;
         for (int i = 0; i < s->sizes.count; i++) {
-            const double v = rs_sweep_value(s, i, k, a->sweep.q);
+            const double v = rs_sweep_value(s, i, k, a->sweep->q);
             if (!(v > 0.0) || !isfinite(v)) {
                 px = -1;
                 continue;
@@ -137,7 +138,7 @@ static void plot_series(const ui_app *a, canvas *c, rs_axis ax)
  * carries it in every row), else the one measured by this explorer. */
 static double sweep_limit(const ui_app *a)
 {
-    const double rows = rs_rows_limit(a->sweep.data.rows, a->sweep.data.done);
+    const double rows = rs_rows_limit(a->sweep->data.rows, a->sweep->data.done);
     return rows > 0.0 ? rows : a->dev.measured_gbps;
 }
 
@@ -145,7 +146,7 @@ static double sweep_limit(const ui_app *a)
 static void plot_peaks(const ui_app *a, canvas *c, rs_axis ax)
 {
     const double peaks[2] = {a->dev.peak_gbps, sweep_limit(a)};
-    for (int p = 0; a->sweep.q == RS_CHART_GBPS && p < 2; p++) {
+    for (int p = 0; a->sweep->q == RS_CHART_GBPS && p < 2; p++) {
         if (!(peaks[p] > 0) || !isfinite(peaks[p])) continue;
         const int y = c->h * 4 - 1 - rs_log_pos(ax, peaks[p], c->h * 4);
         for (int x = 0; x < c->w * 2; x += 3) dot(c, x, y, PEAK_OWNER);
@@ -199,7 +200,7 @@ static void draw_y_labels(const ui_app *a, rs_axis ax, int y0, int x, int w, int
     int center[64], width[64], start[64];
     char text[64][24];
     for (int k = 0; k < nd; k++) {
-        axis_label(dec[k], a->sweep.q, text[k], sizeof text[k]);
+        axis_label(dec[k], a->sweep->q, text[k], sizeof text[k]);
         center[k] = rows - 1 - rs_log_pos(ax, dec[k], rows);
         width[k] = 1;
     }
@@ -213,7 +214,7 @@ static void draw_y_labels(const ui_app *a, rs_axis ax, int y0, int x, int w, int
  * where they stay inside and a column away from their neighbours. */
 static void draw_x_labels(const ui_app *a, int y, int x0, int cw)
 {
-    const rs_sweep *s = &a->sweep.data;
+    const rs_sweep *s = &a->sweep->data;
     const int n = s->sizes.count;
     int center[RS_SWEEP_MAX_SIZES], width[RS_SWEEP_MAX_SIZES], start[RS_SWEEP_MAX_SIZES];
     char text[RS_SWEEP_MAX_SIZES][24];
@@ -222,22 +223,22 @@ static void draw_x_labels(const ui_app *a, int y, int x0, int cw)
         center[i] = rs_chart_x(s, i, cw * 2) / 2;
         width[i] = ui_width(text[i]);
     }
-    rs_place_labels(center, width, n, a->sweep.cursor, cw, 1, start);
+    rs_place_labels(center, width, n, a->sweep->cursor, cw, 1, start);
     for (int i = 0; i < n; i++)
         if (start[i] >= 0)
-            ui_put(y, x0 + start[i], width[i], i == a->sweep.cursor ? R_SELECTED : R_DIM, text[i]);
+            ui_put(y, x0 + start[i], width[i], i == a->sweep->cursor ? R_SELECTED : R_DIM, text[i]);
 }
 
 /* The chart in r: plot rows, then the row of n. */
 static void draw_chart(const ui_app *a, ui_rect r)
 {
-    const rs_sweep *s = &a->sweep.data;
+    const rs_sweep *s = &a->sweep->data;
     const int left = 10, cw = r.w - left, ch = r.h - 1;
     if (cw < 10 || ch < 3) {
         if (r.h > 0) ui_put(r.y, r.x, r.w, R_DIM, "(the window is too small for the chart)");
         return;
     }
-    const rs_axis ax = rs_chart_axis(s, a->sweep.q, a->dev.peak_gbps);
+    const rs_axis ax = rs_chart_axis(s, a->sweep->q, a->dev.peak_gbps);
     canvas c;
     if (!canvas_init(&c, cw, ch)) {
         canvas_free(&c);
@@ -245,7 +246,7 @@ static void draw_chart(const ui_app *a, ui_rect r)
     }
     plot_peaks(a, &c, ax);
     plot_series(a, &c, ax);
-    const int cursor = s->sizes.count ? rs_chart_x(s, a->sweep.cursor, cw * 2) / 2 : -1;
+    const int cursor = s->sizes.count ? rs_chart_x(s, a->sweep->cursor, cw * 2) / 2 : -1;
     paint(&c, (ui_rect){r.y, r.x + left, ch, cw}, cursor);
     canvas_free(&c);
     draw_y_labels(a, ax, r.y, r.x, left - 2, ch);
@@ -274,18 +275,19 @@ static int flow(char (*item)[64], const ui_role *role, int count, int gap, int y
  * CPU baseline just "cpu" when short names are asked for. */
 static int legend_items(const ui_app *a, int short_cpu, char (*item)[64], ui_role *role)
 {
-    const rs_sweep *s = &a->sweep.data;
+    const rs_sweep *s = &a->sweep->data;
     const int ns = rs_sweep_series_count(s);
     int n = 0;
     for (int k = 0; k < ns; k++, n++) {
         char buf[4];
-        const char *name = short_cpu && k >= s->nvar ? rs_variant_name(RS_V_CPU) : rs_sweep_series_name(s, k);
+        const char *name =
+            short_cpu && k >= s->nvar ? rs_variant_name(RS_V_CPU) : rs_sweep_series_name(s, k);
         snprintf(item[n], sizeof item[n], "%s %s", series_mark(k, buf), name);
         role[n] = series_role(k);
     }
     if (ns > 1) snprintf(item[n], sizeof item[n], "* several"), role[n++] = R_DIM;
     const double peak = a->dev.peak_gbps, meas = sweep_limit(a);
-    if (a->sweep.q != RS_CHART_GBPS || !(peak > 0 || meas > 0)) return n;
+    if (a->sweep->q != RS_CHART_GBPS || !(peak > 0 || meas > 0)) return n;
     const char *how = ui_theme_utf8() ? "dotted" : "dashed";
     if (peak > 0 && meas > 0)
         snprintf(item[n], sizeof item[n], "%s: peak %.0f, streaming read %.0f GB/s (measured)", how,
@@ -319,10 +321,10 @@ static int legend_layout(const ui_app *a, int w, char (*item)[64], ui_role *role
 
 static void value_text(const ui_app *a, int k, char *t, size_t len)
 {
-    const rs_sweep *s = &a->sweep.data;
-    const int i = a->sweep.cursor;
-    const double v = rs_sweep_value(s, i, k, a->sweep.q);
-    if (v > 0 && a->sweep.q == RS_CHART_TIME)
+    const rs_sweep *s = &a->sweep->data;
+    const int i = a->sweep->cursor;
+    const double v = rs_sweep_value(s, i, k, a->sweep->q);
+    if (v > 0 && a->sweep->q == RS_CHART_TIME)
         rs_fmt_time(v, ui_theme_utf8(), t, len);
     else if (v > 0 && sweep_limit(a) > 0)
         snprintf(t, len, "%.0f GB/s %.0f%%", v, 100.0 * v / sweep_limit(a));
@@ -338,10 +340,10 @@ static void value_text(const ui_app *a, int k, char *t, size_t len)
 /* The values at the cursor's n, one item per series. */
 static int cursor_items(const ui_app *a, char (*item)[64], ui_role *role)
 {
-    const rs_sweep *s = &a->sweep.data;
-    if (a->sweep.cursor < 0 || a->sweep.cursor >= s->sizes.count) return 0;
+    const rs_sweep *s = &a->sweep->data;
+    if (a->sweep->cursor < 0 || a->sweep->cursor >= s->sizes.count) return 0;
     char n[32];
-    rs_format_size(s->sizes.n[a->sweep.cursor], n, sizeof n);
+    rs_format_size(s->sizes.n[a->sweep->cursor], n, sizeof n);
     snprintf(item[0], sizeof item[0], "n = %s:", n);
     role[0] = R_NORMAL;
     int count = 1;
@@ -365,13 +367,13 @@ static int count_set(rs_variant_set m)
  * charted (in replay, Enter looks up settings and brings their own). */
 static int range_differs(const ui_app *a)
 {
-    const rs_sweep *s = &a->sweep.data;
+    const rs_sweep *s = &a->sweep->data;
     rs_sweep_sizes want;
     rs_error err;
-    if (a->replay || rs_sweep_parse(a->sweep.range, &want, &err) != RS_OK) return 0;
+    if (a->replay || rs_sweep_parse(a->sweep->range, &want, &err) != RS_OK) return 0;
     rs_variant_set mask = 0;
     for (int v = 0; v < s->nvar; v++) mask |= RS_VARIANT_BIT(s->var[v]);
-    if (mask != a->sweep.vars || want.count != s->sizes.count) return 1;
+    if (mask != a->sweep->vars || want.count != s->sizes.count) return 1;
     for (int i = 0; i < want.count; i++)
         if (want.n[i] != s->sizes.n[i]) return 1;
     return 0;
@@ -381,22 +383,22 @@ static int range_differs(const ui_app *a)
  * the current ones (after t, say): said, so no one reads it as an answer. */
 static int chart_note(const ui_app *a, char *buf, size_t len)
 {
-    const rs_request *c = &a->sweep.cfg, *now = &a->cfg;
+    const rs_request *c = &a->sweep->cfg, *now = &a->cfg;
     const int settings = c->type != now->type || c->op != now->op || c->block != now->block ||
                          c->finish != now->finish || c->reps != now->reps || c->dist != now->dist ||
                          c->grid != now->grid || c->ept != now->ept ||
                          strcmp(c->metrics, now->metrics) != 0;
-    const int range = a->sweep.data.sizes.count > 0 && range_differs(a);
+    const int range = a->sweep->data.sizes.count > 0 && range_differs(a);
     if (!settings && !range) return 0;
     rs_request shown = *c;
     shown.n = 0;
     char set[256], over[96] = "", lo[32], hi[32];
     ui_settings_title(&shown, NULL, 1000, set, sizeof set);
     if (range) {
-        rs_format_size(a->sweep.data.sizes.n[0], lo, sizeof lo);
-        rs_format_size(a->sweep.data.sizes.n[a->sweep.data.sizes.count - 1], hi, sizeof hi);
-        snprintf(over, sizeof over, " over %s..%s, %d variant%s", lo, hi, a->sweep.data.nvar,
-                 a->sweep.data.nvar == 1 ? "" : "s");
+        rs_format_size(a->sweep->data.sizes.n[0], lo, sizeof lo);
+        rs_format_size(a->sweep->data.sizes.n[a->sweep->data.sizes.count - 1], hi, sizeof hi);
+        snprintf(over, sizeof over, " over %s..%s, %d variant%s", lo, hi, a->sweep->data.nvar,
+                 a->sweep->data.nvar == 1 ? "" : "s");
     }
     snprintf(buf, len, "chart measured with %s%s; Enter %s the current configuration", set, over,
              a->replay ? "looks up" : "runs");
@@ -410,17 +412,17 @@ static void draw_range_line(const ui_app *a, int y, int x, int w, int counters)
     char vars[160], cnt[64] = "", line_text[320];
     rs_request tmp;
     rs_request_defaults(&tmp);
-    tmp.variants = a->sweep.vars;
+    tmp.variants = a->sweep->vars;
     rs_field_format(&tmp, rs_field_by_key("run", "variants"), vars, sizeof vars);
     if (counters) snprintf(cnt, sizeof cnt, "   counters %.40s", a->cfg.metrics);
-    const int nv = count_set(a->sweep.vars);
+    const int nv = count_set(a->sweep->vars);
     for (int form = 0; form < 3; form++) {
         if (form == 0)
-            snprintf(line_text, sizeof line_text, "g range %s   v variants %s%s", a->sweep.range,
+            snprintf(line_text, sizeof line_text, "g range %s   v variants %s%s", a->sweep->range,
                      vars, cnt);
         else
             snprintf(line_text, sizeof line_text, "%s %s   v %d variant%s%s",
-                     form == 1 ? "g range" : "g", a->sweep.range, nv, nv == 1 ? "" : "s", cnt);
+                     form == 1 ? "g range" : "g", a->sweep->range, nv, nv == 1 ? "" : "s", cnt);
         if (ui_width(line_text) <= w) break;
     }
     ui_put(y, x, w, R_NORMAL, line_text);
@@ -441,7 +443,7 @@ static int draw_title(const ui_app *a, ui_rect r)
 {
     char title[256], lead[32];
     snprintf(lead, sizeof lead, "Sweep %s %s", ui_glyph(G_SEP),
-             a->sweep.q == RS_CHART_TIME ? "time" : "GB/s");
+             a->sweep->q == RS_CHART_TIME ? "time" : "GB/s");
     rs_request cur = a->cfg;
     cur.n = 0; /* the range, not one n */
     ui_settings_title(&cur, lead, 1000, title, sizeof title);
@@ -465,7 +467,7 @@ void ui_draw_sweep(const ui_app *a, const ui_layout *l)
     const ui_rect r = l->main;
     const int x = r.x + 2, w = r.w - 4;
     draw_range_line(a, r.y + 1, x, w, draw_title(a, r));
-    if (!a->sweep.ready) {
+    if (!a->sweep->ready) {
         draw_empty(a, r.y + 3, x, w);
         return;
     }
@@ -473,7 +475,7 @@ void ui_draw_sweep(const ui_app *a, const ui_layout *l)
     ui_role legend_role[ITEMS], value_role[ITEMS];
     const int has_note = chart_note(a, note, sizeof note);
     char leads[480];
-    rs_sweep_crossovers(&a->sweep.data, leads, sizeof leads);
+    rs_sweep_crossovers(&a->sweep->data, leads, sizeof leads);
     if (leads[0]) /* as the table says it: the lead needs more than 5% to change */
         snprintf(cross, sizeof cross, "%s (a lead changes where another is >%.0f%% faster)", leads,
                  100.0 * (RS_LEAD_MARGIN - 1.0));
@@ -503,11 +505,11 @@ int ui_key_sweep(ui_app *a, ui_action act)
 {
     switch (act) {
     case UI_ACT_LEFT:
-        a->sweep.cursor = ui_list_step(a->sweep.cursor, -1, a->sweep.data.sizes.count, 0);
+        a->sweep->cursor = ui_list_step(a->sweep->cursor, -1, a->sweep->data.sizes.count, 0);
         return 1;
     case UI_ACT_RIGHT:
-        a->sweep.cursor =
-            ui_list_step(a->sweep.cursor, 1, a->sweep.ready ? a->sweep.data.sizes.count : 0, 0);
+        a->sweep->cursor =
+            ui_list_step(a->sweep->cursor, 1, a->sweep->ready ? a->sweep->data.sizes.count : 0, 0);
         return 1;
     case UI_ACT_RUN:
         if (a->replay)
@@ -516,7 +518,7 @@ int ui_key_sweep(ui_app *a, ui_action act)
             ui_run_sweep(a);
         return 1;
     case UI_ACT_TOGGLE_Y:
-        a->sweep.q = a->sweep.q == RS_CHART_TIME ? RS_CHART_GBPS : RS_CHART_TIME;
+        a->sweep->q = a->sweep->q == RS_CHART_TIME ? RS_CHART_GBPS : RS_CHART_TIME;
         return 1;
     default: return 0;
     }

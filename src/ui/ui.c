@@ -14,6 +14,15 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "against.h"
+#include "kernel.h"
+#include "source_screen.h"
+#include "sweep_screen.h"
+#include "prompt.h"
+#include "ladder.h"
+#include "compare.h"
+#include "presets.h"
+#include "replay.h"
 #include "core/catalogue.h"
 #include "draw.h"
 
@@ -73,16 +82,16 @@ static void cancel_or_back(ui_app *a)
 
 static void open_compare(ui_app *a)
 {
-    a->cmp_a = a->sel;
-    a->cmp_b = a->has_pin ? -1 : ui_previous_step(a, (rs_variant)a->sel);
-    if (a->cmp_b == -1 && !a->has_pin) a->cmp_b = a->sel > 0 ? a->sel - 1 : 1;
+    a->cmp->a = a->sel;
+    a->cmp->b = a->has_pin ? -1 : ui_previous_step(a, (rs_variant)a->sel);
+    if (a->cmp->b == -1 && !a->has_pin) a->cmp->b = a->sel > 0 ? a->sel - 1 : 1;
     a->screen = UI_SCREEN_COMPARE;
 }
 
 static void replay_key(ui_app *a)
 {
     if (a->replay) {
-        a->config_sel = a->config_cur;
+        a->rp->sel = a->rp->cur;
         a->screen = UI_SCREEN_RECORDING;
     } else if (!ui_refuse_busy(a)) {
         ui_replay_shipped(a);
@@ -110,10 +119,10 @@ static void hide_energy(ui_app *a)
 {
     for (int v = 0; v < RS_VARIANT_COUNT; v++)
         memset(&a->last[v].result.energy, 0, sizeof(rs_energy));
-    for (int i = 0; i < a->ladder_done; i++)
-        memset(&a->ladder[i].result.energy, 0, sizeof(rs_energy));
-    for (int i = 0; i < a->sweep.data.done; i++)
-        memset(&a->sweep.data.rows[i].result.energy, 0, sizeof(rs_energy));
+    for (int i = 0; i < a->lad->done; i++)
+        memset(&a->lad->rows[i].result.energy, 0, sizeof(rs_energy));
+    for (int i = 0; i < a->sweep->data.done; i++)
+        memset(&a->sweep->data.rows[i].result.energy, 0, sizeof(rs_energy));
     memset(&a->pinned.result.energy, 0, sizeof(rs_energy));
 }
 
@@ -234,8 +243,8 @@ static void draw(ui_app *a)
     ui_draw_header(a, &l);
     if ((unsigned)a->screen < UI_SCREEN_COUNT) screens[a->screen].draw(a, &l);
     draw_footer(a, &l);
-    curs_set(a->prompt.kind ? 1 : 0);
-    if (a->prompt.kind)
+    curs_set(a->prompt->kind ? 1 : 0);
+    if (a->prompt->kind)
         ui_draw_prompt(a, &l);
     else
         draw_status(a, &l);
@@ -272,7 +281,7 @@ static int handle_key(ui_app *a, int ch)
 {
     if (ch == KEY_RESIZE) return 0;
     if (too_small() && ui_key_action(UI_SCREEN_EXPLORER, ch) != UI_ACT_QUIT) return 0;
-    if (a->prompt.kind && !too_small()) {
+    if (a->prompt->kind && !too_small()) {
         ui_prompt_key(a, ch);
         return 0;
     }
@@ -307,14 +316,26 @@ static int init_app(ui_app *a, const ui_options *cli)
     a->take_events = ui_take_events;
     a->cfg = cli->req;
     a->sel = (int)cli->req.variant;
+    /* each screen's own state (its header), and the kernel's and the prompt's */
+    a->src = calloc(1, sizeof *a->src);
+    a->lad = calloc(1, sizeof *a->lad);
+    a->sweep = calloc(1, sizeof *a->sweep);
+    a->cmp = calloc(1, sizeof *a->cmp);
+    a->pre = calloc(1, sizeof *a->pre);
+    a->rp = calloc(1, sizeof *a->rp);
+    a->prompt = calloc(1, sizeof *a->prompt);
+    a->uk = calloc(1, sizeof *a->uk);
+    a->ag = calloc(1, sizeof *a->ag);
+    if (!a->src || !a->lad || !a->sweep || !a->cmp || !a->pre || !a->rp || !a->prompt || !a->uk ||
+        !a->ag)
+        return RS_E_NOMEM;
     a->last = calloc(RS_VARIANT_COUNT, sizeof *a->last);
     a->checks = calloc(RS_VARIANT_COUNT, sizeof *a->checks);
-    a->ladder = calloc(RS_VARIANT_COUNT, sizeof *a->ladder);
+    a->lad->rows = calloc(RS_VARIANT_COUNT, sizeof *a->lad->rows);
     a->failed = calloc(RS_VARIANT_COUNT, sizeof *a->failed);
-    if (!a->last || !a->ladder || !a->checks || !a->failed) return RS_E_NOMEM;
-    a->sweep.vars =
-        cli->req.variants ? cli->req.variants : rs_variant_set_with(RS_VF_SWEEP_SET);
-    snprintf(a->sweep.range, sizeof a->sweep.range, "%s", cli->req.sweep);
+    if (!a->last || !a->lad->rows || !a->checks || !a->failed) return RS_E_NOMEM;
+    a->sweep->vars = cli->req.variants ? cli->req.variants : rs_variant_set_with(RS_VF_SWEEP_SET);
+    snprintf(a->sweep->range, sizeof a->sweep->range, "%s", cli->req.sweep);
     if (cli->preset) {
         snprintf(a->preset_name, sizeof a->preset_name, "%s", cli->preset);
         a->preset_cfg = cli->req;
@@ -329,13 +350,15 @@ static void free_app(ui_app *a)
     free(a->last);
     free(a->failed);
     free(a->checks);
-    free(a->ladder);
-    free(a->presets);
-    rs_sweep_free(&a->sweep.data);
+    if (a->lad) free(a->lad->rows);
+    if (a->pre) free(a->pre->list);
+    if (a->sweep) rs_sweep_free(&a->sweep->data);
     rs_recording_free(&a->rec);
-    if (a->has_against) rs_recording_free(&a->against);
-    free(a->configs);
-    ui_kernel_free(a);
+    if (a->ag && a->ag->has) rs_recording_free(&a->ag->rec);
+    if (a->rp) free(a->rp->configs);
+    if (a->uk) ui_kernel_free(a);
+    free(a->src), free(a->lad), free(a->sweep), free(a->cmp);
+    free(a->pre), free(a->rp), free(a->prompt), free(a->uk), free(a->ag);
 }
 
 static long long clock_ms(void)
@@ -404,12 +427,12 @@ static int check_start(ui_app *a, const ui_options *cli)
     }
     if (cli->against) { /* read once here, to be refused before the screen is taken */
         rs_error err;
-        if (rs_recording_load(cli->against, &a->against, &err) != RS_OK) {
+        if (rs_recording_load(cli->against, &a->ag->rec, &err) != RS_OK) {
             ui_error("--against %s", err.msg);
             return err.code;
         }
-        a->has_against = 1;
-        snprintf(a->against_path, sizeof a->against_path, "%s", cli->against);
+        a->ag->has = 1;
+        snprintf(a->ag->path, sizeof a->ag->path, "%s", cli->against);
     }
     if (!isatty(0) || !isatty(1)) {
         ui_error("the explorer needs a terminal; for scripts use run, ladder or sweep");

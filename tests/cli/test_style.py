@@ -72,6 +72,20 @@ def plumbing_names_no_command(rel, text):
             bad.append(f'{rel}: asks for the command "{name}" by name')
 
 
+# A screen owns its state: the explorer's shared header (ui/app.h) holds a
+# pointer to each screen's state and includes no screen's header, only the
+# explorer's shared parts.
+SHARED_UI = {"ui.h", "keys.h", "theme.h", "layout.h", "worker.h", "list.h"}
+
+
+def shared_header_includes_no_screen(rel, text):
+    if str(rel) != "src/ui/app.h":
+        return
+    for inc in re.findall(r'^\s*#\s*include\s*"([\w.]+)"', text, re.M):
+        if inc not in SHARED_UI:
+            bad.append(f"{rel}: includes {inc}: a screen's state stays behind its pointer")
+
+
 def variant_spellings(rel, text):
     if str(rel) in STORY or rel.parts[:2] == ("src", "kernels"):
         return
@@ -92,6 +106,7 @@ for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
     variant_spellings(rel, "\n".join(lines))
     typed_boundaries(rel, "\n".join(lines))
     plumbing_names_no_command(rel, "\n".join(lines))
+    shared_header_includes_no_screen(rel, "\n".join(lines))
     if len(lines) > MAX_FILE:
         bad.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE})")
     for name, first, length in functions(lines):
