@@ -32,7 +32,7 @@ int rs_cmd_diff(rs_cli *cli);
 int rs_cmd_recording(rs_cli *cli);
 int rs_cmd_devices_recorded(rs_cli *cli); /* devices --replay FILE */
 /* run --check: the configuration under compute-sanitizer (check.c). */
-int rs_cmd_check(rs_cli *cli);
+int rs_run_check(rs_cli *cli);
 /* compile FILE.cu: NVRTC's verdict, registers and spills, no GPU (compile.c). */
 int rs_cmd_compile(rs_cli *cli);
 /* ladder --format md|html (handout.c): the lecture handout of the rows. */
@@ -61,7 +61,7 @@ rs_status rs_nt_beside(const rs_nt_args *a, struct rs_ar_point *pts, int count, 
 /* run --stalls --against (against.c): the option checked before any
  * work (0 or the exit status); the run printed with the other run's stall
  * view beside it, line by line. */
-int rs_cli_against_check(const rs_cli *cli);
-int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row);
+int rs_run_against_check(const rs_cli *cli);
+int rs_run_print_against(const rs_cli *cli, rs_source *src, const rs_row *row);
 
 #endif

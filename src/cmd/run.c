@@ -60,8 +60,8 @@ int rs_cmd_run(rs_cli *cli)
     rs_error err;
     int rc0 = run_kernel_args(cli);
     if (rc0 || (rc0 = rs_cli_check_kernels(cli))) return rc0;
-    if (RS_CLI_OWN(cli, rs_run_own)->check) return rs_cmd_check(cli);
-    int rc = rs_cli_against_check(cli);
+    if (RS_CLI_OWN(cli, rs_run_own)->check) return rs_run_check(cli);
+    int rc = rs_run_against_check(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
     /* Refuse a bad configuration before touching the GPU. */
     if (rs_catalogue_check(&cli->req, &err) != RS_OK) {
@@ -84,7 +84,7 @@ int rs_cmd_run(rs_cli *cli)
         rc = (int)row->status;
     } else if (!rc) {
         if (cli->against && cli->req.stalls)
-            rc = rs_cli_print_against(cli, src, row);
+            rc = rs_run_print_against(cli, src, row);
         else
             rs_print_run(stdout, row, cli->format);
         if (cli->against && !cli->req.stalls) rc = rs_cli_rows_against(cli, "run", 0, row, 1);

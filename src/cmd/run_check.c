@@ -206,7 +206,7 @@ static int replay_check(const rs_cli *cli)
     return rc;
 }
 
-int rs_cmd_check(rs_cli *cli)
+int rs_run_check(rs_cli *cli)
 {
     int rc = refuse(cli);
     if (rc) return rc;

@@ -51,7 +51,7 @@ static int against_request(const rs_cli *cli, rs_request *r, rs_source **opened,
     return 0;
 }
 
-int rs_cli_against_check(const rs_cli *cli)
+int rs_run_against_check(const rs_cli *cli)
 {
     if (!cli->against) return 0;
     if (!*cli->against) {
@@ -95,7 +95,7 @@ static int against_run(const rs_cli *cli, rs_source *src, rs_row *out, char *nam
     return rc;
 }
 
-int rs_cli_print_against(const rs_cli *cli, rs_source *src, const rs_row *row)
+int rs_run_print_against(const rs_cli *cli, rs_source *src, const rs_row *row)
 {
     rs_row *other = calloc(1, sizeof *other);
     rs_stall_delta *d = calloc(RS_STALL_DELTAS, sizeof *d);
