@@ -119,7 +119,8 @@ static int more_samples(const void *a, const void *b)
  * causes need the rest of the table. */
 static void keep_insides(sink *k)
 {
-    qsort(k->insides, (size_t)k->ninsides, sizeof *k->insides, more_samples);
+    if (k->ninsides > 1) /* none: no table at all (qsort takes no NULL, even of 0) */
+        qsort(k->insides, (size_t)k->ninsides, sizeof *k->insides, more_samples);
     int kept = 0;
     for (int i = 0; i < k->ninsides; i++) {
         int per_line = 0;
