@@ -8,6 +8,11 @@
 #include "core/catalogue.h"
 #include "formats/writer.h"
 
+static const rs_option_help variants_help[] = {
+    {-1, RS_X_FORMAT, "output: table (default), csv, json, md or html (a Markdown or HTML table)",
+     NULL, 0},
+    RS_HELP_END};
+
 const rs_command rs_variants_entry = {
     .name = "variants",
     .usage = "",
@@ -15,6 +20,7 @@ const rs_command rs_variants_entry = {
     .extras = RS_X_FORMAT,
     .gives = RS_GIVES_DATA | RS_GIVES_MD | RS_GIVES_HTML,
     .fn = rs_cmd_variants,
+    .help = variants_help,
 };
 
 static const char *block_rule(const rs_variant_info *vi)
