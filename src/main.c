@@ -59,7 +59,12 @@ static int run(int argc, char **argv)
         shift = 1;
     }
     if (strcmp(name, "help") == 0) {
-        rs_cli_usage(stdout, argc > 2 ? rs_command_find(argv[2]) : NULL);
+        const rs_command *about = argc > 2 ? rs_command_find(argv[2]) : NULL;
+        if (argc > 2 && !about) {
+            rs_cli_error("unknown command '%s' (see: redscope --help)", argv[2]);
+            return RS_E_USAGE;
+        }
+        rs_cli_usage(stdout, about);
         return 0;
     }
     const rs_command *cmd = rs_command_find(name);

@@ -72,9 +72,9 @@ static int put_result(int fd, const rs_result *res)
 static int get_result(int fd, rs_result *out)
 {
     int has = 0;
-    out->stalls = NULL;
-    if (rs_fd_get(fd, out, sizeof *out, 0) || rs_fd_get(fd, &has, sizeof has, 0)) return -1;
-    out->stalls = NULL;
+    const int bad_read = rs_fd_get(fd, out, sizeof *out, 0) || rs_fd_get(fd, &has, sizeof has, 0);
+    out->stalls = NULL; /* the child's pointer, or bytes left of it: never this process's */
+    if (bad_read) return -1;
     if (!has) return 0;
     rs_stalls *view = malloc(sizeof *view);
     const int bad = !view || rs_fd_get(fd, view, sizeof *view, 0);
@@ -177,6 +177,7 @@ int rs_source_child_serve(int device, int down, int up, int wants)
         const rs_ask ask = {w.kind, w.command[0] ? w.command : NULL, w.has_job ? &w.job : NULL,
                             &hooks};
         m = (msg){MSG_RESULT, 0, RS_OK, 0.0, ""};
+        memset(res, 0, sizeof *res); /* a run that fails early leaves no old view to send */
         rs_trace("gpu process: run %s", rs_request_name(&req));
         m.status =
             g ? g->run(g, &req, &ask, res, &err) : rs_fail(&err, RS_E_NODEVICE, "no CUDA device");
