@@ -77,7 +77,8 @@ int rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
     const double v = pair_value(res, m1, m2, &ok);
     int k = i - 1; /* the row above; your kernel: sequential, as its step column */
     for (int j = 0; res->req.variant == RS_V_KERNEL && j < i; j++)
-        if (rows[j].status == RS_OK && rs_variant_has(rows[j].result.req.variant, RS_VF_KERNEL_BASE))
+        if (rows[j].status == RS_OK &&
+            rs_variant_has(rows[j].result.req.variant, RS_VF_KERNEL_BASE))
             k = j;
     const double prev =
         k >= 0 && rows[k].status == RS_OK ? pair_value(&rows[k].result, m1, m2, &ok_prev) : 0.0;

@@ -184,7 +184,8 @@ static void chart(const doc *d, const rs_row *rows, int n)
 static const rs_row *base_of(const rs_row *rows, int i)
 {
     for (int j = 0; rows[i].result.req.variant == RS_V_KERNEL && j < i; j++)
-        if (rows[j].status == RS_OK && rs_variant_has(rows[j].result.req.variant, RS_VF_KERNEL_BASE))
+        if (rows[j].status == RS_OK &&
+            rs_variant_has(rows[j].result.req.variant, RS_VF_KERNEL_BASE))
             return &rows[j];
     for (int j = i - 1; j >= 0; j--)
         if (rows[j].status == RS_OK) return &rows[j];

@@ -7,11 +7,10 @@
 #include "request.h"
 #include "rs_types.h"
 
-
 typedef struct rs_variant_info {
     rs_variant id;
     const char *name;
-    int step;            /* position in the ladder, from 1: its place in the list */
+    int step; /* position in the ladder, from 1: its place in the list */
     rs_kernel_group group;
     const char *kernel;  /* the kernel function a launch runs ("k_sequential") */
     const char *idea;    /* one line */
@@ -20,7 +19,7 @@ typedef struct rs_variant_info {
     unsigned flags;
     rs_finish default_finish;
     unsigned elems_per_thread; /* fixed elements per thread of the first pass; 0: grid-stride */
-    unsigned per_iter; /* elements per grid-stride iteration; 0: one 16-byte vector */
+    unsigned per_iter;         /* elements per grid-stride iteration; 0: one 16-byte vector */
 } rs_variant_info;
 
 const rs_variant_info *rs_catalogue_get(rs_variant v);

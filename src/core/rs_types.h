@@ -59,7 +59,7 @@ typedef enum {
 
 /* A set of variants (a ladder's, a sweep's, a recording's): one bit each. */
 typedef uint64_t rs_variant_set;
-#define RS_VARIANT_BIT(v) ((rs_variant_set)1 << (unsigned)(v))
+#define RS_VARIANT_BIT(v)  ((rs_variant_set)1 << (unsigned)(v))
 #define RS_VARIANT_SET_MAX 64
 /* a negative array size fails the build when the list outgrows the set */
 typedef char rs_variant_set_fits[RS_VARIANT_COUNT <= RS_VARIANT_SET_MAX ? 1 : -1];

@@ -115,7 +115,7 @@ enum {
     X(MULTI_ELEMENT, "multi_element", RS_KG_UNROLLED, "k_multi_element", "multi_element+unrolled", \
       RS_VF_POW2_BLOCK | RS_VF_STRIDE_ | RS_VF_BLOCK_TEMPLATE | RS_VF_SWEEP_SET,                   \
       RS_FINISH_RELAUNCH, 0, 2, "many elements per thread, grid-stride loop (Brent)",              \
-      "A fixed grid, about one wave of the GPU, walks the input in a grid-stride loop: each "       \
+      "A fixed grid, about one wave of the GPU, walks the input in a grid-stride loop: each "      \
       "thread sums many elements in a register before the tree. Many loads are in flight per "     \
       "thread and the tree runs once per block, not once per 512 elements.",                       \
       "DRAM throughput near peak")                                                                 \
@@ -153,7 +153,7 @@ enum {
       "the baseline for speedup vs CPU")                                                           \
     X(KERNEL, "kernel", RS_KG_USER, "user kernel", "", RS_VF_FINISH | RS_VF_GRID_STRIDE,           \
       RS_FINISH_RELAUNCH, 1, 1, "your own kernel, compiled at run time with NVRTC",                \
-      "A .cu file of yours (--kernel FILE.cu): redscope compiles it for this GPU, launches it "     \
+      "A .cu file of yours (--kernel FILE.cu): redscope compiles it for this GPU, launches it "    \
       "with the request's blockDim and grid, finishes the block results as the request says, "     \
       "and checks, times and profiles it like any step of the ladder.",                            \
       "every counter, against the step before")

@@ -54,9 +54,9 @@ static rs_status open_for(rs_ar_session *s, const rs_request *r, const rs_ar_job
     s->ar = NULL;
     s->job = *j;
     s->gpus = r->gpus;
-    const rs_status st = j->ranks ? rs_ar_open_rank(j->rank, j->ranks, j->rendezvous, j->algo,
-                                                    &s->ar, err)
-                                  : rs_ar_open((int)r->gpus, j->algo, &s->ar, err);
+    const rs_status st =
+        j->ranks ? rs_ar_open_rank(j->rank, j->ranks, j->rendezvous, j->algo, &s->ar, err)
+                 : rs_ar_open((int)r->gpus, j->algo, &s->ar, err);
     s->failed = st != RS_OK;
     if (st != RS_OK) {
         s->fail_status = st;

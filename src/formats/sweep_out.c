@@ -102,7 +102,8 @@ static void print_grid(FILE *f, const rs_sweep *s, int cw, int energy)
     const int ns = energy ? s->nvar : rs_sweep_series_count(s); /* the cpu: no GPU energy */
     fprintf(f, "%12s", "n");
     for (int k = 0; k < ns; k++)
-        fprintf(f, " %*.*s", cw, cw, k < s->nvar ? rs_sweep_series_name(s, k) : rs_variant_name(RS_V_CPU));
+        fprintf(f, " %*.*s", cw, cw,
+                k < s->nvar ? rs_sweep_series_name(s, k) : rs_variant_name(RS_V_CPU));
     fprintf(f, "\n");
     for (int i = 0; i < s->sizes.count; i++) {
         char n[32];

@@ -72,10 +72,8 @@ int main(int argc, char **argv)
     CHECK(rs_record_open(&recorder, path, src->device(src), &err) == RS_OK);
     seen s = {0};
     const rs_runner_record keep = rs_recorder_hook(&recorder);
-    rs_runner rn = {src,         {RS_ASK_RUN, "ladder", NULL, NULL},
-                    &keep,       &s.cancel,
-                    on_progress, NULL,
-                    on_row,      &s};
+    rs_runner rn = {
+        src, {RS_ASK_RUN, "ladder", NULL, NULL}, &keep, &s.cancel, on_progress, NULL, on_row, &s};
     rs_row rows[RS_VARIANT_COUNT + 1];
     int done = 0;
     CHECK(rs_runner_run(&rn, reqs, n, rows, &done, &err) == RS_OK);

@@ -306,8 +306,7 @@ static void twice(void)
     static rs_result out;
     double us[3] = {0};
     for (int i = 0; s && i < 3; i++) /* the third: the first again */
-        us[i] =
-            ask(s, &q, NULL, &out, &err) == RS_OK ? out.ar.point.us : 0;
+        us[i] = ask(s, &q, NULL, &out, &err) == RS_OK ? out.ar.point.us : 0;
     CHECK_MSG(us[0] == 10.0 && us[1] == 15.0 && us[2] == 10.0, "%g %g %g", us[0], us[1], us[2]);
     rs_source_close(s);
     remove(path);
