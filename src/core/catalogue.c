@@ -35,13 +35,6 @@ rs_variant_set rs_variant_set_with(unsigned flags)
     return set;
 }
 
-int rs_variant_first(unsigned flags)
-{
-    for (int v = 0; v < RS_VARIANT_COUNT; v++)
-        if ((catalogue[v].flags & flags) == flags) return v;
-    return -1;
-}
-
 /* The first variant whose row carries flags and none of without. */
 static const rs_variant_info *first_with(unsigned flags, unsigned without)
 {
@@ -49,6 +42,12 @@ static const rs_variant_info *first_with(unsigned flags, unsigned without)
         if ((catalogue[v].flags & flags) == flags && !(catalogue[v].flags & without))
             return &catalogue[v];
     return NULL;
+}
+
+int rs_variant_first(unsigned flags)
+{
+    const rs_variant_info *vi = first_with(flags, 0);
+    return vi ? (int)vi->id : -1;
 }
 
 /* "a, b and c": the variants whose rows carry flags, but `but`. */

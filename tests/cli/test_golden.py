@@ -69,7 +69,7 @@ def normalise(text):
     return text
 
 
-def record(name, fmt, rc, out, err):
+def record(rc, out, err):
     return f"exit {rc}\n--- stdout\n{normalise(out)}--- stderr\n{normalise(err)}"
 
 
@@ -137,16 +137,16 @@ def main():
             continue
         for fmt in FORMATS:
             rc, out, err = run(*words, "--format", fmt, env=env, cwd=SRC, timeout=120)
-            got = record(name, fmt, rc, out, err)
+            got = record(rc, out, err)
             compare(check, update, os.path.join(GOLDEN, f"{name}.{fmt}"), got)
     for name, words in REFUSALS.items():
         rc, out, err = run(*words, env=env, cwd=SRC, timeout=60)
         compare(check, update, os.path.join(GOLDEN, f"refusal.{name}"),
-                record(name, "", rc, out, err))
+                record(rc, out, err))
     for name in HELPS + [None]:
         rc, out, err = run(*([name] if name else []), "--help", env=env, cwd=SRC, timeout=60)
         compare(check, update, os.path.join(GOLDEN, f"help.{name or 'overview'}"),
-                record(name, "help", rc, out, err))
+                record(rc, out, err))
     check.finish()
 
 
