@@ -90,7 +90,16 @@ static int run(int argc, char **argv)
         }
         rc = 0;
     } else {
+        char title[160];
+        snprintf(title, sizeof title, "redscope %s: %s", cmd->name, cmd->summary);
+        rs_writer out;
+        rs_writer_open(&out, stdout, cli.format, title);
+        if (cli.format == RS_FMT_MD || cli.format == RS_FMT_HTML)
+            rs_notation_set(1); /* a document: UTF-8 (µs, ×) whatever the terminal */
+        cli.out = &out;
         rc = cmd->fn(&cli);
+        rs_writer_close(&out);
+        cli.out = NULL;
     }
     rs_cli_free(&cli);
     return rc;

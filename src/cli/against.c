@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "formats/writer.h"
 #include "formats/record.h"
 #include "formats/run_diff.h"
 
@@ -36,20 +37,12 @@ static int belongs(const rs_request *r, const rs_row *rows, int n, int any_varia
 
 int rs_cli_against_table(const rs_cli *cli, const char *command)
 {
-    if (cli->format == RS_FMT_TABLE && !cli->handout) return 0;
-    const char *fmt = cli->handout == 2           ? "html"
-                      : cli->handout              ? "md"
-                      : cli->format == RS_FMT_CSV ? "csv"
-                                                  : "json";
-    if (cli->handout)
-        rs_cli_error("--against sets a table beside the ladder's table; the handout (--format "
-                     "%s) has none: leave one of them out",
-                     fmt);
-    else
-        rs_cli_error("--against sets a table beside the %s's; for %s: redscope diff %s %s "
-                     "--format %s",
-                     command, fmt, cli->replay ? cli->replay : "A.jsonl (--record A.jsonl)",
-                     cli->against, fmt);
+    if (rs_cli_text_format(cli) == RS_FMT_TABLE) return 0; /* md, html: in the report */
+    const char *fmt = rs_writers[cli->format]->name;
+    rs_cli_error("--against sets a table beside the %s's; for %s: redscope diff %s %s "
+                 "--format %s",
+                 command, fmt, cli->replay ? cli->replay : "A.jsonl (--record A.jsonl)",
+                 cli->against, fmt);
     return RS_E_USAGE;
 }
 
@@ -86,8 +79,9 @@ int rs_cli_rows_against(const rs_cli *cli, const char *command, int list, const 
             if (!p[i].a && !p[i].b) continue;
             if (p[i].b || belongs(&p[i].a->result.req, rows, n, ladder)) p[m++] = p[i];
         }
-        printf("\n");
-        rs_diff_print_table(cli->against, cli->replay ? cli->replay : now, &base, &mine, p, m);
+        fprintf(rs_cli_out(cli), "\n");
+        rs_diff_print_table(rs_cli_out(cli), cli->against, cli->replay ? cli->replay : now, &base,
+                            &mine, p, m);
     }
     free(p);
     free(cmd);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "core/error.h"
-#include "formats/export.h"
+#include "formats/writer.h"
 #include "core/request.h"
 #include "core/source.h"
 #include "core/ukernel.h"
@@ -33,12 +33,23 @@ typedef struct rs_cli {
     int no_color;
     const char *against; /* --against VARIANT|FILE (a stall view's, a recording held
                             against); diff's B */
-    int handout;         /* --format md (1) or html (2): the handout */
     int help;
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
     void *own;               /* the command's own options (its entry's own_size) */
+    rs_writer *out; /* stdout in --format: every command prints through it (NULL: stdout) */
 } rs_cli;
+
+/* Where a command writes its text, and in what format (the table's for
+ * md and html, which wrap it): the writer's (formats/writer.h). */
+static inline FILE *rs_cli_out(const rs_cli *cli)
+{
+    return cli->out ? rs_writer_stream(cli->out) : stdout;
+}
+static inline rs_format rs_cli_text_format(const rs_cli *cli)
+{
+    return cli->out ? rs_writer_text_format(cli->out) : cli->format;
+}
 
 /* The options several commands share besides the request's fields, one
  * bit each; a command's entry names those it takes. */
@@ -52,16 +63,6 @@ enum {
     RS_X_NO_COLOR = 1 << 6,
     RS_X_PLOT = 1 << 8,
     RS_X_AGAINST = 1 << 15,
-};
-
-/* The --format values a command gives, one bit each. */
-enum {
-    RS_GIVES_TABLE = 1 << 0,
-    RS_GIVES_CSV = 1 << 1,
-    RS_GIVES_JSON = 1 << 2,
-    RS_GIVES_MD = 1 << 3,
-    RS_GIVES_HTML = 1 << 4,
-    RS_GIVES_DATA = RS_GIVES_TABLE | RS_GIVES_CSV | RS_GIVES_JSON
 };
 
 /* An option a command owns (tmux's cmd_entry, git's struct option): its
@@ -106,7 +107,7 @@ typedef struct rs_option_help {
 
 /* A command's entry, at the top of its file in src/cmd/: its name, usage,
  * one-line summary, the request fields (bit per rs_field_id) and shared
- * options (RS_X_*) it takes, the formats it gives (RS_GIVES_*), the words
+ * options (RS_X_*) it takes (--format: every writer), the words
  * after its options, its own options and their struct (own_size bytes,
  * from own_init), what runs it, and how it takes a field or shared option
  * its own way (ended by a row of field 0 and no help, arg or flags; NULL:
@@ -115,7 +116,6 @@ typedef struct rs_command {
     const char *name, *usage, *summary;
     unsigned long long fields;
     unsigned extras;
-    unsigned gives;
     rs_cmd_word words[RS_CMD_WORDS_MAX]; /* ended by one of field 0, extra 0 */
     const rs_cmd_option *options;        /* ended by a NULL name; NULL: none */
     size_t own_size;

@@ -41,8 +41,8 @@ typedef struct extra_opt {
 
 /* The options several commands share; a command's own are in its entry. */
 static const extra_opt extras[] = {
-    {"format", required_argument, OPT_FORMAT, "FMT", "output: table (default), csv or json",
-     RS_X_FORMAT},
+    {"format", required_argument, OPT_FORMAT, "FMT",
+     "output: table (default), csv, json, md or html", RS_X_FORMAT},
     {"record", required_argument, OPT_RECORD, "FILE",
      "also write the results as JSON lines, for --replay", RS_X_RECORD},
     {"replay", required_argument, OPT_REPLAY, "FILE",
@@ -258,35 +258,15 @@ rs_status rs_cli_whole_number(const char *v, const char *opt, long lo, long hi, 
     return RS_OK;
 }
 
-/* "table, csv or json", and the documents where the command gives them. */
-static rs_status bad_format(const rs_command *c, const char *v, rs_error *err)
-{
-    return rs_fail(err, RS_E_USAGE, "bad --format '%s': expected table, csv or json%s", v,
-                   c->gives & RS_GIVES_MD ? ", or md or html (the handout)" : "");
-}
-
-/* --format: the data formats, or a document (md, html) where the command
- * gives one; a document it does not give is refused, naming the command
- * that does. */
+/* --format: a writer's name (formats/writer.c), the one check. */
 static rs_status set_format(rs_cli *cli, const char *v, rs_error *err)
 {
-    const int doc = v && strcmp(v, "md") == 0 ? 1 : v && strcmp(v, "html") == 0 ? 2 : 0;
-    const unsigned bit = doc == 1 ? RS_GIVES_MD : RS_GIVES_HTML;
-    if (doc && !(cli->cmd->gives & bit)) {
-        char which[160] = "";
-        for (int i = 0, at = 0; i < rs_command_count && at < (int)sizeof which; i++)
-            if (rs_commands[i]->gives & bit)
-                at += snprintf(which + at, sizeof which - (size_t)at, "%s%s", at ? ", " : "",
-                               rs_commands[i]->name);
-        return rs_fail(err, RS_E_USAGE,
-                       "--format %s: %s writes table, csv or json; %s is written by %s", v,
-                       cli->cmd->name, v, which[0] ? which : "no command yet");
-    }
-    cli->handout = doc;
-    if (doc) return RS_OK;
     const int fmt = rs_format_from_name(v);
-    cli->format = fmt < 0 ? RS_FMT_TABLE : (rs_format)fmt;
-    return fmt < 0 ? bad_format(cli->cmd, v, err) : RS_OK;
+    if (fmt < 0)
+        return rs_fail(err, RS_E_USAGE, "bad --format '%s': expected %s", v ? v : "",
+                       rs_format_names());
+    cli->format = (rs_format)fmt;
+    return RS_OK;
 }
 
 /* A shared option into cli, or the command's own into its struct. */

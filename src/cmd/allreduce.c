@@ -128,7 +128,6 @@ const rs_command rs_allreduce_entry = {
     .fields = RS_FIELD(type) | RS_FIELD(op) | RS_FIELD(n) | RS_FIELD(sweep) | RS_FIELD(warmup) |
               RS_FIELD(reps) | RS_FIELD(seed) | RS_FIELD(gpus),
     .extras = RS_X_FORMAT | RS_X_RECORD | RS_X_REPLAY | RS_X_PLOT | RS_X_FORCE,
-    .gives = RS_GIVES_DATA,
     .options = allreduce_options,
     .own_size = sizeof(allreduce_own),
     .own_init = &allreduce_init,
@@ -447,7 +446,7 @@ int rs_cmd_allreduce(rs_cli *cli)
         rs_cli_error("%s", err.msg);
         return RS_E_IO;
     }
-    print_run(stdout, &run, cli->format);
+    print_run(rs_cli_out(cli), &run, rs_cli_text_format(cli));
     const int prc = cli->plot ? plot(&run, cli->plot) : 0;
     const int wrong = wrong_points(&run);
     return rc ? rc : wrong ? wrong : prc;

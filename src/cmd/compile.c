@@ -38,7 +38,6 @@ const rs_command rs_compile_entry = {
     .summary = "compile your kernel with NVRTC (no GPU needed): errors, registers, spills",
     .fields = RS_FIELD(type) | RS_FIELD(op) | RS_FIELD(finish) | RS_FIELD(kernel),
     .extras = RS_X_FORMAT,
-    .gives = RS_GIVES_DATA,
     .words = {{RS_F_kernel, 0, 1}}, /* FILE.cu ...: as --kernel */
     .options = compile_options,
     .own_size = sizeof(compile_own),
@@ -56,7 +55,7 @@ static const char *block_words(const rs_ukernel_spec *s, char *buf, size_t len)
     }
 }
 
-static void print_table(const char *path, const rs_request *r, const rs_ukernel_spec *s,
+static void print_table(FILE *out, const char *path, const rs_request *r, const rs_ukernel_spec *s,
                         const rs_compiled *c, rs_finish fin)
 {
     char ept[48], blk[24];
@@ -65,20 +64,20 @@ static void print_table(const char *path, const rs_request *r, const rs_ukernel_
         snprintf(ept, sizeof ept, "%u per thread", s->ept);
     else
         snprintf(ept, sizeof ept, "grid-stride");
-    printf("%s: compiled for sm_%d (%s %s, finish %s) in %.0f ms\n", path, c->arch,
-           rs_dtype_name(r->type), rs_op_name(r->op), rs_finish_name(fin), c->ms);
-    printf("entry      %s\n", b->entry);
-    printf("registers  %d per thread\n", b->regs);
-    printf("shared     %d bytes static + max(blockDim, 64) x %zu bytes dynamic\n", b->smem,
-           rs_dtype_size(rs_dtype_acc(r->type)));
+    fprintf(out, "%s: compiled for sm_%d (%s %s, finish %s) in %.0f ms\n", path, c->arch,
+            rs_dtype_name(r->type), rs_op_name(r->op), rs_finish_name(fin), c->ms);
+    fprintf(out, "entry      %s\n", b->entry);
+    fprintf(out, "registers  %d per thread\n", b->regs);
+    fprintf(out, "shared     %d bytes static + max(blockDim, 64) x %zu bytes dynamic\n", b->smem,
+            rs_dtype_size(rs_dtype_acc(r->type)));
     char spills[96];
     rs_ukernel_spills(b->spill_st, b->spill_ld, b->stack, spills, sizeof spills);
-    printf("spills     %s (stack %d bytes)\n", spills, b->stack);
-    printf("blockDim   %s\nelements   %s\n", block_words(s, blk, sizeof blk), ept);
+    fprintf(out, "spills     %s (stack %d bytes)\n", spills, b->stack);
+    fprintf(out, "blockDim   %s\nelements   %s\n", block_words(s, blk, sizeof blk), ept);
 }
 
-static void print_json(const char *path, const rs_request *r, const rs_compiled *c, rs_finish fin,
-                       rs_status st, const char *error)
+static void print_json(FILE *out, const char *path, const rs_request *r, const rs_compiled *c,
+                       rs_finish fin, rs_status st, const char *error)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", path);
@@ -96,7 +95,7 @@ static void print_json(const char *path, const rs_request *r, const rs_compiled 
     cJSON_AddNumberToObject(o, "compile_ms", c->ms);
     cJSON_AddStringToObject(o, "log", c->log ? c->log : "");
     char *s = cJSON_Print(o);
-    if (s) puts(s);
+    if (s) fprintf(out, "%s\n", s);
     free(s);
     cJSON_Delete(o);
 }
@@ -168,25 +167,27 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
         path, text, r->type, r->op, kfin,
         RS_CLI_OWN(cli, compile_own)->arch ? RS_CLI_OWN(cli, compile_own)->arch : 90, &c, &err);
     free(text);
-    if (cli->format == RS_FMT_JSON) {
-        if ((*shown)++ > 0) printf(",\n");
-        print_json(path, r, &c, fin, st, st == RS_OK ? NULL : err.msg);
-    } else if (cli->format == RS_FMT_CSV) {
+    if (rs_cli_text_format(cli) == RS_FMT_JSON) {
+        FILE *out = rs_cli_out(cli);
+        if ((*shown)++ > 0) fprintf(out, ",\n");
+        print_json(out, path, r, &c, fin, st, st == RS_OK ? NULL : err.msg);
+    } else if (rs_cli_text_format(cli) == RS_FMT_CSV) {
+        FILE *out = rs_cli_out(cli);
         if ((*shown)++ == 0)
-            printf("file,type,op,finish,arch,ok,entry,registers,shared_static_bytes,"
-                   "spill_store_bytes,spill_load_bytes,compile_ms\n");
-        rs_csv_field(stdout, path);
-        printf(",%s,%s,%s,%d,%s,%s,%d,%d,%d,%d,", rs_dtype_name(r->type), rs_op_name(r->op),
-               rs_finish_name(fin), c.arch, st == RS_OK ? "yes" : "no", c.build.entry, c.build.regs,
-               c.build.smem, c.build.spill_st, c.build.spill_ld);
-        rs_csv_num(stdout, c.ms);
-        printf("\n");
+            fprintf(out, "file,type,op,finish,arch,ok,entry,registers,shared_static_bytes,"
+                         "spill_store_bytes,spill_load_bytes,compile_ms\n");
+        rs_csv_field(out, path);
+        fprintf(out, ",%s,%s,%s,%d,%s,%s,%d,%d,%d,%d,", rs_dtype_name(r->type), rs_op_name(r->op),
+                rs_finish_name(fin), c.arch, st == RS_OK ? "yes" : "no", c.build.entry,
+                c.build.regs, c.build.smem, c.build.spill_st, c.build.spill_ld);
+        rs_csv_num(out, c.ms);
+        fprintf(out, "\n");
         if (st != RS_OK) rs_cli_error("%s", err.msg);
     } else {
         if (c.log && log_has_diagnostics(c.log)) print_log(path, c.log);
-        if (st == RS_OK) print_table(path, r, &spec, &c, fin);
+        if (st == RS_OK) print_table(rs_cli_out(cli), path, r, &spec, &c, fin);
     }
-    if (st != RS_OK && cli->format == RS_FMT_TABLE) {
+    if (st != RS_OK && rs_cli_text_format(cli) == RS_FMT_TABLE) {
         /* the whole log is above; the reason when it is not in it */
         if (!in_log(c.log, err.msg)) rs_cli_error("%s", err.msg);
         rs_cli_error("%s did not compile (%s %s)", path, rs_dtype_name(r->type), rs_op_name(r->op));
@@ -202,13 +203,13 @@ int rs_cmd_compile(rs_cli *cli)
         return RS_E_USAGE;
     }
     int rc = 0;
-    const int array = cli->format == RS_FMT_JSON && cli->nkernels > 1;
-    if (array) printf("[\n");
+    const int array = rs_cli_text_format(cli) == RS_FMT_JSON && cli->nkernels > 1;
+    if (array) fprintf(rs_cli_out(cli), "[\n");
     int shown = 0;
     for (int i = 0; i < cli->nkernels; i++) {
         const int k = compile_one(cli, cli->kernels[i], &shown);
         if (k && !rc) rc = k;
     }
-    if (array) printf("]\n");
+    if (array) fprintf(rs_cli_out(cli), "]\n");
     return rc;
 }

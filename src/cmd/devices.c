@@ -31,7 +31,6 @@ const rs_command rs_devices_entry = {
     .usage = "[--measure | --replay FILE]",
     .summary = "list CUDA devices, or the ones a recording was made on",
     .extras = RS_X_FORMAT | RS_X_REPLAY,
-    .gives = RS_GIVES_DATA,
     .options = devices_options,
     .own_size = sizeof(devices_own),
     .fn = rs_cmd_devices,
@@ -78,7 +77,7 @@ int rs_cmd_devices(rs_cli *cli)
         count++;
     rs_source_close(src);
     if (st != RS_OK) return (int)st;
-    rs_print_devices(stdout, devs, count, cli->format);
+    rs_print_devices(rs_cli_out(cli), devs, count, rs_cli_text_format(cli));
     return 0;
 }
 
@@ -111,14 +110,15 @@ int rs_cmd_devices_recorded(rs_cli *cli)
         rs_recording_free(&rec);
         return RS_E_USAGE;
     }
-    rs_print_devices(stdout, devs, count, cli->format);
+    FILE *out = rs_cli_out(cli);
+    rs_print_devices(out, devs, count, rs_cli_text_format(cli));
     int gpus = 1;
     char links[256], path[1024];
     rs_recording_gpus(&rec, &gpus, links, sizeof links);
-    if (cli->format == RS_FMT_TABLE) {
-        printf("recorded in %s", rs_text_safe(cli->replay, 0, path, sizeof path));
-        if (gpus > 1) printf("; its runs over %d GPUs (%s) list the first", gpus, links);
-        printf("\n");
+    if (rs_cli_text_format(cli) == RS_FMT_TABLE) {
+        fprintf(out, "recorded in %s", rs_text_safe(cli->replay, 0, path, sizeof path));
+        if (gpus > 1) fprintf(out, "; its runs over %d GPUs (%s) list the first", gpus, links);
+        fprintf(out, "\n");
     }
     rs_recording_free(&rec);
     return 0;

@@ -33,7 +33,6 @@ const rs_command rs_diff_entry = {
     .summary = "two recordings side by side: each configuration's time ratio, a verdict from both "
                "runs' spread, the counters and the stall line that moved most",
     .extras = RS_X_FORMAT,
-    .gives = RS_GIVES_DATA,
     .words = {{-1, RS_X_REPLAY, 0}, {-1, RS_X_AGAINST, 0}}, /* A as --replay, B as --against */
     .options = diff_options,
     .own_size = sizeof(diff_own),
@@ -96,10 +95,10 @@ int rs_cmd_diff(rs_cli *cli)
     if (!p) {
         rs_cli_error("out of host memory");
         rc = RS_E_NOMEM;
-    } else if (cli->format == RS_FMT_TABLE) {
-        rs_diff_print_table(cli->replay, cli->against, &a, &b, p, n);
+    } else if (rs_cli_text_format(cli) == RS_FMT_TABLE) {
+        rs_diff_print_table(rs_cli_out(cli), cli->replay, cli->against, &a, &b, p, n);
     } else {
-        rs_diff_print_data(cli->format, p, n);
+        rs_diff_print_data(rs_cli_out(cli), rs_cli_text_format(cli), p, n);
     }
     if (!rc) rc = gate(cli, p, n);
     if (!rc && fflush(stdout) != 0) rc = RS_E_IO;

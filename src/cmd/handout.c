@@ -18,13 +18,6 @@
 #include "ui/why.h"
 #include "analysis/ladder.h"
 
-typedef rs_doc doc;
-
-static void text(const doc *d, const char *s)
-{
-    rs_doc_text(d, s);
-}
-
 static const rs_row *first_ok(const rs_row *rows, int n)
 {
     for (int i = 0; i < n; i++)
@@ -32,7 +25,8 @@ static const rs_row *first_ok(const rs_row *rows, int n)
     return NULL;
 }
 
-static void head(const doc *d, const rs_cli *cli, const rs_row *rows, int n)
+/* The title and the paragraph that says what was measured, where, when. */
+static void head(rs_writer *w, const rs_cli *cli, const rs_row *rows, int n)
 {
     const rs_result *r = &first_ok(rows, n)->result;
     char size[48], count[48], title[256], when[64];
@@ -47,23 +41,7 @@ static void head(const doc *d, const rs_cli *cli, const rs_row *rows, int n)
         gmtime_r(&now, &tm);
         strftime(when, sizeof when, "measured %Y-%m-%d %H:%M UTC", &tm);
     }
-    if (d->html) {
-        fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
-              d->f);
-        text(d, title);
-        fputs("</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;"
-              "line-height:1.4}table{border-collapse:collapse}td,th{border:1px solid #bbb;"
-              "padding:.2em .5em;text-align:right}td:nth-child(2),th:nth-child(2),"
-              "td:last-child{text-align:left}code{background:#f3f3f3}</style>\n</head>\n<body>\n"
-              "<h1>",
-              d->f);
-        text(d, title);
-        fputs("</h1>\n<p>", d->f);
-    } else {
-        fputs("# ", d->f);
-        text(d, title);
-        fputs("\n\n", d->f);
-    }
+    rs_writer_title(w, title);
     char line[1024], src[512] = "", limit[64] = "";
     if (cli->replay) snprintf(src, sizeof src, " from %s", cli->replay);
     if (r->device.measured_gbps > 0.0) /* measured with these runs, where it was */
@@ -75,20 +53,29 @@ static void head(const doc *d, const rs_cli *cli, const rs_row *rows, int n)
              rs_dtype_name(r->req.type), rs_op_name(r->req.op), size, count, r->req.block,
              r->req.reps, rs_dist_name(r->req.dist), when, r->device.name, r->device.sm_count,
              r->device.peak_gbps, limit, src);
-    text(d, line);
-    fputs(d->html ? "</p>\n" : "\n\n", d->f);
+    rs_writer_say(w, "%s", line);
 }
 
-static const char *const columns[] = {"#",    "step",      "time", "step ×",  "total ×",
-                                      "GB/s", "% of peak", "J/GB", "correct", "explains it"};
+/* The ladder's columns; J/GB only where a step measured energy (--energy). */
+static const rs_column columns[] = {
+    {"step", "#", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"variant", "step", RS_CELL_TEXT, 0, 0},
+    {"time", NULL, RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"step_speedup", "step ×", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"cumulative_speedup", "total ×", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"gbps", "GB/s", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"pct_peak", "% of peak", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"j_per_gb", "J/GB", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"correct", NULL, RS_CELL_TEXT, 0, 0},
+    {"explains", "explains it", RS_CELL_TEXT, 0, 0},
+};
 enum { NCOL = sizeof columns / sizeof columns[0], JGB = 7 };
 
-/* The J/GB column only where a step measured energy (--energy). */
-static int shown(const rs_row *rows, int n, int k)
+static int any_energy(const rs_row *rows, int n)
 {
-    for (int i = 0; k == JGB && i < n; i++)
+    for (int i = 0; i < n; i++)
         if (rows[i].status == RS_OK && rows[i].result.energy.requested) return 1;
-    return k != JGB;
+    return 0;
 }
 
 static void row_cells(const rs_row *rows, int i, char cell[NCOL][160])
@@ -111,37 +98,32 @@ static void row_cells(const rs_row *rows, int i, char cell[NCOL][160])
     if (r->req.variant != RS_V_CPU) rs_story_cell(rows, i, 0, cell[9], 160);
 }
 
-static void table(const doc *d, const rs_row *rows, int n)
+static void table(rs_writer *w, const rs_row *rows, int n)
 {
-    fputs(d->html ? "<table>\n<tr>" : "|", d->f);
+    rs_column cols[NCOL];
+    int at[NCOL], nc = 0;
+    const int energy = any_energy(rows, n);
     for (int k = 0; k < NCOL; k++)
-        if (shown(rows, n, k)) fprintf(d->f, d->html ? "<th>%s</th>" : " %s |", columns[k]);
-    fputs(d->html ? "</tr>\n" : "\n|", d->f);
-    for (int k = 0; k < NCOL && !d->html; k++)
-        if (shown(rows, n, k)) fputs(k < 2 || k >= NCOL - 2 ? "---|" : "--:|", d->f);
-    if (!d->html) fputs("\n", d->f);
+        if (k != JGB || energy) at[nc] = k, cols[nc++] = columns[k];
+    rs_writer_table(w, cols, nc, NULL);
     for (int i = 0; i < n; i++) {
         if (rs_row_not_recorded(&rows[i])) continue; /* a replay's gap: no result to hand out */
         char cell[NCOL][160];
         row_cells(rows, i, cell);
-        fputs(d->html ? "<tr>" : "|", d->f);
-        for (int k = 0; k < NCOL; k++) {
-            if (!shown(rows, n, k)) continue;
-            fputs(d->html ? "<td>" : " ", d->f);
-            text(d, cell[k]);
-            fputs(d->html ? "</td>" : " |", d->f);
-        }
-        fputs(d->html ? "</tr>\n" : "\n", d->f);
+        rs_cell cells[NCOL];
+        for (int k = 0; k < nc; k++) cells[k] = (rs_cell){.text = cell[at[k]]};
+        rs_writer_row(w, cells);
     }
-    fputs(d->html ? "</table>\n" : "\n", d->f);
+    rs_writer_table_end(w);
 }
 
 /* The GB/s of every step that ran as bars, the streaming read as a
  * dashed line; names cut to fit the left margin. */
-static void chart(const doc *d, const rs_row *rows, int n)
+static void chart(FILE *f, const rs_row *rows, int n)
 {
-    const rs_row *f = first_ok(rows, n);
-    const double lim = f->result.device.measured_gbps;
+    const rs_doc d = {f, 1};
+    const rs_row *first = first_ok(rows, n);
+    const double lim = first->result.device.measured_gbps;
     double top = lim;
     int shown = 0;
     for (int i = 0; i < n; i++)
@@ -152,7 +134,7 @@ static void chart(const doc *d, const rs_row *rows, int n)
     if (!(top > 0.0)) return;
     enum { BAR = 30, LEFT = 200, LEN = 380 };
     const int h = shown * BAR + 44;
-    fprintf(d->f,
+    fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "font-family=\"sans-serif\" font-size=\"13\">\n",
             LEFT + LEN + 70, h);
@@ -162,21 +144,21 @@ static void chart(const doc *d, const rs_row *rows, int n)
         rs_request_label(&rows[i].result.req, label, sizeof label);
         const double len = LEN * rows[i].result.gbps / top;
         const int y = 10 + k++ * BAR;
-        fprintf(d->f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + 14);
-        text(d, rs_fmt_cut(label, 26, cut, sizeof cut));
-        fprintf(d->f,
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + 14);
+        rs_doc_text(&d, rs_fmt_cut(label, 26, cut, sizeof cut));
+        fprintf(f,
                 "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                 "fill=\"#4a7ab5\"/><text x=\"%.1f\" y=\"%d\">%.0f</text>\n",
                 LEFT, y, len, BAR - 8, LEFT + len + 4, y + 14, rows[i].result.gbps);
     }
     const double x = LEFT + LEN * lim / top;
     if (lim > 0.0)
-        fprintf(d->f,
+        fprintf(f,
                 "<line x1=\"%.1f\" y1=\"4\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c33\" "
                 "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" fill=\"#c33\" "
                 "text-anchor=\"end\">the streaming read, %.0f GB/s</text>\n",
                 x, x, h - 22, x, h - 6, lim);
-    fputs("</svg>\n", d->f);
+    fputs("</svg>\n", f);
 }
 
 /* The row a step is told against: the one above (a user kernel's:
@@ -192,35 +174,28 @@ static const rs_row *base_of(const rs_row *rows, int i)
     return NULL;
 }
 
-static void step(const doc *d, const rs_row *rows, int i)
+static void step(rs_writer *w, const rs_row *rows, int i)
 {
     const rs_result *r = &rows[i].result;
     char label[160], heading[400];
     rs_request_label(&r->req, label, sizeof label);
     const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
     snprintf(heading, sizeof heading, "%d. %s: %s", vi->step, label, vi->idea);
-    fputs(d->html ? "<h2>" : "## ", d->f);
-    text(d, heading);
-    fputs(d->html ? "</h2>\n<p>" : "\n\n", d->f);
+    rs_writer_heading(w, heading);
     const rs_row *b = base_of(rows, i);
     char base[160] = "";
     if (b) rs_request_label(&b->result.req, base, sizeof base);
-    char says[12][256];
+    char says[12][256], para[12 * 257] = "";
     const int ns = ui_why_measured(r, b ? &b->result : NULL, base, says, 12);
-    for (int k = 0; k < ns; k++) {
-        text(d, says[k]);
-        fputs(" ", d->f);
-    }
-    fputs(d->html ? "</p>\n" : "\n\n", d->f);
+    for (int k = 0, at = 0; k < ns && at < (int)sizeof para; k++)
+        at += snprintf(para + at, sizeof para - (size_t)at, "%s%s", k ? " " : "", says[k]);
+    rs_writer_say(w, "%s", para);
     char cell[160] = "";
     const int moved = rs_story_cell(rows, i, 0, cell, sizeof cell);
     if (strcmp(cell, "-") != 0) {
-        fputs(d->html ? "<p><b>The counter that explains it:</b> "
-                      : "**The counter that explains it:** ",
-              d->f);
-        text(d, cell);
-        if (moved) fputs(" (against the step above)", d->f);
-        fputs(d->html ? "</p>\n" : "\n\n", d->f);
+        char text[220];
+        snprintf(text, sizeof text, "%s%s", cell, moved ? " (against the step above)" : "");
+        rs_writer_lead(w, "The counter that explains it:", text);
     }
 }
 
@@ -230,16 +205,14 @@ int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n)
         rs_cli_error("no step ran: nothing to write a handout of");
         return RS_E_USAGE;
     }
-    const int was = rs_notation_utf8();
-    rs_notation_set(1); /* a document: UTF-8 whatever the terminal */
-    const doc d = {stdout, cli->handout == 2};
-    head(&d, cli, rows, n);
-    table(&d, rows, n);
-    if (d.html) chart(&d, rows, n);
+    rs_writer *w = cli->out;
+    if (!w) return RS_E_USAGE;
+    head(w, cli, rows, n);
+    table(w, rows, n);
+    FILE *svg = rs_writer_raw(w, RS_FMT_HTML);
+    if (svg) chart(svg, rows, n);
     for (int i = 0; i < n; i++)
-        if (rows[i].status == RS_OK && rows[i].result.req.variant != RS_V_CPU) step(&d, rows, i);
-    if (cli->replay) rs_handout_sweep(&d, cli->replay, &first_ok(rows, n)->result.req);
-    if (d.html) fputs("</body>\n</html>\n", d.f);
-    rs_notation_set(was);
+        if (rows[i].status == RS_OK && rows[i].result.req.variant != RS_V_CPU) step(w, rows, i);
+    if (cli->replay) rs_handout_sweep(w, cli->replay, &first_ok(rows, n)->result.req);
     return 0;
 }

@@ -1,15 +1,16 @@
 /* The handout's sweep section (handout_sweep.c), written to the handout's
- * document (formats/doc.h). */
+ * document (formats/writer.h). */
 #ifndef RS_CMD_HANDOUT_H
 #define RS_CMD_HANDOUT_H
 
 #include "core/request.h"
 #include "formats/doc.h"
+#include "formats/writer.h"
 
 /* With --replay FILE: where FILE holds a sweep of the ladder's type,
  * operation, block and input (q), the handout's last section: its times
  * over n as a table, its crossovers, and in HTML a log-log chart. 1 when
  * it wrote one. */
-int rs_handout_sweep(const rs_doc *d, const char *replay, const rs_request *q);
+int rs_handout_sweep(rs_writer *w, const char *replay, const rs_request *q);
 
 #endif

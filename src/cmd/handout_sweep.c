@@ -34,36 +34,37 @@ static int recorded_sweep(const rs_recording *rec, const rs_request *q, rs_sweep
 }
 
 /* Its times, one row a size: "-" where a run did not run or was wrong. */
-static void times_table(const rs_doc *d, const rs_sweep *s)
+static void times_table(rs_writer *w, const rs_sweep *s)
 {
-    const int ns = rs_sweep_series_count(s);
-    fputs(d->html ? "<table>\n<tr><th>n</th>" : "| n |", d->f);
-    for (int k = 0; k < ns; k++) {
-        fputs(d->html ? "<th>" : " ", d->f);
-        rs_doc_text(d, rs_sweep_series_name(s, k));
-        fputs(d->html ? "</th>" : " |", d->f);
-    }
-    fputs(d->html ? "</tr>\n" : "\n|---|", d->f);
-    for (int k = 0; k < ns && !d->html; k++) fputs("--:|", d->f);
-    if (!d->html) fputs("\n", d->f);
+    enum { MOST = 64 };
+    const int ns = rs_sweep_series_count(s) < MOST - 1 ? rs_sweep_series_count(s) : MOST - 1;
+    rs_column cols[MOST] = {{"n", NULL, RS_CELL_TEXT, 0, 0}};
+    for (int k = 0; k < ns; k++)
+        cols[k + 1] = (rs_column){rs_sweep_series_name(s, k), NULL, RS_CELL_TEXT, 0, RS_COL_RIGHT};
+    rs_writer_table(w, cols, ns + 1, NULL);
     for (int i = 0; i < s->sizes.count; i++) {
-        char n[48], t[32];
+        char n[48], t[MOST][32];
+        rs_cell cells[MOST] = {{.text = n}};
         rs_format_size(s->sizes.n[i], n, sizeof n);
-        fprintf(d->f, d->html ? "<tr><td>%s</td>" : "| %s |", n);
         for (int k = 0; k < ns; k++) {
             const double v = rs_sweep_value(s, i, k, RS_CHART_TIME);
-            if (v > 0.0) rs_fmt_time(v, 1, t, sizeof t);
-            fprintf(d->f, d->html ? "<td>%s</td>" : " %s |", v > 0.0 ? t : "-");
+            if (v > 0.0)
+                rs_fmt_time(v, 1, t[k], sizeof t[k]);
+            else
+                snprintf(t[k], sizeof t[k], "-");
+            cells[k + 1].text = t[k];
         }
-        fputs(d->html ? "</tr>\n" : "\n", d->f);
+        rs_writer_row(w, cells);
     }
-    fputs(d->html ? "</table>\n" : "\n", d->f);
+    rs_writer_table_end(w);
 }
 
 /* The times drawn log-log: log2 n across, log10 time up, one polyline
  * and a legend entry a series, the decades as grid lines. */
-static void chart(const rs_doc *d, const rs_sweep *s)
+static void chart(FILE *f, const rs_sweep *s)
 {
+    const rs_doc doc = {f, 1};
+    const rs_doc *d = &doc;
     static const char *const color[] = {"#4a7ab5", "#c3572f", "#3a9a5b", "#8c5bb5",
                                         "#b59a2f", "#2fa3b5", "#b52f7a", "#666666"};
     enum { LEFT = 70, TOP = 16, W = 520, H = 280, LEGEND = 170 };
@@ -109,7 +110,7 @@ static void chart(const rs_doc *d, const rs_sweep *s)
     fputs("</svg>\n", d->f);
 }
 
-int rs_handout_sweep(const rs_doc *d, const char *replay, const rs_request *q)
+int rs_handout_sweep(rs_writer *w, const char *replay, const rs_request *q)
 {
     rs_recording rec;
     rs_error err;
@@ -118,21 +119,17 @@ int rs_handout_sweep(const rs_doc *d, const char *replay, const rs_request *q)
     memset(&s, 0, sizeof s);
     const int found = recorded_sweep(&rec, q, &s);
     if (found) {
-        char lo[48], hi[48], cross[512];
+        char lo[48], hi[48], cross[512], head[160];
         rs_format_size(s.sizes.n[0], lo, sizeof lo);
         rs_format_size(s.sizes.n[s.sizes.count - 1], hi, sizeof hi);
-        fputs(d->html ? "<h2>" : "## ", d->f);
-        fprintf(d->f, "The sweep: n from %s to %s", lo, hi);
-        fputs(d->html ? "</h2>\n<p>" : "\n\n", d->f);
-        fputs("The median time of one reduction at each n, as recorded. ", d->f);
-        if (rs_sweep_crossovers(&s, cross, sizeof cross)) {
-            fputs("Who leads: ", d->f);
-            rs_doc_text(d, cross);
-            fputs(".", d->f);
-        }
-        fputs(d->html ? "</p>\n" : "\n\n", d->f);
-        if (d->html) chart(d, &s);
-        times_table(d, &s);
+        snprintf(head, sizeof head, "The sweep: n from %s to %s", lo, hi);
+        rs_writer_heading(w, head);
+        const int crossed = rs_sweep_crossovers(&s, cross, sizeof cross);
+        rs_writer_say(w, "The median time of one reduction at each n, as recorded.%s%s%s",
+                      crossed ? " Who leads: " : "", crossed ? cross : "", crossed ? "." : "");
+        FILE *svg = rs_writer_raw(w, RS_FMT_HTML);
+        if (svg) chart(svg, &s);
+        times_table(w, &s);
     }
     rs_sweep_free(&s);
     rs_recording_free(&rec);

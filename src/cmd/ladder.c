@@ -46,7 +46,6 @@ const rs_command rs_ladder_entry = {
     .summary = "run the ladder of variants on one configuration",
     .fields = RS_ALL_FIELDS & ~(RS_FIELD(variant) | RS_FIELD(sweep)),
     .extras = RS_RUNS | RS_X_AGAINST,
-    .gives = RS_GIVES_DATA | RS_GIVES_MD | RS_GIVES_HTML,
     .options = ladder_options,
     .own_size = sizeof(ladder_own),
     .fn = rs_cmd_ladder,
@@ -59,6 +58,12 @@ static int refused(const rs_cli *cli)
 {
     int rc = rs_cli_check_kernels(cli);
     if (rc || (rc = rs_cli_check_outputs(cli)) || (rc = rs_cli_save_preset(cli))) return rc;
+    if (cli->against && (cli->format == RS_FMT_MD || cli->format == RS_FMT_HTML)) {
+        rs_cli_error("--against sets a table beside the ladder's table; the handout (--format "
+                     "%s) has none: leave one of them out",
+                     rs_writers[cli->format]->name);
+        return RS_E_USAGE;
+    }
     if (cli->against && (rc = rs_cli_against_table(cli, "ladder"))) return rc;
     if (cli->against && (rc = rs_cli_rows_against(cli, "ladder", 1, NULL, 0)))
         return rc;                               /* B first */
@@ -110,10 +115,11 @@ int rs_cmd_ladder(rs_cli *cli)
     const int named = cli->set[RS_F_metrics] && strcmp(m, "none") != 0 &&
                       strcmp(m, "default") != 0 && strcmp(m, "full") != 0;
     int doc = 0; /* the handout's own status: nothing ran to write one of */
-    if (cli->handout && rs_runner_any_ok(rows, done))
+    const int handout = cli->format == RS_FMT_MD || cli->format == RS_FMT_HTML;
+    if (handout && rs_runner_any_ok(rows, done))
         doc = rs_print_handout(cli, rows, done);
-    else if (done > 0 && !cli->handout)
-        rs_print_ladder(stdout, rows, done, cli->format,
+    else if (done > 0 && !handout)
+        rs_print_ladder(rs_cli_out(cli), rows, done, rs_cli_text_format(cli),
                         RS_CLI_OWN(cli, ladder_own)->wide || named);
     const int missing = rs_cli_stalls_missing(cli, rows, done);
     const int no_energy = rs_cli_energy_missing(cli, rows, done);

@@ -15,13 +15,12 @@ const rs_command rs_metrics_entry = {
     .summary = "list the hardware counters and what they cost",
     .fields = RS_FIELD(device),
     .extras = RS_X_FORMAT,
-    .gives = RS_GIVES_DATA,
     .fn = rs_cmd_metrics,
 };
 
 /* One counter of `redscope metrics`: a table line, a CSV line, or an
  * element of arr; passes -1 where it cannot be read here. */
-static void metric_line(rs_format fmt, cJSON *arr, const rs_metric_def *d, int passes)
+static void metric_line(FILE *out, rs_format fmt, cJSON *arr, const rs_metric_def *d, int passes)
 {
     const char *set = d->in_default ? "default" : "full";
     char pass_txt[16] = "n/a";
@@ -38,13 +37,13 @@ static void metric_line(rs_format fmt, cJSON *arr, const rs_metric_def *d, int p
         cJSON_AddStringToObject(o, "meaning", d->meaning);
         cJSON_AddItemToArray(arr, o);
     } else if (fmt == RS_FMT_CSV) {
-        printf("%s,%s,%s,%s,%s,%s,%s,", d->key, d->label, d->title, d->cupti ? d->cupti : "",
-               d->unit, set, pass_txt);
-        rs_csv_field(stdout, d->meaning);
-        printf("\n");
+        fprintf(out, "%s,%s,%s,%s,%s,%s,%s,", d->key, d->label, d->title, d->cupti ? d->cupti : "",
+                d->unit, set, pass_txt);
+        rs_csv_field(out, d->meaning);
+        fprintf(out, "\n");
     } else {
-        printf("%-20s %-26s %-9s %-5s %-8s %6s  %s\n", d->key, d->label, d->title, d->unit, set,
-               pass_txt, d->meaning);
+        fprintf(out, "%-20s %-26s %-9s %-5s %-8s %6s  %s\n", d->key, d->label, d->title, d->unit,
+                set, pass_txt, d->meaning);
     }
 }
 
@@ -61,18 +60,20 @@ static const rs_gpu_facts *facts_of(const rs_cli *cli, rs_source **src)
     return NULL;
 }
 
-static void print_sets(const rs_gpu_facts *f, int pd, int pf)
+static void print_sets(FILE *out, const rs_gpu_facts *f, int pd, int pf)
 {
-    printf("Hardware counters (read in process through CUPTI). %s\n",
-           f->counters_ok ? "Counters are available on this GPU."
-                          : "Counters are not available here:");
+    fprintf(out, "Hardware counters (read in process through CUPTI). %s\n",
+            f->counters_ok ? "Counters are available on this GPU."
+                           : "Counters are not available here:");
     if (!f->counters_ok)
-        printf("  %s\n  Pass counts below are for GH100 (H100/H200), from the CUPTI host API.\n",
-               f->counters_why);
-    printf("Sets: default = %d pass%s, full = %d passes (a pass replays every kernel once).\n\n",
-           pd, pd == 1 ? "" : "es", pf);
-    printf("%-20s %-26s %-9s %-5s %-8s %6s  %s\n", "key", "name", "column", "unit", "set", "passes",
-           "meaning");
+        fprintf(out,
+                "  %s\n  Pass counts below are for GH100 (H100/H200), from the CUPTI host API.\n",
+                f->counters_why);
+    fprintf(out,
+            "Sets: default = %d pass%s, full = %d passes (a pass replays every kernel once).\n\n",
+            pd, pd == 1 ? "" : "es", pf);
+    fprintf(out, "%-20s %-26s %-9s %-5s %-8s %6s  %s\n", "key", "name", "column", "unit", "set",
+            "passes", "meaning");
 }
 
 int rs_cmd_metrics(rs_cli *cli)
@@ -85,11 +86,13 @@ int rs_cmd_metrics(rs_cli *cli)
     }
     const int pd = f->passes_default > 0 ? f->passes_default : -1; /* 0: not found */
     const int pf = f->passes_full > 0 ? f->passes_full : -1;
-    cJSON *arr = cli->format == RS_FMT_JSON ? cJSON_CreateArray() : NULL;
-    if (cli->format == RS_FMT_TABLE) print_sets(f, pd, pf);
-    if (cli->format == RS_FMT_CSV) printf("key,name,column,cupti_name,unit,set,passes,meaning\n");
+    FILE *out = rs_cli_out(cli);
+    cJSON *arr = rs_cli_text_format(cli) == RS_FMT_JSON ? cJSON_CreateArray() : NULL;
+    if (rs_cli_text_format(cli) == RS_FMT_TABLE) print_sets(out, f, pd, pf);
+    if (rs_cli_text_format(cli) == RS_FMT_CSV)
+        fprintf(out, "key,name,column,cupti_name,unit,set,passes,meaning\n");
     for (int i = 0; i < RS_METRIC_COUNT; i++)
-        metric_line(cli->format, arr, &rs_metric_defs[i], f->metric_passes[i]);
+        metric_line(out, rs_cli_text_format(cli), arr, &rs_metric_defs[i], f->metric_passes[i]);
     if (arr) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddBoolToObject(o, "available", f->counters_ok);
@@ -98,7 +101,7 @@ int rs_cmd_metrics(rs_cli *cli)
         cJSON_AddNumberToObject(o, "full_passes", pf);
         cJSON_AddItemToObject(o, "metrics", arr);
         char *s = cJSON_Print(o);
-        printf("%s\n", s);
+        fprintf(out, "%s\n", s);
         free(s);
         cJSON_Delete(o);
     }

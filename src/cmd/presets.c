@@ -13,7 +13,6 @@ const rs_command rs_presets_entry = {
     .usage = "",
     .summary = "list shipped and saved presets",
     .extras = RS_X_FORMAT,
-    .gives = RS_GIVES_DATA,
     .fn = rs_cmd_presets,
 };
 
@@ -31,7 +30,7 @@ static const preset_text *shown(const rs_preset_info *p, preset_text *t)
     return t;
 }
 
-static void presets_json(const rs_preset_info *list, int n)
+static void presets_json(FILE *out, const rs_preset_info *list, int n)
 {
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; i < n; i++) {
@@ -45,22 +44,22 @@ static void presets_json(const rs_preset_info *list, int n)
         cJSON_AddItemToArray(arr, o);
     }
     char *s = cJSON_Print(arr);
-    printf("%s\n", s);
+    fprintf(out, "%s\n", s);
     free(s);
     cJSON_Delete(arr);
 }
 
-static void presets_table(const rs_preset_info *list, int n, int shipped)
+static void presets_table(FILE *out, const rs_preset_info *list, int n, int shipped)
 {
     int count = 0;
     for (int i = 0; i < n; i++) {
         if (list[i].shipped != shipped) continue;
         preset_text t;
         shown(&list[i], &t);
-        printf("  %-22s %s%s\n", t.name, list[i].valid ? "" : "BROKEN: ", t.note);
+        fprintf(out, "  %-22s %s%s\n", t.name, list[i].valid ? "" : "BROKEN: ", t.note);
         count++;
     }
-    if (!shipped && !count) printf("  (none yet: redscope run ... --save-preset NAME)\n");
+    if (!shipped && !count) fprintf(out, "  (none yet: redscope run ... --save-preset NAME)\n");
 }
 
 int rs_cmd_presets(rs_cli *cli)
@@ -71,27 +70,28 @@ int rs_cmd_presets(rs_cli *cli)
     const int n = rs_preset_list(list, MAXP);
     char user[RS_PATH_MAX] = "", dir[4 * RS_PATH_MAX];
     rs_preset_user_dir(user, sizeof user, NULL);
-    if (cli->format == RS_FMT_JSON) {
-        presets_json(list, n);
-    } else if (cli->format == RS_FMT_CSV) {
-        printf("name,kind,path,note\n");
+    FILE *out = rs_cli_out(cli);
+    if (rs_cli_text_format(cli) == RS_FMT_JSON) {
+        presets_json(out, list, n);
+    } else if (rs_cli_text_format(cli) == RS_FMT_CSV) {
+        fprintf(out, "name,kind,path,note\n");
         for (int i = 0; i < n; i++) {
             preset_text t;
             shown(&list[i], &t);
-            rs_csv_field(stdout, t.name);
-            printf(",%s,", list[i].shipped ? "shipped" : "user");
-            rs_csv_field(stdout, t.path);
-            printf(",");
-            rs_csv_field(stdout, t.note);
-            printf("\n");
+            rs_csv_field(out, t.name);
+            fprintf(out, ",%s,", list[i].shipped ? "shipped" : "user");
+            rs_csv_field(out, t.path);
+            fprintf(out, ",");
+            rs_csv_field(out, t.note);
+            fprintf(out, "\n");
         }
     } else {
         const char *shipped = rs_preset_shipped_dir();
-        printf("shipped presets (%s):\n",
-               *shipped ? rs_text_safe(shipped, 0, dir, sizeof dir) : "none found");
-        presets_table(list, n, 1);
-        printf("your presets (%s):\n", rs_text_safe(user, 0, dir, sizeof dir));
-        presets_table(list, n, 0);
+        fprintf(out, "shipped presets (%s):\n",
+                *shipped ? rs_text_safe(shipped, 0, dir, sizeof dir) : "none found");
+        presets_table(out, list, n, 1);
+        fprintf(out, "your presets (%s):\n", rs_text_safe(user, 0, dir, sizeof dir));
+        presets_table(out, list, n, 0);
     }
     free(list);
     return 0;

@@ -23,7 +23,6 @@ const rs_command rs_recording_entry = {
     .usage = "FILE",
     .summary = "list what a recording holds: its configurations, as R shows them",
     .extras = RS_X_FORMAT | RS_X_REPLAY,
-    .gives = RS_GIVES_DATA,
     .words = {{-1, RS_X_REPLAY, 0}}, /* FILE: as --replay names one */
     .fn = rs_cmd_recording,
     .help = recording_help,
@@ -100,35 +99,37 @@ static cJSON *config_json(const rs_rec_config *c, const config_facts *f, int k)
     return o;
 }
 
-static void print_table(const char *path, const rs_recording *rec, const rs_rec_config *c, int n)
+static void print_table(FILE *out, const char *path, const rs_recording *rec,
+                        const rs_rec_config *c, int n)
 {
     char dev[96];
     rs_text_safe(rec->device.name, 0, dev, sizeof dev);
-    printf("%s: %d configuration%s, %d row%s, %d check%s, recorded on %s\n", path, n,
-           n == 1 ? "" : "s", rec->count, rec->count == 1 ? "" : "s", rec->check_count,
-           rec->check_count == 1 ? "" : "s", rec->has_device ? dev : "no GPU");
-    printf("%3s  %-7s %-8s %-7s %-13s %5s  %-11s %4s %-8s %-8s %4s %4s %6s  %s\n", "#", "command",
-           "type", "op", "n", "block", "finish", "reps", "input", "counters", "gpus", "rows",
-           "stalls", "variants");
+    fprintf(out, "%s: %d configuration%s, %d row%s, %d check%s, recorded on %s\n", path, n,
+            n == 1 ? "" : "s", rec->count, rec->count == 1 ? "" : "s", rec->check_count,
+            rec->check_count == 1 ? "" : "s", rec->has_device ? dev : "no GPU");
+    fprintf(out, "%3s  %-7s %-8s %-7s %-13s %5s  %-11s %4s %-8s %-8s %4s %4s %6s  %s\n", "#",
+            "command", "type", "op", "n", "block", "finish", "reps", "input", "counters", "gpus",
+            "rows", "stalls", "variants");
     for (int k = 0; k < n; k++) {
         config_facts f;
         facts(rec, &c[k], &f);
         char gpus[16];
         snprintf(gpus, sizeof gpus, c[k].gpus == 1 ? "1" : c[k].gpus ? "1,%u" : "1,all", c[k].gpus);
-        printf("%3d  %-7s %-8s %-7s %-13s %5u  %-11s %4u %-8s %-8s %4s %4d %6d  %s%s%s\n", k + 1,
-               c[k].command, rs_dtype_name(c[k].req.type), rs_op_name(c[k].req.op), f.sizes,
-               c[k].req.block, rs_finish_name(c[k].req.finish), c[k].req.reps,
-               rs_dist_name(c[k].req.dist), c[k].req.metrics, gpus, f.rows, f.stalls, f.vars,
-               f.kernels[0] ? "; kernels " : "", f.kernels);
+        fprintf(out, "%3d  %-7s %-8s %-7s %-13s %5u  %-11s %4u %-8s %-8s %4s %4d %6d  %s%s%s\n",
+                k + 1, c[k].command, rs_dtype_name(c[k].req.type), rs_op_name(c[k].req.op), f.sizes,
+                c[k].req.block, rs_finish_name(c[k].req.finish), c[k].req.reps,
+                rs_dist_name(c[k].req.dist), c[k].req.metrics, gpus, f.rows, f.stalls, f.vars,
+                f.kernels[0] ? "; kernels " : "", f.kernels);
     }
-    printf("replay one: redscope --replay %s (R lists these), or run, ladder or sweep with "
-           "--replay and its settings\n",
-           path);
+    fprintf(out,
+            "replay one: redscope --replay %s (R lists these), or run, ladder or sweep with "
+            "--replay and its settings\n",
+            path);
 }
 
 /* An all-reduce recording (redscope allreduce --record), in a line: its
  * GPUs, sizes, algorithms and how to replay it; -1 where path is not one. */
-static int allreduce_summary(const rs_cli *cli, const char *path)
+static int allreduce_summary(rs_cli *cli, const char *path)
 {
     rs_ar_record *r = calloc(1, sizeof *r);
     rs_sweep_sizes none;
@@ -154,11 +155,13 @@ static int allreduce_summary(const rs_cli *cli, const char *path)
         if (algos & (1u << k))
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                      names[0] ? ", " : "", rs_ar_algo_name((rs_ar_algo)k));
-    printf("%s: an all-reduce recording over %d GPU%s (%s), %s %s, n %s..%s per GPU, %d "
-           "points of %u reps; algorithms %s\nreplay it: redscope allreduce --replay %s --algo "
-           "all\n",
-           path, r->gpus, r->gpus == 1 ? "" : "s", dev, rs_dtype_name(r->type), rs_op_name(r->op),
-           a, b, r->npoints, r->reps, names, path);
+    FILE *out = rs_cli_out(cli);
+    fprintf(out,
+            "%s: an all-reduce recording over %d GPU%s (%s), %s %s, n %s..%s per GPU, %d "
+            "points of %u reps; algorithms %s\nreplay it: redscope allreduce --replay %s --algo "
+            "all\n",
+            path, r->gpus, r->gpus == 1 ? "" : "s", dev, rs_dtype_name(r->type), rs_op_name(r->op),
+            a, b, r->npoints, r->reps, names, path);
     free(r);
     return 0;
 }
@@ -173,7 +176,7 @@ int rs_cmd_recording(rs_cli *cli)
     rs_error err;
     if (rs_recording_load(cli->replay, &rec, &err) != RS_OK) {
         char path[1024];
-        if (cli->format == RS_FMT_TABLE &&
+        if (rs_cli_text_format(cli) == RS_FMT_TABLE &&
             allreduce_summary(cli, rs_text_safe(cli->replay, 0, path, sizeof path)) == 0)
             return 0;
         rs_cli_error("%s", err.msg);
@@ -184,9 +187,10 @@ int rs_cmd_recording(rs_cli *cli)
     const int n = c ? rs_recording_configs(&rec, c, maxc) : 0;
     char path[1024];
     rs_text_safe(cli->replay, 0, path, sizeof path);
-    if (cli->format == RS_FMT_TABLE) {
-        print_table(path, &rec, c, n);
-    } else if (cli->format == RS_FMT_JSON) {
+    FILE *out = rs_cli_out(cli);
+    if (rs_cli_text_format(cli) == RS_FMT_TABLE) {
+        print_table(out, path, &rec, c, n);
+    } else if (rs_cli_text_format(cli) == RS_FMT_JSON) {
         cJSON *arr = cJSON_CreateArray();
         for (int k = 0; k < n; k++) {
             config_facts f;
@@ -194,26 +198,27 @@ int rs_cmd_recording(rs_cli *cli)
             cJSON_AddItemToArray(arr, config_json(&c[k], &f, k));
         }
         char *s = cJSON_Print(arr);
-        if (s) printf("%s\n", s);
+        if (s) fprintf(out, "%s\n", s);
         free(s);
         cJSON_Delete(arr);
     } else {
-        printf("config,command,variants,type,op,n_min,n_max,block,finish,reps,input,metrics,rows,"
-               "stall_views,gpus,kernels\n");
+        fprintf(out,
+                "config,command,variants,type,op,n_min,n_max,block,finish,reps,input,metrics,rows,"
+                "stall_views,gpus,kernels\n");
         for (int k = 0; k < n; k++) {
             config_facts f;
             facts(&rec, &c[k], &f);
-            printf("%d,", k + 1);
-            rs_csv_field(stdout, c[k].command);
-            printf(",");
-            rs_csv_field(stdout, f.vars);
-            printf(",%s,%s,%llu,%llu,%u,%s,%u,%s,%s,%d,%d,%u,", rs_dtype_name(c[k].req.type),
-                   rs_op_name(c[k].req.op), (unsigned long long)c[k].n_lo,
-                   (unsigned long long)c[k].n_hi, c[k].req.block, rs_finish_name(c[k].req.finish),
-                   c[k].req.reps, rs_dist_name(c[k].req.dist), c[k].req.metrics, f.rows, f.stalls,
-                   c[k].gpus);
-            rs_csv_field(stdout, f.kernels);
-            printf("\n");
+            fprintf(out, "%d,", k + 1);
+            rs_csv_field(out, c[k].command);
+            fprintf(out, ",");
+            rs_csv_field(out, f.vars);
+            fprintf(out, ",%s,%s,%llu,%llu,%u,%s,%u,%s,%s,%d,%d,%u,", rs_dtype_name(c[k].req.type),
+                    rs_op_name(c[k].req.op), (unsigned long long)c[k].n_lo,
+                    (unsigned long long)c[k].n_hi, c[k].req.block, rs_finish_name(c[k].req.finish),
+                    c[k].req.reps, rs_dist_name(c[k].req.dist), c[k].req.metrics, f.rows, f.stalls,
+                    c[k].gpus);
+            rs_csv_field(out, f.kernels);
+            fprintf(out, "\n");
         }
     }
     free(c);

@@ -32,7 +32,6 @@ const rs_command rs_run_entry = {
     .summary = "run one variant and print every figure",
     .fields = RS_ALL_FIELDS & ~(RS_FIELD(variants) | RS_FIELD(sweep)),
     .extras = RS_RUNS | RS_X_AGAINST,
-    .gives = RS_GIVES_DATA,
     .options = run_options,
     .own_size = sizeof(rs_run_own),
     .fn = rs_cmd_run,
@@ -86,7 +85,7 @@ int rs_cmd_run(rs_cli *cli)
         if (cli->against && cli->req.stalls)
             rc = rs_run_print_against(cli, src, row);
         else
-            rs_print_run(stdout, row, cli->format);
+            rs_print_run(rs_cli_out(cli), row, rs_cli_text_format(cli));
         if (cli->against && !cli->req.stalls) rc = rs_cli_rows_against(cli, "run", 0, row, 1);
         const int missing = rc ? 0 : rs_cli_stalls_missing(cli, row, 1); /* --against said it */
         const int no_energy = rs_cli_energy_missing(cli, row, 1);

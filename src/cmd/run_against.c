@@ -102,31 +102,34 @@ int rs_run_print_against(const rs_cli *cli, rs_source *src, const rs_row *row)
     char name[RS_NOTE_MAX + 64];
     int rc = other && d ? 0 : RS_E_NOMEM;
     if (!rc && !rs_result_stalls(&row->result)->valid) {
-        rs_print_run(stdout, row, cli->format); /* the run stands; its view is missing */
+        rs_print_run(rs_cli_out(cli), row,
+                     rs_cli_text_format(cli)); /* the run stands; its view is missing */
         rs_cli_error("no stall view to compare: %s",
                      rs_result_stalls(&row->result)->why[0] ? rs_result_stalls(&row->result)->why
                      : cli->replay ? "this run was recorded without --stalls"
                                    : "this run was not sampled");
         rc = RS_E_USAGE;
     } else if (!rc && (rc = against_run(cli, src, other, name, sizeof name)) != 0) {
-        rs_print_run(stdout, row, cli->format);
+        rs_print_run(rs_cli_out(cli), row, rs_cli_text_format(cli));
     }
     if (!rc) {
         const int n = rs_stalls_diff(rs_result_stalls(&other->result),
                                      rs_result_stalls(&row->result), d, RS_STALL_DELTAS);
-        if (cli->format == RS_FMT_JSON) {
+        FILE *out = rs_cli_out(cli);
+        if (rs_cli_text_format(cli) == RS_FMT_JSON) {
             cJSON *j = rs_row_to_json(row);
             cJSON_AddItemToObject(j, "against", rs_stall_diff_to_json(name, d, n));
             char *text = cJSON_Print(j);
-            if (text) printf("%s\n", text);
+            if (text) fprintf(out, "%s\n", text);
             cJSON_free(text);
             cJSON_Delete(j);
-        } else if (cli->format == RS_FMT_CSV) { /* one table: the run's, then the lines */
-            rs_print_run_csv(stdout, row, name, d, n);
+        } else if (rs_cli_text_format(cli) ==
+                   RS_FMT_CSV) { /* one table: the run's, then the lines */
+            rs_print_run_csv(out, row, name, d, n);
         } else {
-            rs_print_run(stdout, row, cli->format);
-            printf("\n");
-            rs_print_stall_diff(stdout, name, d, n, cli->format);
+            rs_print_run(out, row, rs_cli_text_format(cli));
+            fprintf(out, "\n");
+            rs_print_stall_diff(out, name, d, n, rs_cli_text_format(cli));
         }
     }
     free(other);

@@ -59,11 +59,12 @@ static void line_with_text(const char *file, int line, char *buf, size_t len)
 
 static void print_table(const rs_cli *cli, const rs_check_report *r)
 {
+    FILE *out = rs_cli_out(cli);
     char n[32], what[64];
     rs_format_size(cli->req.n, n, sizeof n); /* as every n is written: 2^20 */
-    printf("%s check of %s (%s %s, n %s, block %u) with %s:\n", rs_check_name(r->kind),
-           rs_request_name(&cli->req), rs_dtype_name(cli->req.type), rs_op_name(cli->req.op), n,
-           cli->req.block, r->tools);
+    fprintf(out, "%s check of %s (%s %s, n %s, block %u) with %s:\n", rs_check_name(r->kind),
+            rs_request_name(&cli->req), rs_dtype_name(cli->req.type), rs_op_name(cli->req.op), n,
+            cli->req.block, r->tools);
     for (int i = 0; i < r->count; i++) {
         const rs_finding *f = &r->findings[i];
         char count[32], a[256], b[256];
@@ -74,48 +75,49 @@ static void print_table(const rs_cli *cli, const rs_check_report *r)
             char *slash = strstr(what, " / ");
             if (slash) *slash = '\0';
             line_with_text(f->file2, f->line2, b, sizeof b);
-            printf("  %12s %s  %-5s %s\n  %12s %s  %-5s %s\n", count,
-                   r->kind == RS_CHECK_RACE ? "hazards" : "errors ", what, a, "", "       ",
-                   slash ? slash + 3 : "", b);
+            fprintf(out, "  %12s %s  %-5s %s\n  %12s %s  %-5s %s\n", count,
+                    r->kind == RS_CHECK_RACE ? "hazards" : "errors ", what, a, "", "       ",
+                    slash ? slash + 3 : "", b);
         } else {
-            printf("  %12s %s  %s\n  %12s %s\n", count, f->count == 1 ? "error " : "errors", what,
-                   "", a);
+            fprintf(out, "  %12s %s  %s\n  %12s %s\n", count, f->count == 1 ? "error " : "errors",
+                    what, "", a);
         }
     }
-    if (r->more) printf("  (and %d more groups)\n", r->more);
+    if (r->more) fprintf(out, "  (and %d more groups)\n", r->more);
     char s[512];
     rs_check_sentence(r, s, sizeof s);
-    printf("%s\n", s);
+    fprintf(out, "%s\n", s);
 }
 
-static void print_csv(const rs_check_report *r)
+static void print_csv(FILE *out, const rs_check_report *r)
 {
-    printf("check,what,kernel,file,line,file2,line2,count\n");
+    fprintf(out, "check,what,kernel,file,line,file2,line2,count\n");
     for (int i = 0; i < r->count; i++) {
         const rs_finding *f = &r->findings[i];
         /* the sanitizer's words and names are quoted: a kernel's may hold commas */
         const char *text[] = {f->what, f->kernel, f->file};
-        printf("%s", rs_check_name(r->kind));
+        fprintf(out, "%s", rs_check_name(r->kind));
         for (size_t k = 0; k < sizeof text / sizeof text[0]; k++) {
-            printf(",");
-            rs_csv_field(stdout, text[k]);
+            fprintf(out, ",");
+            rs_csv_field(out, text[k]);
         }
-        printf(",%d,", f->line);
-        rs_csv_field(stdout, f->file2);
+        fprintf(out, ",%d,", f->line);
+        rs_csv_field(out, f->file2);
         if (f->file2[0])
-            printf(",%d,%llu\n", f->line2, (unsigned long long)f->count);
+            fprintf(out, ",%d,%llu\n", f->line2, (unsigned long long)f->count);
         else
-            printf(",,%llu\n", (unsigned long long)f->count);
+            fprintf(out, ",,%llu\n", (unsigned long long)f->count);
     }
 }
 
 static void print_json(const rs_cli *cli, const rs_check_report *r)
 {
+    FILE *out = rs_cli_out(cli);
     cJSON *j = cJSON_CreateObject();
     cJSON_AddItemToObject(j, "request", rs_request_to_json(&cli->req));
     cJSON_AddItemToObject(j, "check", rs_check_to_json(r));
     char *s = cJSON_Print(j);
-    if (s) printf("%s\n", s);
+    if (s) fprintf(out, "%s\n", s);
     free(s);
     cJSON_Delete(j);
 }
@@ -141,10 +143,10 @@ static int report_exit(const rs_cli *cli, const rs_check_report *r)
 
 static void print_report(const rs_cli *cli, const rs_check_report *r)
 {
-    if (cli->format == RS_FMT_JSON)
+    if (rs_cli_text_format(cli) == RS_FMT_JSON)
         print_json(cli, r);
-    else if (cli->format == RS_FMT_CSV)
-        print_csv(r);
+    else if (rs_cli_text_format(cli) == RS_FMT_CSV)
+        print_csv(rs_cli_out(cli), r);
     else
         print_table(cli, r);
 }

@@ -28,7 +28,6 @@ const rs_command rs_sweep_entry = {
     .summary = "time variants over a range of n",
     .fields = RS_ALL_FIELDS & ~(RS_FIELD(variant) | RS_FIELD(stalls)),
     .extras = RS_RUNS | RS_X_PLOT | RS_X_AGAINST,
-    .gives = RS_GIVES_DATA,
     .fn = rs_cmd_sweep,
     .help = sweep_help,
 };
@@ -154,7 +153,7 @@ int rs_cmd_sweep(rs_cli *cli)
     } else if (!(rc = rs_cli_open_source(cli, need_gpu, &src))) {
         rc = rs_cli_run_list(cli, src, &(rs_ask){RS_ASK_RUN, "sweep", NULL, NULL}, reqs,
                              sizes.count * nvar, s.rows, &s.done);
-        rs_print_sweep(stdout, &s, cli->format);
+        rs_print_sweep(rs_cli_out(cli), &s, rs_cli_text_format(cli));
         if (!rc) rc = rs_cli_nothing_recorded(cli, src, "sweep", s.rows, s.done);
         const int no_energy = rs_cli_energy_missing(cli, s.rows, s.done);
         if (!rc) rc = no_energy;

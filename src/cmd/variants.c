@@ -18,7 +18,6 @@ const rs_command rs_variants_entry = {
     .usage = "",
     .summary = "list the variants of the ladder",
     .extras = RS_X_FORMAT,
-    .gives = RS_GIVES_DATA | RS_GIVES_MD | RS_GIVES_HTML,
     .fn = rs_cmd_variants,
     .help = variants_help,
 };
@@ -47,8 +46,7 @@ static const rs_column variant_columns[] = {
 int rs_cmd_variants(rs_cli *cli)
 {
     rs_writer w;
-    rs_writer_begin(&w, stdout, rs_out_format_of(cli->format, cli->handout),
-                    "The variants of the ladder", variant_columns, NCOLS);
+    rs_writer_begin(&w, stdout, cli->format, "The variants of the ladder", variant_columns, NCOLS);
     for (int v = 0; v < RS_VARIANT_COUNT; v++) {
         const rs_variant_info *vi = rs_catalogue_get(v);
         const rs_cell cells[NCOLS] = {

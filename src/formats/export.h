@@ -9,9 +9,19 @@
 #include "core/result.h"
 #include "core/row.h"
 
-typedef enum { RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON } rs_format;
+/* The output formats, one writer each (formats/writer.h names them). */
+typedef enum {
+    RS_FMT_TABLE,
+    RS_FMT_CSV,
+    RS_FMT_JSON,
+    RS_FMT_MD,
+    RS_FMT_HTML,
+    RS_FMT_COUNT
+} rs_format;
 
-int rs_format_from_name(const char *s); /* -1 when unknown */
+int rs_format_from_name(const char *s); /* -1 when unknown (writer.c) */
+/* The format names, "table, csv, json, md or html". */
+const char *rs_format_names(void);
 
 cJSON *rs_request_to_json(const rs_request *r);
 rs_status rs_request_from_json(const cJSON *j, rs_request *r, rs_error *err);

@@ -16,15 +16,6 @@
 #include "stalls_io.h"
 #include "core/text.h"
 
-int rs_format_from_name(const char *s)
-{
-    if (!s) return -1;
-    if (strcmp(s, "table") == 0) return RS_FMT_TABLE;
-    if (strcmp(s, "csv") == 0) return RS_FMT_CSV;
-    if (strcmp(s, "json") == 0) return RS_FMT_JSON;
-    return -1;
-}
-
 /* ---- JSON ----------------------------------------------------------------------- */
 
 cJSON *rs_request_to_json(const rs_request *r)

@@ -46,8 +46,8 @@ void rs_diff_config_label(const rs_row *r, char *buf, size_t len);
 /* run_diff_out.c: the table of pairs (A and B named as given; each
  * recording's device beside), then what one side alone holds; or their
  * CSV or JSON. On stdout. */
-void rs_diff_print_table(const char *name_a, const char *name_b, const rs_recording *a,
+void rs_diff_print_table(FILE *f, const char *name_a, const char *name_b, const rs_recording *a,
                          const rs_recording *b, const rs_diff_pair *p, int n);
-void rs_diff_print_data(rs_format fmt, const rs_diff_pair *p, int n);
+void rs_diff_print_data(FILE *f, rs_format fmt, const rs_diff_pair *p, int n);
 
 #endif

@@ -48,7 +48,7 @@ static void time_of(const rs_row *r, int utf8, char *buf, size_t len)
         snprintf(buf, len, "%s", r ? "failed" : "-");
 }
 
-static void print_pair(const rs_diff_pair *p, int utf8)
+static void print_pair(FILE *f, const rs_diff_pair *p, int utf8)
 {
     char label[160], ta[32], tb[32], ratio[32], moved[160], x[3][48];
     rs_diff_config_label(side(p), label, sizeof label);
@@ -56,13 +56,13 @@ static void print_pair(const rs_diff_pair *p, int utf8)
     time_of(p->b, utf8, tb, sizeof tb);
     rs_fmt_ratio(p->speedup, utf8, ratio, sizeof ratio);
     counters_moved(p, utf8, 0, moved, sizeof moved);
-    printf("%-40.40s %s %s %s  %-7s %s\n", label, rs_pad(ta, 9, 1, x[0], sizeof x[0]),
-           rs_pad(tb, 9, 1, x[1], sizeof x[1]), rs_pad(ratio, 7, 1, x[2], sizeof x[2]),
-           rs_diff_verdict_name(p->verdict), moved);
+    fprintf(f, "%-40.40s %s %s %s  %-7s %s\n", label, rs_pad(ta, 9, 1, x[0], sizeof x[0]),
+            rs_pad(tb, 9, 1, x[1], sizeof x[1]), rs_pad(ratio, 7, 1, x[2], sizeof x[2]),
+            rs_diff_verdict_name(p->verdict), moved);
     if (p->has_stall) {
         char words[400];
         rs_stall_delta_words(&p->stall, words, sizeof words);
-        printf("%-40s stalls: %s\n", "", words);
+        fprintf(f, "%-40s stalls: %s\n", "", words);
     }
 }
 
@@ -82,13 +82,13 @@ static int same_settings(const rs_diff_pair *p, int n, int i, int want_a)
 /* The configurations of one side only, each once: its variants by name
  * where they are few ("template.cu, fast.cu at int32 sum 2^24 b256"), else
  * counted; the first six, then how many more. */
-static void print_one_side(const rs_diff_pair *p, int n, int want_a, const char *name,
+static void print_one_side(FILE *f, const rs_diff_pair *p, int n, int want_a, const char *name,
                            const char *path)
 {
     int total = 0, groups = 0;
     for (int i = 0; i < n; i++) total += want_a ? !p[i].b : !p[i].a;
     if (!total) return;
-    printf("only in %s (%d row%s):", name, total, total == 1 ? "" : "s");
+    fprintf(f, "only in %s (%d row%s):", name, total, total == 1 ? "" : "s");
     for (int i = 0; i < n; i++) {
         if (want_a ? p[i].b : p[i].a) continue;
         const int same = same_settings(p, n, i, want_a);
@@ -102,18 +102,18 @@ static void print_one_side(const rs_diff_pair *p, int n, int want_a, const char 
             }
             if (same > 4) snprintf(names, sizeof names, "%d variants", same);
             rs_format_size(r->n, sz, sizeof sz);
-            printf("%s %s at %s %s %s b%u", groups > 1 ? ";" : "", names, rs_dtype_name(r->type),
-                   rs_op_name(r->op), sz, r->block);
+            fprintf(f, "%s %s at %s %s %s b%u", groups > 1 ? ";" : "", names,
+                    rs_dtype_name(r->type), rs_op_name(r->op), sz, r->block);
         }
         i += same - 1;
     }
     if (groups > 6)
-        printf("; and %d configuration%s more (redscope recording %s lists them)", groups - 6,
-               groups - 6 == 1 ? "" : "s", path);
-    printf("\n");
+        fprintf(f, "; and %d configuration%s more (redscope recording %s lists them)", groups - 6,
+                groups - 6 == 1 ? "" : "s", path);
+    fprintf(f, "\n");
 }
 
-void rs_diff_print_table(const char *name_a, const char *name_b, const rs_recording *a,
+void rs_diff_print_table(FILE *f, const char *name_a, const char *name_b, const rs_recording *a,
                          const rs_recording *b, const rs_diff_pair *p, int n)
 {
     const int utf8 = rs_notation_utf8();
@@ -122,10 +122,10 @@ void rs_diff_print_table(const char *name_a, const char *name_b, const rs_record
     rs_text_safe(name_b, 0, pb, sizeof pb);
     rs_text_safe(a->has_device ? a->device.name : "no GPU", 0, da, sizeof da);
     rs_text_safe(b->has_device ? b->device.name : "no GPU", 0, db, sizeof db);
-    printf("A: %s (%s)\nB: %s (%s)\n\n", pa, da, pb, db);
-    printf("%-40s %9s %9s %7s  %-7s %s\n", "configuration", "A time", "B time", "speedup",
-           "verdict", "counters that moved (B / A)");
-    printf("%-40s %9s %9s %7s\n", "", "", "", "A / B");
+    fprintf(f, "A: %s (%s)\nB: %s (%s)\n\n", pa, da, pb, db);
+    fprintf(f, "%-40s %9s %9s %7s  %-7s %s\n", "configuration", "A time", "B time", "speedup",
+            "verdict", "counters that moved (B / A)");
+    fprintf(f, "%-40s %9s %9s %7s\n", "", "", "", "A / B");
     int both = 0, faster = 0, slower = 0, failed = 0;
     for (int i = 0; i < n; i++) {
         if (!p[i].a || !p[i].b) continue;
@@ -136,52 +136,54 @@ void rs_diff_print_table(const char *name_a, const char *name_b, const rs_record
             time_of(p[i].a, utf8, ta, sizeof ta);
             time_of(p[i].b, utf8, tb, sizeof tb);
             char qa[48], qb[48]; /* padded by columns: "µs" is two bytes */
-            printf("%-40.40s %s %s\n", label, rs_pad(ta, 9, 1, qa, sizeof qa),
-                   rs_pad(tb, 9, 1, qb, sizeof qb));
+            fprintf(f, "%-40.40s %s %s\n", label, rs_pad(ta, 9, 1, qa, sizeof qa),
+                    rs_pad(tb, 9, 1, qb, sizeof qb));
             failed++;
             continue;
         }
-        print_pair(&p[i], utf8);
+        print_pair(f, &p[i], utf8);
         faster += p[i].verdict == RS_DIFF_FASTER;
         slower += p[i].verdict == RS_DIFF_SLOWER;
     }
     if (both)
-        printf("\n%d in both: %d faster in B, %d slower, %d the same within both runs' "
-               "min..max%s\n",
-               both, faster, slower, both - faster - slower - failed,
-               failed ? ", some failed" : "");
+        fprintf(f,
+                "\n%d in both: %d faster in B, %d slower, %d the same within both runs' "
+                "min..max%s\n",
+                both, faster, slower, both - faster - slower - failed,
+                failed ? ", some failed" : "");
     else
-        printf("\nnothing in both: no configuration (variant, type, operation, n, block, input) "
-               "of A is in B\n");
-    print_one_side(p, n, 1, "A", pa);
-    print_one_side(p, n, 0, "B", pb);
+        fprintf(f,
+                "\nnothing in both: no configuration (variant, type, operation, n, block, input) "
+                "of A is in B\n");
+    print_one_side(f, p, n, 1, "A", pa);
+    print_one_side(f, p, n, 0, "B", pb);
 }
 
-static void csv_pair(const rs_diff_pair *p)
+static void csv_pair(FILE *f, const rs_diff_pair *p)
 {
     const rs_row *r = side(p);
     char n[32];
     rs_format_size(r->result.req.n, n, sizeof n);
     if (r->result.req.variant == RS_V_KERNEL) /* a file's name: free text */
-        rs_csv_field(stdout, rs_request_name(&r->result.req));
+        rs_csv_field(f, rs_request_name(&r->result.req));
     else
-        fputs(rs_request_name(&r->result.req), stdout);
-    printf(",%s,%s,%llu,%u,", rs_dtype_name(r->result.req.type), rs_op_name(r->result.req.op),
-           (unsigned long long)r->result.req.n, r->result.req.block);
+        fputs(rs_request_name(&r->result.req), f);
+    fprintf(f, ",%s,%s,%llu,%u,", rs_dtype_name(r->result.req.type), rs_op_name(r->result.req.op),
+            (unsigned long long)r->result.req.n, r->result.req.block);
     const rs_result *ra = p->a && p->a->status == RS_OK ? &p->a->result : NULL;
     const rs_result *rb = p->b && p->b->status == RS_OK ? &p->b->result : NULL;
-    if (ra) printf("%.6g,%.6g,%.6g", ra->t_median_ms, ra->t_min_ms, ra->t_max_ms);
-    printf(ra ? "," : ",,,");
-    if (rb) printf("%.6g,%.6g,%.6g", rb->t_median_ms, rb->t_min_ms, rb->t_max_ms);
-    printf(rb ? "," : ",,,");
+    if (ra) fprintf(f, "%.6g,%.6g,%.6g", ra->t_median_ms, ra->t_min_ms, ra->t_max_ms);
+    fprintf(f, ra ? "," : ",,,");
+    if (rb) fprintf(f, "%.6g,%.6g,%.6g", rb->t_median_ms, rb->t_min_ms, rb->t_max_ms);
+    fprintf(f, rb ? "," : ",,,");
     if (p->speedup > 0.0)
-        printf("%.6g,%.6g,%s,", p->speedup, p->change_pct, rs_diff_verdict_name(p->verdict));
+        fprintf(f, "%.6g,%.6g,%s,", p->speedup, p->change_pct, rs_diff_verdict_name(p->verdict));
     else
-        printf(",,%s,", !p->a ? "only_b" : !p->b ? "only_a" : "failed");
+        fprintf(f, ",,%s,", !p->a ? "only_b" : !p->b ? "only_a" : "failed");
     char moved[160];
     counters_moved(p, 0, 1, moved, sizeof moved);
-    rs_csv_field(stdout, moved);
-    printf("\n");
+    rs_csv_field(f, moved);
+    fprintf(f, "\n");
 }
 
 static cJSON *json_side(const rs_row *r)
@@ -237,13 +239,13 @@ static cJSON *json_pair(const rs_diff_pair *p)
     return o;
 }
 
-void rs_diff_print_data(rs_format fmt, const rs_diff_pair *p, int n)
+void rs_diff_print_data(FILE *f, rs_format fmt, const rs_diff_pair *p, int n)
 {
     if (fmt == RS_FMT_CSV) {
-        printf("variant,type,op,n,block,a_time_median_ms,a_time_min_ms,a_time_max_ms,"
-               "b_time_median_ms,b_time_min_ms,b_time_max_ms,speedup,change_pct,verdict,"
-               "counters_moved\n");
-        for (int i = 0; i < n; i++) csv_pair(&p[i]);
+        fprintf(f, "variant,type,op,n,block,a_time_median_ms,a_time_min_ms,a_time_max_ms,"
+                   "b_time_median_ms,b_time_min_ms,b_time_max_ms,speedup,change_pct,verdict,"
+                   "counters_moved\n");
+        for (int i = 0; i < n; i++) csv_pair(f, &p[i]);
         return;
     }
     cJSON *arr = cJSON_CreateArray();
@@ -251,7 +253,7 @@ void rs_diff_print_data(rs_format fmt, const rs_diff_pair *p, int n)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "pairs", arr);
     char *s = cJSON_Print(o);
-    if (s) printf("%s\n", s);
+    if (s) fprintf(f, "%s\n", s);
     free(s);
     cJSON_Delete(o);
 }

@@ -1,5 +1,6 @@
-/* HTML: one file that stands alone, a heading and a table of the columns
- * people read, each cell through the document's escape (formats/doc.c). */
+/* HTML: one file that stands alone, a heading, tables of the columns people
+ * read, prose as paragraphs and a report as preformatted text, each cell
+ * and sentence through the document's escape (formats/doc.c). */
 #include "doc.h"
 #include "writer.h"
 
@@ -21,20 +22,25 @@ static void cells_of(rs_writer *w, const rs_cell *cells, const char *tag)
     fputs("</tr>\n", w->f);
 }
 
-static void begin(rs_writer *w)
+static void open(rs_writer *w)
 {
     const rs_doc d = {w->f, 1};
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", w->f);
-    rs_doc_text(&d, w->title ? w->title : "redscope");
-    fputs("</title>\n<style>body{font-family:sans-serif}table{border-collapse:collapse}"
-          "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
-          ".num{text-align:right}</style></head>\n<body>\n",
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", w->f);
+    rs_doc_text(&d, w->title[0] ? w->title : "redscope");
+    fputs("</title>\n<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;"
+          "line-height:1.4}table{border-collapse:collapse}td,th{border:1px solid #bbb;"
+          "padding:.2em .5em;text-align:left}.num{text-align:right}pre{background:#f6f6f6;"
+          "padding:.5em;overflow-x:auto}</style>\n</head>\n<body>\n",
           w->f);
-    if (w->title) {
+    if (w->title[0]) {
         fputs("<h1>", w->f);
         rs_doc_text(&d, w->title);
         fputs("</h1>\n", w->f);
     }
+}
+
+static void table(rs_writer *w)
+{
     fputs("<table>\n", w->f);
     cells_of(w, NULL, "th");
 }
@@ -44,9 +50,61 @@ static void row(rs_writer *w, const rs_cell *cells)
     cells_of(w, cells, "td");
 }
 
-static void end(rs_writer *w)
+static void table_end(rs_writer *w)
 {
-    fputs("</table>\n</body></html>\n", w->f);
+    fputs("</table>\n", w->f);
 }
 
-const rs_writer_ops rs_write_html = {"html", begin, row, end};
+static void heading(rs_writer *w, const char *text)
+{
+    const rs_doc d = {w->f, 1};
+    fputs("<h2>", w->f);
+    rs_doc_text(&d, text);
+    fputs("</h2>\n", w->f);
+}
+
+static void say(rs_writer *w, const char *lead, const char *text)
+{
+    const rs_doc d = {w->f, 1};
+    fputs("<p>", w->f);
+    if (lead) {
+        fputs("<b>", w->f);
+        rs_doc_text(&d, lead);
+        fputs("</b> ", w->f);
+    }
+    rs_doc_text(&d, text);
+    fputs("</p>\n", w->f);
+}
+
+/* Preformatted: lines kept, the three characters HTML reads escaped. */
+static void pre(rs_writer *w, const char *text)
+{
+    fputs("<pre>", w->f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '<')
+            fputs("&lt;", w->f);
+        else if (*p == '>')
+            fputs("&gt;", w->f);
+        else if (*p == '&')
+            fputs("&amp;", w->f);
+        else
+            fputc(*p, w->f);
+    }
+    fputs("</pre>\n", w->f);
+}
+
+static void close_doc(rs_writer *w)
+{
+    fputs("</body>\n</html>\n", w->f);
+}
+
+const rs_writer_ops rs_write_html = {.name = "html",
+                                     .people = 1,
+                                     .open = open,
+                                     .table = table,
+                                     .row = row,
+                                     .table_end = table_end,
+                                     .heading = heading,
+                                     .say = say,
+                                     .pre = pre,
+                                     .close = close_doc};

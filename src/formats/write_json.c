@@ -1,13 +1,14 @@
-/* JSON (docs/formats.md): an array of one object per row, keyed by the
- * columns' keys, printed whole at the end. */
+/* JSON (docs/formats.md): a table is an array of one object per row, keyed
+ * by the columns' keys; the document is that array, or an object of the
+ * members a command put (rs_writer_json), printed whole at the end. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
 #include "writer.h"
 
-static void begin(rs_writer *w)
+static void table(rs_writer *w)
 {
-    w->state = cJSON_CreateArray();
+    w->array = cJSON_CreateArray();
 }
 
 static void row(rs_writer *w, const rs_cell *cells)
@@ -22,19 +23,28 @@ static void row(rs_writer *w, const rs_cell *cells)
         default: cJSON_AddStringToObject(o, c->key, cells[k].text ? cells[k].text : ""); break;
         }
     }
-    if (w->state)
-        cJSON_AddItemToArray(w->state, o);
+    if (w->array)
+        cJSON_AddItemToArray(w->array, o);
     else
         cJSON_Delete(o);
 }
 
-static void end(rs_writer *w)
+static void table_end(rs_writer *w)
 {
-    char *s = w->state ? cJSON_Print(w->state) : NULL;
-    if (s) fprintf(w->f, "%s\n", s);
-    free(s);
-    cJSON_Delete(w->state);
-    w->state = NULL;
+    cJSON *a = w->array;
+    w->array = NULL;
+    if (w->table_key || w->json)
+        rs_writer_json(w, w->table_key ? w->table_key : "rows", a);
+    else
+        w->json = a;
 }
 
-const rs_writer_ops rs_write_json = {"json", begin, row, end};
+static void close_doc(rs_writer *w)
+{
+    char *s = w->json ? cJSON_Print(w->json) : NULL;
+    if (s) fprintf(w->f, "%s\n", s);
+    free(s);
+}
+
+const rs_writer_ops rs_write_json = {
+    .name = "json", .table = table, .row = row, .table_end = table_end, .close = close_doc};

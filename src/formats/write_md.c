@@ -1,5 +1,9 @@
-/* Markdown: a heading, then a pipe table of the columns people read, each
- * cell through the document's escape (formats/doc.c). */
+/* Markdown: a heading, pipe tables of the columns people read, prose as
+ * paragraphs (a lead in bold), sections as level-2 headings, a report as a
+ * fenced block; each cell and sentence through the document's escape
+ * (formats/doc.c). */
+#include <string.h>
+
 #include "doc.h"
 #include "writer.h"
 
@@ -20,14 +24,17 @@ static void line(rs_writer *w, const rs_cell *cells)
     fputs("|\n", w->f);
 }
 
-static void begin(rs_writer *w)
+static void open(rs_writer *w)
 {
     const rs_doc d = {w->f, 0};
-    if (w->title) {
-        fputs("# ", w->f);
-        rs_doc_text(&d, w->title);
-        fputs("\n\n", w->f);
-    }
+    if (!w->title[0]) return;
+    fputs("# ", w->f);
+    rs_doc_text(&d, w->title);
+    fputs("\n\n", w->f);
+}
+
+static void table(rs_writer *w)
+{
     line(w, NULL);
     int order[64];
     const int n = w->ncols <= 64 ? rs_table_order(w, order) : 0;
@@ -41,9 +48,52 @@ static void row(rs_writer *w, const rs_cell *cells)
     line(w, cells);
 }
 
-static void end(rs_writer *w)
+static void table_end(rs_writer *w)
 {
-    (void)w;
+    fputc('\n', w->f);
 }
 
-const rs_writer_ops rs_write_md = {"md", begin, row, end};
+static void heading(rs_writer *w, const char *text)
+{
+    const rs_doc d = {w->f, 0};
+    fputs("## ", w->f);
+    rs_doc_text(&d, text);
+    fputs("\n\n", w->f);
+}
+
+static void say(rs_writer *w, const char *lead, const char *text)
+{
+    const rs_doc d = {w->f, 0};
+    if (lead) {
+        fputs("**", w->f);
+        rs_doc_text(&d, lead);
+        fputs("** ", w->f);
+    }
+    rs_doc_text(&d, text);
+    fputs("\n\n", w->f);
+}
+
+/* A fence longer than any run of backticks inside (CommonMark). */
+static void pre(rs_writer *w, const char *text)
+{
+    static const char ticks[] = "`````````````````````````````````````````````````````````````";
+    size_t most = 0, run = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > most) most = run;
+    }
+    const int fence = most < 3 ? 3 : most > 59 ? 60 : (int)most + 1;
+    fprintf(w->f, "%.*stext\n%s", fence, ticks, text);
+    if (text[0] && text[strlen(text) - 1] != '\n') fputc('\n', w->f);
+    fprintf(w->f, "%.*s\n\n", fence, ticks);
+}
+
+const rs_writer_ops rs_write_md = {.name = "md",
+                                   .people = 1,
+                                   .open = open,
+                                   .table = table,
+                                   .row = row,
+                                   .table_end = table_end,
+                                   .heading = heading,
+                                   .say = say,
+                                   .pre = pre};

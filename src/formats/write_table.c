@@ -1,5 +1,6 @@
 /* The table people read in a terminal: a header of titles, a row per line,
- * columns two spaces apart, free text last and whole. */
+ * columns two spaces apart, free text last and whole; prose as it is said,
+ * and a report straight to the terminal (rs_writer_stream). */
 #include "writer.h"
 
 /* Columns of the table in the order shown: the fixed ones, then free text. */
@@ -22,7 +23,7 @@ static void each(const rs_writer *w, const rs_cell *cells)
     fputc('\n', w->f);
 }
 
-static void begin(rs_writer *w)
+static void table(rs_writer *w)
 {
     each(w, NULL);
 }
@@ -32,9 +33,25 @@ static void row(rs_writer *w, const rs_cell *cells)
     each(w, cells);
 }
 
-static void end(rs_writer *w)
+static void heading(rs_writer *w, const char *text)
 {
-    (void)w;
+    fprintf(w->f, "\n%s\n", text);
 }
 
-const rs_writer_ops rs_write_table = {"table", begin, row, end};
+static void say(rs_writer *w, const char *lead, const char *line)
+{
+    fprintf(w->f, "%s%s%s\n", lead ? lead : "", lead ? " " : "", line);
+}
+
+static void pre(rs_writer *w, const char *text)
+{
+    fputs(text, w->f);
+}
+
+const rs_writer_ops rs_write_table = {.name = "table",
+                                      .people = 1,
+                                      .table = table,
+                                      .row = row,
+                                      .heading = heading,
+                                      .say = say,
+                                      .pre = pre};

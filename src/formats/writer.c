@@ -1,42 +1,204 @@
 /* The writers' one interface (writer.h) and what they share. */
 #include "writer.h"
 
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/format.h"
 
-const rs_writer_ops *const rs_writers[RS_OUT_COUNT] = {
-    [RS_OUT_TABLE] = &rs_write_table, [RS_OUT_CSV] = &rs_write_csv,
-    [RS_OUT_JSON] = &rs_write_json,   [RS_OUT_MD] = &rs_write_md,
-    [RS_OUT_HTML] = &rs_write_html,
+const rs_writer_ops *const rs_writers[RS_FMT_COUNT] = {
+    [RS_FMT_TABLE] = &rs_write_table, [RS_FMT_CSV] = &rs_write_csv,
+    [RS_FMT_JSON] = &rs_write_json,   [RS_FMT_MD] = &rs_write_md,
+    [RS_FMT_HTML] = &rs_write_html,
 };
 
-rs_out_format rs_out_format_of(rs_format fmt, int doc)
+int rs_format_from_name(const char *s)
 {
-    if (doc) return doc == 2 ? RS_OUT_HTML : RS_OUT_MD;
-    return fmt == RS_FMT_CSV ? RS_OUT_CSV : fmt == RS_FMT_JSON ? RS_OUT_JSON : RS_OUT_TABLE;
+    for (int k = 0; s && k < RS_FMT_COUNT; k++)
+        if (strcmp(s, rs_writers[k]->name) == 0) return k;
+    return -1;
 }
 
-void rs_writer_begin(rs_writer *w, FILE *f, rs_out_format fmt, const char *title,
-                     const rs_column *cols, int ncols)
+const char *rs_format_names(void)
 {
-    *w = (rs_writer){rs_writers[(unsigned)fmt < RS_OUT_COUNT ? fmt : RS_OUT_TABLE],
-                     f,
-                     title,
-                     cols,
-                     ncols,
-                     0,
-                     NULL};
-    w->ops->begin(w);
+    static char names[128];
+    if (!names[0])
+        for (int k = 0, at = 0; k < RS_FMT_COUNT && at < (int)sizeof names; k++)
+            at += snprintf(names + at, sizeof names - (size_t)at, "%s%s",
+                           k == 0                  ? ""
+                           : k == RS_FMT_COUNT - 1 ? " or "
+                                                   : ", ",
+                           rs_writers[k]->name);
+    return names;
+}
+
+/* A report written so far goes into the document before anything else. */
+static void flush_report(rs_writer *w)
+{
+    if (!w->report) return;
+    fclose(w->report);
+    w->report = NULL;
+    if (w->report_len && w->ops->people && w->ops->pre) w->ops->pre(w, w->report_buf);
+    free(w->report_buf);
+    w->report_buf = NULL;
+    w->report_len = 0;
+}
+
+void rs_writer_open(rs_writer *w, FILE *f, rs_format fmt, const char *title)
+{
+    memset(w, 0, sizeof *w);
+    w->ops = rs_writers[(unsigned)fmt < RS_FMT_COUNT ? fmt : RS_FMT_TABLE];
+    w->f = f;
+    rs_writer_title(w, title);
+}
+
+void rs_writer_title(rs_writer *w, const char *title)
+{
+    if (!w->opened) snprintf(w->title, sizeof w->title, "%s", title ? title : "");
+}
+
+/* The document starts with the first thing put in it: a command that
+ * fails before it has anything to say writes nothing. */
+static void started(rs_writer *w)
+{
+    if (w->opened) return;
+    w->opened = 1;
+    if (w->ops->open) w->ops->open(w);
+}
+
+void rs_writer_table(rs_writer *w, const rs_column *cols, int ncols, const char *json_key)
+{
+    started(w);
+    flush_report(w);
+    rs_writer_table_end(w);
+    w->cols = cols;
+    w->ncols = ncols;
+    w->rows = 0;
+    w->table_key = json_key;
+    w->in_table = 1;
+    w->ops->table(w);
 }
 
 void rs_writer_row(rs_writer *w, const rs_cell *cells)
 {
+    if (!w->in_table) return;
     w->ops->row(w, cells);
     w->rows++;
 }
 
+void rs_writer_table_end(rs_writer *w)
+{
+    if (!w->in_table) return;
+    w->in_table = 0;
+    if (w->ops->table_end) w->ops->table_end(w);
+}
+
+void rs_writer_say(rs_writer *w, const char *fmt, ...)
+{
+    if (!w->ops->people) return;
+    started(w);
+    flush_report(w);
+    rs_writer_table_end(w);
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    w->ops->say(w, NULL, line);
+}
+
+void rs_writer_lead(rs_writer *w, const char *lead, const char *text)
+{
+    if (!w->ops->people) return;
+    started(w);
+    flush_report(w);
+    rs_writer_table_end(w);
+    w->ops->say(w, lead, text);
+}
+
+void rs_writer_heading(rs_writer *w, const char *text)
+{
+    if (!w->ops->people) return;
+    started(w);
+    flush_report(w);
+    rs_writer_table_end(w);
+    w->ops->heading(w, text);
+}
+
+FILE *rs_writer_raw(rs_writer *w, rs_format fmt)
+{
+    if (!rs_writer_is(w, fmt)) return NULL;
+    started(w);
+    flush_report(w);
+    rs_writer_table_end(w);
+    return w->f;
+}
+
+FILE *rs_writer_stream(rs_writer *w)
+{
+    started(w);
+    rs_writer_table_end(w);
+    if (!w->ops->people || !w->ops->pre || w->ops == &rs_write_table) return w->f;
+    if (!w->report) w->report = open_memstream(&w->report_buf, &w->report_len);
+    return w->report ? w->report : w->f;
+}
+
+void rs_writer_json(rs_writer *w, const char *key, cJSON *item)
+{
+    if (!item) return;
+    started(w);
+    if (w->ops != &rs_write_json) {
+        cJSON_Delete(item);
+        return;
+    }
+    if (!key) {
+        cJSON_Delete(w->json);
+        w->json = item;
+        return;
+    }
+    if (!w->json) w->json = cJSON_CreateObject();
+    cJSON_AddItemToObject(w->json, key, item);
+}
+
+int rs_writer_people(const rs_writer *w)
+{
+    return w->ops->people;
+}
+
+int rs_writer_is(const rs_writer *w, rs_format fmt)
+{
+    return (unsigned)fmt < RS_FMT_COUNT && w->ops == rs_writers[fmt];
+}
+
+rs_format rs_writer_text_format(const rs_writer *w)
+{
+    for (int k = 0; k < RS_FMT_COUNT; k++)
+        if (w->ops == rs_writers[k]) return w->ops->people ? RS_FMT_TABLE : (rs_format)k;
+    return RS_FMT_TABLE;
+}
+
+void rs_writer_close(rs_writer *w)
+{
+    if (!w->opened) return;
+    flush_report(w);
+    rs_writer_table_end(w);
+    if (w->ops->close) w->ops->close(w);
+    w->opened = 0;
+    cJSON_Delete(w->json);
+    w->json = NULL;
+}
+
+void rs_writer_begin(rs_writer *w, FILE *f, rs_format fmt, const char *title, const rs_column *cols,
+                     int ncols)
+{
+    rs_writer_open(w, f, fmt, title);
+    rs_writer_table(w, cols, ncols, NULL);
+}
+
 void rs_writer_end(rs_writer *w)
 {
-    w->ops->end(w);
+    rs_writer_close(w);
 }
 
 int rs_col_in_table(const rs_column *c)
@@ -56,6 +218,7 @@ int rs_table_order(const rs_writer *w, int *order)
 
 const char *rs_cell_text(const rs_column *c, const rs_cell *v, char *buf, size_t len)
 {
+    if (v->shown) return v->shown;
     switch (c->kind) {
     case RS_CELL_INT: snprintf(buf, len, "%lld", v->i); return buf;
     case RS_CELL_BOOL: return v->i ? "yes" : "no";

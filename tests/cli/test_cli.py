@@ -74,7 +74,7 @@ one_line_error(*run("ladder", "--variants", "foo..bar")[0:3:2], 2,
                "unknown variants 'foo' and 'bar'", "a range with two unknown ends names both")
 one_line_error(*run("ladder", "--variants", "foo..thrust")[0:3:2], 2, "unknown variant 'foo'",
                "a range with one unknown end names it")
-one_line_error(*run("run", "--format", "xml")[0:3:2], 2, "expected table, csv or json", "bad format")
+one_line_error(*run("run", "--format", "xml")[0:3:2], 2, "expected table, csv, json, md or html", "bad format")
 one_line_error(*run("run", "--block", "2048")[0:3:2], 2, "from 32 to 1024", "block out of range")
 one_line_error(*run("run", "--preset", "no-such-preset")[0:3:2], 2, "no preset named", "missing preset")
 

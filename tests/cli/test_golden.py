@@ -80,7 +80,7 @@ HELPS = ["explore", "run", "ladder", "sweep", "allreduce", "compile", "devices",
 
 # refusals of options: a command's own options elsewhere, words, values
 REFUSALS = {
-    "sweep_md": ["sweep", "--replay", DEMO, "--format", "md"],
+    "variants_bad_format": ["variants", "--format", "XML"],
     "ladder_bad_format": ["ladder", "--replay", DEMO, "--format", "xml"],
     "run_bad_format": ["run", "--replay", DEMO, "--format", "xml"],
     "run_measure": ["run", "--measure"],

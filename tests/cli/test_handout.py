@@ -88,9 +88,21 @@ check(page.count("<h2>") == 14 and "&lt;" in page and "<b>The counter that expla
 
 # a command without a document refuses one, naming those that write it;
 # a recording that holds nothing asked says so
-rc, out, err = run("run", "--replay", DEMO, "--format", "md")
-check(rc == 2 and out == "" and "run writes table, csv or json; md is written by ladder" in err,
-      f"run --format md: refused: {rc} {err}")
+# every command writes md and html: run's report as a block of the document
+rc, out, err = run("run", "--replay", DEMO, "--variant", "sequential", "--n", "2^24", "--format",
+                   "md")
+check(rc == 0 and out.startswith("# redscope run: ") and "\n```text\nvariant    sequential" in out
+      and out.rstrip().endswith("```"), f"run --format md: a document: {rc} {out[:300]} {err}")
+rc, out, err = run("run", "--replay", DEMO, "--variant", "sequential", "--n", "2^24", "--format",
+                   "html")
+check(rc == 0 and "<pre>variant    sequential" in out and out.endswith("</body>\n</html>\n"),
+      f"run --format html: a document: {rc} {out[-200:]} {err}")
+rc, out, err = run("metrics", "--format", "md")
+check(rc == 0 and "| " not in out and "```text\nHardware counters" in out, f"metrics md: {out[:200]}")
+# a command that fails writes no document, only its reason
+rc, out, err = run("run", "--replay", DEMO, "--variant", "sequential", "--n", "2^12", "--format",
+                   "html")
+check(rc != 0 and out == "" and "redscope:" in err, f"a failed run writes no document: {rc} {out}")
 rc, out, err = run("ladder", "--replay", DEMO, "--format", "md", "--n", "2^12")
 check(rc == 2 and out == "" and "nothing asked for is in" in err,
       f"a handout of nothing recorded: {rc} {out[:100]} {err}")

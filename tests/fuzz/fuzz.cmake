@@ -73,7 +73,9 @@ if(RS_FUZZ AND RS_CLANG)
   # functions call (the explorer, NVRTC, the GPU process) is left unlinked.
   file(GLOB RS_FUZZ_CMDS RELATIVE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/src/cmd/*.c)
   rs_fuzzer(fuzz_cli
-    SOURCES cli/parse.c cli/commands.c ${RS_FUZZ_CMDS} formats/preset.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c
+    SOURCES cli/parse.c cli/commands.c ${RS_FUZZ_CMDS} formats/writer.c formats/write_table.c
+            formats/write_csv.c formats/write_json.c formats/write_md.c formats/write_html.c
+            formats/doc.c formats/csv_cells.c formats/preset.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c
             analysis/reference.c
             formats/check.c core/result.c core/stalls.c formats/stalls_json.c core/stall_table.c
             analysis/stall_links.c analysis/stall_diff.c core/sass_op.c analysis/multi.c ${RS_FUZZ_CORE}

@@ -17,7 +17,7 @@ static const rs_column cols[] = {
 #define NC (int)(sizeof cols / sizeof cols[0])
 
 /* The table written in fmt, as text (malloc'd). */
-static char *written(rs_out_format fmt)
+static char *written(rs_format fmt)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -40,19 +40,63 @@ static char *written(rs_out_format fmt)
     return buf;
 }
 
+/* A document of prose, a report and a JSON member around a table: each
+ * format shows what it holds. */
+static char *doc_in(rs_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    rs_writer w;
+    rs_writer_open(&w, f, fmt, "Doc");
+    rs_writer_say(&w, "said %d", 1);
+    if (rs_writer_people(&w)) /* else the stream is the data's own output */
+        fputs("a <report>\n```\n", rs_writer_stream(&w));
+    else
+        CHECK(rs_writer_stream(&w) == f && rs_writer_text_format(&w) == fmt);
+    rs_writer_json(&w, "meta", cJSON_CreateNumber(7));
+    rs_writer_table(&w, cols, 2, "rows_here");
+    rs_writer_row(&w, (const rs_cell[]){{.i = 3}, {.text = "x", .shown = "X"}});
+    rs_writer_close(&w);
+    fclose(f);
+    return buf;
+}
+
+static void document(void)
+{
+    char *t = doc_in(RS_FMT_TABLE);
+    CHECK_STR_EQ(t, "said 1\na <report>\n```\nstep  name    \n   3  X       \n");
+    char *m = doc_in(RS_FMT_MD);
+    CHECK_MSG(strstr(m, "said 1\n\n````text\na <report>\n```\n````\n\n| step | name |") != NULL,
+              "%s", m);
+    char *h = doc_in(RS_FMT_HTML);
+    CHECK_MSG(strstr(h, "<p>said 1</p>\n<pre>a &lt;report&gt;\n```\n</pre>\n<table>") != NULL, "%s",
+              h);
+    char *c = doc_in(RS_FMT_CSV);
+    CHECK_STR_EQ(c, "step,id\n3,x\n");
+    char *j = doc_in(RS_FMT_JSON);
+    cJSON *o = cJSON_Parse(j);
+    CHECK(cJSON_GetObjectItem(o, "meta") && cJSON_GetObjectItem(o, "meta")->valueint == 7);
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows_here"), 0);
+    CHECK(r && strcmp(cJSON_GetObjectItem(r, "id")->valuestring, "x") == 0);
+    CHECK(strstr(j, "said") == NULL && strstr(j, "report") == NULL);
+    cJSON_Delete(o);
+    free(t), free(m), free(h), free(c), free(j);
+}
+
 int main(void)
 {
-    char *t = written(RS_OUT_TABLE);
+    char *t = written(RS_FMT_TABLE);
     CHECK_STR_EQ(t, "step  name          ms  idea\n"
                     "   1  a|b          0.5  x < y, \"q\"\n"
                     "   2  c          12.25  plain\n"
                     "  10  d          1e-07  \n");
-    char *c = written(RS_OUT_CSV);
+    char *c = written(RS_FMT_CSV);
     CHECK_STR_EQ(c, "step,id,idea,ok,ms\n"
                     "1,a|b,\"x < y, \"\"q\"\"\",yes,0.5\n"
                     "2,c,\"plain\",no,12.25\n"
                     "10,d,\"\",yes,1e-07\n");
-    char *j = written(RS_OUT_JSON);
+    char *j = written(RS_FMT_JSON);
     cJSON *arr = cJSON_Parse(j);
     CHECK(cJSON_GetArraySize(arr) == 3);
     const cJSON *first = cJSON_GetArrayItem(arr, 0);
@@ -62,17 +106,19 @@ int main(void)
     CHECK_STR_EQ(cJSON_GetObjectItem(first, "idea")->valuestring, "x < y, \"q\"");
     CHECK_STR_EQ(cJSON_GetObjectItem(first, "note")->valuestring, "n");
     cJSON_Delete(arr);
-    char *m = written(RS_OUT_MD);
+    char *m = written(RS_FMT_MD);
     CHECK(strstr(m, "# Three \\<rows\\>\n") != NULL);
     CHECK(strstr(m, "| step | name | ms | idea |\n|--:|---|--:|---|\n") != NULL);
     CHECK_MSG(strstr(m, "| 1 | a\\|b | 0.5 | x \\< y, \"q\" |\n") != NULL, "%s", m);
-    char *h = written(RS_OUT_HTML);
+    char *h = written(RS_FMT_HTML);
     CHECK(strstr(h, "<h1>Three &lt;rows&gt;</h1>") != NULL);
     CHECK_MSG(strstr(h, "<td>x &lt; y, \"q\"</td>") != NULL, "%s", h);
-    CHECK(strstr(h, "ok") == NULL && strstr(h, "</table>\n</body></html>\n") != NULL);
-    CHECK(rs_out_format_of(RS_FMT_CSV, 0) == RS_OUT_CSV &&
-          rs_out_format_of(RS_FMT_TABLE, 2) == RS_OUT_HTML);
-    for (int k = 0; k < RS_OUT_COUNT; k++) CHECK(rs_writers[k] && rs_writers[k]->name);
+    CHECK(strstr(h, "ok") == NULL && strstr(h, "</table>\n</body>\n</html>\n") != NULL);
+    for (int k = 0; k < RS_FMT_COUNT; k++)
+        CHECK(rs_writers[k] && rs_format_from_name(rs_writers[k]->name) == k);
+    CHECK(rs_format_from_name("xml") == -1 && rs_format_from_name(NULL) == -1);
+    CHECK_STR_EQ(rs_format_names(), "table, csv, json, md or html");
     free(t), free(c), free(j), free(m), free(h);
+    document();
     return check_report("test_writer");
 }
