@@ -109,19 +109,24 @@ void ui_gpus_take(ui_app *a, const rs_row *row);
 void ui_gpus_header(const ui_app *a, char *buf, size_t len);
 void ui_draw_gpus_line(const ui_app *a, int y, int x, int w, const rs_result *res);
 
-/* Screens, one file each: draw from the state (changing nothing) and take
- * the screen's own keys (1 when the action was the screen's). */
-void ui_draw_explorer(const ui_app *a, const ui_layout *l);
-void ui_draw_ladder(const ui_app *a, const ui_layout *l);
-void ui_draw_compare(const ui_app *a, const ui_layout *l);
-void ui_draw_source(const ui_app *a, const ui_layout *l);
-int ui_key_source(ui_app *a, ui_action act);
+/* Screens, one file each and one row each (screens.h): the table made
+ * from the rows (screens.c); opening screen s (0 where its open refused,
+ * having said why); the screen act opens, opened (0: act opens none). */
+typedef struct ui_screen_def {
+    const char *name, *about;
+    ui_action opens;
+    int (*open)(ui_app *a);
+    void (*draw)(const ui_app *a, const ui_layout *l);
+    int (*key)(ui_app *a, ui_action act);
+} ui_screen_def;
+extern const ui_screen_def ui_screens[UI_SCREEN_COUNT];
+int ui_screen_open(ui_app *a, ui_screen s);
+int ui_screen_opens(ui_app *a, ui_action act);
 /* The SASS panel's answer from the worker (UI_EV_SASS; its buffer freed),
  * and a request that waited for the worker sent once it is idle. */
 #define UI_SASS_WAIT (-2) /* src.nsass while nvdisasm runs */
 void ui_source_take_sass(ui_app *a, const ui_event *ev);
 void ui_source_sass_retry(ui_app *a);
-void ui_open_source(ui_app *a); /* the Source screen, on the hottest line */
 /* Its comparison (source_diff.c): the view the shown one is compared with
  * (NULL: none) and its name; the two views line by line (-1: nothing to
  * compare with); drawn in r. */
@@ -130,17 +135,6 @@ const rs_result *ui_source_against(const ui_app *a, const rs_result *shown, char
 int ui_source_diff(const ui_app *a, const rs_result *shown, struct rs_stall_delta *d, int max,
                    char *name, size_t len);
 void ui_draw_source_diff(const ui_app *a, const rs_result *res, ui_rect r);
-void ui_draw_sweep(const ui_app *a, const ui_layout *l);
-void ui_draw_help(const ui_app *a, const ui_layout *l);
-void ui_draw_presets(const ui_app *a, const ui_layout *l);
-void ui_draw_recording(const ui_app *a, const ui_layout *l);
-int ui_key_explorer(ui_app *a, ui_action act);
-int ui_key_ladder(ui_app *a, ui_action act);
-int ui_key_compare(ui_app *a, ui_action act);
-int ui_key_sweep(ui_app *a, ui_action act);
-int ui_key_help(ui_app *a, ui_action act);
-int ui_key_presets(ui_app *a, ui_action act);
-int ui_key_recording(ui_app *a, ui_action act);
 /* The header every screen shares (explorer.c). */
 void ui_draw_header(const ui_app *a, const ui_layout *l);
 

@@ -163,6 +163,15 @@ static void say_sides(ui_app *a, const char *which)
     ui_status(a, R_DIM, "%s: now %s against %s", which, la, lb);
 }
 
+/* On the selected result against the pinned one, else the step before. */
+int ui_open_compare(ui_app *a)
+{
+    a->cmp->a = a->sel;
+    a->cmp->b = a->has_pin ? -1 : ui_previous_step(a, (rs_variant)a->sel);
+    if (a->cmp->b == -1 && !a->has_pin) a->cmp->b = a->sel > 0 ? a->sel - 1 : 1;
+    return 1;
+}
+
 int ui_key_compare(ui_app *a, ui_action act)
 {
     if (act == UI_ACT_PICK_A) {

@@ -472,6 +472,12 @@ static void scroll_why(ui_app *a, int d)
     a->why_scroll = ui_scroll_first(a->why_scroll + d * page, n, rows);
 }
 
+int ui_open_explorer(ui_app *a)
+{
+    (void)a;
+    return 1;
+}
+
 int ui_key_explorer(ui_app *a, ui_action act)
 {
     switch (act) {

@@ -44,6 +44,8 @@ static void screen_keys(int s, int own, int w, char (*lines)[256], ui_role *role
     const int head = *n;
     snprintf(lines[*n], 256, "%s%s", ui_screen_name(s), own ? " (this screen)" : "");
     role[(*n)++] = R_TITLE;
+    help_add(lines, role, n, "  ", ui_screens[s].about, w, R_NORMAL); /* what it shows */
+    const int keys = *n;
     for (int i = 0; i < ui_binding_count && *n < HELP_MAX; i++) {
         const ui_binding *b = &ui_bindings[i];
         if (!(b->screens & UI_ON(s)) || folded(b)) continue;
@@ -62,7 +64,7 @@ static void screen_keys(int s, int own, int w, char (*lines)[256], ui_role *role
             memcpy(lines[first], key, strlen(key));
         }
     }
-    if (*n == head + 1 && !own) *n = head; /* nothing of its own beyond the explorer's */
+    if (*n == keys && !own) *n = head; /* nothing of its own beyond the explorer's */
 }
 
 /* The help's lines at width w: the screen it was opened from first, with
@@ -96,6 +98,13 @@ void ui_draw_help(const ui_app *a, const ui_layout *l)
     ui_box(r, title, R_TITLE);
     for (int i = 0; i < rows && first + i < n; i++)
         ui_put(r.y + 1 + i, x, w, role[first + i], lines[first + i]);
+}
+
+int ui_open_help(ui_app *a)
+{
+    a->help_scroll = 0;
+    if (a->screen != UI_SCREEN_HELP) a->back = a->screen; /* Esc goes back there */
+    return 1;
 }
 
 int ui_key_help(ui_app *a, ui_action act)

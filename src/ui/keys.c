@@ -29,16 +29,16 @@ const ui_binding ui_bindings[] = {
     {ESC_KEY, KEY_BACKSPACE, "Esc", "back", "cancel a run between launches, or leave a screen",
      UI_ACT_CANCEL, UI_ON_ALL & ~EXP, 2},
     {ESC_KEY, 0, "Esc", "", "cancel a run between launches", UI_ACT_CANCEL, EXP, 0},
-    {'L', 0, "L", "ladder", "the ladder screen: every variant on this configuration", UI_ACT_LADDER,
-     EXP | CMP | SWP, 3},
-    {'S', 0, "S", "sweep", "the sweep screen: variants over a range of n, charted", UI_ACT_SWEEP,
-     EXP | LAD | CMP, 4},
+    {'L', 0, "L", "ladder", "the ladder screen: every variant on this configuration",
+     UI_ACT_OPEN_LADDER, EXP | CMP | SWP, 3},
+    {'S', 0, "S", "sweep", "the sweep screen: variants over a range of n, charted",
+     UI_ACT_OPEN_SWEEP, EXP | LAD | CMP, 4},
     {'C', 0, "C", "compare", "compare two variants, or a result with the pinned one",
-     UI_ACT_COMPARE, EXP | LAD, 5},
+     UI_ACT_OPEN_COMPARE, EXP | LAD, 5},
     {'W', 0, "W", "source",
      "where warps wait, line by line: the selected result's PC samples beside its source "
      "(Enter there samples)",
-     UI_ACT_SOURCE, EXP | LAD | CMP, 5},
+     UI_ACT_OPEN_SOURCE, EXP | LAD | CMP, 5},
     {'w', 0, "w", "",
      "PC sampling on or off: runs also sample where warps wait (about a fifth of a second each)",
      UI_ACT_STALLS, EXP | LAD | SRC, 0},
@@ -68,8 +68,8 @@ const ui_binding ui_bindings[] = {
      "next counter set: none, default, full; the status says what it costs (M: previous)",
      UI_ACT_METRICS, EXP | LAD, 11},
     {'M', 0, "M", "", "previous counter set", UI_ACT_METRICS_BACK, EXP | LAD, 0},
-    {'P', 0, "P", "presets", "load a preset (shipped and yours)", UI_ACT_PRESETS, EXP | LAD | SWP,
-     12},
+    {'P', 0, "P", "presets", "load a preset (shipped and yours)", UI_ACT_OPEN_PRESETS,
+     EXP | LAD | SWP, 12},
     {'s', 0, "s", "save", "save this configuration as a preset", UI_ACT_SAVE, EXP | LAD | SWP | PRS,
      13},
     {'f', 0, "f", "finish", "next finish: auto relaunch cpu atomic single_pass (F: previous)",
@@ -110,7 +110,7 @@ const ui_binding ui_bindings[] = {
      UI_ACT_CHECK_MEMORY, EXP | LAD, 0},
     {'R', 0, "R", "replay",
      "replay: list the recording's configurations; without a GPU: replay the shipped H200",
-     UI_ACT_REPLAY, EXP | LAD | SWP | CMP, 18},
+     UI_ACT_OPEN_RECORDING, EXP | LAD | SWP | CMP, 18},
     {'A', 0, "A", "against",
      "recording: a recording to hold against what is shown (the Ladder screen's vs A column, "
      "z on Compare; empty clears it)",
@@ -119,7 +119,7 @@ const ui_binding ui_bindings[] = {
      "your own kernel: type the path of a .cu file (Tab completes; empty clears it); it is the "
      "last row, and runs again each time you save the file",
      UI_ACT_KERNEL, EXP | LAD, 18},
-    {'?', KEY_F(1), "?", "help", "this help", UI_ACT_HELP, UI_ON_ALL & ~HLP, 19},
+    {'?', KEY_F(1), "?", "help", "this help", UI_ACT_OPEN_HELP, UI_ON_ALL & ~HLP, 19},
     {'q', 0, "q", "quit", "quit (asks first while a run is going)", UI_ACT_QUIT, UI_ON_ALL, 20},
 };
 const int ui_binding_count = (int)(sizeof ui_bindings / sizeof ui_bindings[0]);
@@ -168,7 +168,8 @@ void ui_footer_text(ui_screen screen, int width, char *buf, int len)
 
 const char *ui_screen_name(ui_screen s)
 {
-    static const char *const names[UI_SCREEN_COUNT] = {
-        "Explorer", "Ladder", "Compare", "Sweep", "Help", "Presets", "Recording", "Source"};
+#define UI_SCREEN_NAME(id, stem, name, about) [UI_SCREEN_##id] = name,
+    static const char *const names[UI_SCREEN_COUNT] = {UI_SCREENS(UI_SCREEN_NAME)};
+#undef UI_SCREEN_NAME
     return (unsigned)s < UI_SCREEN_COUNT ? names[s] : "?";
 }

@@ -5,6 +5,9 @@
 
 #include "layout.h"
 
+/* UI_ACT_OPEN_<screen>: the action that opens a screen (screens.h). */
+#define UI_SCREEN_ACT(id, stem, name, about) UI_ACT_OPEN_##id,
+
 typedef enum {
     UI_ACT_NONE,
     UI_ACT_UP,
@@ -13,10 +16,6 @@ typedef enum {
     UI_ACT_RIGHT,
     UI_ACT_RUN,
     UI_ACT_CANCEL, /* Esc: stop a run, leave a screen */
-    UI_ACT_LADDER,
-    UI_ACT_SWEEP,
-    UI_ACT_COMPARE,
-    UI_ACT_PRESETS,
     UI_ACT_SAVE,
     UI_ACT_PIN,
     UI_ACT_TYPE,
@@ -38,8 +37,6 @@ typedef enum {
     UI_ACT_VARIANTS,
     UI_ACT_RANGE,
     UI_ACT_TOGGLE_Y,
-    UI_ACT_REPLAY,
-    UI_ACT_HELP,
     UI_ACT_QUIT,
     UI_ACT_TYPE_BACK, /* Shift: one step back */
     UI_ACT_OP_BACK,
@@ -50,7 +47,6 @@ typedef enum {
     UI_ACT_CHECK_RACE,
     UI_ACT_CHECK_MEMORY,
     UI_ACT_KERNEL,
-    UI_ACT_SOURCE,
     UI_ACT_STALLS,
     UI_ACT_ENERGY,
     UI_ACT_AGAINST,
@@ -58,7 +54,9 @@ typedef enum {
     UI_ACT_DIFF,
     UI_ACT_GPUS,  /* G: the GPUs a run spans */
     UI_ACT_CROSS, /* c: how their partials are combined */
+    UI_SCREENS(UI_SCREEN_ACT)
 } ui_action;
+#undef UI_SCREEN_ACT
 
 #define UI_ON(s)  (1u << (s))
 #define UI_ON_ALL 0xffffu

@@ -330,6 +330,12 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         ui_putf(r.y + r.h - 2, x, w, R_WARN, "These rows were %s.", other);
 }
 
+int ui_open_ladder(ui_app *a)
+{
+    (void)a;
+    return 1;
+}
+
 int ui_key_ladder(ui_app *a, ui_action act)
 {
     const int n = a->lad->count ? a->lad->count : 1;

@@ -3,17 +3,11 @@
 #ifndef UI_LAYOUT_H
 #define UI_LAYOUT_H
 
-typedef enum {
-    UI_SCREEN_EXPLORER,
-    UI_SCREEN_LADDER,
-    UI_SCREEN_COMPARE,
-    UI_SCREEN_SWEEP,
-    UI_SCREEN_HELP,
-    UI_SCREEN_PRESETS,
-    UI_SCREEN_RECORDING,
-    UI_SCREEN_SOURCE,
-    UI_SCREEN_COUNT
-} ui_screen;
+#include "screens.h"
+
+#define UI_SCREEN_ID(id, stem, name, about) UI_SCREEN_##id,
+typedef enum { UI_SCREENS(UI_SCREEN_ID) UI_SCREEN_COUNT } ui_screen;
+#undef UI_SCREEN_ID
 
 typedef struct ui_rect {
     int y, x, h, w;

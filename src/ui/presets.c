@@ -8,6 +8,12 @@
 #include "presets.h"
 #include "draw.h"
 
+int ui_open_presets(ui_app *a)
+{
+    ui_presets_load(a);
+    return 1;
+}
+
 void ui_presets_load(ui_app *a)
 {
     free(a->pre->list);

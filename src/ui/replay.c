@@ -223,6 +223,18 @@ void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigne
         ui_status(a, R_WARN, "%s", rs_recording_cut_note(&a->rec, path, note, sizeof note));
 }
 
+/* R: the recording's configurations where one is replayed; else the
+ * shipped demo, opened on the screen that shows it (0: not this one). */
+int ui_open_recording(ui_app *a)
+{
+    if (a->replay) {
+        a->rp->sel = a->rp->cur;
+        return 1;
+    }
+    if (!ui_refuse_busy(a)) ui_replay_shipped(a);
+    return 0;
+}
+
 void ui_replay_shipped(ui_app *a)
 {
     char dir[RS_PATH_MAX], path[RS_PATH_MAX + 32];

@@ -426,7 +426,7 @@ int ui_key_source(ui_app *a, ui_action act)
 }
 
 /* Open on the hottest line of the selected result. */
-void ui_open_source(ui_app *a)
+int ui_open_source(ui_app *a)
 {
     const rs_result *res = ui_result_for(a, (rs_variant)a->sel);
     a->src->cur =
@@ -434,5 +434,5 @@ void ui_open_source(ui_app *a)
     if (a->src->cur < 0) a->src->cur = 0;
     a->src->sass = 0;
     a->src->diff = 0;
-    a->screen = UI_SCREEN_SOURCE;
+    return 1;
 }

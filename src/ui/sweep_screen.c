@@ -501,6 +501,12 @@ void ui_draw_sweep(const ui_app *a, const ui_layout *l)
     if (y + value_rows - 1 <= last) flow(values, value_role, nv, 2, y, x, w);
 }
 
+int ui_open_sweep(ui_app *a)
+{
+    (void)a;
+    return 1;
+}
+
 int ui_key_sweep(ui_app *a, ui_action act)
 {
     switch (act) {

@@ -80,40 +80,6 @@ static void cancel_or_back(ui_app *a)
     }
 }
 
-static void open_compare(ui_app *a)
-{
-    a->cmp->a = a->sel;
-    a->cmp->b = a->has_pin ? -1 : ui_previous_step(a, (rs_variant)a->sel);
-    if (a->cmp->b == -1 && !a->has_pin) a->cmp->b = a->sel > 0 ? a->sel - 1 : 1;
-    a->screen = UI_SCREEN_COMPARE;
-}
-
-static void replay_key(ui_app *a)
-{
-    if (a->replay) {
-        a->rp->sel = a->rp->cur;
-        a->screen = UI_SCREEN_RECORDING;
-    } else if (!ui_refuse_busy(a)) {
-        ui_replay_shipped(a);
-    }
-}
-
-/* Every screen: its drawing (from the state, changing nothing) and its own
- * keys (1 when it took the action). */
-static const struct {
-    void (*draw)(const ui_app *, const ui_layout *);
-    int (*key)(ui_app *, ui_action);
-} screens[UI_SCREEN_COUNT] = {
-    [UI_SCREEN_EXPLORER] = {ui_draw_explorer, ui_key_explorer},
-    [UI_SCREEN_LADDER] = {ui_draw_ladder, ui_key_ladder},
-    [UI_SCREEN_COMPARE] = {ui_draw_compare, ui_key_compare},
-    [UI_SCREEN_SWEEP] = {ui_draw_sweep, ui_key_sweep},
-    [UI_SCREEN_HELP] = {ui_draw_help, ui_key_help},
-    [UI_SCREEN_PRESETS] = {ui_draw_presets, ui_key_presets},
-    [UI_SCREEN_RECORDING] = {ui_draw_recording, ui_key_recording},
-    [UI_SCREEN_SOURCE] = {ui_draw_source, ui_key_source},
-};
-
 /* E off: the energy of every result shown goes, as if never asked. */
 static void hide_energy(ui_app *a)
 {
@@ -130,12 +96,10 @@ static void hide_energy(ui_app *a)
 /* The action on the current screen; 0 when it does nothing there. */
 static int action(ui_app *a, ui_action act)
 {
-    if ((unsigned)a->screen < UI_SCREEN_COUNT && screens[a->screen].key(a, act)) return 1;
+    if ((unsigned)a->screen < UI_SCREEN_COUNT && ui_screens[a->screen].key(a, act)) return 1;
+    if (ui_screen_opens(a, act)) return 1;
     switch (act) {
     case UI_ACT_CANCEL: cancel_or_back(a); break;
-    case UI_ACT_LADDER: a->screen = UI_SCREEN_LADDER; break;
-    case UI_ACT_SWEEP: a->screen = UI_SCREEN_SWEEP; break;
-    case UI_ACT_COMPARE: open_compare(a); break;
     case UI_ACT_PIN:
         if (a->has_pin && a->pinned.result.req.variant == (rs_variant)a->sel) {
             a->has_pin = 0;
@@ -158,15 +122,9 @@ static int action(ui_app *a, ui_action act)
     case UI_ACT_INPUT_BACK: ui_step_setting(a, UI_ACT_INPUT, -1); break;
     case UI_ACT_GPUS: ui_step_gpus(a, +1); break;
     case UI_ACT_CROSS: ui_step_cross(a, +1); break;
-    case UI_ACT_PRESETS:
-        ui_presets_load(a);
-        a->screen = UI_SCREEN_PRESETS;
-        break;
-    case UI_ACT_REPLAY: replay_key(a); break;
     case UI_ACT_CHECK_RACE: ui_run_check(a, RS_CHECK_RACE); break;
     case UI_ACT_CHECK_MEMORY: ui_run_check(a, RS_CHECK_MEMORY); break;
     case UI_ACT_KERNEL: ui_kernel_prompt(a); break;
-    case UI_ACT_SOURCE: ui_open_source(a); break;
     case UI_ACT_STALLS:
         a->cfg.stalls = !a->cfg.stalls;
         ui_status(a, R_NORMAL, "%s",
@@ -182,11 +140,6 @@ static int action(ui_app *a, ui_action act)
                   : a->replay    ? "energy on: Enter shows what the recording measured"
                                  : "energy on: each run also measures joules per reduction "
                                    "(NVML)");
-        break;
-    case UI_ACT_HELP:
-        a->help_scroll = 0;
-        a->back = a->screen;
-        a->screen = UI_SCREEN_HELP;
         break;
     default: return ui_prompt_for(a, act);
     }
@@ -241,7 +194,7 @@ static void draw(ui_app *a)
         return;
     }
     ui_draw_header(a, &l);
-    if ((unsigned)a->screen < UI_SCREEN_COUNT) screens[a->screen].draw(a, &l);
+    if ((unsigned)a->screen < UI_SCREEN_COUNT) ui_screens[a->screen].draw(a, &l);
     draw_footer(a, &l);
     curs_set(a->prompt->kind ? 1 : 0);
     if (a->prompt->kind)

@@ -86,6 +86,31 @@ def shared_header_includes_no_screen(rel, text):
             bad.append(f"{rel}: includes {inc}: a screen's state stays behind its pointer")
 
 
+# A screen is one row of UI_SCREENS (ui/screens.h): its open, draw and key
+# functions are named in its own file alone (the table is made from the
+# rows), and the screens' names come from the rows, never a list by place.
+SCREENS = re.findall(r"^\s*X\(\w+, (\w+), \"", (ROOT / "src/ui/screens.h").read_text(), re.M)
+if len(SCREENS) < 8:
+    bad.append(f"src/ui/screens.h: {len(SCREENS)} rows read; the list's shape changed?")
+SCREEN_FN = re.compile(rf"\bui_(?:open|draw|key)_(?:{'|'.join(SCREENS)})\b")
+
+
+def screen_functions(rel, text):
+    names = {m.group(0) for m in SCREEN_FN.finditer(text)}
+    for name in names:
+        if not re.search(rf"^(?:int|void) {name}\(", text, re.M):
+            bad.append(f"{rel}: names {name}: a screen's functions come from its row")
+
+
+# A format is a writer: --format's names are the writers' (formats/writer.c),
+# asked of rs_format_from_name, never compared as strings elsewhere.
+def format_names(rel, text):
+    if rel.parts[:2] == ("src", "formats") and rel.name.startswith("write"):
+        return
+    if re.search(r'strcmp\([^;]*"(table|csv|json|md|html)"\)', text):
+        bad.append(f"{rel}: compares a format's name: rs_format_from_name (formats/writer.h)")
+
+
 def variant_spellings(rel, text):
     if str(rel) in STORY or rel.parts[:2] == ("src", "kernels"):
         return
@@ -107,6 +132,8 @@ for path in sorted(ROOT.glob("src/**/*")) + sorted(ROOT.glob("tools/*")):
     typed_boundaries(rel, "\n".join(lines))
     plumbing_names_no_command(rel, "\n".join(lines))
     shared_header_includes_no_screen(rel, "\n".join(lines))
+    screen_functions(rel, "\n".join(lines))
+    format_names(rel, "\n".join(lines))
     if len(lines) > MAX_FILE:
         bad.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE})")
     for name, first, length in functions(lines):

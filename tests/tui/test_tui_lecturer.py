@@ -211,6 +211,8 @@ def cut_panels():
               "a refusal wraps over the result panel's rows, its end shown", s)
         t.keys("?")
         top = t.wait_quiet("Help: every key") or t.screen()
+        check("(this screen)" in top and "one variant at a time: pick it" in top,
+              "the help names the screen it came from and says what it shows", top)
         t.keys("NPage")
         s = t.wait_quiet("Help: every key") or t.screen()
         check("does nothing" not in s and s != top, "PgDn pages the help", s)

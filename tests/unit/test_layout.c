@@ -70,7 +70,7 @@ static void keys(void)
         CHECK(ui_key_action(s, 'q') == UI_ACT_QUIT);
     }
     CHECK(ui_key_action(UI_SCREEN_EXPLORER, '\r') == UI_ACT_RUN);
-    CHECK(ui_key_action(UI_SCREEN_EXPLORER, 'L') == UI_ACT_LADDER);
+    CHECK(ui_key_action(UI_SCREEN_EXPLORER, 'L') == UI_ACT_OPEN_LADDER);
     CHECK(ui_key_action(UI_SCREEN_SWEEP, 'y') == UI_ACT_TOGGLE_Y);
     CHECK(ui_key_action(UI_SCREEN_EXPLORER, 'y') == UI_ACT_NONE);
 }
