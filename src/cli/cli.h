@@ -122,7 +122,17 @@ typedef struct rs_command {
     const void *own_init;
     int (*fn)(rs_cli *);
     const rs_option_help *help;
+    unsigned exits; /* the exit codes it gives, RS_EXIT(code) each */
 } rs_command;
+/* An exit code's bit in an entry's exits (130, interrupted: bit 11). */
+#define RS_EXIT(code) (1u << ((code) >= 11 ? 11 : (code)))
+/* What a command that runs on the GPU (or a replay of it) can end with. */
+#define RS_EXITS_RUN                                                                               \
+    (RS_EXIT(0) | RS_EXIT(RS_E_MISMATCH) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_NODRIVER) |          \
+     RS_EXIT(RS_E_NODEVICE) | RS_EXIT(RS_E_NOMEM) | RS_EXIT(RS_E_CUDA) | RS_EXIT(RS_E_IO) |        \
+     RS_EXIT(RS_E_CANCELLED))
+/* The exit codes c gives, each with its meaning, as help lists them. */
+void rs_cli_exit_codes(FILE *f, unsigned exits);
 /* How c takes a field (field >= 0) or an RS_X_* option: NULL where as the
  * tables say. */
 const rs_option_help *rs_command_option(const rs_command *c, int field, unsigned extra);

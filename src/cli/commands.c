@@ -15,27 +15,49 @@ const rs_command *const rs_commands[] = {
 const int rs_command_count = (int)(sizeof rs_commands / sizeof rs_commands[0]);
 
 /* What the overview (redscope --help) says after the list of commands. */
-const char rs_overview_tail[] =
-    "\n'redscope COMMAND --help' lists a command's options.\n"
-    "Examples:\n"
-    "  redscope                                   the explorer\n"
-    "  redscope run --variant sequential --n 2^24 --metrics\n"
-    "  redscope ladder --type float32 --n 16M --format csv\n"
-    "  redscope ladder --preset harris-2007\n"
-    "  redscope run --variant unroll_warp_volatile --check race\n"
-    "  redscope compile conf/kernels/template.cu --type float32\n"
-    "  redscope ladder --kernel conf/kernels/fast.cu --n 2^24\n"
-    "  redscope --replay conf/recordings/h200-demo.jsonl\n"
-    "  redscope ladder --gpus 2 --n 2^28\n"
-    "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
-    "  redscope diff conf/recordings/h100-kernels.jsonl "
-    "conf/recordings/h200-demo.jsonl\n"
-    "\nexit codes: 0 ok, 1 a wrong result, 2 bad arguments, a refused configuration\n"
-    "  or a --replay that finds nothing asked for, 3 no NVIDIA driver (or no NCCL,\n"
-    "  for what needs it), 4 no CUDA device, 5 out of memory, 6 CUDA error,\n"
-    "  7 file error, 8 your kernel faulted or ran past --timeout, 9 a --check found\n"
-    "  races or memory errors, 10 diff --fail-slower found a slower step, 130\n"
-    "  interrupted\n";
+const char rs_overview_tail[] = "\n'redscope COMMAND --help' lists a command's options.\n"
+                                "Examples:\n"
+                                "  redscope                                   the explorer\n"
+                                "  redscope run --variant sequential --n 2^24 --metrics\n"
+                                "  redscope ladder --type float32 --n 16M --format csv\n"
+                                "  redscope ladder --preset harris-2007\n"
+                                "  redscope run --variant unroll_warp_volatile --check race\n"
+                                "  redscope compile conf/kernels/template.cu --type float32\n"
+                                "  redscope ladder --kernel conf/kernels/fast.cu --n 2^24\n"
+                                "  redscope --replay conf/recordings/h200-demo.jsonl\n"
+                                "  redscope ladder --gpus 2 --n 2^28\n"
+                                "  redscope allreduce --gpus 2 --algo all --range 2..2^28:4\n"
+                                "  redscope diff conf/recordings/h100-kernels.jsonl "
+                                "conf/recordings/h200-demo.jsonl\n"
+                                "";
+
+/* Every exit code and what it means; each command's entry says which it
+ * gives (exits), its help lists those, the overview all. */
+static const struct {
+    int code;
+    const char *meaning;
+} exit_codes[] = {
+    {0, "ok"},
+    {RS_E_MISMATCH, "a wrong result"},
+    {RS_E_USAGE, "bad arguments, a refused configuration, or nothing asked for in a recording"},
+    {RS_E_NODRIVER, "no NVIDIA driver (or no NCCL, for what needs it)"},
+    {RS_E_NODEVICE, "no CUDA device"},
+    {RS_E_NOMEM, "out of memory"},
+    {RS_E_CUDA, "CUDA error"},
+    {RS_E_IO, "file error"},
+    {RS_E_KERNEL, "your kernel faulted or ran past --timeout"},
+    {RS_E_FOUND, "a --check found races or memory errors"},
+    {RS_E_SLOWER, "diff --fail-slower found a slower step"},
+    {RS_E_CANCELLED, "interrupted"},
+};
+
+void rs_cli_exit_codes(FILE *f, unsigned exits)
+{
+    fprintf(f, "exit codes:\n");
+    for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; i++)
+        if (exits & RS_EXIT(exit_codes[i].code))
+            fprintf(f, "  %-4d %s\n", exit_codes[i].code, exit_codes[i].meaning);
+}
 
 const rs_command *rs_command_find(const char *name)
 {

@@ -449,6 +449,8 @@ void rs_cli_usage(FILE *f, const rs_command *c)
         for (int i = 0; i < rs_command_count; i++)
             fprintf(f, "  %-10s %s\n", rs_commands[i]->name, rs_commands[i]->summary);
         fputs(rs_overview_tail, f);
+        fputc('\n', f);
+        rs_cli_exit_codes(f, ~0u);
         return;
     }
     /* the first command is the one without a name: "redscope [explore]" */
@@ -468,4 +470,8 @@ void rs_cli_usage(FILE *f, const rs_command *c)
         usage_option(f, c->options[i].name, c->options[i].arg, c->options[i].help);
     for (int i = 0; i < N_ALWAYS; i++)
         usage_option(f, always[i].name, always[i].arg, always[i].help);
+    if (c->exits) {
+        fputc('\n', f);
+        rs_cli_exit_codes(f, c->exits);
+    }
 }

@@ -132,6 +132,7 @@ const rs_command rs_allreduce_entry = {
     .own_size = sizeof(allreduce_own),
     .own_init = &allreduce_init,
     .fn = rs_cmd_allreduce,
+    .exits = RS_EXITS_RUN,
     .help = allreduce_help,
 };
 

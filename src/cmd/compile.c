@@ -42,6 +42,7 @@ const rs_command rs_compile_entry = {
     .options = compile_options,
     .own_size = sizeof(compile_own),
     .fn = rs_cmd_compile,
+    .exits = RS_EXIT(0) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_NOMEM) | RS_EXIT(RS_E_IO),
     .help = compile_help,
 };
 

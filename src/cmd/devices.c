@@ -34,6 +34,8 @@ const rs_command rs_devices_entry = {
     .options = devices_options,
     .own_size = sizeof(devices_own),
     .fn = rs_cmd_devices,
+    .exits = RS_EXIT(0) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_NODRIVER) | RS_EXIT(RS_E_NODEVICE) |
+             RS_EXIT(RS_E_CUDA) | RS_EXIT(RS_E_IO),
 };
 
 /* Device i's facts from the GPU process (bare: no context of its own; with

@@ -38,6 +38,8 @@ const rs_command rs_diff_entry = {
     .own_size = sizeof(diff_own),
     .own_init = &diff_init,
     .fn = rs_cmd_diff,
+    .exits = RS_EXIT(0) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_NOMEM) | RS_EXIT(RS_E_IO) |
+             RS_EXIT(RS_E_SLOWER),
 };
 
 /* The gate: every pair slower beyond the spread and pct, on stderr. */

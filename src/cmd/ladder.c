@@ -49,6 +49,7 @@ const rs_command rs_ladder_entry = {
     .options = ladder_options,
     .own_size = sizeof(ladder_own),
     .fn = rs_cmd_ladder,
+    .exits = RS_EXITS_RUN | RS_EXIT(RS_E_KERNEL),
     .help = ladder_help,
 };
 

@@ -16,6 +16,7 @@ const rs_command rs_metrics_entry = {
     .fields = RS_FIELD(device),
     .extras = RS_X_FORMAT,
     .fn = rs_cmd_metrics,
+    .exits = RS_EXIT(0) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_CUDA),
 };
 
 /* One counter of `redscope metrics`: a table line, a CSV line, or an

@@ -14,6 +14,7 @@ const rs_command rs_presets_entry = {
     .summary = "list shipped and saved presets",
     .extras = RS_X_FORMAT,
     .fn = rs_cmd_presets,
+    .exits = RS_EXIT(0) | RS_EXIT(RS_E_NOMEM),
 };
 
 /* A preset's name, path, note or error as shown: escaped and whole (file

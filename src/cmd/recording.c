@@ -25,6 +25,7 @@ const rs_command rs_recording_entry = {
     .extras = RS_X_FORMAT | RS_X_REPLAY,
     .words = {{-1, RS_X_REPLAY, 0}}, /* FILE: as --replay names one */
     .fn = rs_cmd_recording,
+    .exits = RS_EXIT(0) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_IO),
     .help = recording_help,
 };
 

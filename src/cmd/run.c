@@ -35,6 +35,7 @@ const rs_command rs_run_entry = {
     .options = run_options,
     .own_size = sizeof(rs_run_own),
     .fn = rs_cmd_run,
+    .exits = RS_EXITS_RUN | RS_EXIT(RS_E_KERNEL) | RS_EXIT(RS_E_FOUND),
 };
 
 /* --kernel on run: the variant is the file's kernel; one file at a time. */

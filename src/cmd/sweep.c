@@ -29,6 +29,7 @@ const rs_command rs_sweep_entry = {
     .fields = RS_ALL_FIELDS & ~(RS_FIELD(variant) | RS_FIELD(stalls)),
     .extras = RS_RUNS | RS_X_PLOT | RS_X_AGAINST,
     .fn = rs_cmd_sweep,
+    .exits = RS_EXITS_RUN | RS_EXIT(RS_E_KERNEL),
     .help = sweep_help,
 };
 

@@ -19,6 +19,7 @@ const rs_command rs_variants_entry = {
     .summary = "list the variants of the ladder",
     .extras = RS_X_FORMAT,
     .fn = rs_cmd_variants,
+    .exits = RS_EXIT(0),
     .help = variants_help,
 };
 

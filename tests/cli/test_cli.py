@@ -41,6 +41,14 @@ check("--variants" not in out, "run --help does not offer --variants")
 # and a sweep needs neither --variants nor --range
 check("--kernel" not in run("compile", "--help")[1], "compile --help: its files, not --kernel")
 check("--replay" not in run("recording", "--help")[1], "recording --help: FILE, not --replay")
+# each command's help lists the exit codes it gives, from one table
+h = run("diff", "--help")[1]
+check("exit codes:\n" in h and "  10   diff --fail-slower" in h and "  9 " not in h,
+      "diff --help: its exit codes, 10 among them, no --check's")
+h = run("variants", "--help")[1]
+check(h.rstrip().endswith("exit codes:\n  0    ok"), "variants --help: exit 0 alone")
+h = run("run", "--help")[1]
+check("  9    a --check found" in h and "  1    a wrong result" in h, "run --help: 1 and 9")
 check("one JSON document" in run("allreduce", "--help")[1], "allreduce --help: --record")
 check(run("sweep", "--help")[1].startswith("usage: redscope sweep [--variants LIST] [--range"),
       "sweep --help: its options are optional")
