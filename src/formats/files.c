@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* fopencookie */
 #include "files.h"
 
 #include "core/format.h"
@@ -23,9 +24,94 @@ static const char *kind_of(mode_t m)
     return "not a file";
 }
 
+/* A stream read through a bound: at most `left` bytes more, by `deadline`
+ * (CLOCK_MONOTONIC seconds), never waiting on a file that would block
+ * (/proc/kmsg), whatever the file said of its size (/proc/self/pagemap
+ * says 0 and never ends). Why it stopped is kept for the reader's message
+ * (rs_file_stopped), per thread: a stream is read on one. */
+typedef struct bounded {
+    int fd;
+    size_t left, max;
+    double deadline;
+} bounded;
+
+static _Thread_local char stopped_why[160];
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static ssize_t bounded_read(void *cookie, char *buf, size_t size)
+{
+    bounded *b = cookie;
+    if (now_s() > b->deadline) {
+        char t[32];
+        snprintf(t, sizeof t, "%.0f s", RS_READ_SECONDS);
+        snprintf(stopped_why, sizeof stopped_why, "still reading after %s: not a file that ends",
+                 t);
+        errno = ETIMEDOUT;
+        return -1;
+    }
+    ssize_t n; /* what fits, and past the bound is over it */
+    do n = read(b->fd, buf, size);
+    while (n < 0 && errno == EINTR);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        snprintf(stopped_why, sizeof stopped_why, "reading it would wait: not a file that ends");
+        return -1;
+    }
+    if (n < 0) {
+        snprintf(stopped_why, sizeof stopped_why, "%s", strerror(errno));
+        return -1;
+    }
+    if ((size_t)n > b->left) {
+        char most[32];
+        rs_fmt_bytes((double)b->max, most, sizeof most);
+        snprintf(stopped_why, sizeof stopped_why, "it goes on past %s, whatever its size says",
+                 most);
+        errno = EFBIG;
+        return -1;
+    }
+    b->left -= (size_t)n;
+    return n;
+}
+
+static int bounded_close(void *cookie)
+{
+    bounded *b = cookie;
+    const int rc = close(b->fd);
+    free(b);
+    return rc;
+}
+
+const char *rs_file_stopped(void)
+{
+    return stopped_why[0] ? stopped_why : NULL;
+}
+
+/* A stream of fd bounded to max bytes and RS_READ_SECONDS; NULL (fd closed)
+ * when out of memory. */
+static FILE *bounded_stream(int fd, size_t max)
+{
+    bounded *b = malloc(sizeof *b);
+    FILE *f = NULL;
+    if (b) {
+        *b = (bounded){fd, max, max, now_s() + RS_READ_SECONDS};
+        f = fopencookie(b, "r", (cookie_io_functions_t){bounded_read, NULL, NULL, bounded_close});
+    }
+    if (!f) {
+        free(b);
+        close(fd);
+    }
+    return f;
+}
+
 rs_status rs_file_open(const char *path, const char *what, size_t max, FILE **out, rs_error *err)
 {
     *out = NULL;
+    stopped_why[0] = '\0';
     if (!path || !*path) return rs_fail(err, RS_E_USAGE, "%s: an empty file name", what);
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
@@ -49,13 +135,16 @@ rs_status rs_file_open(const char *path, const char *what, size_t max, FILE **ou
         close(fd);
         return bad;
     }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK); /* a regular file: reads never wait */
-    *out = fdopen(fd, "r");
-    if (!*out) {
-        close(fd);
-        return rs_fail(err, RS_E_NOMEM, "out of host memory");
-    }
-    return RS_OK;
+    /* O_NONBLOCK stays: a regular file never waits, one that would is refused */
+    *out = bounded_stream(fd, max);
+    return *out ? RS_OK : rs_fail(err, RS_E_NOMEM, "out of host memory");
+}
+
+rs_status rs_file_failed(const char *path, const char *what, rs_error *err)
+{
+    const char *why = rs_file_stopped();
+    return rs_fail(err, RS_E_IO, "cannot read %s '%s'%s%s", what, path, why ? ": " : "",
+                   why ? why : "");
 }
 
 rs_status rs_file_read(const char *path, const char *what, size_t max, char **out, size_t *len,
@@ -83,7 +172,7 @@ rs_status rs_file_read(const char *path, const char *what, size_t max, char **ou
     if (!b || failed || n > max) {
         free(b);
         return !b       ? rs_fail(err, RS_E_NOMEM, "out of host memory")
-               : failed ? rs_fail(err, RS_E_IO, "cannot read %s '%s'", what, path)
+               : failed ? rs_file_failed(path, what, err)
                         : rs_fail(err, RS_E_IO, "'%s' grew past the size a %s may be", path, what);
     }
     b[n] = '\0';

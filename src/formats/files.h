@@ -1,8 +1,9 @@
 /* Every file redscope reads or writes for a user goes through here.
  *
  * Reading: a regular file only, opened without blocking (a FIFO or a device
- * is refused, never waited on) and at most a stated size (/dev/zero or a
- * huge file is refused, never read to the end).
+ * is refused, never waited on) and read through a bound on bytes and time
+ * whatever its size says (/dev/zero, a huge file or /proc/self/pagemap is
+ * refused, never read to the end; /proc/kmsg is never waited on).
  *
  * Writing (recordings, charts and their data, all-reduce files, presets),
  * as `ncu -o` and `nsys` do: a regular file only (a device, a FIFO, a
@@ -20,14 +21,22 @@
 
 #define RS_READ_RECORDING (1024u << 20) /* a recording, at most */
 #define RS_READ_TEXT      (16u << 20)   /* a preset, a kernel, a tool's log */
+#define RS_READ_LINE      (64u << 20)   /* a recording's line (a kernel's source in it) */
+#define RS_READ_SECONDS   30.0          /* a file read to its end, at most */
 
 /* path's bytes, NUL-terminated, into *out (malloc'd) and *len. `what` names
  * the file in messages ("recording", "preset"). RS_E_IO with the reason. */
 rs_status rs_file_read(const char *path, const char *what, size_t max, char **out, size_t *len,
                        rs_error *err);
 
-/* The same checks, then a stream to read it line by line. */
+/* The same checks, then a stream to read it line by line, bounded: it
+ * fails (ferror) past max bytes, past RS_READ_SECONDS, or where a read
+ * would wait, whatever the file says of its size. */
 rs_status rs_file_open(const char *path, const char *what, size_t max, FILE **out, rs_error *err);
+/* Why the last bounded stream of this thread stopped early (NULL: it did
+ * not), and RS_E_IO saying so for a read of path that failed. */
+const char *rs_file_stopped(void);
+rs_status rs_file_failed(const char *path, const char *what, rs_error *err);
 
 /* Whether `path` may be written as `what` ("recording", "chart"): the rules
  * above; `reading` (may be NULL) is the file being read, which it must not

@@ -317,7 +317,7 @@ rs_status rs_preset_read_file(const char *path, rs_request *r, rs_error *err)
     if (opened != RS_OK) return opened;
     reader rd = {f, NULL, 0, 0, 0, 0, NULL};
     rs_status st = parse(&rd, path, r, err);
-    if (ferror(f) && st == RS_OK) st = rs_fail(err, RS_E_IO, "error reading '%s'", path);
+    if (ferror(f)) st = rs_file_failed(path, "preset", err); /* the cause of what parse saw */
     fclose(f);
     return st;
 }

@@ -14,13 +14,20 @@
 
 /* One line, without its newline; *ended: it had one (a file cut short
  * ends in a line without). */
-static char *read_line(FILE *f, size_t *got, int *ended)
+/* One line (malloc'd, without its newline), at most RS_READ_LINE bytes:
+ * a longer one, or a NUL byte (a binary file is one long line), stops it
+ * with *odd saying why. NULL at the end or on a failed read. */
+static char *read_line(FILE *f, size_t *got, int *ended, const char **odd)
 {
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
     int c;
     if (!buf) return NULL;
     while ((c = fgetc(f)) != EOF && c != '\n') {
+        if (c == 0 || len + 1 >= RS_READ_LINE) {
+            *odd = c == 0 ? "a NUL byte" : "a line longer than any a recording holds";
+            break;
+        }
         if (len + 1 == cap) {
             char *nb = realloc(buf, cap *= 2);
             if (!nb) {
@@ -32,7 +39,7 @@ static char *read_line(FILE *f, size_t *got, int *ended)
         buf[len++] = (char)c;
     }
     *ended = c == '\n';
-    if (c == EOF && len == 0) {
+    if (c == EOF && len == 0 && !*odd) {
         free(buf);
         return NULL;
     }
@@ -119,9 +126,10 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
     char *text;
     size_t len = 0;
     int ended = 1;
-    while (st == RS_OK && (text = read_line(f, &len, &ended))) {
+    const char *cut = NULL;
+    while (st == RS_OK && (text = read_line(f, &len, &ended, &cut))) {
         line++;
-        const char *odd = rs_text_problem(text, len, NULL);
+        const char *odd = cut ? cut : rs_text_problem(text, len, NULL);
         if (odd) {
             free(text);
             st = rs_fail(err, RS_E_IO,
@@ -148,6 +156,7 @@ rs_status rs_recording_load(const char *path, rs_recording *out, rs_error *err)
         st = take_line(out, &cap, j, path, line, err);
         cJSON_Delete(j);
     }
+    if (st == RS_OK && ferror(f)) st = rs_file_failed(path, "recording", err);
     fclose(f);
     if (st == RS_OK && out->count == 0 && !out->has_device)
         st = rs_fail(err, RS_E_IO, "%s: an empty recording", path);

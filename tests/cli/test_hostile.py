@@ -52,16 +52,20 @@ def listing(d):
     return sorted(os.listdir(d))
 
 
-def case(name, args, rc, env=None, made=(), keep=(), within=10.0):
+def case(name, args, rc, env=None, made=(), keep=(), within=10.0, mem_mb=None):
     """Run redscope in a fresh folder holding what setup put there; check
-    the exit status, the time, the output and the files."""
+    the exit status, the time, the output and the files (and, with mem_mb,
+    that it ran within that much address space)."""
     work = CASES[name]
     before = listing(work)
     kept = {k: open(os.path.join(work, k), "rb").read() for k in keep}
     e = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, ".config"), **(env or {}))
     t0 = time.time()
     try:
-        p = subprocess.run([EXE, *args], cwd=work, capture_output=True, env=e, timeout=within + 20)
+        lim = mem_mb << 20 if mem_mb else None
+        p = subprocess.run([EXE, *args], cwd=work, capture_output=True, env=e, timeout=within + 20,
+                           preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim)))
+                           if lim else None)
         got, out = p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         got, out = "timeout", ""
@@ -149,6 +153,22 @@ out = case("allreduce_dir", ["allreduce", "--replay", "dir"], 7)
 check("'dir' is a directory: give a recording file" in out, f"a directory: {out}")
 
 
+# A regular file that says it holds 0 bytes and never ends (256 GiB of a
+# 64-bit address space): every reader stops at its bound in bytes, at once.
+NEVER = "/proc/self/pagemap"
+for name, args in (("never_ladder", ["ladder", "--replay", NEVER]),
+                   ("never_recording", ["recording", NEVER]),
+                   ("never_diff", ["diff", NEVER, DEMO]),
+                   ("never_devices", ["devices", "--replay", NEVER]),
+                   ("never_against", ["ladder", "--replay", DEMO, "--against", NEVER]),
+                   ("never_allreduce", ["allreduce", "--replay", NEVER]),
+                   ("never_preset", ["run", "--preset", NEVER, "--replay", DEMO])):
+    folder(name)
+    out = case(name, args, 7, within=5.0, mem_mb=1024)
+    check(NEVER in out and ("goes on past" in out or "NUL byte" in out),
+          f"{name}: the file and why it was not read: {out[-300:]}")
+
+
 def presets_dir(d, kind):
     p = os.path.join(d, ".config", "redscope", "presets")
     os.makedirs(p)
@@ -156,6 +176,8 @@ def presets_dir(d, kind):
         os.mkfifo(os.path.join(p, "stuck.ini"))
     elif kind == "zero":
         os.symlink("/dev/zero", os.path.join(p, "zero.ini"))
+    elif kind == "never":  # a regular file of size 0 that never ends
+        os.symlink(NEVER, os.path.join(p, "never.ini"))
     elif kind == "names":  # names are outside text too
         for name in ("esc\x1b]0;PWNED\x07.ini", "nl\nshipped presets (FORGED):.ini",
                      "rlo\u202e.ini", "comma,name.ini"):
@@ -164,7 +186,7 @@ def presets_dir(d, kind):
         shutil.copy(data("evil.ini"), os.path.join(p, "evil.ini"))
 
 
-for kind in ("fifo", "zero", "evil"):
+for kind in ("fifo", "zero", "evil", "never"):
     folder("presets_" + kind, lambda d, k=kind: presets_dir(d, k))
     out = case("presets_" + kind, ["presets"], 0)
     check("BROKEN" in out, f"presets: the {kind} preset is listed as broken: {out[-300:]}")
@@ -371,6 +393,32 @@ for rec, key, want in (("command_bidi.jsonl", "R", "\\u202eladder"),
         check(t.exit_code(10) == 0, f"explorer {rec}: quits")
     finally:
         t.close()
+
+# the explorer's readers stop at their bound too: a replay of a file that
+# never ends is refused, P lists a preset that never ends as broken, and q
+# quits at once after both
+d = folder("tui_never", lambda d: presets_dir(d, "never"))
+t = Tmux(f"cd {d} && XDG_CONFIG_HOME={d}/.config {EXE} --replay {NEVER}; echo rc=$?; sleep 30",
+         cols=120, rows=35, env=UTF8)
+try:
+    s = t.wait_for("rc=", 10) or t.screen()
+    check("rc=7" in s and ("goes on past" in s or "NUL byte" in s),
+          "explorer --replay of a file that never ends: refused at once", s)
+finally:
+    t.close()
+t = Tmux(f"cd {d} && XDG_CONFIG_HOME={d}/.config {EXE} --replay {DEMO}", cols=120, rows=35,
+         env=UTF8)
+try:
+    t.wait_for("REPLAY")
+    t.keys("P")
+    s = t.wait_for("never", 5) or t.screen()
+    check("Presets" in s and "never" in s, "explorer: P lists the preset that never ends", s)
+    t.keys("q")
+    if t.wait_for("q again", 2):
+        t.keys("q")
+    check(t.exit_code(10) == 0, "explorer: quits after P on a preset that never ends")
+finally:
+    t.close()
 
 print(f"test_hostile: {len(CASES)} cases")
 for d in CASES.values():
