@@ -39,15 +39,33 @@ const char *rs_cpu_from_words(rs_cpu_from f)
                             : "the best of the host runs timed beside the GPU runs, up to 3 each";
 }
 
-/* The CPU time of row's input over rows[0..n): the cpu step's median where
- * a row of it measured one (the last such), else the least time measured
- * beside. 0 where no row has one. */
-static double cpu_time_of(rs_row *const *rows, int n, const rs_request *in, rs_cpu_from *from)
+/* Rows ordered by their input (type, operation, n, distribution, seed),
+ * then by place: each input's rows side by side, in the order they came. */
+static _Thread_local rs_row *const *sort_rows;
+
+static int by_input(const void *x, const void *y)
+{
+    const int i = *(const int *)x, j = *(const int *)y;
+    const rs_request *a = &sort_rows[i]->result.req, *b = &sort_rows[j]->result.req;
+#define RS_CMP(f)                                                                                  \
+    if (a->f != b->f) return a->f < b->f ? -1 : 1;
+    RS_CMP(type)
+    RS_CMP(op)
+    RS_CMP(n)
+    RS_CMP(dist)
+    RS_CMP(seed)
+#undef RS_CMP
+    return i < j ? -1 : i > j;
+}
+
+/* The CPU time of the input of rows at[0..k) (one input's rows that have
+ * one, in order): the cpu step's median where a row of it measured one
+ * (the last such), else the least time measured beside. */
+static double cpu_time_of(rs_row *const *rows, const int *at, int k, rs_cpu_from *from)
 {
     double best = 0.0, step = 0.0;
-    for (int i = 0; i < n; i++) {
-        if (!has_cpu(rows[i]) || !same_input(&rows[i]->result.req, in)) continue;
-        const rs_result *r = &rows[i]->result;
+    for (int q = 0; q < k; q++) {
+        const rs_result *r = &rows[at[q]]->result;
         if (r->req.variant == RS_V_CPU && r->cpu_from != RS_CPU_BESIDE && r->t_median_ms > 0.0)
             step = r->t_median_ms;
         if (best == 0.0 || r->cpu_ms < best) best = r->cpu_ms;
@@ -56,21 +74,29 @@ static double cpu_time_of(rs_row *const *rows, int n, const rs_request *in, rs_c
     return step > 0.0 ? step : best;
 }
 
+/* Every row with a CPU time takes its input's: one sort, then each input's
+ * rows once (n log n; a recording of 100,000 rows was quadratic). */
 void rs_cpu_share(rs_row *const *rows, int n)
 {
-    double *ms = n > 0 ? calloc((size_t)n, sizeof *ms) : NULL;
-    rs_cpu_from *from = n > 0 ? calloc((size_t)n, sizeof *from) : NULL;
-    for (int i = 0; ms && from && i < n; i++) /* every figure from the rows as they came */
-        if (has_cpu(rows[i])) ms[i] = cpu_time_of(rows, n, &rows[i]->result.req, &from[i]);
-    for (int i = 0; ms && from && i < n; i++) {
-        if (ms[i] <= 0.0) continue;
-        rs_result *r = &rows[i]->result;
-        r->cpu_ms = ms[i];
-        r->cpu_from = from[i];
-        r->speedup_cpu = r->t_median_ms > 0.0 ? ms[i] / r->t_median_ms : 0.0;
+    int *at = n > 0 ? malloc(sizeof *at * (size_t)n) : NULL;
+    int k = 0;
+    for (int i = 0; at && i < n; i++)
+        if (has_cpu(rows[i])) at[k++] = i;
+    sort_rows = rows; /* qsort has no context argument in C11 */
+    if (k > 1) qsort(at, (size_t)k, sizeof *at, by_input);
+    for (int g = 0, e; g < k; g = e) {
+        const rs_request *in = &rows[at[g]]->result.req;
+        for (e = g + 1; e < k && same_input(&rows[at[e]]->result.req, in);) e++;
+        rs_cpu_from from;
+        const double ms = cpu_time_of(rows, at + g, e - g, &from);
+        for (int q = g; q < e && ms > 0.0; q++) {
+            rs_result *r = &rows[at[q]]->result;
+            r->cpu_ms = ms;
+            r->cpu_from = from;
+            r->speedup_cpu = r->t_median_ms > 0.0 ? ms / r->t_median_ms : 0.0;
+        }
     }
-    free(ms);
-    free(from);
+    free(at);
 }
 
 void rs_cpu_share_rows(rs_row *rows, int n)

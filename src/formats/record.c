@@ -23,7 +23,7 @@ static char *read_line(FILE *f, size_t *got, int *ended, const char **odd)
     char *buf = malloc(cap);
     int c;
     if (!buf) return NULL;
-    while ((c = fgetc(f)) != EOF && c != '\n') {
+    while ((c = getc_unlocked(f)) != EOF && c != '\n') { /* one thread reads it */
         if (c == 0 || len + 1 >= RS_READ_LINE) {
             *odd = c == 0 ? "a NUL byte" : "a line longer than any a recording holds";
             break;

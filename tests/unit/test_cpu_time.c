@@ -73,6 +73,22 @@ static void failures_and_gaps(void)
     CHECK(two[0].result.cpu_ms == 9.0 && two[1].result.cpu_ms == 3.0);
 }
 
+/* Two inputs' rows interleaved: each takes its own input's time, the
+ * last cpu step of it where there are two. */
+static void inputs_interleaved(void)
+{
+    rs_row rows[5] = {row(RS_V_ATOMIC, 1000, 0.4, 6.0), row(RS_V_ATOMIC, 1000, 0.4, 2.0),
+                      row(RS_V_CPU, 1000, 5.0, 5.0), row(RS_V_SEQUENTIAL, 1000, 0.1, 1.5),
+                      row(RS_V_CPU, 1000, 7.0, 7.0)};
+    rows[1].result.req.seed = rows[3].result.req.seed = 9;
+    rows[4].result.req.seed = 9;
+    rs_cpu_share_rows(rows, 5);
+    CHECK(rows[0].result.cpu_ms == 5.0 && rows[2].result.cpu_ms == 5.0);
+    CHECK_MSG(rows[1].result.cpu_ms == 7.0 && rows[3].result.cpu_ms == 7.0, "%g %g",
+              rows[1].result.cpu_ms, rows[3].result.cpu_ms);
+    CHECK(rows[3].result.speedup_cpu == 70.0);
+}
+
 static void cpu_step_from_beside(void)
 {
     rs_row rows[3] = {row(RS_V_ATOMIC, 1 << 24, 0.4, 6.9), row(RS_V_SEQUENTIAL, 1 << 24, 0.1, 4.3),
@@ -100,6 +116,7 @@ int main(void)
     beside_only();
     the_cpu_step_wins();
     failures_and_gaps();
+    inputs_interleaved();
     cpu_step_from_beside();
     return check_report("test_cpu_time");
 }
