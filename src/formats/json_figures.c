@@ -127,6 +127,56 @@ static int near(double a, double b)
     return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b)) + 1e-12;
 }
 
+/* The error recomputed from the result and the reference, whatever the
+ * row says of it: integers are exact (correct exactly when equal, no
+ * tolerance); a float's abs_err is |result - expected|, its rel_err 0
+ * exactly when that is, and for a sum no more than abs_err / |expected|
+ * (the error is taken over the sum of the magnitudes, at least |sum|);
+ * min and max are exact; the tolerance no more than the widest the
+ * reference gives at that n. */
+static rs_status error_consistent(const rs_result *r, rs_error *err)
+{
+    const rs_value *g = &r->got, *e = &r->expected;
+    if (!rs_dtype_is_float(g->acc)) {
+        if (r->tol != 0.0)
+            return rs_fail(err, RS_E_USAGE, "tol is %.3g: an integer result is exact (tol 0)",
+                           r->tol);
+        if (r->correct != (g->i == e->i))
+            return rs_fail(err, RS_E_USAGE,
+                           "correct is %s, yet the result %lld %s the reference %lld",
+                           r->correct ? "true" : "false", (long long)g->i,
+                           g->i == e->i ? "is" : "is not", (long long)e->i);
+        return RS_OK;
+    }
+    if (!isfinite(g->f) || !isfinite(e->f)) /* NaN, inf: correct only where equal */
+        return r->correct && !(g->f == e->f)
+                   ? rs_fail(err, RS_E_USAGE, "correct, yet the result %g is not %g", g->f, e->f)
+                   : RS_OK;
+    const double abs_err = fabs(g->f - e->f);
+    if (!near(r->abs_err, abs_err))
+        return rs_fail(err, RS_E_USAGE,
+                       "abs_err is %.6g: the result %.17g and the reference %.17g give %.6g",
+                       r->abs_err, g->f, e->f, abs_err);
+    const rs_op op = r->req.op;
+    const double most = op == RS_SUM && e->f != 0.0 ? abs_err / fabs(e->f) : INFINITY;
+    if ((abs_err == 0.0) != (r->rel_err == 0.0) || r->rel_err > most * (1 + 1e-9))
+        return rs_fail(err, RS_E_USAGE,
+                       "rel_err is %.6g: an error of %.6g against %.17g gives %s%.6g", r->rel_err,
+                       abs_err, e->f, abs_err == 0.0 ? "" : "at most ",
+                       abs_err == 0.0 ? 0.0 : most);
+    if ((op == RS_MIN || op == RS_MAX) && r->correct != (g->f == e->f))
+        return rs_fail(err, RS_E_USAGE, "correct is %s: a %s is exact",
+                       r->correct ? "true" : "false", rs_op_name(op));
+    const double u = g->acc == RS_FLOAT64 ? 0x1.0p-53 : 0x1.0p-24;
+    /* the longest chain of operations a plan makes: n, its blocks, a tree, GPUs */
+    const double n = (double)r->req.n,
+                 widest = u * (2.0 + log2(n > 2 ? n : 2) + 8.0 * sqrt(2.0 * n + 8192.0));
+    if (r->tol > widest * (1 + 1e-9))
+        return rs_fail(err, RS_E_USAGE, "tol is %.3g: the reference allows at most %.3g at n %.0f",
+                       r->tol, widest, n);
+    return RS_OK;
+}
+
 rs_status rs_result_consistent(const rs_result *r, rs_error *err)
 {
     const double gbps = rs_result_input_bytes(r) / (r->t_median_ms * 1e-3) / 1e9;
@@ -151,7 +201,8 @@ rs_status rs_result_consistent(const rs_result *r, rs_error *err)
                        "correct is %s with bad_reps %u: a run is correct "
                        "exactly when no repetition missed",
                        r->correct ? "true" : "false", r->bad_reps);
-    if (!r->correct) return RS_OK;
+    const rs_status e = error_consistent(r, err);
+    if (e != RS_OK || !r->correct) return e;
     if (r->tol == 0.0 &&
         (r->abs_err != 0.0 || r->rel_err != 0.0 ||
          (rs_dtype_is_float(r->got.acc) ? r->got.f != r->expected.f : r->got.i != r->expected.i)))

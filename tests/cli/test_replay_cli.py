@@ -81,7 +81,10 @@ for name, change, want in BAD:
     check(rc == 7 and f"{path}:2: {want}: expected" in err and out == "",
           f"{name}: refused with line and field: {rc} {err.strip()} {out[:200]}")
 # figures that disagree with their parts (each fine alone): refused, line named
-CONTRA = (("result_other", lambda j: j.update(result="123"), "correct with tol 0 (exact)"),
+CONTRA = (("result_other", lambda j: j.update(result="123"),
+           "correct is true, yet the result 123 is not the reference -204506"),
+          ("int_tol", lambda j: j.update(tol=10, result="5"),
+           "tol is 10: an integer result is exact (tol 0)"),
           ("result_junk", lambda j: j.update(result="12abc"), "result and expected: expected"),
           ("abs_err_exact", lambda j: j.update(abs_err=1e308), "correct with tol 0 (exact)"),
           ("gbps_zero", lambda j: j.update(gbps=0), "gbps is 0: n and the median time give"),
@@ -94,6 +97,27 @@ for name, change, want in CONTRA:
     rc, out, err = replay_run(path)
     check(rc == 7 and f"{path}:2: {want}" in err and out == "",
           f"{name}: figures that disagree refused: {rc} {err.strip()} {out[:200]}")
+# a float's error is recomputed from its result and reference: a result of
+# 1e30 is not "within tolerance" whatever abs_err and rel_err say
+FLOAT = next(json.loads(l) for l in open(DEMO, encoding="utf-8").read().splitlines()[1:]
+             if '"float32"' in l and '"time_ms"' in l and '"correct":true' in l)
+FARGS = ("--variant", FLOAT["request"]["variant"], "--type", "float32", "--n",
+         str(FLOAT["request"]["n"]), "--block", str(FLOAT["request"]["block"]))
+ref = float(FLOAT["expected"])
+for name, change, want in (
+        ("float_huge", lambda j: j.update(result="1e30", rel_err=0), "abs_err is"),
+        ("float_rel0", lambda j: j.update(result="1e30", abs_err=abs(1e30 - ref), rel_err=0),
+         "rel_err is 0: an error of"),
+        ("float_tol", lambda j: j.update(tol=0.5), "tol is 0.5: the reference allows at most")):
+    j = json.loads(json.dumps(FLOAT))
+    change(j)
+    path = write(name + ".jsonl", HEADER + "\n" + json.dumps(j) + "\n")
+    rc, out, err = run("run", *FARGS, "--replay", path)
+    check(rc == 7 and want in err and "within tolerance" not in out,
+          f"{name}: a float's error recomputed: {rc} {err.strip()} {out[:200]}")
+rc, out, err = run("run", *FARGS, "--replay",
+                   write("float_same.jsonl", HEADER + "\n" + json.dumps(FLOAT) + "\n"))
+check(rc == 0 and "within tolerance" in out, f"the float row as recorded replays: {rc} {err}")
 rc, out, err = run("ladder", "--replay", edited("ladder_text.jsonl",
                                                 lambda j: j["time_ms"].update(max="slow")))
 check(rc == 7 and ':2: time_ms.max is "slow"' in err, f"ladder: {rc} {err.strip()}")
