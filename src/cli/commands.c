@@ -47,7 +47,7 @@ static const struct {
     {RS_E_IO, "file error"},
     {RS_E_KERNEL, "your kernel faulted or ran past --timeout"},
     {RS_E_FOUND, "a --check found races or memory errors"},
-    {RS_E_SLOWER, "diff --fail-slower found a slower step"},
+    {RS_E_SLOWER, "diff --fail-slower found a step slower, wrong or missing in B"},
     {RS_E_CANCELLED, "interrupted"},
 };
 

@@ -23,7 +23,8 @@ static rs_status set_fail_slower(void *own, const char *v, rs_error *err)
 static const rs_cmd_option diff_options[] = {
     {"fail-slower", "PCT",
      "diff as a gate: exit 10 when a configuration of B is slower than A's beyond both runs' "
-     "min..max and by more than PCT percent",
+     "min..max and by more than PCT percent, or wrong, failed or missing in B (each row of B "
+     "checked)",
      set_fail_slower},
     {NULL, NULL, NULL, NULL}};
 
@@ -42,30 +43,56 @@ const rs_command rs_diff_entry = {
              RS_EXIT(RS_E_SLOWER),
 };
 
-/* The gate: every pair slower beyond the spread and pct, on stderr. */
-static int gate(const rs_cli *cli, const rs_diff_pair *p, int n)
+/* What a gate finds against A's row of a pair in one row of B (a
+ * configuration B holds twice is checked twice), said on stderr: 1 when
+ * it fails. */
+static int gate_row(const rs_cli *cli, const rs_row *a, const rs_row *b)
+{
+    char label[160];
+    rs_diff_config_label(a, label, sizeof label);
+    if (a->status == RS_OK && b->status != RS_OK) { /* B did not run what A ran */
+        rs_cli_error("failed in B: %s (%s)", label, b->error);
+        return 1;
+    }
+    if (rs_diff_wrong(b) && !rs_diff_wrong(a)) {
+        char got[64], want[64];
+        rs_value_format(&b->result.got, got, sizeof got);
+        rs_value_format(&b->result.expected, want, sizeof want);
+        rs_cli_error("WRONG in B: %s gave %s, expected %s", label, got, want);
+        return 1;
+    }
+    rs_diff_pair one = {0};
+    rs_diff_recordings_pair(a, b, &one);
+    const int pct = RS_CLI_OWN(cli, diff_own)->fail_slower;
+    if (!rs_diff_fails(&one, pct)) return 0;
+    rs_cli_error("slower in B beyond both runs' min..max and %d%%: %s, %+.1f%%", pct, label,
+                 one.change_pct);
+    return 1;
+}
+
+/* The gate: every row of B held against its configuration's row of A
+ * (slower beyond the spread and pct, wrong, failed), and every row of A
+ * that B lost; on stderr. */
+static int gate(const rs_cli *cli, const rs_diff_pair *p, int n, const rs_recording *b)
 {
     if (RS_CLI_OWN(cli, diff_own)->fail_slower < 0) return 0;
     int failed = 0, both = 0;
-    for (int i = 0; i < n; i++) {
-        both += p[i].a && p[i].b;
-        if (p[i].a && p[i].b && p[i].a->status == RS_OK && p[i].b->status != RS_OK) {
-            char label[160]; /* B did not run what A ran: a gate cannot pass it */
-            rs_diff_config_label(p[i].a ? p[i].a : p[i].b, label, sizeof label);
-            rs_cli_error("failed in B: %s (%s)", label, p[i].b->error);
-            failed++;
-            continue;
-        }
-        if (!rs_diff_fails(&p[i], RS_CLI_OWN(cli, diff_own)->fail_slower)) continue;
-        char label[160];
-        rs_diff_config_label(p[i].a ? p[i].a : p[i].b, label, sizeof label);
-        rs_cli_error("slower in B beyond both runs' min..max and %d%%: %s, %+.1f%%",
-                     RS_CLI_OWN(cli, diff_own)->fail_slower, label, p[i].change_pct);
-        failed++;
-    }
+    for (int i = 0; i < n; i++) both += p[i].a && p[i].b;
     if (!both) {
         rs_cli_error("--fail-slower: no configuration is in both recordings: nothing compared");
         return RS_E_USAGE;
+    }
+    for (int i = 0; i < n; i++) {
+        if (p[i].a && !p[i].b && p[i].a->status == RS_OK) {
+            char label[160];
+            rs_diff_config_label(p[i].a, label, sizeof label);
+            rs_cli_error("missing in B: %s (A ran it)", label);
+            failed++;
+        }
+        if (!p[i].a || !p[i].b) continue;
+        for (int j = 0; j < b->count; j++)
+            if (rs_request_same_run(&b->rows[j].result.req, &p[i].b->result.req))
+                failed += gate_row(cli, p[i].a, &b->rows[j]);
     }
     return failed ? RS_E_SLOWER : 0;
 }
@@ -102,7 +129,7 @@ int rs_cmd_diff(rs_cli *cli)
     } else {
         rs_diff_print_data(rs_cli_out(cli), rs_cli_text_format(cli), p, n);
     }
-    if (!rc) rc = gate(cli, p, n);
+    if (!rc) rc = gate(cli, p, n, &b);
     if (!rc && fflush(stdout) != 0) rc = RS_E_IO;
     free(p);
     rs_recording_free(&a);

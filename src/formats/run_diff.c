@@ -79,7 +79,7 @@ static void top_stall(const rs_result *a, const rs_result *b, rs_diff_pair *p)
     free(d);
 }
 
-static void pair_up(const rs_row *a, const rs_row *b, rs_diff_pair *p)
+void rs_diff_recordings_pair(const rs_row *a, const rs_row *b, rs_diff_pair *p)
 {
     memset(p, 0, sizeof *p);
     p->a = a;
@@ -124,16 +124,21 @@ int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pai
                     used[j] = 1, match[i] = j;
     int n = 0;
     for (int i = 0; i < a->count && n < max; i++)
-        if (match[i] >= 0) pair_up(&a->rows[i], &b->rows[match[i]], &out[n++]);
+        if (match[i] >= 0) rs_diff_recordings_pair(&a->rows[i], &b->rows[match[i]], &out[n++]);
     for (int i = 0; i < a->count && n < max; i++) /* in a's order after the pairs */
         if (match[i] < 0 && !paired(out, n, 1, &a->rows[i].result.req))
-            pair_up(&a->rows[i], NULL, &out[n++]);
+            rs_diff_recordings_pair(&a->rows[i], NULL, &out[n++]);
     for (int j = 0; j < b->count && n < max; j++)
         if (!used[j] && !paired(out, n, 0, &b->rows[j].result.req))
-            pair_up(NULL, &b->rows[j], &out[n++]);
+            rs_diff_recordings_pair(NULL, &b->rows[j], &out[n++]);
     free(used);
     free(match);
     return n;
+}
+
+int rs_diff_wrong(const rs_row *r)
+{
+    return r && r->status == RS_OK && !r->result.correct;
 }
 
 int rs_diff_fails(const rs_diff_pair *p, double pct)

@@ -36,6 +36,10 @@ int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pai
 /* "faster", "slower", "same" (within both runs' min..max). */
 const char *rs_diff_verdict_name(rs_diff_verdict v);
 
+/* One pair: a's row against b's (either NULL: one side only). */
+void rs_diff_recordings_pair(const rs_row *a, const rs_row *b, rs_diff_pair *p);
+/* A row that ran and gave a wrong result. */
+int rs_diff_wrong(const rs_row *r);
 /* Whether a pair fails a gate of pct: slower beyond the spread and by
  * more than pct percent. */
 int rs_diff_fails(const rs_diff_pair *p, double pct);

@@ -56,9 +56,12 @@ static void print_pair(FILE *f, const rs_diff_pair *p, int utf8)
     time_of(p->b, utf8, tb, sizeof tb);
     rs_fmt_ratio(p->speedup, utf8, ratio, sizeof ratio);
     counters_moved(p, utf8, 0, moved, sizeof moved);
+    const int wrong = rs_diff_wrong(p->b) || rs_diff_wrong(p->a); /* no speed says it right */
     fprintf(f, "%-40.40s %s %s %s  %-7s %s\n", label, rs_pad(ta, 9, 1, x[0], sizeof x[0]),
             rs_pad(tb, 9, 1, x[1], sizeof x[1]), rs_pad(ratio, 7, 1, x[2], sizeof x[2]),
-            rs_diff_verdict_name(p->verdict), moved);
+            wrong ? (rs_diff_wrong(p->b) ? "WRONG B" : "WRONG A")
+                  : rs_diff_verdict_name(p->verdict),
+            moved);
     if (p->has_stall) {
         char words[400];
         rs_stall_delta_words(&p->stall, words, sizeof words);
@@ -176,6 +179,8 @@ static void csv_pair(FILE *f, const rs_diff_pair *p)
     fprintf(f, ra ? "," : ",,,");
     if (rb) fprintf(f, "%.6g,%.6g,%.6g", rb->t_median_ms, rb->t_min_ms, rb->t_max_ms);
     fprintf(f, rb ? "," : ",,,");
+    fprintf(f, "%s,%s,", ra ? (ra->correct ? "yes" : "no") : "",
+            rb ? (rb->correct ? "yes" : "no") : "");
     if (p->speedup > 0.0)
         fprintf(f, "%.6g,%.6g,%s,", p->speedup, p->change_pct, rs_diff_verdict_name(p->verdict));
     else
@@ -197,6 +202,7 @@ static cJSON *json_side(const rs_row *r)
     cJSON_AddNumberToObject(t, "min", r->result.t_min_ms);
     cJSON_AddNumberToObject(t, "max", r->result.t_max_ms);
     cJSON_AddNumberToObject(o, "gbps", r->result.gbps);
+    cJSON_AddBoolToObject(o, "correct", r->result.correct);
     return o;
 }
 
@@ -243,8 +249,8 @@ void rs_diff_print_data(FILE *f, rs_format fmt, const rs_diff_pair *p, int n)
 {
     if (fmt == RS_FMT_CSV) {
         fprintf(f, "variant,type,op,n,block,a_time_median_ms,a_time_min_ms,a_time_max_ms,"
-                   "b_time_median_ms,b_time_min_ms,b_time_max_ms,speedup,change_pct,verdict,"
-                   "counters_moved\n");
+                   "b_time_median_ms,b_time_min_ms,b_time_max_ms,a_correct,b_correct,speedup,"
+                   "change_pct,verdict,counters_moved\n");
         for (int i = 0; i < n; i++) csv_pair(f, &p[i]);
         return;
     }

@@ -230,6 +230,47 @@ bad = os.path.join(tmp, "after_failed.jsonl")
 open(bad, "w").write("\n".join(failed) + "\n")
 rc, out, err = run("diff", BEFORE, bad, "--fail-slower", "5")
 check(rc == 10 and "failed in B: mine.cu" in err, f"the gate fails a step B could not run: {rc} {err}")
+# nor a kernel that became wrong in B, one B lost, or a slow second row of
+# one configuration B holds twice; the CSV and JSON say each side's result
+def after_with(name, change):
+    out_lines = []
+    for l in lines:
+        o = json.loads(l)
+        if o.get("request", {}).get("kernel") == "mine.cu" and "time_ms" in o:
+            o = change(o)
+        out_lines += [json.dumps(x) for x in (o if isinstance(o, list) else [o] if o else [])]
+    path = os.path.join(tmp, name)
+    open(path, "w").write("\n".join(out_lines) + "\n")
+    return path
+
+
+def wrong(o):  # an int32 sum one off
+    want = int(o["expected"])
+    o["result"], o["abs_err"], o["rel_err"] = str(want + 1), 1, 1 / abs(want)
+    o["correct"], o["bad_reps"] = False, o["time_ms"]["reps"]
+    return o
+
+
+bad = after_with("after_wrong.jsonl", wrong)
+rc, out, err = run("diff", BEFORE, bad, "--fail-slower", "5")
+check(rc == 10 and "WRONG in B: mine.cu" in err, f"the gate fails a kernel now wrong: {rc} {err}")
+rc, out, err = run("diff", BEFORE, bad)
+check(rc == 0 and any(l.startswith("mine.cu") and "WRONG B" in l for l in out.splitlines()),
+      f"the table says B is wrong, not faster: {out[-600:]}")
+rc, out, err = run("diff", BEFORE, bad, "--format", "csv")
+row = next((l for l in out.splitlines() if l.startswith('"mine.cu"')), "")
+check(rc == 0 and "a_correct,b_correct" in out.splitlines()[0] and ",yes,no," in row,
+      f"the CSV carries both sides' correctness: {row}")
+rc, out, err = run("diff", BEFORE, bad, "--format", "json")
+mine = next(p for p in json.loads(out)["pairs"] if p["variant"] == "mine.cu")
+check(mine["a"]["correct"] is True and mine["b"]["correct"] is False, f"the JSON too: {mine}")
+rc, out, err = run("diff", BEFORE, after_with("after_lost.jsonl", lambda o: None),
+                   "--fail-slower", "5")
+check(rc == 10 and "missing in B: mine.cu" in err, f"the gate fails a kernel B lost: {rc} {err}")
+twice = after_with("after_twice.jsonl", lambda o: [o, scaled(o, 9.0)])
+rc, out, err = run("diff", BEFORE, twice, "--fail-slower", "5")
+check(rc == 10 and "slower in B" in err and "mine.cu" in err,
+      f"the gate checks every row of a configuration B holds twice: {rc} {err}")
 head = os.path.join(tmp, "header_only.jsonl")
 open(head, "w").write(lines[0] + "\n")
 rc, out, err = run("diff", BEFORE, head, "--fail-slower", "5")
