@@ -298,6 +298,13 @@ rs_status rs_out_commit(rs_outfile *o, rs_error *err)
         return rs_fail(err, RS_E_IO, "%s '%s' is %s now: nothing written", o->what, o->path,
                        kind_of(st.st_mode));
     }
+    /* a file replaced (--force) keeps its mode: a 0600 recording holds kernel sources */
+    if (lstat(o->path, &st) == 0 && chmod(o->tmp, st.st_mode & 07777) != 0) {
+        const int e = errno;
+        rs_out_abort(o);
+        return rs_fail(err, RS_E_IO, "cannot keep the mode of %s '%s': %s", o->what, o->path,
+                       strerror(e));
+    }
     if (rename(o->tmp, o->path) != 0) {
         const int e = errno;
         rs_out_abort(o);

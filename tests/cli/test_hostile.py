@@ -251,6 +251,24 @@ folder("record_force", lambda d: touch(d, "old.jsonl"))
 case("record_force", [*CPU, "--record", "old.jsonl", "--force"], 0)
 check(open(os.path.join(CASES["record_force"], "old.jsonl")).read().startswith('{"redscope'),
       "--force replaces it")
+# a file replaced keeps its mode: a 0600 recording (it holds kernel sources)
+# or preset does not become readable by others
+def private(d, name):
+    touch(d, name)
+    os.chmod(os.path.join(d, name), 0o600)
+
+
+folder("record_mode", lambda d: private(d, "mine.jsonl"))
+case("record_mode", [*CPU, "--record", "mine.jsonl", "--force"], 0)
+mode = stat.S_IMODE(os.stat(os.path.join(CASES["record_mode"], "mine.jsonl")).st_mode)
+check(mode == 0o600, f"--force keeps a recording's mode 0600: {oct(mode)}")
+folder("preset_mode", lambda d: (os.makedirs(os.path.join(d, ".config", "redscope", "presets")),
+                                 private(os.path.join(d, ".config", "redscope", "presets"),
+                                         "p.ini")))
+case("preset_mode", [*CPU, "--save-preset", "p", "--force"], 0)
+mode = stat.S_IMODE(os.stat(os.path.join(CASES["preset_mode"], ".config", "redscope", "presets",
+                                         "p.ini")).st_mode)
+check(mode == 0o600, f"--force keeps a preset's mode 0600: {oct(mode)}")
 folder("record_same", lambda d: shutil.copy(DEMO, os.path.join(d, "same.jsonl")))
 case("record_same", ["ladder", "--replay", "same.jsonl", "--record", "same.jsonl", "--force"], 2,
      keep=("same.jsonl",))
