@@ -39,7 +39,8 @@ static int telling(int i, double va, double vb)
     return 1;
 }
 
-/* The counters read on both sides that moved by 5% or more, biggest first. */
+/* The counters read on both sides that moved by 5% or more, biggest first;
+ * one that went to or from zero (a bank conflict removed) first of all. */
 static void top_counters(const rs_result *a, const rs_result *b, rs_diff_pair *p)
 {
     double moved[RS_DIFF_TOP] = {0};
@@ -47,9 +48,9 @@ static void top_counters(const rs_result *a, const rs_result *b, rs_diff_pair *p
         const rs_metric_mask bit = RS_METRIC_BIT(i);
         if (!(a->metrics.valid & b->metrics.valid & bit)) continue;
         const double va = a->metrics.value[i], vb = b->metrics.value[i];
-        if (!(va > 0.0) || !(vb > 0.0) || !isfinite(va) || !isfinite(vb)) continue;
-        if (!telling(i, va, vb)) continue;
-        const double m = fabs(log(vb / va));
+        if (!(va >= 0.0) || !(vb >= 0.0) || !isfinite(va) || !isfinite(vb)) continue;
+        if (!(va > 0.0 || vb > 0.0) || !telling(i, va, vb)) continue;
+        const double m = va > 0.0 && vb > 0.0 ? fabs(log(vb / va)) : 1e9 + (va > vb ? va : vb);
         if (m < log(1.05)) continue;
         for (int k = 0; k < RS_DIFF_TOP; k++) {
             if (k < p->ntop && m <= moved[k]) continue;
@@ -57,10 +58,14 @@ static void top_counters(const rs_result *a, const rs_result *b, rs_diff_pair *p
                 moved[j] = moved[j - 1];
                 p->top[j] = p->top[j - 1];
                 p->top_ratio[j] = p->top_ratio[j - 1];
+                p->top_a[j] = p->top_a[j - 1];
+                p->top_b[j] = p->top_b[j - 1];
             }
             moved[k] = m;
             p->top[k] = (rs_metric_id)i;
-            p->top_ratio[k] = vb / va;
+            p->top_ratio[k] = va > 0.0 ? vb / va : INFINITY;
+            p->top_a[k] = va;
+            p->top_b[k] = vb;
             if (p->ntop < RS_DIFF_TOP) p->ntop++;
             break;
         }

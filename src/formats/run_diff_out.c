@@ -11,6 +11,8 @@
 #include "core/text.h"
 #include "run_diff.h"
 
+#include <math.h>
+
 static const rs_row *side(const rs_diff_pair *p)
 {
     return p->a ? p->a : p->b;
@@ -26,14 +28,19 @@ void rs_diff_config_label(const rs_row *r, char *buf, size_t len)
 }
 
 /* "bank ld x0.50, DRAM wr x1.30": each counter by its column title, or
- * for CSV by its key ("bank_ld x0.5") */
+ * for CSV by its key ("bank_ld x0.5"); one gone "to 0", one new "from 0" */
 static void counters_moved(const rs_diff_pair *p, int utf8, int keys, char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = '\0';
     for (int k = 0; k < p->ntop && at < len; k++) {
         char r[32];
-        rs_fmt_ratio(p->top_ratio[k], utf8, r, sizeof r);
+        if (p->top_b[k] == 0.0)
+            snprintf(r, sizeof r, "to 0");
+        else if (p->top_a[k] == 0.0)
+            snprintf(r, sizeof r, "from 0");
+        else
+            rs_fmt_ratio(p->top_ratio[k], utf8, r, sizeof r);
         const rs_metric_def *d = &rs_metric_defs[p->top[k]];
         at += (size_t)snprintf(buf + at, len - at, "%s%s %s", k ? ", " : "",
                                keys ? d->key : d->title, r);
@@ -232,7 +239,12 @@ static cJSON *json_pair(const rs_diff_pair *p)
     for (int k = 0; k < p->ntop; k++) {
         cJSON *m = cJSON_CreateObject();
         cJSON_AddStringToObject(m, "metric", rs_metric_defs[p->top[k]].key);
-        cJSON_AddNumberToObject(m, "ratio", p->top_ratio[k]);
+        if (isfinite(p->top_ratio[k]))
+            cJSON_AddNumberToObject(m, "ratio", p->top_ratio[k]);
+        else
+            cJSON_AddNullToObject(m, "ratio"); /* from zero */
+        cJSON_AddNumberToObject(m, "a", p->top_a[k]);
+        cJSON_AddNumberToObject(m, "b", p->top_b[k]);
         cJSON_AddItemToArray(c, m);
     }
     if (p->has_stall) {

@@ -211,6 +211,12 @@ check(set(pairs) == {"sequential", "vectorized", "mine.cu"}
       and pairs["mine.cu"]["verdict"] == "faster" and pairs["mine.cu"]["speedup"] > 2.5
       and pairs["sequential"]["verdict"] == "same" and pairs["vectorized"]["verdict"] == "same",
       f"before/after of mine.cu: {[(k, p['verdict']) for k, p in pairs.items()]} {err}")
+moved = {m["metric"]: m for m in pairs.get("mine.cu", {}).get("counters_moved", [])}
+check("bank_ld" in moved and moved["bank_ld"]["ratio"] == 0 and moved["bank_ld"]["b"] == 0
+      and moved["bank_ld"]["a"] > 40000,
+      f"a counter that went to zero is said (bank ld 46,149 -> 0): {moved}")
+rc, out, err = run("diff", BEFORE, AFTER)
+check("bank ld to 0" in out, f"the table says it went to 0: {out[-500:]}")
 rc, out, err = run("diff", BEFORE, AFTER, "--fail-slower", "5")
 check(rc == 0 and "mine.cu:22 (a = rs_op(a, rs_load(in[i]));) is new" in out,
       f"the gate passes a faster kernel; its new stall line named: {rc} {out[-400:]}")
