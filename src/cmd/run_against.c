@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "formats/source_recording.h"
 #include "core/catalogue.h"
+#include "formats/files.h"
 #include "formats/stalls_io.h"
 
 /* --against names a recording (not a variant or a .cu file). */
@@ -51,6 +52,33 @@ static int against_request(const rs_cli *cli, rs_request *r, rs_source **opened,
     return 0;
 }
 
+/* What --against names can be had, before any work: a variant, a .cu
+ * file that can be read, a recording that loads. */
+static int against_ready(const rs_cli *cli)
+{
+    const char *a = cli->against;
+    const size_t n = strlen(a);
+    const int v = rs_variant_from_name(a);
+    if (v >= 0 && v != RS_V_KERNEL) return 0;
+    rs_error err;
+    if (n > 3 && strcmp(a + n - 3, ".cu") == 0) {
+        FILE *f = NULL;
+        if (rs_file_open(a, "kernel", RS_READ_TEXT, &f, &err) == RS_OK) {
+            fclose(f);
+            return 0;
+        }
+        rs_cli_error("--against %s: %s", a, err.msg);
+        return err.code;
+    }
+    rs_source *s = NULL;
+    if (rs_source_recording_open(a, &s, &err) == RS_OK) {
+        rs_source_close(s);
+        return 0;
+    }
+    rs_cli_error("--against %s: not a variant, a .cu kernel or a recording: %s", a, err.msg);
+    return err.code;
+}
+
 int rs_run_against_check(const rs_cli *cli)
 {
     if (!cli->against) return 0;
@@ -58,7 +86,7 @@ int rs_run_against_check(const rs_cli *cli)
         rs_cli_error("--against needs a variant, a .cu kernel or a recording");
         return RS_E_USAGE;
     }
-    if (cli->req.stalls) return 0;
+    if (cli->req.stalls) return against_ready(cli);
     if (!opened_file(cli)) {
         rs_cli_error("--against %s compares stall views line by line: add --stalls (without "
                      "it, --against takes a recording: the run's time beside it)",

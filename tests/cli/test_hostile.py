@@ -379,6 +379,14 @@ case("plot_nothing", [*SWEEP[:-6], "--type", "int64", "--replay", DEMO, "--plot"
 folder("plot_newline")
 case("plot_newline", [*SWEEP, "--plot", "new\nline.svg"], 2)
 
+# every input checked before any work: --against that names nothing prints
+# no stall view first
+for name in ("nosuch", "nosuch.cu"):
+    p = subprocess.run([EXE, *SEQ, DEMO, "--stalls", "--against", name], capture_output=True,
+                       text=True, timeout=30)
+    check(p.returncode == 7 and p.stdout == "" and f"--against {name}:" in p.stderr,
+          f"--against {name}: refused before the run: {p.returncode} {p.stdout[:200]!r}")
+
 # 5. values: refused with the control character shown, never echoed raw
 folder("value_newline")
 case("value_newline", ["run", "--variant", "seq\nredscope: FORGED", "--n", "1000"], 2)
