@@ -66,16 +66,26 @@ int rs_text_bidi(unsigned c)
            (c >= 0x2066 && c <= 0x2069);
 }
 
+int rs_text_invisible(unsigned c)
+{
+    return c == 0x00ad || c == 0x180e || (c >= 0x200b && c <= 0x200d) ||
+           (c >= 0x2060 && c <= 0x2064) || c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb) ||
+           (c >= 0xe0000 && c <= 0xe007f);
+}
+
 /* Whether the character of k bytes at s (k from rs_utf8_len; 0: not
  * UTF-8) is shown as it is on one line: printable, not C1, not bidi, not
- * the line and paragraph separators (U+2028, U+2029: a line break). */
+ * invisible (a zero-width space, a byte-order mark, a tag: text that reads
+ * as other text), not the line and paragraph separators (U+2028, U+2029:
+ * a line break). */
 static int as_is(const char *s, size_t k)
 {
     const unsigned char c = (unsigned char)s[0];
     if (k == 1) return c >= 0x20 && c != 0x7f;
     if (k == 0) return 0;
     const unsigned cp = code_point((const unsigned char *)s, k);
-    return !(cp >= 0x80 && cp <= 0x9f) && !rs_text_bidi(cp) && cp != 0x2028 && cp != 0x2029;
+    return !(cp >= 0x80 && cp <= 0x9f) && !rs_text_bidi(cp) && !rs_text_invisible(cp) &&
+           cp != 0x2028 && cp != 0x2029;
 }
 
 int rs_text_plain(const char *s)
@@ -115,9 +125,10 @@ const char *rs_text_safe(const char *s, int keep_lines, char *out, size_t len)
             piece = c == '\t' ? "\\t" : "\\n", size = 2;
         else if (k <= 1) /* a control character, or a byte that is not UTF-8 */
             size = (size_t)snprintf(esc, sizeof esc, "\\x%02x", c);
-        else /* C1 or a bidirectional control */
-            size = (size_t)snprintf(esc, sizeof esc, "\\u%04x",
-                                    code_point((const unsigned char *)s + i, k));
+        else { /* C1, a bidirectional control, an invisible character */
+            const unsigned cp = code_point((const unsigned char *)s + i, k);
+            size = (size_t)snprintf(esc, sizeof esc, cp > 0xffff ? "\\U%08x" : "\\u%04x", cp);
+        }
         if (!put(out, len, &w, piece, size)) break;
     }
     out[w] = '\0';

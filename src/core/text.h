@@ -31,6 +31,9 @@ int rs_text_plain(const char *s);
 /* Whether code point c is a bidirectional control (U+202A..U+202E,
  * U+2066..U+2069, U+200E, U+200F, U+061C). */
 int rs_text_bidi(unsigned c);
+/* Whether code point c is invisible: zero-width spaces and joiners, the
+ * byte-order mark, the soft hyphen, tags (U+E0000..E007F). */
+int rs_text_invisible(unsigned c);
 
 /* The length of the UTF-8 character at s (at most n bytes), 0 if it is
  * not one: no overlong forms, surrogates or code points above U+10FFFF. */

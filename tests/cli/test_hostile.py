@@ -180,8 +180,8 @@ def presets_dir(d, kind):
         os.symlink(NEVER, os.path.join(p, "never.ini"))
     elif kind == "names":  # names are outside text too
         for name in ("esc\x1b]0;PWNED\x07.ini", "nl\nshipped presets (FORGED):.ini",
-                     "rlo\u202e.ini", "comma,name.ini"):
-            touch(p, name, "[run]\nn = 1000\n")
+                     "rlo\u202e.ini", "comma,name.ini", "zw\u200bsp.ini", "tag\U000e0041.ini"):
+            touch(p, name, "[preset]\nnote = hidden\u200b\ufeff note\n[run]\nn = 1000\n")
     else:
         shutil.copy(data("evil.ini"), os.path.join(p, "evil.ini"))
 
@@ -193,8 +193,9 @@ for kind in ("fifo", "zero", "evil", "never"):
 folder("presets_names", lambda d: presets_dir(d, "names"))
 for fmt in ("table", "csv", "json"):
     out = case("presets_names", ["presets", "--format", fmt], 0)
-    check("\\x1b]0;PWNED" in out and "\\u202e" in out,
-          f"presets --format {fmt}: names shown escaped: {out[-400:]}")
+    check("\\x1b]0;PWNED" in out and "\\u202e" in out and "\\u200b" in out
+          and "\\U000e0041" in out and "\\ufeff" in out and "\u200b" not in out,
+          f"presets --format {fmt}: names and notes shown escaped: {out[-400:]}")
 out = case("presets_names", ["presets", "--format", "csv"], 0)
 check(any(l.startswith('"comma,name",user,') for l in out.splitlines()),
       f"presets --format csv: a name with a comma is one field: {out[-400:]}")

@@ -55,7 +55,7 @@ static void safe_output(const char *out, int keep_lines)
             must(c >= 0x20 || (keep_lines && (c == '\n' || c == '\t')));
         } else {
             const unsigned cp = code_point((const unsigned char *)out + i, k);
-            must(!(cp >= 0x80 && cp <= 0x9f) && !rs_text_bidi(cp));
+            must(!(cp >= 0x80 && cp <= 0x9f) && !rs_text_bidi(cp) && !rs_text_invisible(cp));
         }
     }
 }

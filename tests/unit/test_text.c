@@ -83,6 +83,18 @@ static void plain(void)
     CHECK(!rs_text_plain("bidi\xe2\x80\xae"));
     CHECK(!rs_text_plain("bad\xff"));
     CHECK(rs_text_bidi(0x202e) && rs_text_bidi(0x2066) && !rs_text_bidi(0x2070));
+    /* invisible text reads as other text: a zero-width space, a BOM, a tag */
+    CHECK(!rs_text_plain("zw\xe2\x80\x8b"
+                         "sp") &&
+          !rs_text_plain("\xef\xbb\xbf"
+                         "bom"));
+    CHECK(!rs_text_plain("tag\xf3\xa0\x81\x81") && rs_text_plain("caf\xc3\xa9 \xce\xbcs"));
+    char shown[64];
+    CHECK_STR_EQ(rs_text_safe("a\xe2\x80\x8b"
+                              "b\xf3\xa0\x81\x81"
+                              "c",
+                              0, shown, sizeof shown),
+                 "a\\u200bb\\U000e0041c");
 }
 
 static void utf8(void)
