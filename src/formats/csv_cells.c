@@ -2,12 +2,16 @@
  * with quotes doubled, whole quantities in full, other figures to 6
  * significant digits, nothing where a figure is not finite. */
 #include <math.h>
+#include <string.h>
 
 #include "export.h"
 
 void rs_csv_field(FILE *f, const char *s)
 {
     fputc('"', f);
+    /* a cell a spreadsheet would take for a formula (OWASP: = + - @, a tab
+     * or a carriage return first) is text: a quote before it */
+    if (*s && strchr("=+-@\t\r", *s)) fputc('\'', f);
     for (; *s; s++) {
         if (*s == '"') fputc('"', f);
         fputc(*s, f);

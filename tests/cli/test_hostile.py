@@ -196,6 +196,12 @@ for fmt in ("table", "csv", "json"):
     check("\\x1b]0;PWNED" in out and "\\u202e" in out and "\\u200b" in out
           and "\\U000e0041" in out and "\\ufeff" in out and "\u200b" not in out,
           f"presets --format {fmt}: names and notes shown escaped: {out[-400:]}")
+touch(os.path.join(CASES["presets_names"], ".config", "redscope", "presets"), "formula.ini",
+      "[preset]\nnote = =HYPERLINK(\"http://x\")\n[run]\nn = 1000\n")
+out = case("presets_names", ["presets", "--format", "csv"], 0)
+check(any(l.startswith('"formula",user,') and l.endswith(',"\'=HYPERLINK(""http://x"")"')
+          for l in out.splitlines()),
+      f"presets --format csv: a note that is a formula stays text: {out[-400:]}")
 out = case("presets_names", ["presets", "--format", "csv"], 0)
 check(any(l.startswith('"comma,name",user,') for l in out.splitlines()),
       f"presets --format csv: a name with a comma is one field: {out[-400:]}")

@@ -38,6 +38,12 @@ static const char *field(const char *s)
 static void fields(void)
 {
     CHECK_STR_EQ(field("sequential"), "\"sequential\"");
+    /* a formula from recorded text stays text in a spreadsheet (OWASP) */
+    CHECK_STR_EQ(field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+    CHECK_STR_EQ(field("+1"), "\"'+1\"");
+    CHECK_STR_EQ(field("-cmd"), "\"'-cmd\"");
+    CHECK_STR_EQ(field("@SUM(A1)"), "\"'@SUM(A1)\"");
+    CHECK_STR_EQ(field("a=b"), "\"a=b\"");
     CHECK_STR_EQ(field(""), "\"\"");
     CHECK_STR_EQ(field("say \"hi\""), "\"say \"\"hi\"\"\"");
     CHECK_STR_EQ(field("\""), "\"\"\"\"");
