@@ -124,8 +124,8 @@ typedef struct rs_command {
     const rs_option_help *help;
     unsigned exits; /* the exit codes it gives, RS_EXIT(code) each */
 } rs_command;
-/* An exit code's bit in an entry's exits (130, interrupted: bit 11). */
-#define RS_EXIT(code) (1u << ((code) >= 11 ? 11 : (code)))
+/* An exit code's bit in an entry's exits (130, interrupted: bit 31). */
+#define RS_EXIT(code) (1u << ((code) == RS_E_CANCELLED ? 31 : (code)))
 /* What a command that runs on the GPU (or a replay of it) can end with. */
 #define RS_EXITS_RUN                                                                               \
     (RS_EXIT(0) | RS_EXIT(RS_E_MISMATCH) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_NODRIVER) |          \

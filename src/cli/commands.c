@@ -48,6 +48,7 @@ static const struct {
     {RS_E_KERNEL, "your kernel faulted or ran past --timeout"},
     {RS_E_FOUND, "a --check found races or memory errors"},
     {RS_E_SLOWER, "diff --fail-slower found a step slower, wrong or missing in B"},
+    {RS_E_TERMINAL, "the terminal cannot show the explorer (TERM unknown or without a cursor)"},
     {RS_E_CANCELLED, "interrupted"},
 };
 

@@ -18,7 +18,7 @@ const rs_command rs_explore_entry = {
     .fields = RS_ALL_FIELDS,
     .extras = RS_X_REPLAY | RS_X_PRESET | RS_X_NO_COLOR | RS_X_AGAINST,
     .fn = rs_cmd_explore,
-    .exits = RS_EXIT(0) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_IO),
+    .exits = RS_EXIT(0) | RS_EXIT(RS_E_USAGE) | RS_EXIT(RS_E_IO) | RS_EXIT(RS_E_TERMINAL),
     .help = explore_help,
 };
 

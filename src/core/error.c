@@ -39,6 +39,7 @@ const char *rs_status_name(rs_status st)
     case RS_E_KERNEL: return "kernel failed";
     case RS_E_FOUND: return "check found errors";
     case RS_E_SLOWER: return "slower than its baseline";
+    case RS_E_TERMINAL: return "the terminal cannot show the explorer";
     case RS_E_CANCELLED: return "cancelled";
     }
     return "error";

@@ -15,6 +15,7 @@ typedef enum {
     RS_E_KERNEL = 8,      /* a user kernel faulted, trapped or ran past its timeout */
     RS_E_FOUND = 9,       /* --check found races or memory errors */
     RS_E_SLOWER = 10,     /* diff --fail-slower: a configuration got slower */
+    RS_E_TERMINAL = 11,   /* the terminal cannot show the explorer (TERM) */
     RS_E_CANCELLED = 130, /* stopped by the user */
 } rs_status;
 

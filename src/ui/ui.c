@@ -352,9 +352,25 @@ static int start_curses(ui_app *a, int color)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     sigaction(SIGQUIT, &sa, NULL); /* Ctrl-\ too leaves the terminal as it found it */
-    if (!initscr()) {
-        ui_error("cannot start the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
-        return RS_E_USAGE;
+    const char *term = getenv("TERM");
+    /* newterm, not initscr: an unknown TERM is said here, not by ncurses'
+     * exit(1), the code of a wrong result */
+    SCREEN *scr = term && *term ? newterm(NULL, stdout, stdin) : NULL;
+    if (!scr) {
+        ui_error("the terminal %s%s%s is unknown here: set TERM to one terminfo knows "
+                 "(xterm-256color, screen, tmux-256color); for scripts use run, ladder or sweep",
+                 term && *term ? "'" : "(TERM is ", term && *term ? term : "empty",
+                 term && *term ? "'" : ")");
+        return RS_E_TERMINAL;
+    }
+    if (!ui_term_moves_cursor()) { /* TERM=dumb: nothing could be drawn in place */
+        endwin();
+        delscreen(scr);
+        ui_error("the terminal '%s' cannot move its cursor, and the explorer draws in place: "
+                 "set TERM to one that can (xterm-256color, screen); for scripts use run, "
+                 "ladder or sweep",
+                 term);
+        return RS_E_TERMINAL;
     }
     curses_on = 1;
     cbreak();

@@ -29,4 +29,7 @@ typedef struct ui_options {
 /* Runs until q or a signal; the process exit status. */
 int ui_main(const ui_options *opt);
 
+/* Whether the terminal (its terminfo entry) can place the cursor (terminal.c). */
+int ui_term_moves_cursor(void);
+
 #endif

@@ -453,6 +453,19 @@ try:
 finally:
     t.close()
 
+# a terminal the explorer cannot draw on is said, with its own exit code
+# (ncurses' own message and exit 1, the code of a wrong result, before)
+for term, said in (("nosuchterm", "the terminal 'nosuchterm' is unknown here"),
+                   ("", "the terminal (TERM is empty) is unknown here"),
+                   ("dumb", "the terminal 'dumb' cannot move its cursor")):
+    t = Tmux(f"env TERM={term} {EXE} --replay {DEMO}; echo rc=$?; sleep 30", cols=200, rows=10,
+             env=UTF8)
+    try:
+        s = t.wait_for("rc=", 10) or t.screen()
+        check("rc=11" in s and said in s, f"TERM={term!r}: said, exit 11", s)
+    finally:
+        t.close()
+
 print(f"test_hostile: {len(CASES)} cases")
 for d in CASES.values():
     shutil.rmtree(d, ignore_errors=True)
