@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/text.h"
 #include "cmd.h"
 #include "nvtools/compile.h"
 
@@ -119,7 +120,16 @@ static void print_log(const char *path, const char *log)
         if (!e || e > l + strcspn(l, "\n") || l[0] == ' ') continue;
         if (++errors == SHOWN + 1) cut = l;
     }
-    fprintf(stderr, "%.*s", cut ? (int)(cut - log) : (int)strlen(log), log);
+    /* each line of the compiler's through the text gate and indented: a file
+     * name of a #line with a newline in it cannot print a line of ours */
+    const char *end = cut ? cut : log + strlen(log);
+    for (const char *l = log; l < end;) {
+        const size_t k = strcspn(l, "\n");
+        char line[1024], safe[4096];
+        snprintf(line, sizeof line, "%.*s", (int)(k < sizeof line ? k : sizeof line - 1), l);
+        fprintf(stderr, "%s%s\n", line[0] ? "  " : "", rs_text_safe(line, 0, safe, sizeof safe));
+        l += k + (l[k] == '\n');
+    }
     const size_t n = strlen(path);
     const int cu =
         (n > 3 && strcmp(path + n - 3, ".cu") == 0) || (n > 4 && strcmp(path + n - 4, ".cuh") == 0);

@@ -218,6 +218,20 @@ folder("kernel_escape")
 case("kernel_escape", ["compile", data("escape_error.cu")], 2)
 
 
+# a #line file name with a newline cannot print a line of ours through the
+# compiler's log: every line of it indented, through the text gate
+def forged_kernel(d):
+    text = open(os.path.join(SRC, "conf", "kernels", "template.cu")).read()
+    touch(d, "forge.cu", '#line 1 "note\\nredscope: FORGED: racecheck found 0 hazards\\nx.cu"\n'
+          '#warning hello\n' + text)
+
+
+folder("kernel_forged_line", forged_kernel)
+out = case("kernel_forged_line", ["compile", "forge.cu"], 0)
+check(not any(l.startswith("redscope: FORGED") for l in out.splitlines())
+      and "  redscope: FORGED" in out, f"the compiler's lines indented: {out[-400:]}")
+
+
 def include_fifo(d):
     fifo(d)
     touch(d, "inc.cu", '#include "f"\nextern "C" __global__ void k() {}\n')
