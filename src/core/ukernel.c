@@ -54,6 +54,16 @@ rs_status rs_ukernel_read(const char *path, char **text, size_t *len, rs_error *
         free(buf);
         return rs_fail(err, RS_E_USAGE, "%s is a binary file, not CUDA C source", path);
     }
+    size_t at = 0;
+    if (rs_text_problem(buf, got, &at)) { /* NVRTC would take part of it, silently */
+        const int line = rs_text_line(buf, at);
+        const unsigned byte = (unsigned char)buf[at];
+        free(buf);
+        return rs_fail(err, RS_E_USAGE,
+                       "%s:%d: a byte that is not UTF-8 (0x%02x): save the file as UTF-8 (a "
+                       "kernel is UTF-8 text, its comments too)",
+                       path, line, byte);
+    }
     *text = buf;
     *len = got;
     return RS_OK;

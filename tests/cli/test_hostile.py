@@ -232,6 +232,19 @@ check(not any(l.startswith("redscope: FORGED") for l in out.splitlines())
       and "  redscope: FORGED" in out, f"the compiler's lines indented: {out[-400:]}")
 
 
+# a byte that is not UTF-8 (in a comment) is refused with its line, not
+# cut from what NVRTC is handed
+def latin1_kernel(d):
+    text = open(os.path.join(SRC, "conf", "kernels", "template.cu"), "rb").read()
+    with open(os.path.join(d, "ff.cu"), "wb") as f:
+        f.write(b"// caf\xe9 au lait\n" + text)
+
+
+folder("kernel_not_utf8", latin1_kernel)
+out = case("kernel_not_utf8", ["compile", "ff.cu"], 2)
+check("ff.cu:1: a byte that is not UTF-8 (0xe9)" in out, f"refused with its line: {out}")
+
+
 def include_fifo(d):
     fifo(d)
     touch(d, "inc.cu", '#include "f"\nextern "C" __global__ void k() {}\n')
