@@ -38,17 +38,28 @@ rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*comma
 {
     rs_sweep_sizes sizes = {0, {0}};
     rs_variant vars[RS_VARIANT_COUNT] = {0};
-    int nvar = 0;
+    int nvar = 0, left = 0;
+    uint64_t *out = NULL; /* the sizes past the cap, each once */
     for (int i = 0; i < count; i++) {
         if (strcmp(command[i], "sweep") != 0) continue;
         const rs_request *r = &rows[i].result.req;
         int k = 0;
         while (k < sizes.count && sizes.n[k] != r->n) k++;
-        if (k == sizes.count && sizes.count < RS_SWEEP_MAX_SIZES) sizes.n[sizes.count++] = r->n;
+        if (k == sizes.count && sizes.count < RS_SWEEP_MAX_SIZES) {
+            sizes.n[sizes.count++] = r->n;
+        } else if (k == sizes.count) {
+            int seen = 0;
+            for (int q = 0; q < left && !seen; q++) seen = out[q] == r->n;
+            uint64_t *grown = seen ? out : realloc(out, sizeof *out * (size_t)(left + 1));
+            if (grown && !seen) (out = grown)[left++] = r->n;
+        }
         for (k = 0; k < nvar && vars[k] != r->variant; k++) continue;
         if (k == nvar && nvar < RS_VARIANT_COUNT) vars[nvar++] = r->variant;
     }
-    if (!sizes.count) return rs_fail(err, RS_E_USAGE, "the recording holds no sweep");
+    if (!sizes.count) {
+        free(out);
+        return rs_fail(err, RS_E_USAGE, "the recording holds no sweep");
+    }
     /* sizes ascending, variants in ladder order */
     for (int a = 0; a < sizes.count; a++)
         for (int b = a + 1; b < sizes.count; b++)
@@ -64,8 +75,10 @@ rs_status rs_sweep_from_rows(rs_sweep *s, const rs_row *rows, const char (*comma
                 vars[a] = vars[b];
                 vars[b] = t;
             }
+    free(out);
     rs_status st = rs_sweep_init(s, &sizes, vars, nvar, err);
     if (st != RS_OK) return st;
+    s->sizes_left_out = left;
     for (int i = 0; i < sizes.count * nvar; i++) {
         s->rows[i].status = RS_E_USAGE;
         snprintf(s->rows[i].error, sizeof s->rows[i].error, "%s", RS_NOT_RECORDED);

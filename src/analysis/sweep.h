@@ -17,6 +17,7 @@ typedef struct rs_sweep {
     rs_variant var[RS_VARIANT_COUNT];
     rs_row *rows; /* sizes.count * nvar, by size then variant */
     int done;     /* rows filled so far */
+    int sizes_left_out; /* a recording's sizes past RS_SWEEP_MAX_SIZES, not shown (said) */
 } rs_sweep;
 
 rs_status rs_sweep_init(rs_sweep *s, const rs_sweep_sizes *sizes, const rs_variant *vars, int nvar,

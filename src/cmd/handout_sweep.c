@@ -125,8 +125,14 @@ int rs_handout_sweep(rs_writer *w, const char *replay, const rs_request *q)
         snprintf(head, sizeof head, "The sweep: n from %s to %s", lo, hi);
         rs_writer_heading(w, head);
         const int crossed = rs_sweep_crossovers(&s, cross, sizeof cross);
-        rs_writer_say(w, "The median time of one reduction at each n, as recorded.%s%s%s",
-                      crossed ? " Who leads: " : "", crossed ? cross : "", crossed ? "." : "");
+        char left[160] = "";
+        if (s.sizes_left_out)
+            snprintf(left, sizeof left,
+                     " The recording holds %d more sizes; a sweep shows %d, the first recorded.",
+                     s.sizes_left_out, RS_SWEEP_MAX_SIZES);
+        rs_writer_say(w, "The median time of one reduction at each n, as recorded.%s%s%s%s",
+                      crossed ? " Who leads: " : "", crossed ? cross : "", crossed ? "." : "",
+                      left);
         FILE *svg = rs_writer_raw(w, RS_FMT_HTML);
         if (svg) chart(svg, &s);
         times_table(w, &s);

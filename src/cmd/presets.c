@@ -65,10 +65,8 @@ static void presets_table(FILE *out, const rs_preset_info *list, int n, int ship
 
 int rs_cmd_presets(rs_cli *cli)
 {
-    enum { MAXP = 256 };
-    rs_preset_info *list = calloc(MAXP, sizeof *list);
-    if (!list) return RS_E_NOMEM;
-    const int n = rs_preset_list(list, MAXP);
+    int n = 0;
+    rs_preset_info *list = rs_preset_list(&n);
     char user[RS_PATH_MAX] = "", dir[4 * RS_PATH_MAX];
     rs_preset_user_dir(user, sizeof user, NULL);
     FILE *out = rs_cli_out(cli);

@@ -323,7 +323,10 @@ rs_status rs_check_from_json(const cJSON *j, rs_check_report *r, rs_error *err)
     const cJSON *f;
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(j, "findings"))
     {
-        if (r->count == RS_CHECK_MAX_FINDINGS) break;
+        if (r->count == RS_CHECK_MAX_FINDINGS) { /* kept out, but said: "and N more" */
+            r->more++;
+            continue;
+        }
         rs_finding *g = &r->findings[r->count++];
         text(f, "what", g->what, sizeof g->what);
         text(f, "kernel", g->kernel, sizeof g->kernel);

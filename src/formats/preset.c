@@ -431,27 +431,31 @@ rs_status rs_preset_save(const char *given, const rs_request *r, int force, char
 
 /* ---- listing ------------------------------------------------------------------------ */
 
-static int scan_dir(const char *dir, int shipped, rs_preset_info *out, int count, int max)
+/* The .ini files of dir (not hidden ones) appended to *out (count, room
+ * *cap, grown as needed), name and path only; -1 when out of memory. */
+static int scan_dir(const char *dir, int shipped, rs_preset_info **out, int count, int *cap)
 {
     DIR *d = is_dir(dir) ? opendir(dir) : NULL;
     if (!d) return count;
     struct dirent *de;
-    while ((de = readdir(d)) && count < max) {
+    while (count >= 0 && (de = readdir(d))) {
         const size_t len = strlen(de->d_name);
         if (len < 5 || strcmp(de->d_name + len - 4, ".ini") != 0 || de->d_name[0] == '.') continue;
-        rs_preset_info *p = &out[count];
+        if (count == *cap) {
+            const int more = *cap ? 2 * *cap : 64;
+            rs_preset_info *grown = realloc(*out, sizeof **out * (size_t)more);
+            if (!grown) {
+                count = -1;
+                break;
+            }
+            *out = grown;
+            *cap = more;
+        }
+        rs_preset_info *p = &(*out)[count++];
         memset(p, 0, sizeof *p);
         snprintf(p->name, sizeof p->name, "%.*s", (int)(len - 4), de->d_name);
         snprintf(p->path, sizeof p->path, "%s/%s", dir, de->d_name);
         p->shipped = shipped;
-        rs_request r;
-        rs_error err;
-        p->valid = rs_preset_read_file(p->path, &r, &err) == RS_OK;
-        if (p->valid)
-            snprintf(p->note, sizeof p->note, "%s", r.note);
-        else
-            snprintf(p->error, sizeof p->error, "%s", err.msg);
-        count++;
     }
     closedir(d);
     return count;
@@ -464,12 +468,30 @@ static int by_kind_then_name(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-int rs_preset_list(rs_preset_info *out, int max)
+rs_preset_info *rs_preset_list(int *n)
 {
     char user[RS_PATH_MAX];
-    int count = scan_dir(rs_preset_shipped_dir(), 1, out, 0, max);
-    if (rs_preset_user_dir(user, sizeof user, NULL) == RS_OK)
-        count = scan_dir(user, 0, out, count, max);
+    rs_preset_info *out = NULL;
+    int cap = 0;
+    int count = scan_dir(rs_preset_shipped_dir(), 1, &out, 0, &cap);
+    if (count >= 0 && rs_preset_user_dir(user, sizeof user, NULL) == RS_OK)
+        count = scan_dir(user, 0, &out, count, &cap);
+    if (count < 0) {
+        free(out);
+        *n = 0;
+        return NULL;
+    }
     qsort(out, (size_t)count, sizeof *out, by_kind_then_name);
-    return count;
+    for (int i = 0; i < count; i++) { /* every one read, each through its bound */
+        rs_preset_info *p = &out[i];
+        rs_request r;
+        rs_error err;
+        p->valid = rs_preset_read_file(p->path, &r, &err) == RS_OK;
+        if (p->valid)
+            snprintf(p->note, sizeof p->note, "%s", r.note);
+        else
+            snprintf(p->error, sizeof p->error, "%s", err.msg);
+    }
+    *n = count;
+    return out;
 }

@@ -74,7 +74,9 @@ int rs_preset_would_shadow(const char *name);
 /* 1 when name is usable as a file name: letters, digits, '.', '_', '-'. */
 int rs_preset_name_ok(const char *name);
 
-/* Shipped and user presets, sorted by name; returns the count. */
-int rs_preset_list(rs_preset_info *out, int max);
+/* Every shipped and user preset, shipped first, each kind by name, each
+ * read (its note or its error): malloc'd, *n of them (NULL, 0 when there
+ * are none or no memory). No cap: 3,000 presets are 3,000 rows. */
+rs_preset_info *rs_preset_list(int *n);
 
 #endif

@@ -166,6 +166,11 @@ static void print_sweep_table(FILE *f, const rs_sweep *s)
                 break;
             }
     say_not_recorded(f, s);
+    if (s->sizes_left_out)
+        fprintf(f,
+                "left out: %d more sizes the recording holds (a sweep shows %d, the first "
+                "recorded)\n",
+                s->sizes_left_out, RS_SWEEP_MAX_SIZES);
 }
 
 static const char *cpu_from_csv(const rs_result *r)
@@ -248,6 +253,7 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
     char cross[512];
     rs_sweep_crossovers(s, cross, sizeof cross);
     cJSON_AddStringToObject(j, "crossovers", cross);
+    cJSON_AddNumberToObject(j, "sizes_left_out", s->sizes_left_out);
     leads_json(s, j);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int i = 0; i < s->done; i++) cJSON_AddItemToArray(rows, rs_row_to_json(&s->rows[i]));

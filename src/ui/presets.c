@@ -17,8 +17,7 @@ int ui_open_presets(ui_app *a)
 void ui_presets_load(ui_app *a)
 {
     free(a->pre->list);
-    a->pre->list = calloc(256, sizeof *a->pre->list);
-    a->pre->n = a->pre->list ? rs_preset_list(a->pre->list, 256) : 0;
+    a->pre->list = rs_preset_list(&a->pre->n);
     if (a->pre->sel >= a->pre->n) a->pre->sel = 0;
 }
 

@@ -42,6 +42,10 @@ static void load_sweep(ui_app *a, const rs_rec_config *c)
     a->sweep->vars = c->req.variants;
     a->sweep->cfg = c->req;
     set_range(a, c->n_lo, c->n_hi);
+    if (s.sizes_left_out) /* said where it shows, not cut without a word */
+        ui_status(a, R_WARN,
+                  "the recording holds %d more sizes: a sweep shows %d, the first recorded",
+                  s.sizes_left_out, RS_SWEEP_MAX_SIZES);
 }
 
 static void load_ladder(ui_app *a, const rs_rec_config *c)

@@ -413,6 +413,38 @@ case("plot_nothing", [*SWEEP[:-6], "--type", "int64", "--replay", DEMO, "--plot"
 folder("plot_newline")
 case("plot_newline", [*SWEEP, "--plot", "new\nline.svg"], 2)
 
+# no cap without a word: 3,017 presets are listed whole; a check of 100
+# finding groups shows 24 and says "and 76 more"
+def many_presets(d):
+    p = os.path.join(d, ".config", "redscope", "presets")
+    os.makedirs(p)
+    for i in range(3017):
+        touch(p, f"p{i:04d}.ini", "[run]\nn = 1000\n")
+
+
+folder("presets_many", many_presets)
+out = case("presets_many", ["presets", "--format", "csv"], 0)
+check(sum(l.startswith('"p') and ",user," in l for l in out.splitlines()) == 3017,
+      f"3017 presets listed: {len(out.splitlines())} lines")
+
+
+def hundred_findings(d):
+    import json
+    out_lines = []
+    for l in open(os.path.join(SRC, "conf", "recordings", "h100-checks.jsonl")):
+        o = json.loads(l)
+        if o.get("check", {}).get("findings"):
+            f = o["check"]["findings"][0]
+            o["check"]["findings"] = [dict(f, line=i + 1) for i in range(100)]
+            o["check"]["total"] = sum(x["count"] for x in o["check"]["findings"])
+        out_lines.append(json.dumps(o))
+    touch(d, "c.jsonl", "\n".join(out_lines) + "\n")
+
+
+folder("check_hundred", hundred_findings)
+out = case("check_hundred", [*CHECK, "c.jsonl"], 9)
+check("(and 76 more groups)" in out, f"a check's findings past 24 are said: {out[-300:]}")
+
 # every input checked before any work: --against that names nothing prints
 # no stall view first
 for name in ("nosuch", "nosuch.cu"):

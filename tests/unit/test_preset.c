@@ -100,10 +100,11 @@ static void saving(void)
 
 static int listed(const char *name)
 {
-    rs_preset_info list[64];
-    const int n = rs_preset_list(list, 64);
+    int n = 0;
+    rs_preset_info *list = rs_preset_list(&n);
     int found = 0;
     for (int i = 0; i < n; i++) found += strcmp(list[i].name, name) == 0;
+    free(list);
     return found;
 }
 
@@ -175,8 +176,8 @@ static void directories(void)
 
 static void shipped(void)
 {
-    rs_preset_info list[64];
-    const int n = rs_preset_list(list, 64);
+    int n = 0;
+    rs_preset_info *list = rs_preset_list(&n);
     int shipped = 0;
     for (int i = 0; i < n; i++) {
         CHECK_MSG(list[i].valid, "%s: %s", list[i].path, list[i].error);
@@ -186,6 +187,7 @@ static void shipped(void)
     }
     CHECK_MSG(shipped >= 6, "only %d shipped presets found in '%s'", shipped,
               rs_preset_shipped_dir());
+    free(list);
     rs_request r;
     rs_error err;
     char path[RS_PATH_MAX];
