@@ -88,6 +88,20 @@ static int as_is(const char *s, size_t k)
            cp != 0x2028 && cp != 0x2029;
 }
 
+void rs_text_copy(char *dst, size_t len, const char *src)
+{
+    if (!len) return;
+    const size_t n = src ? strlen(src) : 0;
+    size_t keep = 0;
+    for (size_t k; keep < n; keep += k) { /* whole characters that fit */
+        k = rs_utf8_len(src + keep, n - keep);
+        if (!k) k = 1; /* a byte that is not UTF-8: itself (escaped where shown) */
+        if (keep + k >= len) break;
+    }
+    memcpy(dst, src ? src : "", keep);
+    dst[keep] = '\0';
+}
+
 int rs_text_plain(const char *s)
 {
     const size_t n = s ? strlen(s) : 0;

@@ -28,6 +28,9 @@ void rs_text_scrub(char *s, int keep_lines);
  * C1 or bidirectional character, all UTF-8): how a value or a name from
  * outside is refused rather than escaped. NULL is plain. */
 int rs_text_plain(const char *s);
+/* src into dst (len bytes), cut where it must be at a character's
+ * boundary: never half of a UTF-8 character (a lone 0xce). */
+void rs_text_copy(char *dst, size_t len, const char *src);
 /* Whether code point c is a bidirectional control (U+202A..U+202E,
  * U+2066..U+2069, U+200E, U+200F, U+061C). */
 int rs_text_bidi(unsigned c);

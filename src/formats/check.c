@@ -1,4 +1,5 @@
 #include "check.h"
+#include "core/text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -263,7 +264,7 @@ cJSON *rs_check_to_json(const rs_check_report *r)
 static void text(const cJSON *j, const char *key, char *dst, size_t len)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
-    snprintf(dst, len, "%s", cJSON_IsString(v) ? v->valuestring : "");
+    rs_text_copy(dst, len, cJSON_IsString(v) ? v->valuestring : "");
 }
 
 static double number(const cJSON *j, const char *key, double lo, double hi)

@@ -147,7 +147,7 @@ void rs_device_from_json(const cJSON *j, rs_device_info *d)
 {
     memset(d, 0, sizeof *d);
     d->index = inum(j, "index", -1);
-    snprintf(d->name, sizeof d->name, "%s", str(j, "name") ? str(j, "name") : "?");
+    rs_text_copy(d->name, sizeof d->name, str(j, "name") ? str(j, "name") : "?");
     rs_text_scrub(d->name, 0); /* one line in a header */
     if (str(j, "compute_capability"))
         sscanf(str(j, "compute_capability"), "%d.%d", &d->cc_major, &d->cc_minor);
@@ -258,7 +258,7 @@ static rs_status metrics_from(const cJSON *j, rs_metrics *m, rs_error *err)
     }
     m->passes = inum(j, "passes", 0);
     m->wall_ms = num(j, "wall_ms", 0);
-    snprintf(m->reason, sizeof m->reason, "%s", str(j, "reason") ? str(j, "reason") : "");
+    rs_text_copy(m->reason, sizeof m->reason, str(j, "reason") ? str(j, "reason") : "");
     cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "values"))
     {
         const rs_metric_def *d = rs_metric_by_key(it->string);
@@ -272,7 +272,7 @@ static rs_status metrics_from(const cJSON *j, rs_metrics *m, rs_error *err)
     {
         if (m->nlaunch == RS_MAX_LAUNCHES) break;
         rs_launch_metrics *l = &m->launch[m->nlaunch++];
-        snprintf(l->name, sizeof l->name, "%s", str(it, "name") ? str(it, "name") : "?");
+        rs_text_copy(l->name, sizeof l->name, str(it, "name") ? str(it, "name") : "?");
         const cJSON *v;
         cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(it, "values"))
         {
@@ -318,7 +318,7 @@ static cJSON *multi_json(const rs_multi_result *m)
 static void share_from(const cJSON *o, rs_gpu_share *s)
 {
     s->device = inum(o, "device", 0);
-    snprintf(s->name, sizeof s->name, "%s", str(o, "name") ? str(o, "name") : "");
+    rs_text_copy(s->name, sizeof s->name, str(o, "name") ? str(o, "name") : "");
     s->offset = u64num(o, "offset");
     s->count = u64num(o, "count");
     s->ms = num(o, "ms", 0);
@@ -345,7 +345,7 @@ static rs_status multi_from(const cJSON *j, uint64_t n, rs_multi_result *m, rs_e
     m->cross = c < 0 ? RS_CROSS_HOST : (rs_cross)c;
     m->shard_ms = num(j, "slowest_gpu_ms", 0);
     m->finish_ms = num(j, "finish_ms", 0);
-    snprintf(m->links, sizeof m->links, "%s", str(j, "links") ? str(j, "links") : "");
+    rs_text_copy(m->links, sizeof m->links, str(j, "links") ? str(j, "links") : "");
     int k = 0;
     uint64_t next = 0; /* where the next share must start */
     const cJSON *o;
@@ -424,7 +424,7 @@ static void ukernel_from(const cJSON *k, rs_ukernel_result *u)
     if (!cJSON_IsObject(k)) return;
     const char *h = str(k, "hash");
     u->hash = h ? strtoull(h, NULL, 16) : 0;
-    snprintf(u->entry, sizeof u->entry, "%s", str(k, "entry") ? str(k, "entry") : "");
+    rs_text_copy(u->entry, sizeof u->entry, str(k, "entry") ? str(k, "entry") : "");
     u->regs = inum(k, "registers", 0);
     u->smem = inum(k, "shared_static_bytes", 0);
     u->spill_st = inum(k, "spill_store_bytes", 0);

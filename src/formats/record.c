@@ -64,7 +64,7 @@ static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char
     if (rs_row_from_json(j, &out->rows[out->count], &sub) != RS_OK)
         return rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "command");
-    snprintf(out->command[out->count], 16, "%s", cJSON_IsString(c) ? c->valuestring : "run");
+    rs_text_copy(out->command[out->count], 16, cJSON_IsString(c) ? c->valuestring : "run");
     if (out->rows[out->count].status == RS_OK && out->has_device)
         out->rows[out->count].result.device.measured_gbps =
             out->device.measured_gbps > 0 ? out->device.measured_gbps

@@ -74,7 +74,7 @@ static void functions_from_json(const cJSON *j, rs_stalls *s)
     s->other_funcs += count_of(cJSON_GetObjectItemCaseSensitive(j, "other_functions"));
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(j, "kernel");
     if (!cJSON_IsString(kernel)) return;
-    snprintf(s->kernel, sizeof s->kernel, "%s", kernel->valuestring);
+    rs_text_copy(s->kernel, sizeof s->kernel, kernel->valuestring);
     const cJSON *cubin = cJSON_GetObjectItemCaseSensitive(j, "cubin");
     if (cJSON_IsString(cubin)) snprintf(s->cubin, sizeof s->cubin, "%s", cubin->valuestring);
     const double sm = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "sm"));
@@ -88,7 +88,7 @@ static void functions_from_json(const cJSON *j, rs_stalls *s)
 static void string_into(const cJSON *o, const char *key, char *buf, size_t len)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    snprintf(buf, len, "%s", cJSON_IsString(v) ? v->valuestring : "");
+    rs_text_copy(buf, len, cJSON_IsString(v) ? v->valuestring : "");
     rs_text_scrub(buf, 0);
 }
 

@@ -445,6 +445,22 @@ folder("check_hundred", hundred_findings)
 out = case("check_hundred", [*CHECK, "c.jsonl"], 9)
 check("(and 76 more groups)" in out, f"a check's findings past 24 are said: {out[-300:]}")
 
+# a long recorded name is cut at a character, never in half of one
+def long_launch_name(d):
+    import json
+    lines = open(DEMO, encoding="utf-8").read().splitlines()
+    for l in lines[1:]:
+        o = json.loads(l)
+        if o.get("request", {}).get("variant") == "sequential" and o["metrics"].get("launches"):
+            o["metrics"]["launches"][0]["name"] = "\u03bc" * 300
+            touch(d, "mu.jsonl", lines[0] + "\n" + json.dumps(o) + "\n")
+            return
+
+
+folder("utf8_cut", long_launch_name)
+out = case("utf8_cut", [*SEQ, "mu.jsonl", "--metrics", "default"], 0)
+check("\\xce" not in out and "\u03bc" * 20 in out, f"a name cut whole: {out[-300:]}")
+
 # every input checked before any work: --against that names nothing prints
 # no stall view first
 for name in ("nosuch", "nosuch.cu"):

@@ -89,6 +89,15 @@ static void plain(void)
           !rs_text_plain("\xef\xbb\xbf"
                          "bom"));
     CHECK(!rs_text_plain("tag\xf3\xa0\x81\x81") && rs_text_plain("caf\xc3\xa9 \xce\xbcs"));
+    char cut[5];
+    rs_text_copy(cut, sizeof cut,
+                 "ab\xce\xbc"
+                 "c"); /* "abμc" in 5 bytes: μ would be halved */
+    CHECK_STR_EQ(cut, "ab\xce\xbc");
+    rs_text_copy(cut, 4, "ab\xce\xbc");
+    CHECK_STR_EQ(cut, "ab");
+    rs_text_copy(cut, sizeof cut, NULL);
+    CHECK_STR_EQ(cut, "");
     char shown[64];
     CHECK_STR_EQ(rs_text_safe("a\xe2\x80\x8b"
                               "b\xf3\xa0\x81\x81"
