@@ -289,12 +289,11 @@ static rs_status check_figures(const cJSON *j, rs_error *err)
     static const rs_figure count = {"count", 0, 1e18, 0, 1, 1, "a whole number from 0 to 10^18"};
     const cJSON *f;
     int n = 0;
-    double most = 0;
+    double most = 0; /* the findings' counts summed: a total covers them all */
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(j, "findings"))
     {
         if (rs_figure_check(f, "check.findings[].", &count, err) != RS_OK) return err->code;
-        const double c = cJSON_GetObjectItemCaseSensitive(f, "count")->valuedouble;
-        if (c > most) most = c;
+        most += cJSON_GetObjectItemCaseSensitive(f, "count")->valuedouble;
         n++;
     }
     if (n && total == 0)
@@ -302,7 +301,7 @@ static rs_status check_figures(const cJSON *j, rs_error *err)
                        n == 1 ? "" : "s");
     if (most > total)
         return rs_fail(err, RS_E_USAGE,
-                       "check.total is %.0f but a finding alone counts %.0f: a total covers its "
+                       "check.total is %.0f but its findings count %.0f: a total covers its "
                        "findings",
                        total, most);
     return RS_OK;

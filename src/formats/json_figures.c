@@ -191,6 +191,9 @@ rs_status rs_result_consistent(const rs_result *r, rs_error *err)
         return rs_fail(err, RS_E_USAGE,
                        "pct_peak is %.6g: gbps and the device's peak (%.6g GB/s) give %.6g",
                        r->pct_peak, peak, peak > 0.0 ? 100.0 * r->gbps / peak : 0.0);
+    if (r->reps != r->req.reps) /* every repetition asked is timed, or the run failed */
+        return rs_fail(err, RS_E_USAGE, "time_ms.reps is %u: the request asked %u repetitions",
+                       r->reps, r->req.reps);
     if (r->t_min_ms > r->t_median_ms * (1 + 1e-9) || r->t_median_ms > r->t_max_ms * (1 + 1e-9))
         return rs_fail(err, RS_E_USAGE,
                        "time_ms: min %.6g, median %.6g and max %.6g are not in "

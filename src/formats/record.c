@@ -64,7 +64,15 @@ static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char
     if (rs_row_from_json(j, &out->rows[out->count], &sub) != RS_OK)
         return rs_fail(err, RS_E_IO, "%s:%d: %s", path, line, sub.msg);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "command");
-    rs_text_copy(out->command[out->count], 16, cJSON_IsString(c) ? c->valuestring : "run");
+    const char *cmd = cJSON_IsString(c) ? c->valuestring : "run";
+    if (strcmp(cmd, "run") != 0 && strcmp(cmd, "ladder") != 0 && strcmp(cmd, "sweep") != 0) {
+        char shown[64];
+        return rs_fail(err, RS_E_IO,
+                       "%s:%d: command is \"%s\": a row is of run, ladder or sweep (as --record "
+                       "writes it)",
+                       path, line, rs_text_safe(cmd, 0, shown, sizeof shown));
+    }
+    rs_text_copy(out->command[out->count], 16, cmd);
     if (out->rows[out->count].status == RS_OK && out->has_device)
         out->rows[out->count].result.device.measured_gbps =
             out->device.measured_gbps > 0 ? out->device.measured_gbps

@@ -91,7 +91,9 @@ CONTRA = (("result_other", lambda j: j.update(result="123"),
           ("peak_zero", lambda j: j["device"].update(peak_gbps=0), "pct_peak is 15.9"),
           ("n_half", lambda j: j["request"].update(n=1.5), "bad value '1.5' for n"),
           ("correct_missed", lambda j: j.update(bad_reps=2), "correct is true with bad_reps 2"),
-          ("min_over", lambda j: j["time_ms"].update(min=1), "time_ms: min 1, median"))
+          ("min_over", lambda j: j["time_ms"].update(min=1), "time_ms: min 1, median"),
+          ("reps_other", lambda j: j["time_ms"].update(reps=1),
+           "time_ms.reps is 1: the request asked 20 repetitions"))
 for name, change, want in CONTRA:
     path = edited(name + ".jsonl", change)
     rc, out, err = replay_run(path)

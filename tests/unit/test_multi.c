@@ -219,7 +219,7 @@ static void json_round_trip(void)
     a.req.gpus = 3;
     a.req.cross = RS_CROSS_NCCL;
     a.t_median_ms = a.t_min_ms = a.t_max_ms = 0.3; /* a measured row's times */
-    a.reps = 5;
+    a.reps = a.req.reps = 5;                       /* every repetition asked, timed */
     a.correct = 1;
     a.gbps = rs_result_input_bytes(&a) / (a.t_median_ms * 1e-3) / 1e9; /* as measured */
     a.multi.gpus = 3;
