@@ -72,6 +72,16 @@ static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char
                        "writes it)",
                        path, line, rs_text_safe(cmd, 0, shown, sizeof shown));
     }
+    const rs_row *row = &out->rows[out->count];
+    if (out->has_device && row->status == RS_OK &&
+        strcmp(row->result.device.name, out->device.name) != 0) {
+        char a[160], b[160]; /* a ladder across two GPUs would be told as one */
+        return rs_fail(err, RS_E_IO,
+                       "%s:%d: a row of %s in a recording of %s: one GPU per recording (redscope "
+                       "diff A B compares two)",
+                       path, line, rs_text_safe(row->result.device.name, 0, a, sizeof a),
+                       rs_text_safe(out->device.name, 0, b, sizeof b));
+    }
     rs_text_copy(out->command[out->count], 16, cmd);
     if (out->rows[out->count].status == RS_OK && out->has_device)
         out->rows[out->count].result.device.measured_gbps =
@@ -111,7 +121,15 @@ static rs_status take_line(rs_recording *out, int *cap, const cJSON *j, const ch
     if (cJSON_GetObjectItemCaseSensitive(j, "redscope_recording")) {
         const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
         st = rs_device_check(dev, &sub);
-        rs_device_from_json(dev, &out->device);
+        rs_device_info d;
+        rs_device_from_json(dev, &d);
+        if (st == RS_OK && (out->has_device || out->count) &&
+            strcmp(d.name, out->has_device ? out->device.name : out->rows[0].result.device.name))
+            return rs_fail(err, RS_E_IO,
+                           "%s:%d: a second GPU's recording joined to this one: one GPU per "
+                           "recording (redscope diff A B compares two)",
+                           path, line);
+        out->device = d; /* the same GPU: its latest header, as before */
         out->has_device = 1;
     } else if (strcmp(c, "kernel") == 0) {
         st = rs_recording_add_kernel(out, j, &sub);

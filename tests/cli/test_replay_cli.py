@@ -333,13 +333,21 @@ check(os.path.exists(os.path.join(os.environ["REDSCOPE_SOURCE"], "tests", "data"
 # sequence in the device name or a failed row's error prints escaped, seen
 # and not obeyed.
 row = ROW | {"device": ROW["device"] | {"name": "H200\u001b[2J\u009b31m"}}
-bad = write("escapes.jsonl", HEADER + "\n" + json.dumps(row) + "\n" + json.dumps(
+hdr = json.loads(HEADER)  # the same GPU in the header: one GPU per recording
+hdr["device"]["name"] = row["device"]["name"]
+bad = write("escapes.jsonl", json.dumps(hdr) + "\n" + json.dumps(row) + "\n" + json.dumps(
     {"request": ROW["request"] | {"variant": "cub"}, "status": 4, "error": "x\u001b]0;t\u0007y"})
     + "\n")
 rc, out, err = run("ladder", "--variants", "sequential,cub", "--replay", bad)
 check(rc == 4 and "\x1b" not in out + err and "\u009b" not in out + err
       and "H200\\x1b[2J\\u009b31m" in out and "x\\x1b]0;t\\x07y" in out,
       f"escapes in a recording print escaped: {rc} {(out + err)[:400]!r}")
+# a row of another GPU in a recording is refused, not told as the header's
+two = write("two_gpus.jsonl", HEADER + "\n" + json.dumps(
+    ROW | {"device": ROW["device"] | {"name": "NVIDIA H100 80GB HBM3"}}) + "\n")
+rc, out, err = run("ladder", "--replay", two)
+check(rc == 7 and "a row of NVIDIA H100 80GB HBM3 in a recording of NVIDIA H200" in err
+      and out == "", f"two GPUs in one recording refused: {rc} {err}")
 # ... nor in a key the reader names as unknown
 bad = write("escape_key.jsonl", HEADER + "\n" + json.dumps(
     ROW | {"request": ROW["request"] | {"x\u001b]0;pwned\u0007\u001b[2J": 1}}) + "\n")

@@ -56,9 +56,11 @@ def header(change):
 
 
 # the device and its figures
-write("device_escape.jsonl", header(lambda h: h["device"].update(name="H200" + ESC)), ROW)
-write("device_bidi.jsonl", header(lambda h: h["device"].update(name="H200 \u202e002H")), ROW)
-write("device_c1.jsonl", HEADER, row(lambda r: r["device"].update(name="H200\u009b31m")))
+# a GPU's name, in the header and its row alike (one GPU per recording)
+for name, gpu in (("device_escape.jsonl", "H200" + ESC), ("device_bidi.jsonl", "H200 \u202e002H"),
+                  ("device_c1.jsonl", "H200\u009b31m")):
+    write(name, header(lambda h, g=gpu: h["device"].update(name=g)),
+          row(lambda r, g=gpu: r["device"].update(name=g)))
 write("peak_huge.jsonl", header(lambda h: h["device"].update(peak_gbps=1e308)), ROW)
 write("peak_negative.jsonl", HEADER, row(lambda r: r["device"].update(peak_gbps=-1)))
 write("sm_count_text.jsonl", HEADER, row(lambda r: r["device"].update(sm_count="lots")))
