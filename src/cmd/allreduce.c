@@ -435,6 +435,11 @@ int rs_cmd_allreduce(rs_cli *cli)
     rs_source *src = NULL;
     int rc = open_source(cli, &sz, algos, &src);
     if (rc) return rc;
+    const rs_ar_record *held = rs_source_ar_record(src);
+    if (held && held->left_out) /* a cap said, not kept quiet */
+        rs_cli_error("note: %s holds %d more points than a run shows (%d): the first recorded "
+                     "are replayed",
+                     cli->replay, held->left_out, MAX_POINTS);
     header(cli, src, &run);
     rc = measure(cli, src, &sz, algos, &run);
     rs_source_child_end(src); /* the GPUs free for nccl-tests, the process gone */

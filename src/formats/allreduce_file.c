@@ -385,7 +385,10 @@ rs_status rs_ar_run_read(const char *path, const rs_ar_asked *ask, const rs_swee
         const rs_ar_point pt = point_from(p);
         int want = !ask->sizes_set;
         for (int i = 0; i < sz->count && !want; i++) want = sz->n[i] == pt.n;
-        if (want && (algos & (1u << pt.algo)) && r->npoints < MAX_POINTS) r->p[r->npoints++] = pt;
+        if (want && (algos & (1u << pt.algo)) && r->npoints < MAX_POINTS)
+            r->p[r->npoints++] = pt;
+        else if (want && (algos & (1u << pt.algo)))
+            r->left_out++;
     }
     if (!r->npoints) st = nothing_asked(path, points, err);
     cJSON_Delete(j);

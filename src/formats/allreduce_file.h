@@ -17,6 +17,7 @@
 
 typedef struct rs_ar_record {
     int gpus, nccl_version, npoints;
+    int left_out;          /* points asked for past MAX_POINTS: not kept, said by the replay */
     rs_device_info device; /* the first GPU; an older recording holds its name alone */
     char date[32], links[160];
     rs_dtype type;

@@ -460,6 +460,17 @@ def total_short(d):  # the largest finding's count as the total: under their sum
 folder("check_sum_over", total_short)
 out = case("check_sum_over", [*CHECK, "c.jsonl"], 7)
 check("but its findings count" in out, f"findings summing past their total: {out[-300:]}")
+def ar_300(d):  # 300 points of one algorithm: 44 past the 256 a run holds
+    import json
+    j = json.load(open(AR))
+    one = [p for p in j["points"] if p["algo"] == j["points"][0]["algo"]]
+    j["points"] = [dict(one[k % len(one)]) for k in range(300)]
+    touch(d, "ar.json", json.dumps(j))
+
+
+folder("allreduce_300", ar_300)
+out = case("allreduce_300", ["allreduce", "--replay", "ar.json", "--algo", "all"], 0)
+check("holds 44 more points than a run shows (256)" in out, f"the cap is said: {out[-300:]}")
 folder("check_hundred", hundred_findings)
 out = case("check_hundred", [*CHECK, "c.jsonl"], 9)
 check("(and 76 more groups)" in out, f"a check's findings past 24 are said: {out[-300:]}")
