@@ -177,6 +177,62 @@ static rs_status error_consistent(const rs_result *r, rs_error *err)
     return RS_OK;
 }
 
+/* A counter's value in its unit's range: a share at most 100%, lanes at
+ * most a warp's 32, the kernels' time no longer than the run's slowest
+ * repetition allows (a reduction's launches, timed once more under the
+ * profiler; 100 times the slowest repetition and a millisecond). */
+static rs_status metrics_consistent(const rs_result *r, rs_error *err)
+{
+    const rs_metrics *m = &r->metrics;
+    if (m->passes < 0 || m->passes > 1000)
+        return rs_fail(err, RS_E_USAGE, "metrics.passes is %d: replay passes from 0 to 1000",
+                       m->passes);
+    for (int i = 0; i < RS_METRIC_COUNT; i++) {
+        if (!(m->valid & RS_METRIC_BIT(i))) continue;
+        const rs_metric_def *d = &rs_metric_defs[i];
+        const double v = m->value[i];
+        const double most = strcmp(d->unit, "%") == 0       ? 100.5
+                            : strcmp(d->unit, "lanes") == 0 ? 32.0
+                            : i == RS_M_DURATION            ? 1e6 * (100.0 * r->t_max_ms + 1.0)
+                                                            : INFINITY;
+        if (v > most)
+            return rs_fail(err, RS_E_USAGE, "metrics.values.%s is %.6g %s: at most %.6g", d->key, v,
+                           d->unit, most);
+    }
+    return RS_OK;
+}
+
+/* Figures that hang together: the share of the measured read from gbps,
+ * elements per thread no more than n, a CPU time of a nanosecond or more,
+ * a cross-GPU finish no longer than the run. */
+static rs_status parts_consistent(const rs_result *r, rs_error *err)
+{
+    const int g = r->multi.gpus > 1 ? r->multi.gpus : 1;
+    const double meas = g * r->device.measured_gbps;
+    if (meas > 0.0 && r->pct_measured > 0.0 && !near(r->pct_measured, 100.0 * r->gbps / meas))
+        return rs_fail(err, RS_E_USAGE,
+                       "pct_measured is %.6g: gbps and the measured read (%.6g GB/s) give %.6g",
+                       r->pct_measured, meas, 100.0 * r->gbps / meas);
+    if (r->ept > (double)r->req.n + 1.0)
+        return rs_fail(err, RS_E_USAGE, "elements_per_thread is %.6g: more than n (%llu)", r->ept,
+                       (unsigned long long)r->req.n);
+    if (r->cpu_ms != 0.0 && r->cpu_ms < 1e-6)
+        return rs_fail(err, RS_E_USAGE,
+                       "cpu_ms is %.3g: milliseconds from 1e-06 (a nanosecond), or 0 (not timed)",
+                       r->cpu_ms);
+    if (r->launches > 100000)
+        return rs_fail(err, RS_E_USAGE, "launches is %u: a reduction launches at most 100000",
+                       r->launches);
+    const double fin = r->multi.finish_ms, shard = r->multi.shard_ms;
+    if (g > 1 && (!(fin >= 0.0) || !(shard >= 0.0) || fin > r->t_max_ms * (1 + 1e-6) ||
+                  shard > r->t_max_ms * (1 + 1e-6)))
+        return rs_fail(err, RS_E_USAGE,
+                       "gpus: slowest_gpu_ms %.6g and finish_ms %.6g: each from 0 to the run's "
+                       "slowest repetition (%.6g ms)",
+                       shard, fin, r->t_max_ms);
+    return metrics_consistent(r, err);
+}
+
 rs_status rs_result_consistent(const rs_result *r, rs_error *err)
 {
     const double gbps = rs_result_input_bytes(r) / (r->t_median_ms * 1e-3) / 1e9;
@@ -204,7 +260,8 @@ rs_status rs_result_consistent(const rs_result *r, rs_error *err)
                        "correct is %s with bad_reps %u: a run is correct "
                        "exactly when no repetition missed",
                        r->correct ? "true" : "false", r->bad_reps);
-    const rs_status e = error_consistent(r, err);
+    rs_status e = parts_consistent(r, err);
+    if (e == RS_OK) e = error_consistent(r, err);
     if (e != RS_OK || !r->correct) return e;
     if (r->tol == 0.0 &&
         (r->abs_err != 0.0 || r->rel_err != 0.0 ||

@@ -83,10 +83,13 @@ static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char
                        rs_text_safe(out->device.name, 0, b, sizeof b));
     }
     rs_text_copy(out->command[out->count], 16, cmd);
-    if (out->rows[out->count].status == RS_OK && out->has_device)
-        out->rows[out->count].result.device.measured_gbps =
-            out->device.measured_gbps > 0 ? out->device.measured_gbps
-                                          : out->rows[out->count].result.device.measured_gbps;
+    rs_result *res = &out->rows[out->count].result;
+    if (out->rows[out->count].status == RS_OK && out->has_device &&
+        out->device.measured_gbps > 0) { /* the header's read, and the share taken of it */
+        const int g = res->multi.gpus > 1 ? res->multi.gpus : 1;
+        res->device.measured_gbps = out->device.measured_gbps;
+        res->pct_measured = 100.0 * res->gbps / (g * res->device.measured_gbps);
+    }
     out->count++;
     return RS_OK;
 }

@@ -62,7 +62,8 @@ def case(name, args, rc, env=None, made=(), keep=(), within=10.0, mem_mb=None):
     e = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, ".config"), **(env or {}))
     t0 = time.time()
     try:
-        lim = mem_mb << 20 if mem_mb else None
+        # under a sanitizer the address space is its shadow's: no limit there
+        lim = mem_mb << 20 if mem_mb and "ASAN_OPTIONS" not in os.environ else None
         p = subprocess.run([EXE, *args], cwd=work, capture_output=True, env=e, timeout=within + 20,
                            preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim)))
                            if lim else None)

@@ -93,7 +93,15 @@ CONTRA = (("result_other", lambda j: j.update(result="123"),
           ("correct_missed", lambda j: j.update(bad_reps=2), "correct is true with bad_reps 2"),
           ("min_over", lambda j: j["time_ms"].update(min=1), "time_ms: min 1, median"),
           ("reps_other", lambda j: j["time_ms"].update(reps=1),
-           "time_ms.reps is 1: the request asked 20 repetitions"))
+           "time_ms.reps is 1: the request asked 20 repetitions"),
+          # a boundary scan's absurd figures: each its unit's range and its parts
+          ("pct_measured", lambda j: j.update(pct_measured=9999), "pct_measured is 9999: gbps"),
+          ("ept_huge", lambda j: j.update(elements_per_thread=1e18),
+           "elements_per_thread is 1e+18: more than n"),
+          ("cpu_tiny", lambda j: j.update(cpu_ms=1e-300), "cpu_ms is 1e-300"),
+          ("launches_huge", lambda j: j.update(launches=4294967295), "launches is 4294967295"),
+          ("passes_negative", lambda j: j["metrics"].update(passes=-3),
+           "metrics.passes is -3"))
 for name, change, want in CONTRA:
     path = edited(name + ".jsonl", change)
     rc, out, err = replay_run(path)

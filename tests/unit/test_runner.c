@@ -85,7 +85,8 @@ int main(int argc, char **argv)
     CHECK(rs_runner_exit(rows, done, 1) == 0); /* a refusal fails nothing */
     rs_recording again;
     /* every row that ran; the replay's "not in the recording" is no run */
-    CHECK(rs_recording_load(path, &again, &err) == RS_OK && again.count == n - 1);
+    CHECK_MSG(rs_recording_load(path, &again, &err) == RS_OK && again.count == n - 1, "%s",
+              err.msg);
     CHECK(again.count == n - 1 && strcmp(again.command[0], "ladder") == 0);
     rs_recording_free(&again);
 
