@@ -22,7 +22,7 @@
 #define RS_READ_RECORDING (1024u << 20) /* a recording, at most */
 #define RS_READ_TEXT      (16u << 20)   /* a preset, a kernel, a tool's log */
 #define RS_READ_LINE      (64u << 20)   /* a recording's line (a kernel's source in it) */
-#define RS_READ_SECONDS   30.0          /* a file read to its end, at most */
+#define RS_READ_SECONDS   120.0         /* a file read to its end, at most (1 GiB parsed) */
 
 /* path's bytes, NUL-terminated, into *out (malloc'd) and *len. `what` names
  * the file in messages ("recording", "preset"). RS_E_IO with the reason. */
