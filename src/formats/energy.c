@@ -84,6 +84,15 @@ rs_status rs_energy_from_json(const cJSON *j, double input_bytes, rs_energy *en,
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, figures[i].key);
         set(en, i, cJSON_IsNumber(v) ? v->valuedouble : 0.0);
     }
+    /* the window lies inside the loop of reps reductions */
+    if (en->window_ms > en->reps * en->rep_ms * (1 + 1e-6))
+        return rs_fail(err, RS_E_USAGE,
+                       "energy.energy_window_ms is %.6g: longer than the loop of %u reductions "
+                       "of %.6g ms it lies in",
+                       en->window_ms, en->reps, en->rep_ms);
+    if (en->limit_watts > 0.0 && en->idle_watts > en->limit_watts)
+        return rs_fail(err, RS_E_USAGE, "energy.idle_power_w is %.6g: over the limit of %.6g W",
+                       en->idle_watts, en->limit_watts);
     if (!near(en->joules, en->watts * en->rep_ms * 1e-3))
         return rs_fail(err, RS_E_USAGE, "energy.energy_j is not power_w x energy_rep_ms");
     if (input_bytes > 0.0 && !near(en->j_per_gb, en->joules / (input_bytes / 1e9)))

@@ -472,6 +472,25 @@ def ar_300(d):  # 300 points of one algorithm: 44 past the 256 a run holds
 folder("allreduce_300", ar_300)
 out = case("allreduce_300", ["allreduce", "--replay", "ar.json", "--algo", "all"], 0)
 check("holds 44 more points than a run shows (256)" in out, f"the cap is said: {out[-300:]}")
+def energy_row(d, name, change):  # an energy row of the shipped recording, changed
+    import json
+    lines = open(os.path.join(SRC, "conf", "recordings", "h100-energy.jsonl")).read().splitlines()
+    row = next(json.loads(l) for l in lines[1:] if '"energy_j"' in l)
+    change(row["energy"])
+    touch(d, name, lines[0] + "\n" + json.dumps(row) + "\n")
+
+
+def energy_tiny(e):  # a reduction of 0.0 µs in a window of half a second
+    e["energy_rep_ms"], e["energy_j"] = 1e-6, e["power_w"] * 1e-9
+
+
+for name, change, said in (
+        ("energy_idle", lambda e: e.update(idle_power_w=99999, power_limit_w=1),
+         "energy.idle_power_w is 99999: over the limit of 1 W"),
+        ("energy_tiny", energy_tiny, "energy.energy_window_ms is")):
+    folder(name, lambda d, n=name, c=change: energy_row(d, n + ".jsonl", c))
+    out = case(name, ["recording", name + ".jsonl"], 7)
+    check(said in out, f"{name}: energy figures that disagree refused: {out[-300:]}")
 folder("check_hundred", hundred_findings)
 out = case("check_hundred", [*CHECK, "c.jsonl"], 9)
 check("(and 76 more groups)" in out, f"a check's findings past 24 are said: {out[-300:]}")
