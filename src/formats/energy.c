@@ -84,12 +84,14 @@ rs_status rs_energy_from_json(const cJSON *j, double input_bytes, rs_energy *en,
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, figures[i].key);
         set(en, i, cJSON_IsNumber(v) ? v->valuedouble : 0.0);
     }
-    /* the window lies inside the loop of reps reductions */
-    if (en->window_ms > en->reps * en->rep_ms * (1 + 1e-6))
+    /* the window lies inside the loop of reps reductions, give or take the
+     * counter's updates on either side */
+    const double loop = en->reps * en->rep_ms + 2.0 * en->interval_ms;
+    if (en->window_ms > loop * (1 + 1e-6))
         return rs_fail(err, RS_E_USAGE,
                        "energy.energy_window_ms is %.6g: longer than the loop of %u reductions "
-                       "of %.6g ms it lies in",
-                       en->window_ms, en->reps, en->rep_ms);
+                       "of %.6g ms it lies in (and two updates of the counter, %.6g ms)",
+                       en->window_ms, en->reps, en->rep_ms, 2.0 * en->interval_ms);
     if (en->limit_watts > 0.0 && en->idle_watts > en->limit_watts)
         return rs_fail(err, RS_E_USAGE, "energy.idle_power_w is %.6g: over the limit of %.6g W",
                        en->idle_watts, en->limit_watts);
