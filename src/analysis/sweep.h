@@ -15,8 +15,8 @@ typedef struct rs_sweep {
     rs_sweep_sizes sizes;
     int nvar;
     rs_variant var[RS_VARIANT_COUNT];
-    rs_row *rows; /* sizes.count * nvar, by size then variant */
-    int done;     /* rows filled so far */
+    rs_row *rows;       /* sizes.count * nvar, by size then variant */
+    int done;           /* rows filled so far */
     int sizes_left_out; /* a recording's sizes past RS_SWEEP_MAX_SIZES, not shown (said) */
 } rs_sweep;
 

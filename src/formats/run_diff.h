@@ -24,7 +24,7 @@ typedef struct rs_diff_pair {
     rs_metric_id top[RS_DIFF_TOP]; /* of those */
     double top_ratio[RS_DIFF_TOP]; /* b's value / a's (0: to zero; inf: from zero) */
     double top_a[RS_DIFF_TOP], top_b[RS_DIFF_TOP]; /* the values */
-    int has_stall;                 /* both sides sampled: the line that moved most */
+    int has_stall; /* both sides sampled: the line that moved most */
     rs_stall_delta stall;
 } rs_diff_pair;
 
