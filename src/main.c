@@ -94,8 +94,7 @@ static int run(int argc, char **argv)
         snprintf(title, sizeof title, "redscope %s: %s", cmd->name, cmd->summary);
         rs_writer out;
         rs_writer_open(&out, stdout, cli.format, title);
-        if (cli.format == RS_FMT_MD || cli.format == RS_FMT_HTML)
-            rs_notation_set(1); /* a document: UTF-8 (µs, ×) whatever the terminal */
+        if (rs_writer_utf8(&out)) rs_notation_set(1); /* a document (md, html) */
         cli.out = &out;
         rc = cmd->fn(&cli);
         rs_writer_close(&out);

@@ -123,6 +123,8 @@ typedef struct rs_command {
     int (*fn)(rs_cli *);
     const rs_option_help *help;
     unsigned exits; /* the exit codes it gives, RS_EXIT(code) each */
+    int columns;    /* every output through the writer's column model: it gives every
+                       format; 0: a report as text (rs_format_text says which) */
 } rs_command;
 /* An exit code's bit in an entry's exits (130, interrupted: bit 31). */
 #define RS_EXIT(code) (1u << ((code) == RS_E_CANCELLED ? 31 : (code)))

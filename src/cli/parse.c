@@ -265,6 +265,13 @@ static rs_status set_format(rs_cli *cli, const char *v, rs_error *err)
     if (fmt < 0)
         return rs_fail(err, RS_E_USAGE, "bad --format '%s': expected %s", v ? v : "",
                        rs_format_names());
+    /* A command whose report is text gives the table's text to the formats
+     * people read, and CSV or JSON as itself: no other data format. */
+    if (cli->cmd && !cli->cmd->columns && rs_format_text((rs_format)fmt) == RS_FMT_COUNT)
+        return rs_fail(err, RS_E_USAGE,
+                       "%s cannot give --format %s: its report is a table, csv or json (md "
+                       "and html hold the table)",
+                       cli->cmd->name, v);
     cli->format = (rs_format)fmt;
     return RS_OK;
 }

@@ -21,6 +21,7 @@ const rs_command rs_variants_entry = {
     .fn = rs_cmd_variants,
     .exits = RS_EXIT(0),
     .help = variants_help,
+    .columns = 1,
 };
 
 static const char *block_rule(const rs_variant_info *vi)

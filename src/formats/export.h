@@ -9,14 +9,14 @@
 #include "core/result.h"
 #include "core/row.h"
 
-/* The output formats, one writer each (formats/writer.h names them). */
+/* The output formats, one writer each (formats/write_NAME.c): the build
+ * lists the writers it finds (formats/writer_list.h, made by CMake). */
+#include "formats/writer_list.h"
 typedef enum {
-    RS_FMT_TABLE,
-    RS_FMT_CSV,
-    RS_FMT_JSON,
-    RS_FMT_MD,
-    RS_FMT_HTML,
-    RS_FMT_COUNT
+#define RS_FMT_VALUE(name, NAME) RS_FMT_##NAME,
+    RS_WRITER_LIST(RS_FMT_VALUE)
+#undef RS_FMT_VALUE
+        RS_FMT_COUNT
 } rs_format;
 
 int rs_format_from_name(const char *s); /* -1 when unknown (writer.c) */

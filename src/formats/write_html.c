@@ -100,6 +100,7 @@ static void close_doc(rs_writer *w)
 
 const rs_writer_ops rs_write_html = {.name = "html",
                                      .people = 1,
+                                     .utf8 = 1,
                                      .open = open,
                                      .table = table,
                                      .row = row,

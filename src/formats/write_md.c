@@ -90,6 +90,7 @@ static void pre(rs_writer *w, const char *text)
 
 const rs_writer_ops rs_write_md = {.name = "md",
                                    .people = 1,
+                                   .utf8 = 1,
                                    .open = open,
                                    .table = table,
                                    .row = row,

@@ -7,11 +7,9 @@
 
 #include "core/format.h"
 
-const rs_writer_ops *const rs_writers[RS_FMT_COUNT] = {
-    [RS_FMT_TABLE] = &rs_write_table, [RS_FMT_CSV] = &rs_write_csv,
-    [RS_FMT_JSON] = &rs_write_json,   [RS_FMT_MD] = &rs_write_md,
-    [RS_FMT_HTML] = &rs_write_html,
-};
+#define RS_WRITER_ROW(name, NAME) [RS_FMT_##NAME] = &rs_write_##name,
+const rs_writer_ops *const rs_writers[RS_FMT_COUNT] = {RS_WRITER_LIST(RS_WRITER_ROW)};
+#undef RS_WRITER_ROW
 
 int rs_format_from_name(const char *s)
 {
@@ -171,11 +169,26 @@ int rs_writer_is(const rs_writer *w, rs_format fmt)
     return (unsigned)fmt < RS_FMT_COUNT && w->ops == rs_writers[fmt];
 }
 
+rs_format rs_format_text(rs_format fmt)
+{
+    if ((unsigned)fmt >= RS_FMT_COUNT) return RS_FMT_COUNT;
+    if (rs_writers[fmt]->people) return RS_FMT_TABLE;
+    return fmt == RS_FMT_CSV || fmt == RS_FMT_JSON ? fmt : RS_FMT_COUNT;
+}
+
 rs_format rs_writer_text_format(const rs_writer *w)
 {
     for (int k = 0; k < RS_FMT_COUNT; k++)
-        if (w->ops == rs_writers[k]) return w->ops->people ? RS_FMT_TABLE : (rs_format)k;
+        if (w->ops == rs_writers[k]) {
+            const rs_format t = rs_format_text((rs_format)k);
+            return t == RS_FMT_COUNT ? RS_FMT_TABLE : t;
+        }
     return RS_FMT_TABLE;
+}
+
+int rs_writer_utf8(const rs_writer *w)
+{
+    return w->ops->utf8;
 }
 
 void rs_writer_close(rs_writer *w)

@@ -3,8 +3,9 @@
  * opens a document, and puts in it what it has to say: tables (columns
  * named once, then rows of cells), prose for people, a report as the
  * terminal shows it, and members of the JSON document; each writer shows
- * what its format holds. A new format is one file (write_*.c) and its row
- * in rs_writers; --format takes the names of that table and no other. */
+ * what its format holds. A new format is one file, write_NAME.c, that
+ * defines rs_write_NAME: the build finds it and lists it (RS_WRITER_LIST);
+ * --format takes the names of that list and no other. */
 #ifndef RS_WRITER_H
 #define RS_WRITER_H
 
@@ -44,6 +45,7 @@ typedef struct rs_writer rs_writer;
 typedef struct rs_writer_ops {
     const char *name; /* as --format names it */
     int people;       /* a format people read: prose and reports are shown */
+    int utf8;         /* a document: µs and × in UTF-8, whatever the terminal */
     void (*open)(rs_writer *w);
     void (*table)(rs_writer *w); /* a table's header (w->cols) */
     void (*row)(rs_writer *w, const rs_cell *cells);
@@ -71,8 +73,11 @@ struct rs_writer {
     size_t report_len;
 };
 
-/* Every writer, each in its file, and by rs_format. */
-extern const rs_writer_ops rs_write_table, rs_write_csv, rs_write_json, rs_write_md, rs_write_html;
+/* Every writer, each in its file (write_NAME.c defines rs_write_NAME), and
+ * by rs_format. */
+#define RS_WRITER_DECL(name, NAME) extern const rs_writer_ops rs_write_##name;
+RS_WRITER_LIST(RS_WRITER_DECL)
+#undef RS_WRITER_DECL
 extern const rs_writer_ops *const rs_writers[RS_FMT_COUNT];
 
 /* A document on f in format fmt, with a title (a document's heading). */
@@ -99,6 +104,12 @@ FILE *rs_writer_stream(rs_writer *w);
 /* The format of that text: the table's for the formats people read, else
  * the data format itself. */
 rs_format rs_writer_text_format(const rs_writer *w);
+/* The text a report gives for format fmt: the table's for the formats people
+ * read, CSV and JSON as themselves, RS_FMT_COUNT for any other (a report in
+ * text cannot give it; only the column model can). */
+rs_format rs_format_text(rs_format fmt);
+/* Whether the document is written in UTF-8 whatever the terminal. */
+int rs_writer_utf8(const rs_writer *w);
 /* A member of the JSON document (owned from here; freed where the format
  * is not JSON); key NULL: item is the whole document. */
 void rs_writer_json(rs_writer *w, const char *key, cJSON *item);

@@ -37,7 +37,7 @@ if(RS_FUZZ AND RS_CLANG)
       COMMAND ${RS_CLANG} -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
               -DRS_VERSION="${PROJECT_VERSION}" -g -O1 ${RS_C_WARNINGS}
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-              -I${PROJECT_SOURCE_DIR}/src ${FZ_FLAGS} ${srcs} ${FZ_LIBS} -lm -o ${out}
+              -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_BINARY_DIR}/gen ${FZ_FLAGS} ${srcs} ${FZ_LIBS} -lm -o ${out}
       DEPENDS ${srcs} ${RS_FUZZ_HEADERS}
       COMMENT "Building the ${name} fuzzer with clang"
       VERBATIM)
@@ -72,9 +72,9 @@ if(RS_FUZZ AND RS_CLANG)
   # with the real entries and never runs a command, so what the commands'
   # functions call (the explorer, NVRTC, the GPU process) is left unlinked.
   file(GLOB RS_FUZZ_CMDS RELATIVE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/src/cmd/*.c)
+  file(GLOB RS_FUZZ_WRITERS RELATIVE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/src/formats/write_*.c)
   rs_fuzzer(fuzz_cli
-    SOURCES cli/parse.c cli/commands.c ${RS_FUZZ_CMDS} formats/writer.c formats/write_table.c
-            formats/write_csv.c formats/write_json.c formats/write_md.c formats/write_html.c
+    SOURCES cli/parse.c cli/commands.c ${RS_FUZZ_CMDS} formats/writer.c ${RS_FUZZ_WRITERS}
             formats/doc.c formats/csv_cells.c formats/preset.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c
             analysis/reference.c
             formats/check.c core/result.c core/stalls.c formats/stalls_json.c core/stall_table.c

@@ -114,8 +114,21 @@ int main(void)
     CHECK(strstr(h, "<h1>Three &lt;rows&gt;</h1>") != NULL);
     CHECK_MSG(strstr(h, "<td>x &lt; y, \"q\"</td>") != NULL, "%s", h);
     CHECK(strstr(h, "ok") == NULL && strstr(h, "</table>\n</body>\n</html>\n") != NULL);
-    for (int k = 0; k < RS_FMT_COUNT; k++)
+    for (int k = 0; k < RS_FMT_COUNT; k++) {
         CHECK(rs_writers[k] && rs_format_from_name(rs_writers[k]->name) == k);
+        /* every writer, found by the build, shows the rows */
+        char *any = written((rs_format)k);
+        CHECK_MSG(strstr(any, "plain") && strstr(any, "12.25"), "%s: %s", rs_writers[k]->name, any);
+        free(any);
+        /* a report in text: the table's text where people read it, CSV and
+         * JSON as themselves, no other */
+        const rs_format text = rs_format_text((rs_format)k);
+        CHECK(rs_writers[k]->people
+                  ? text == RS_FMT_TABLE
+                  : text == (k == RS_FMT_CSV || k == RS_FMT_JSON ? (rs_format)k : RS_FMT_COUNT));
+    }
+    CHECK(rs_format_text(RS_FMT_COUNT) == RS_FMT_COUNT &&
+          rs_format_text((rs_format)-1) == RS_FMT_COUNT);
     CHECK(rs_format_from_name("xml") == -1 && rs_format_from_name(NULL) == -1);
     CHECK_STR_EQ(rs_format_names(), "table, csv, json, md or html");
     free(t), free(c), free(j), free(m), free(h);
