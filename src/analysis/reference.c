@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/catalogue.h"
+#include "core/result.h"
 #include "parallel.h"
 
 static float f16_table[65536];
@@ -376,4 +378,25 @@ rs_check rs_reference_check(const rs_reference *ref, const rs_value *got, rs_op 
     c.rel_err = ref->scale > 0.0 ? c.abs_err / ref->scale : c.abs_err;
     c.ok = c.abs_err <= c.tol * ref->scale;
     return c;
+}
+
+/* A float32 accumulator holds every integer up to 2^24 and no odd one
+ * above: a running sum of values below 1 stops there. */
+static int float32_sum_stopped(const rs_result *r)
+{
+    const double wall = 16777216.0; /* 2^24 */
+    if (r->req.op != RS_SUM || rs_dtype_acc(r->req.type) != RS_FLOAT32) return 0;
+    return r->got.f >= wall && r->got.f < wall * 1.01 && r->expected.f > wall * 1.01;
+}
+
+const char *rs_wrong_reason(const rs_result *r)
+{
+    if (!r || r->correct) return NULL;
+    if (float32_sum_stopped(r))
+        return "the float32 running sum stopped at 2^24 = 16,777,216: above it, adding a value "
+               "below 1 rounds away; only a tree keeps partial sums small";
+    if (rs_variant_has(r->req.variant, RS_VF_RACY))
+        return "the unrolled warp assumed its 32 threads run in lockstep; since Volta they need "
+               "not, and here they raced";
+    return NULL;
 }

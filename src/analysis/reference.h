@@ -42,4 +42,12 @@ typedef struct rs_check {
 rs_check rs_reference_check(const rs_reference *ref, const rs_value *got, rs_op op, uint64_t n,
                             double chain);
 
+/* Why a WRONG result is wrong, where the arithmetic or the variant says
+ * (a float32 running sum that stopped at 2^24; a warp that raced): one
+ * sentence, the same in the explorer, the CLI, the handout and the JSON
+ * (wrong_reason); NULL for a right result or a wrong one with no known
+ * cause (your kernel's). */
+struct rs_result;
+const char *rs_wrong_reason(const struct rs_result *r);
+
 #endif

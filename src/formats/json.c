@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/reference.h"
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
 #include "core/format.h"
@@ -391,6 +392,7 @@ cJSON *rs_result_to_json(const rs_result *r)
     if (r->cpu_ms > 0.0)
         cJSON_AddStringToObject(j, "cpu_from", rs_cpu_from_name(rs_cpu_from_of(r)));
     cJSON_AddBoolToObject(j, "correct", r->correct);
+    if (rs_wrong_reason(r)) cJSON_AddStringToObject(j, "wrong_reason", rs_wrong_reason(r));
     cJSON_AddNumberToObject(j, "bad_reps", r->bad_reps);
     cJSON_AddItemToObject(j, "result", value_json(&r->got));
     cJSON_AddItemToObject(j, "expected", value_json(&r->expected));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/reference.h"
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
 #include "core/format.h"
@@ -190,6 +191,7 @@ static void print_run_table(FILE *f, const rs_row *row)
                 "result     WRONG: got %s, expected %s (error %.2e, tolerance %.2e) in %u of "
                 "%u repetitions\n",
                 got, exp, r->rel_err, r->tol, r->bad_reps, r->reps);
+    if (rs_wrong_reason(r)) fprintf(f, "           why: %s\n", rs_wrong_reason(r));
     describe_metrics(f, &r->metrics);
     if (rs_result_stalls(r)->requested) rs_print_stalls(f, r->stalls, RS_FMT_TABLE);
 }
@@ -332,6 +334,12 @@ static void ladder_footer(FILE *f, const rs_row *rows, int count, int vs_cpu)
 {
     if (rows_gpus(rows, count) > 1) gpus_footer(f, rows, count);
     if (vs_cpu) cpu_footer(f, rows, count);
+    for (int i = 0; i < count; i++) /* a WRONG that the arithmetic or the variant explains */
+        if (rows[i].status == RS_OK && rs_wrong_reason(&rows[i].result)) {
+            char label[96];
+            rs_request_label(&rows[i].result.req, label, sizeof label);
+            fprintf(f, "%s WRONG: %s\n", label, rs_wrong_reason(&rows[i].result));
+        }
     for (int i = 0; i < count; i++)
         if (rows[i].status == RS_OK && rows[i].result.energy.valid) {
             fprintf(f,

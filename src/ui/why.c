@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/reference.h"
 #include "core/catalogue.h"
 #include "formats/energy.h"
 #include "core/format.h"
@@ -127,12 +128,8 @@ static void say_correctness(sentences *s, const rs_result *cur)
     rs_value_format(&cur->expected, exp, sizeof exp);
     say(s, "WRONG in %u of %u repetitions: got %s, expected %s.", cur->bad_reps, cur->reps, got,
         exp);
-    if (cur->req.variant == RS_V_UNROLL_WARP_VOLATILE)
-        say(s, "The unrolled warp assumed its 32 threads run in lockstep; here they raced.");
-    if (cur->req.variant == RS_V_ATOMIC && rs_dtype_acc(cur->req.type) == RS_FLOAT32 &&
-        cur->got.f >= 16777216.0 && cur->got.f < 16777216.0 * 1.01)
-        say(s, "The float32 running sum stopped near 16,777,216 = 2^24: above it, adding a value "
-               "below 1 rounds away. Only a tree keeps partial sums small.");
+    const char *reason = rs_wrong_reason(cur);
+    if (reason) say(s, "Why: %s.", reason);
 }
 
 static void say_special(sentences *s, const rs_result *cur, const rs_result *base)

@@ -230,6 +230,10 @@ json_out(["JSON: run"], ("run", "--replay", DEMO, "--type", "float32", "--n", "2
                          "--variant", "sequential", "--metrics", "full"), rcs=(2,))
 csv_out(R_CSV, ("run", "--replay", DEMO, "--type", "float32", "--n", "2^24", "--variant",
                 "sequential", "--metrics", "full"), rcs=(2,))
+# a WRONG the arithmetic explains: the float32 running sum at 2^24, said in JSON
+j = json_out(["JSON: run"], ("run", "--replay", DEMO, "--type", "float32", "--n", "2^28",
+                             "--variant", "atomic"), rcs=(1,)) or {}
+check("2^24" in j.get("wrong_reason", ""), f"atomic at 2^28: its wrong_reason: {j.get('wrong_reason')}")
 # a user kernel's build; a run over two GPUs with each GPU's counters
 LAB = ("run", "--replay", KERNELS, "--kernel", "conf/kernels/lab-tail.cu", "--n", "1000",
        "--input", "ones")
