@@ -39,12 +39,15 @@ static const struct {
 } exit_codes[] = {
     {0, "ok"},
     {RS_E_MISMATCH, "a wrong result"},
-    {RS_E_USAGE, "bad arguments, a refused configuration, or nothing asked for in a recording"},
+    {RS_E_USAGE, "bad arguments, a refused configuration, an output redscope will not write (it "
+                 "exists and no --force, a link, not a regular file, a shipped preset's name, the "
+                 "file being read), or nothing asked for in a recording"},
     {RS_E_NODRIVER, "no NVIDIA driver (or no NCCL, for what needs it)"},
     {RS_E_NODEVICE, "no CUDA device"},
     {RS_E_NOMEM, "out of memory"},
     {RS_E_CUDA, "CUDA error"},
-    {RS_E_IO, "file error"},
+    {RS_E_IO, "a file could not be read (missing, not a regular file, too large, or a recorded "
+              "figure out of range) or written (no permission, no room)"},
     {RS_E_KERNEL, "your kernel faulted or ran past --timeout"},
     {RS_E_FOUND, "a --check found races or memory errors"},
     {RS_E_SLOWER, "diff --fail-slower found a step slower, wrong or missing in B"},

@@ -207,14 +207,14 @@ static rs_status check_existing(const char *what, const char *path, const struct
 {
     struct stat rd;
     if (S_ISLNK(st->st_mode))
-        return rs_fail(err, RS_E_IO,
+        return rs_fail(err, RS_E_USAGE,
                        "%s '%s' is a symbolic link: give the file itself (redscope does not "
                        "write through links)",
                        what, path);
     if (S_ISDIR(st->st_mode))
-        return rs_fail(err, RS_E_IO, "%s '%s' is a directory: give a file name", what, path);
+        return rs_fail(err, RS_E_USAGE, "%s '%s' is a directory: give a file name", what, path);
     if (!S_ISREG(st->st_mode))
-        return rs_fail(err, RS_E_IO, "%s '%s' is %s: redscope writes regular files only", what,
+        return rs_fail(err, RS_E_USAGE, "%s '%s' is %s: redscope writes regular files only", what,
                        path, kind_of(st->st_mode));
     if (reading && stat(reading, &rd) == 0 && rd.st_dev == st->st_dev && rd.st_ino == st->st_ino)
         return rs_fail(err, RS_E_USAGE, "%s '%s' is the file being read: give another name", what,

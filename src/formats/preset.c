@@ -417,7 +417,7 @@ rs_status rs_preset_save(const char *given, const rs_request *r, int force, char
                        "bad preset name '%s': use letters, digits, '.', '_' and '-' (at most %d)",
                        name, RS_PRESET_NAME_MAX - 5);
     if (!force && rs_preset_would_shadow(name))
-        return rs_fail(err, RS_E_IO,
+        return rs_fail(err, RS_E_USAGE,
                        "'%s' would shadow the shipped preset of that name; use --force to save "
                        "yours over it, or pick another name",
                        name);

@@ -2,9 +2,12 @@
 """The newcomer trials' points on the command line, from the shipped
 recordings of real GPUs (issue 40): each sentence a user reads is true
 where it is read, and what a script reads agrees with itself."""
+import atexit
 import json
 import os
+import shutil
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from clitest import Checks, run  # noqa: E402
@@ -29,5 +32,27 @@ check(rc == 1 and "2^24" in j.get("wrong_reason", ""), f"run --format json: wron
 rc, out, err = run("run", "--replay", DEMO, "--type", "float32", "--n", "2^24", "--variant",
                    "atomic", "--format", "json")
 check(rc == 0 and "wrong_reason" not in out, f"a right result has no wrong_reason: {rc} {out[:200]}")
+
+# 10. One kind of refusal, one exit code: an output redscope will not write
+# (it exists and no --force, a link, a directory, a shipped preset's name) is
+# 2, as a bad argument; a file the system cannot write is 7.
+TMP = tempfile.mkdtemp(prefix="rs_trial_")
+atexit.register(shutil.rmtree, TMP, True)
+exist = os.path.join(TMP, "exist.jsonl")
+open(exist, "w").close()
+os.symlink(exist, os.path.join(TMP, "link.jsonl"))
+env = dict(os.environ, XDG_CONFIG_HOME=TMP)
+CPU = ("run", "--variant", "cpu", "--n", "2^10")
+for args, said in (((*CPU, "--record", exist), "add --force"),
+                   ((*CPU, "--record", os.path.join(TMP, "link.jsonl")), "symbolic link"),
+                   ((*CPU, "--record", TMP), "is a directory"),
+                   ((*CPU, "--save-preset", "harris-2007"), "use --force"),
+                   ((*CPU, "--save-preset", "harris-2007.ini"), "use --force")):
+    rc, out, err = run(*args, env=env)
+    check(rc == 2 and said in err and not out, f"{' '.join(args[-2:])}: exit 2: {rc} {err}")
+rc, out, err = run(*CPU, "--record", "/nonexistent/x.jsonl")
+check(rc == 7 and "does not exist" in err, f"a missing directory: exit 7: {rc} {err}")
+rc, out, err = run("run", "--help")
+check("an output redscope will not write" in out, f"run --help says what exit 2 covers: {out[-800:]}")
 
 check.finish()

@@ -90,21 +90,21 @@ static void special_files(void)
     path_of(p, sizeof p, "fifo.nccl");
     CHECK(mkfifo(p, 0600) == 0);
     wait_fails(p, 0, "is a FIFO, a device or a socket, not a file"); /* never opened: no hang */
-    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_IO);
+    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_USAGE);
     CHECK_STR_CONTAINS(err.msg, "redscope writes regular files only");
     CHECK(lstat(p, &st) == 0 && S_ISFIFO(st.st_mode)); /* still the FIFO */
     remove(p);
 
     path_of(p, sizeof p, "dir.nccl");
     CHECK(mkdir(p, 0700) == 0);
-    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_IO);
+    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_USAGE);
     CHECK_STR_CONTAINS(err.msg, "is a directory");
     rmdir(p);
 
     path_of(target, sizeof target, "elsewhere");
     path_of(p, sizeof p, "link.nccl");
     CHECK(symlink(target, p) == 0);
-    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_IO);
+    CHECK(rs_rendezvous_publish(p, id, sizeof id, &err) == RS_E_USAGE);
     CHECK_STR_CONTAINS(err.msg, "is a symbolic link");
     CHECK(lstat(target, &st) != 0); /* nothing written through it */
     remove(p);
