@@ -89,11 +89,13 @@ static void print_json(FILE *out, const char *path, const rs_request *r, const r
     cJSON_AddNumberToObject(o, "arch", c->arch);
     cJSON_AddBoolToObject(o, "ok", st == RS_OK);
     if (error) cJSON_AddStringToObject(o, "error", error);
-    cJSON_AddStringToObject(o, "entry", c->build.entry);
-    cJSON_AddNumberToObject(o, "registers", c->build.regs);
-    cJSON_AddNumberToObject(o, "shared_static_bytes", c->build.smem);
-    cJSON_AddNumberToObject(o, "spill_store_bytes", c->build.spill_st);
-    cJSON_AddNumberToObject(o, "spill_load_bytes", c->build.spill_ld);
+    if (st == RS_OK) { /* what a build that failed never had: absent, not 0 */
+        cJSON_AddStringToObject(o, "entry", c->build.entry);
+        cJSON_AddNumberToObject(o, "registers", c->build.regs);
+        cJSON_AddNumberToObject(o, "shared_static_bytes", c->build.smem);
+        cJSON_AddNumberToObject(o, "spill_store_bytes", c->build.spill_st);
+        cJSON_AddNumberToObject(o, "spill_load_bytes", c->build.spill_ld);
+    }
     cJSON_AddNumberToObject(o, "compile_ms", c->ms);
     cJSON_AddStringToObject(o, "log", c->log ? c->log : "");
     char *s = cJSON_Print(o);
@@ -186,12 +188,22 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
         FILE *out = rs_cli_out(cli);
         if ((*shown)++ == 0)
             fprintf(out, "file,type,op,finish,arch,ok,entry,registers,shared_static_bytes,"
-                         "spill_store_bytes,spill_load_bytes,compile_ms\n");
+                         "spill_store_bytes,spill_load_bytes,compile_ms,error\n");
         rs_csv_field(out, path);
-        fprintf(out, ",%s,%s,%s,%d,%s,%s,%d,%d,%d,%d,", rs_dtype_name(r->type), rs_op_name(r->op),
-                rs_finish_name(fin), c.arch, st == RS_OK ? "yes" : "no", c.build.entry,
-                c.build.regs, c.build.smem, c.build.spill_st, c.build.spill_ld);
+        fprintf(out, ",%s,%s,%s,%d,%s,", rs_dtype_name(r->type), rs_op_name(r->op),
+                rs_finish_name(fin), c.arch, st == RS_OK ? "yes" : "no");
+        if (st == RS_OK) /* a build that failed has none of these: empty, not 0 */
+            fprintf(out, "%s,%d,%d,%d,%d,", c.build.entry, c.build.regs, c.build.smem,
+                    c.build.spill_st, c.build.spill_ld);
+        else
+            fprintf(out, ",,,,,");
         rs_csv_num(out, c.ms);
+        fputc(',', out);
+        if (st != RS_OK) { /* its first line: one cell, one line */
+            char first[sizeof err.msg];
+            snprintf(first, sizeof first, "%.*s", (int)strcspn(err.msg, "\n"), err.msg);
+            rs_csv_field(out, first);
+        }
         fprintf(out, "\n");
         if (st != RS_OK) rs_cli_error("%s", err.msg);
     } else {

@@ -50,7 +50,8 @@ static void empty(line *l, int n)
 
 /* The columns of a row, in docs/formats.md's order ("CSV: run, ladder"). */
 static const char run_columns[] =
-    "step,variant,type,op,n,block,finish,grid,elements_per_thread,launches,reps,time_median_ms,"
+    "step,variant,type,op,n,block,finish,grid,launch_block,elements_per_thread,launches,reps,"
+    "time_median_ms,"
     "time_min_ms,time_max_ms,step_speedup,cumulative_speedup,gbps,pct_peak,pct_measured,cpu_ms,"
     "speedup_cpu,cpu_from,correct,result,expected,rel_err,tol,gpus,cross_finish,finish_ms,status,"
     "error";
@@ -106,9 +107,14 @@ static void figures(line *l, const rs_row *rows, int i)
     rs_value_format(&r->got, got, sizeof got);
     rs_value_format(&r->expected, exp, sizeof exp);
     const double sp = rs_ladder_step_speedup(rows, i), cu = rs_ladder_cumulative_speedup(rows, i);
-    whole(l, r->grid);
-    num(l, r->ept);
-    whole(l, r->launches);
+    if (r->grid > 0) { /* a library's launches are its own, unseen: empty */
+        whole(l, r->grid);
+        whole(l, rs_result_block(r));
+        num(l, r->ept);
+        whole(l, r->launches);
+    } else {
+        empty(l, 4);
+    }
     whole(l, r->reps);
     num(l, r->t_median_ms);
     num(l, r->t_min_ms);
@@ -178,7 +184,7 @@ static void row_line(FILE *f, const rs_row *rows, int i, extras x, int table)
     whole(&l, r->req.block);
     word(&l, rs_finish_name(r->finish));
     if (rows[i].status != RS_OK) {
-        empty(&l, 20); /* grid to tol */
+        empty(&l, 21); /* grid to tol */
         whole(&l, r->req.gpus);
         word(&l, r->req.gpus == 1 ? "" : rs_cross_name(r->req.cross));
         empty(&l, 1);

@@ -65,7 +65,7 @@ def normalise(text):
     text = re.sub(r"(: compiled for .* in )\d+ ms", r"\1# ms", text)
     text = re.sub(r"(Compile time = )[0-9.]+ ms", r"\1# ms", text)
     text = re.sub(r'("compile_ms"\s*:\s*)[0-9.e+-]+', r"\1#", text)
-    text = re.sub(r'^("conf/kernels/[^"]*",.*,)[0-9.]+$', r"\1#", text, flags=re.M)
+    text = re.sub(r'^("conf/kernels/[^"]*",.*,)[0-9.]+(,[^,]*)$', r"\1#\2", text, flags=re.M)
     return text
 
 

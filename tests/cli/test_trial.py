@@ -3,6 +3,8 @@
 recordings of real GPUs (issue 40): each sentence a user reads is true
 where it is read, and what a script reads agrees with itself."""
 import atexit
+import csv
+import io
 import json
 import os
 import shutil
@@ -32,6 +34,37 @@ check(rc == 1 and "2^24" in j.get("wrong_reason", ""), f"run --format json: wron
 rc, out, err = run("run", "--replay", DEMO, "--type", "float32", "--n", "2^24", "--variant",
                    "atomic", "--format", "json")
 check(rc == 0 and "wrong_reason" not in out, f"a right result has no wrong_reason: {rc} {out[:200]}")
+
+# 8. CSV a script reads agrees with itself: elements per thread is n over
+# grid x the launch's block (vectorized picks 1024 where 256 was asked); a
+# library's launches, unseen, are empty cells, not 0; a failed compile has
+# no registers and says why.
+rc, out, err = run("ladder", "--replay", DEMO, "--n", "2^24", "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check(len(rows) >= 13, f"ladder csv: {rc} {err}")
+for r in rows:
+    name = r["variant"]
+    if name in ("cub", "thrust", "cpu"):
+        check(r["grid"] == r["launch_block"] == r["elements_per_thread"] == r["launches"] == "",
+              f"{name}: its launches unseen, empty cells: {r}")
+        continue
+    ept = int(r["n"]) / (int(r["grid"]) * int(r["launch_block"]))
+    check(abs(float(r["elements_per_thread"]) - ept) <= 1e-3 * ept,
+          f"{name}: elements_per_thread {r['elements_per_thread']} is n / (grid x launch_block) "
+          f"= {ept:.4f}")
+vec = [r for r in rows if r["variant"] == "vectorized"]
+check(vec and vec[0]["block"] == "256" and vec[0]["launch_block"] == "1024",
+      f"vectorized: asked 256, launched 1024: {vec}")
+KDATA = os.path.join(os.environ["REDSCOPE_SOURCE"], "tests", "data", "kernels")
+rc, out, err = run("compile", os.path.join(KDATA, "syntax.cu"), "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out)))
+check(rc == 2 and len(rows) == 1 and rows[0]["ok"] == "no" and rows[0]["registers"] == ""
+      and "syntax.cu:7: error" in rows[0]["error"] and "\n" not in rows[0]["error"],
+      f"compile csv of a file that fails: no registers, its error: {rc} {rows}")
+rc, out, err = run("compile", os.path.join(KDATA, "syntax.cu"), "--format", "json")
+j = json.loads(out) if out.strip() else {}
+check(rc == 2 and "registers" not in j and "syntax.cu:7" in j.get("error", ""),
+      f"compile json of a file that fails: no registers: {out[:300]}")
 
 # 10. One kind of refusal, one exit code: an output redscope will not write
 # (it exists and no --force, a link, a directory, a shipped preset's name) is
