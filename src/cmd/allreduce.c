@@ -300,7 +300,7 @@ static void print_run(FILE *f, const rs_ar_record *r, rs_format fmt)
         return;
     }
     cJSON *j = rs_ar_run_to_json(r);
-    char *s = cJSON_Print(j);
+    char *s = rs_json_print(j);
     if (s) fprintf(f, "%s\n", s);
     cJSON_free(s);
     cJSON_Delete(j);

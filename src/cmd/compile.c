@@ -98,7 +98,7 @@ static void print_json(FILE *out, const char *path, const rs_request *r, const r
     }
     cJSON_AddNumberToObject(o, "compile_ms", c->ms);
     cJSON_AddStringToObject(o, "log", c->log ? c->log : "");
-    char *s = cJSON_Print(o);
+    char *s = rs_json_print(o);
     if (s) fprintf(out, "%s\n", s);
     free(s);
     cJSON_Delete(o);

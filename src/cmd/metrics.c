@@ -101,7 +101,7 @@ int rs_cmd_metrics(rs_cli *cli)
         cJSON_AddNumberToObject(o, "default_passes", pd);
         cJSON_AddNumberToObject(o, "full_passes", pf);
         cJSON_AddItemToObject(o, "metrics", arr);
-        char *s = cJSON_Print(o);
+        char *s = rs_json_print(o);
         fprintf(out, "%s\n", s);
         free(s);
         cJSON_Delete(o);

@@ -44,7 +44,7 @@ static void presets_json(FILE *out, const rs_preset_info *list, int n)
         cJSON_AddStringToObject(o, list[i].valid ? "note" : "error", t.note);
         cJSON_AddItemToArray(arr, o);
     }
-    char *s = cJSON_Print(arr);
+    char *s = rs_json_print(arr);
     fprintf(out, "%s\n", s);
     free(s);
     cJSON_Delete(arr);

@@ -198,7 +198,7 @@ int rs_cmd_recording(rs_cli *cli)
             facts(&rec, &c[k], &f);
             cJSON_AddItemToArray(arr, config_json(&c[k], &f, k));
         }
-        char *s = cJSON_Print(arr);
+        char *s = rs_json_print(arr);
         if (s) fprintf(out, "%s\n", s);
         free(s);
         cJSON_Delete(arr);

@@ -147,7 +147,7 @@ int rs_run_print_against(const rs_cli *cli, rs_source *src, const rs_row *row)
         if (rs_cli_text_format(cli) == RS_FMT_JSON) {
             cJSON *j = rs_row_to_json(row);
             cJSON_AddItemToObject(j, "against", rs_stall_diff_to_json(name, d, n));
-            char *text = cJSON_Print(j);
+            char *text = rs_json_print(j);
             if (text) fprintf(out, "%s\n", text);
             cJSON_free(text);
             cJSON_Delete(j);

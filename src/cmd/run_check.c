@@ -116,7 +116,7 @@ static void print_json(const rs_cli *cli, const rs_check_report *r)
     cJSON *j = cJSON_CreateObject();
     cJSON_AddItemToObject(j, "request", rs_request_to_json(&cli->req));
     cJSON_AddItemToObject(j, "check", rs_check_to_json(r));
-    char *s = cJSON_Print(j);
+    char *s = rs_json_print(j);
     if (s) fprintf(out, "%s\n", s);
     free(s);
     cJSON_Delete(j);

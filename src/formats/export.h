@@ -47,6 +47,12 @@ int rs_csv_cells(const char *header);
  * control characters, C1 and bidirectional controls escaped), one line
  * each but a kernel's "source": a recording is text anyone may edit. */
 void rs_json_scrub(cJSON *j);
+/* A JSON document as a command writes it (cJSON_Print's text, malloc'd):
+ * a figure that is exactly a float (a cudaEvent time, a float32 result) is
+ * written as the shortest decimal that reads back to that float (0.087456,
+ * not 0.08745600283145905: the float's, not noise of its widening); any
+ * other number as cJSON writes a double. */
+char *rs_json_print(cJSON *j);
 
 /* A number a recording holds, checked: of its type and in range. Absent
  * (or null) is fine unless required; else "PREFIXKEY is VALUE: expected

@@ -372,7 +372,13 @@ static rs_status multi_from(const cJSON *j, uint64_t n, rs_multi_result *m, rs_e
 cJSON *rs_result_to_json(const rs_result *r)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddItemToObject(j, "request", rs_request_to_json(&r->req));
+    /* the request as this row answers it: a stall view or energy asked of
+     * the recording but not shown here (a replay without --stalls) is not
+     * echoed as asked */
+    rs_request asked = r->req;
+    if (!rs_result_stalls(r)->requested) asked.stalls = 0;
+    if (!r->energy.requested) asked.energy = 0;
+    cJSON_AddItemToObject(j, "request", rs_request_to_json(&asked));
     cJSON_AddItemToObject(j, "device", rs_device_to_json(&r->device));
     cJSON_AddStringToObject(j, "finish", rs_finish_name(r->finish));
     cJSON_AddNumberToObject(j, "grid", r->grid);
@@ -527,4 +533,35 @@ rs_status rs_row_from_json(const cJSON *j, rs_row *row, rs_error *err)
                                     &row->result.req, err);
     }
     return rs_result_from_json(j, &row->result, err);
+}
+
+/* The shortest decimal of v that reads back as v would at its precision. */
+static double tidy(double v)
+{
+    if (!isfinite(v) || v == floor(v) || fabs(v) >= 1e15) return v;
+    char buf[40];
+    const float f = (float)v;
+    if ((double)f == v) {
+        for (int k = 1; k <= 9; k++) {
+            snprintf(buf, sizeof buf, "%.*g", k, v);
+            if (strtof(buf, NULL) == f) return strtod(buf, NULL);
+        }
+    }
+    return v; /* a double computed here: every digit it has */
+}
+
+static void tidy_numbers(cJSON *j)
+{
+    for (cJSON *c = j; c; c = c->next) {
+        if (cJSON_IsNumber(c)) cJSON_SetNumberValue(c, tidy(c->valuedouble));
+        if (c->child) tidy_numbers(c->child);
+    }
+}
+
+char *rs_json_print(cJSON *j)
+{
+    if (!j) return NULL;
+    if (j->child) tidy_numbers(j->child);
+    if (cJSON_IsNumber(j)) cJSON_SetNumberValue(j, tidy(j->valuedouble));
+    return cJSON_Print(j);
 }

@@ -270,7 +270,7 @@ void rs_diff_print_data(FILE *f, rs_format fmt, const rs_diff_pair *p, int n)
     for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, json_pair(&p[i]));
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "pairs", arr);
-    char *s = cJSON_Print(o);
+    char *s = rs_json_print(o);
     if (s) fprintf(f, "%s\n", s);
     free(s);
     cJSON_Delete(o);

@@ -96,7 +96,7 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
 {
     if (fmt == RS_FMT_JSON) {
         cJSON *j = rs_stalls_to_json(s);
-        char *text = cJSON_Print(j);
+        char *text = rs_json_print(j);
         if (text) fprintf(f, "%s\n", text);
         cJSON_free(text);
         cJSON_Delete(j);

@@ -257,7 +257,7 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
     leads_json(s, j);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int i = 0; i < s->done; i++) cJSON_AddItemToArray(rows, rs_row_to_json(&s->rows[i]));
-    char *text = cJSON_Print(j);
+    char *text = rs_json_print(j);
     if (text) fprintf(f, "%s\n", text);
     free(text);
     cJSON_Delete(j);

@@ -18,7 +18,7 @@
 
 static void print_json(FILE *f, cJSON *j)
 {
-    char *s = cJSON_Print(j);
+    char *s = rs_json_print(j);
     if (s) fprintf(f, "%s\n", s);
     free(s);
     cJSON_Delete(j);

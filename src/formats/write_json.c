@@ -41,7 +41,7 @@ static void table_end(rs_writer *w)
 
 static void close_doc(rs_writer *w)
 {
-    char *s = w->json ? cJSON_Print(w->json) : NULL;
+    char *s = w->json ? rs_json_print(w->json) : NULL;
     if (s) fprintf(w->f, "%s\n", s);
     free(s);
 }

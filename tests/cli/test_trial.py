@@ -7,7 +7,9 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
+import struct
 import sys
 import tempfile
 
@@ -65,6 +67,26 @@ rc, out, err = run("compile", os.path.join(KDATA, "syntax.cu"), "--format", "jso
 j = json.loads(out) if out.strip() else {}
 check(rc == 2 and "registers" not in j and "syntax.cu:7" in j.get("error", ""),
       f"compile json of a file that fails: no registers: {out[:300]}")
+
+# 12. JSON without the noise of a float widened to a double: a cudaEvent
+# time is written with its float's digits (0.087456, not
+# 0.08745600283145905); the request says stalls 1 only where the output has
+# a stall view (replayed without --stalls: 0).
+SEQ = ("run", "--replay", DEMO, "--type", "int32", "--n", "2^24", "--variant", "sequential",
+       "--format", "json")
+rc, out, err = run(*SEQ)
+check(rc == 0 and '"median":\t0.087456,' in out and "0.0874560028" not in out,
+      f"run json: the median at a float's digits: {out[:1200]}")
+long_ = re.findall(r'"(\w+)":\s*(-?\d+\.\d{12,})', out)
+floats = [k for k, v in long_ if struct.unpack("f", struct.pack("f", float(v)))[0] == float(v)]
+check(not floats, f"run json: no float written with a double's digits: {floats}")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("request", {}).get("stalls") == 0 and "stalls" not in j,
+      f"replayed without --stalls: request.stalls 0, no view: {j.get('request')}")
+rc, out, err = run(*SEQ, "--stalls")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("request", {}).get("stalls") == 1 and "stalls" in j,
+      f"replayed with --stalls: request.stalls 1 and the view: {rc} {err}")
 
 # 10. One kind of refusal, one exit code: an output redscope will not write
 # (it exists and no --force, a link, a directory, a shipped preset's name) is

@@ -54,3 +54,18 @@ def skip_without_gpu():
         print(f"FAIL: 'redscope devices' exited {rc}, not a missing driver or device: {err.strip()}")
         sys.exit(1)
     return out
+
+
+def as_written(a, b):
+    """Whether b is a as redscope's JSON writes it: equal, but a figure that
+    is exactly a float (a cudaEvent time) may be its shortest decimal."""
+    import struct
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(as_written(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(as_written(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, (int, float)) and not isinstance(b, bool):
+        def f32(v):
+            return struct.unpack("f", struct.pack("f", v))[0]
+        return a == b or (f32(a) == a and f32(b) == a)
+    return a == b
