@@ -186,7 +186,8 @@ static void step(rs_writer *w, const rs_row *rows, int i)
     char base[160] = "";
     if (b) rs_request_label(&b->result.req, base, sizeof base);
     char says[12][256], para[12 * 257] = "";
-    const int ns = ui_why_measured(r, b ? &b->result : NULL, base, says, 12);
+    const int ns = ui_why_measured(r, b ? &b->result : NULL, base,
+                                   "--metrics on a GPU collects them", says, 12);
     for (int k = 0, at = 0; k < ns && at < (int)sizeof para; k++)
         at += snprintf(para + at, sizeof para - (size_t)at, "%s%s", k ? " " : "", says[k]);
     rs_writer_say(w, "%s", para);

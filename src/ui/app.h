@@ -101,6 +101,15 @@ const rs_result *ui_result_for(const ui_app *a, rs_variant v);
 /* The previous ladder step with a result, or -1. */
 int ui_previous_step(const ui_app *a, rs_variant v);
 
+/* What Enter can do under the current source, for every hint that names
+ * it: measure (a GPU, or while CUDA starts), show what a recording holds
+ * (a replay: nothing new runs), or only compile your kernel and run the
+ * CPU baseline (no GPU). A hint names only what this says. */
+typedef enum { UI_ENTER_RUNS, UI_ENTER_RECORDED, UI_ENTER_COMPILES } ui_enter;
+ui_enter ui_enter_does(const ui_app *a);
+/* Why a result has no counters, and what would give them here. */
+const char *ui_counters_hint(const ui_app *a);
+
 /* Several GPUs (gpus.c): G and c step the GPU count and the cross-GPU
  * finish; a row's links noted; the header's item; a result's line. */
 void ui_step_gpus(ui_app *a, int d);

@@ -140,9 +140,16 @@ void ui_draw_compare(const ui_app *a, const ui_layout *l)
     const int x = r.x + 2, w = r.w - 4;
     compare_cells(r.y + 1, x, w, R_TITLE, "", la, lb, "a/b");
     if (!A || !B) {
-        ui_put(r.y + 3, x, w, R_DIM,
-               "Run both sides first (Enter in the explorer or the "
-               "ladder), or pin a result with p.");
+        static const char *const first[] = {
+            [UI_ENTER_RUNS] = "Run both sides first (Enter in the explorer or the ladder), or "
+                              "pin a result with p.",
+            [UI_ENTER_RECORDED] = "A side the recording holds no run of at this configuration "
+                                  "stays empty: Enter in the explorer or the ladder shows a "
+                                  "recorded run (R lists them), p pins one.",
+            [UI_ENTER_COMPILES] = "No GPU: only the CPU baseline runs here. R replays a "
+                                  "recording whose runs you can compare.",
+        };
+        ui_put(r.y + 3, x, w, R_DIM, first[ui_enter_does(a)]);
         return;
     }
     const int total = compare_row(A, B, -1, -1, x, w), rows = r.h - 3;

@@ -334,6 +334,9 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
         } else if (want.variant == RS_V_KERNEL && a->uk->compiled && a->uk->has_built)
             ui_putf(r.y + 1, x, w, R_DIM, "Compiled, not run (%s): its build is under Why.",
                     a->replay ? "this replay holds no run of it" : "no GPU here");
+        else if (ui_enter_does(a) == UI_ENTER_COMPILES && want.variant != RS_V_CPU)
+            ui_putf(r.y + 1, x, w, R_DIM, "Not run: no GPU here (%s; R replays a recording).",
+                    want.variant == RS_V_KERNEL ? "Enter compiles it" : "the cpu row runs");
         else
             ui_putf(r.y + 1, x, w, R_DIM, "Not run with this configuration: Enter %s.",
                     a->replay ? "looks it up in the recording" : "runs it");
@@ -403,7 +406,7 @@ static int why_lines(const ui_app *a, int w, const rs_result *res, char (*lines)
     if (res) {
         char said[12][256], label[64];
         const rs_result *base = ui_comparison(a, res, label, sizeof label);
-        const int ns = ui_why_measured(res, base, label, said, 12);
+        const int ns = ui_why_measured(res, base, label, ui_counters_hint(a), said, 12);
         for (int s = 0; s < ns && n < WHY_MAX; s++) {
             const int m = ui_wrap(said[s], w, &lines[n], WHY_MAX - n);
             for (int i = 0; i < m; i++) role[n + i] = res->correct ? roles_for[1] : R_BAD;

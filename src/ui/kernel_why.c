@@ -83,7 +83,7 @@ static int error_line(const char *e)
     return q < p && q > e && q[-1] == ':' ? atoi(q) : 0;
 }
 
-static void say_failure(kwhy *k, const rs_row *f, int w, int replay)
+static void say_failure(kwhy *k, const rs_row *f, int w, int replay, int runs)
 {
     add(k, R_BAD, "%s",
         f->status == RS_E_KERNEL ? "Its last run stopped on the GPU:"
@@ -103,8 +103,10 @@ static void say_failure(kwhy *k, const rs_row *f, int w, int replay)
     }
     if (!replay)
         add_wrapped(k, R_DIM,
-                    "The explorer goes on: fix the file and save it (it runs again), or pick "
-                    "another variant.",
+                    runs ? "The explorer goes on: fix the file and save it (it runs again), or "
+                           "pick another variant."
+                         : "The explorer goes on: fix the file and save it (it compiles again), "
+                           "or pick another variant.",
                     w);
     k->mark = error_line(f->error);
 }
@@ -152,7 +154,8 @@ static void say_measured(kwhy *k, const ui_app *a, const rs_result *res, int w)
     char said[8][256];
     const int prev = ui_previous_step(a, RS_V_KERNEL);
     const rs_result *base = prev >= 0 ? ui_result_for(a, (rs_variant)prev) : NULL;
-    const int ns = ui_why_measured(res, base, prev >= 0 ? rs_variant_name(prev) : NULL, said, 8);
+    const int ns = ui_why_measured(res, base, prev >= 0 ? rs_variant_name(prev) : NULL,
+                                   ui_counters_hint(a), said, 8);
     for (int s = 0; s < ns; s++) add_wrapped(k, res->correct ? R_ACCENT : R_BAD, said[s], w);
 }
 
@@ -208,7 +211,7 @@ static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
     add(k, R_DIM, "%s %s", recorded ? "recorded from" : "file", a->cfg.kernel);
     const rs_row *last = last_row(a);
     if (a->uk->has_fail) {
-        say_failure(k, &a->uk->fail, w, recorded);
+        say_failure(k, &a->uk->fail, w, recorded, ui_enter_does(a) == UI_ENTER_RUNS);
     } else if (a->uk->compiled && a->uk->has_built) { /* compiled here, not run */
         say_build(k, &a->uk->built.result, w);
         add_wrapped(k, R_DIM,
@@ -223,7 +226,9 @@ static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
     } else {
         add(k, R_DIM, "%s",
             a->replay ? "Not run in this configuration of the recording."
-                      : "Not run yet: Enter compiles and runs it.");
+            : ui_enter_does(a) == UI_ENTER_COMPILES
+                ? "Not run: running it needs an NVIDIA GPU; Enter compiles it."
+                : "Not run yet: Enter compiles and runs it.");
     }
     find_source(k, a, a->uk->has_fail ? &a->uk->fail : last);
 }

@@ -60,7 +60,7 @@ const ui_binding ui_bindings[] = {
     {'T', 0, "T", "", "previous element type", UI_ACT_TYPE_BACK, EXP | LAD | SWP, 0},
     {'o', 0, "o", "op", "next operation (O: previous)", UI_ACT_OP, EXP | LAD | SWP, 8},
     {'O', 0, "O", "", "previous operation", UI_ACT_OP_BACK, EXP | LAD | SWP, 0},
-    {'n', 0, "n", "n", "type n (16777216, 2^24, 16M, 1024*65535)", UI_ACT_N, EXP | LAD, 9},
+    {'n', 0, "n", "size", "type n (16777216, 2^24, 16M, 1024*65535)", UI_ACT_N, EXP | LAD, 9},
     {'b', 0, "b", "block", "next blockDim (B: previous)", UI_ACT_BLOCK, EXP | LAD | SWP, 10},
     {'B', 0, "B", "", "previous blockDim", UI_ACT_BLOCK_BACK, EXP | LAD | SWP, 0},
     {'D', 0, "D", "", "type a blockDim", UI_ACT_BLOCK_TYPE, EXP | LAD | SWP, 0},

@@ -161,12 +161,22 @@ static void draw_head(int y, int x, int w, int wide, int extra, int limited)
 static void draw_intro(const ui_app *a, ui_rect r)
 {
     const int x = r.x + 2, w = r.w - 4;
+    const ui_enter e = ui_enter_does(a);
     ui_put(r.y + 2, x, w, R_DIM,
-           "Enter runs every variant of the ladder on this "
-           "configuration (t o n b f m change it; P loads a preset).");
-    if (a->lad->count)
+           e == UI_ENTER_RECORDED
+               ? "Enter shows every variant the recording holds at this configuration (t o n b "
+                 "f m change it; R lists what was recorded)."
+           : e == UI_ENTER_COMPILES
+               ? "No GPU: a ladder needs one. R replays a recording of one (t o n b f m change "
+                 "the configuration)."
+               : "Enter runs every variant of the ladder on this configuration (t o n b f m "
+                 "change it; P loads a preset).");
+    if (a->lad->count && e != UI_ENTER_COMPILES)
         ui_put(r.y + 3, x, w, R_DIM,
-               "The last ladder was measured with other settings: Enter to run this one.");
+               e == UI_ENTER_RECORDED
+                   ? "The last ladder shown had other settings: Enter shows this one's "
+                     "recorded rows."
+                   : "The last ladder was measured with other settings: Enter to run this one.");
     char name[RS_NOTE_MAX];
     if (a->cfg.kernel[0])
         ui_putf(r.y + 5, x, w, R_ACCENT, "Your kernel, %s, is its last row (%d).",

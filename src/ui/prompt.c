@@ -117,14 +117,30 @@ static int set_field(ui_app *a, const char *key, const char *what)
     a->cfg = r;
     char v[64];
     rs_field_format(&r, f, v, sizeof v);
+    static const char *const then[] = {
+        [UI_ENTER_RUNS] = "Enter runs it",
+        [UI_ENTER_RECORDED] = "Enter shows its recorded run",
+        [UI_ENTER_COMPILES] = "no GPU: R replays a recording",
+    };
     if (strcmp(key, "n") == 0) {
         char digits[40];
         rs_fmt_count((double)r.n, digits, sizeof digits);
-        ui_status(a, R_GOOD, "%s set to %s (%s): Enter runs it", what, v, digits);
+        ui_status(a, R_GOOD, "%s set to %s (%s): %s", what, v, digits, then[ui_enter_does(a)]);
     } else {
-        ui_status(a, R_GOOD, "%s set to %s: Enter runs it", what, v);
+        ui_status(a, R_GOOD, "%s set to %s: %s", what, v, then[ui_enter_does(a)]);
     }
     return 1;
+}
+
+/* What Enter does with the sweep, as the source can. */
+static const char *sweep_then(const ui_app *a)
+{
+    static const char *const then[] = {
+        [UI_ENTER_RUNS] = "Enter runs the sweep",
+        [UI_ENTER_RECORDED] = "Enter shows the sweep recorded with these settings",
+        [UI_ENTER_COMPILES] = "no GPU: R replays a recording that holds a sweep",
+    };
+    return then[ui_enter_does(a)];
 }
 
 static int set_sweep(ui_app *a)
@@ -135,14 +151,14 @@ static int set_sweep(ui_app *a)
         if (rs_parse_variants(a->prompt->buf, &mask, &err) != RS_OK) goto bad;
         const rs_variant_set all = rs_variant_set_with(0) & ~rs_variant_set_with(RS_VF_HOST);
         a->sweep->vars = mask ? mask : a->cfg.kernel[0] ? all : all & ~RS_VARIANT_BIT(RS_V_KERNEL);
-        ui_status(a, R_GOOD, "sweep variants set: Enter runs the sweep");
+        ui_status(a, R_GOOD, "sweep variants set: %s", sweep_then(a));
         return 1;
     }
     rs_sweep_sizes sizes;
     if (rs_sweep_parse(a->prompt->buf, &sizes, &err) != RS_OK) goto bad;
     snprintf(a->sweep->range, sizeof a->sweep->range, "%.*s", RS_SWEEP_MAX - 1, a->prompt->buf);
-    ui_status(a, R_GOOD, "sweep range %s: %d size%s; Enter runs the sweep", a->sweep->range,
-              sizes.count, sizes.count == 1 ? "" : "s");
+    ui_status(a, R_GOOD, "sweep range %s: %d size%s; %s", a->sweep->range, sizes.count,
+              sizes.count == 1 ? "" : "s", sweep_then(a));
     return 1;
 bad:
     snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);

@@ -211,7 +211,9 @@ static int draw_view(const ui_app *a, const rs_result *res, const char *label, u
         ui_putf(r.y, r.x, r.w, R_WARN, "%s: %s", label,
                 s->requested ? s->why
                 : a->replay  ? "no stall view: the recording holds no PC samples of it"
-                             : "no stall view: Enter runs it with PC sampling");
+                : ui_enter_does(a) == UI_ENTER_COMPILES
+                    ? "no stall view: PC sampling needs an NVIDIA GPU (R replays a recording)"
+                    : "no stall view: Enter runs it with PC sampling");
         return 0;
     }
     char taken[32], dropped[32];
@@ -263,7 +265,9 @@ void ui_draw_source(const ui_app *a, const ui_layout *l)
     if (!res) {
         ui_putf(in.y, in.x, in.w, R_DIM, "%s has no result for these settings: %s", label,
                 a->replay ? "Enter shows its recorded samples, if there are any."
-                          : "Enter runs it with PC sampling.");
+                : ui_enter_does(a) == UI_ENTER_COMPILES
+                    ? "PC sampling needs an NVIDIA GPU; R replays a recording."
+                    : "Enter runs it with PC sampling.");
         return;
     }
     if (a->src->diff) {

@@ -59,3 +59,18 @@ const rs_result *ui_comparison(const ui_app *a, const rs_result *cur, char *labe
     snprintf(label, len, "%s", rs_variant_name(prev));
     return ui_result_for(a, prev);
 }
+
+ui_enter ui_enter_does(const ui_app *a)
+{
+    if (a->replay) return UI_ENTER_RECORDED;
+    return a->dev_ready && a->gpu_status != RS_OK ? UI_ENTER_COMPILES : UI_ENTER_RUNS;
+}
+
+const char *ui_counters_hint(const ui_app *a)
+{
+    switch (ui_enter_does(a)) {
+    case UI_ENTER_RECORDED: return "recorded without them: record with --metrics on a GPU";
+    case UI_ENTER_COMPILES: return "counters need an NVIDIA GPU";
+    default: return "press m, then Enter";
+    }
+}

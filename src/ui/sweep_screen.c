@@ -457,8 +457,10 @@ static void draw_empty(const ui_app *a, int y, int x, int w)
 {
     put_wrapped(a->replay ? "Enter shows the sweep recorded with these settings, if there is one "
                             "(R lists what the recording holds)."
-                          : "Enter runs the sweep: every variant at every n. y switches time and "
-                            "GB/s; Left/Right reads values.",
+                : ui_enter_does(a) == UI_ENTER_COMPILES
+                    ? "No GPU: a sweep needs one. R replays a recording that holds a sweep."
+                    : "Enter runs the sweep: every variant at every n. y switches time and "
+                      "GB/s; Left/Right reads values.",
                 3, y, x, w, R_DIM);
 }
 

@@ -303,7 +303,7 @@ static rs_variant ui_story_base(rs_variant v)
 }
 
 int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
-                    char (*out)[256], int max)
+                    const char *no_counters, char (*out)[256], int max)
 {
     sentences s = {out, 0, max};
     say_correctness(&s, cur);
@@ -320,7 +320,9 @@ int ui_why_measured(const rs_result *cur, const rs_result *base, const char *bas
         say(&s,
             "Counters were not collected (%s): the story above is the textbook's; the "
             "times are measured.",
-            cur->metrics.requested ? cur->metrics.reason : "press m, then Enter");
+            cur->metrics.requested ? cur->metrics.reason
+            : no_counters          ? no_counters
+                                   : "none asked for");
     say_stalls(&s, cur);
     say_energy(&s, cur, base, base_label ? base_label : "the baseline");
     return s.n;

@@ -7,9 +7,12 @@
 #include "core/result.h"
 
 /* cur: the result shown; base: the previous step or the pinned result (may
- * be NULL); base_label names it. Returns the number of sentences. */
+ * be NULL); base_label names it; no_counters: what would give counters
+ * where the row has none and none were asked for, as the source can (the
+ * explorer's ui_counters_hint; a handout's command line). Returns the
+ * number of sentences. */
 int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
-                    char (*out)[256], int max);
+                    const char *no_counters, char (*out)[256], int max);
 
 /* The counters that tell a variant's story, most telling first. */
 int ui_why_key_metrics(rs_variant v, rs_metric_id *out, int max);

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Every hint the explorer gives is one the current source can honour
+(issue 40): in a replay nothing new runs, so no hint says "press m, then
+Enter", "Run both sides first" or "Enter to run this one"; without a GPU
+your kernel only compiles, so none says "Enter runs it". Replays of the
+shipped recordings of real GPUs; this machine's own lack of a GPU for the
+rest (a GPU machine skips those)."""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from clitest import Checks  # noqa: E402
+from tuitest import UTF8, Tmux, status_line  # noqa: E402
+
+EXE = os.environ["REDSCOPE"]
+RECS = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings")
+KERNELS = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "kernels")
+check = Checks("test_tui_hints")
+
+
+def explorer(args, cols=120, rows=40):
+    t = Tmux(f"{EXE} {args}", cols=cols, rows=rows, env=UTF8)
+    return t
+
+
+def settle(t, wait=0.6):
+    time.sleep(wait)
+    return t.screen()
+
+
+def replay_counters():
+    """Config 2 of the kernels' recording holds no counters: the Why says
+    so as a replay can (record with --metrics on a GPU), not "press m"."""
+    t = explorer("--replay " + os.path.join(RECS, "h100-kernels.jsonl"))
+    try:
+        t.wait_for("REPLAY")
+        t.keys("R")
+        t.wait_for("Recording")
+        t.keys("Down", "Enter")
+        s = t.wait_for("Counters were not collected") or t.screen()
+        why = " ".join(s.split())
+        check("recorded without them: record with --metrics" in why and "press m" not in why,
+              "replay: the Why's counters hint is one a replay can honour", s)
+        check(" n size " in s.splitlines()[-1] and " n n " not in s.splitlines()[-1],
+              "the footer names n's key 'size', not 'n n'", s)
+    finally:
+        t.close()
+
+
+def replay_ladder_and_compare():
+    """The Ladder screen at settings the recording lacks, and Compare with
+    an empty side, in a replay: what Enter shows, never that it runs."""
+    t = explorer("--replay " + os.path.join(RECS, "h200-demo.jsonl"))
+    try:
+        t.wait_for("REPLAY")
+        t.wait_for("reps")
+        t.keys("L")
+        t.wait_for("Ladder")
+        t.keys("Enter")
+        t.wait_for("sequential")
+        t.keys("n")
+        t.keys("C-u", *"2^12", "Enter")
+        s = settle(t)
+        check("Enter to run this one" not in s and "Enter runs every variant" not in s
+              and ("recorded rows" in s or "recording holds" in s),
+              "replay Ladder at new settings: Enter shows what was recorded", s)
+        t.keys("C")
+        s = t.wait_for("Compare") or t.screen()
+        s = settle(t)
+        check("Run both sides first" not in s, "replay Compare: no 'Run both sides first'", s)
+    finally:
+        t.close()
+
+
+def no_gpu_kernel():
+    """Without a GPU, your kernel only compiles: after K, the Why and the
+    status say Enter compiles it, never that it runs it."""
+    t = explorer("")
+    try:
+        s = t.wait_for("no CUDA device", timeout=30) or t.screen()
+        if "no CUDA device" not in s and "no NVIDIA driver" not in s:
+            print("test_tui_hints: a GPU is here; the no-GPU hints are for CI")
+            return
+        t.keys("K")
+        time.sleep(0.3)
+        t.keys("C-u", *os.path.join(KERNELS, "template.cu"), "Enter")
+        s = settle(t, 1.0)
+        line = status_line(s)
+        check("Enter compiles it" in line and "Enter runs it" not in line,
+              "no GPU: K's status says Enter compiles it", s)
+        check("Enter compiles and runs it" not in s and "running it needs an NVIDIA GPU" in " ".join(s.split()),
+              "no GPU: the Why says running needs a GPU, Enter compiles", s)
+        t.keys("n")
+        t.keys("C-u", *"2^20", "Enter")
+        s = settle(t)
+        check("Enter runs it" not in status_line(s), "no GPU: n set, no 'Enter runs it'", s)
+    finally:
+        t.close()
+
+
+TESTS = [replay_counters, replay_ladder_and_compare, no_gpu_kernel]
+for fn in TESTS:
+    if len(sys.argv) < 2 or fn.__name__ in sys.argv[1:]:
+        fn()
+check.finish()
