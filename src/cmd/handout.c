@@ -56,15 +56,16 @@ static void head(rs_writer *w, const rs_cli *cli, const rs_row *rows, int n)
     rs_writer_say(w, "%s", line);
 }
 
-/* The ladder's columns; J/GB only where a step measured energy (--energy). */
+/* The ladder's columns, named as the ladder's table names them; J/GB only
+ * where a step measured energy (--energy). */
 static const rs_column columns[] = {
     {"step", "#", RS_CELL_TEXT, 0, RS_COL_RIGHT},
-    {"variant", "step", RS_CELL_TEXT, 0, 0},
+    {"variant", NULL, RS_CELL_TEXT, 0, 0},
     {"time", NULL, RS_CELL_TEXT, 0, RS_COL_RIGHT},
-    {"step_speedup", "step ×", RS_CELL_TEXT, 0, RS_COL_RIGHT},
-    {"cumulative_speedup", "total ×", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"step_speedup", "step", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"cumulative_speedup", "cumul.", RS_CELL_TEXT, 0, RS_COL_RIGHT},
     {"gbps", "GB/s", RS_CELL_TEXT, 0, RS_COL_RIGHT},
-    {"pct_peak", "% of peak", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"pct_peak", "% peak", RS_CELL_TEXT, 0, RS_COL_RIGHT},
     {"j_per_gb", "J/GB", RS_CELL_TEXT, 0, RS_COL_RIGHT},
     {"correct", NULL, RS_CELL_TEXT, 0, 0},
     {"explains", "explains it", RS_CELL_TEXT, 0, 0},

@@ -210,7 +210,7 @@ int rs_cmd_recording(rs_cli *cli)
             config_facts f;
             facts(&rec, &c[k], &f);
             fprintf(out, "%d,", k + 1);
-            rs_csv_field(out, c[k].command);
+            fputs(c[k].command, out); /* run, ladder or sweep (checked on load) */
             fprintf(out, ",");
             rs_csv_field(out, f.vars);
             fprintf(out, ",%s,%s,%llu,%llu,%u,%s,%u,%s,%s,%d,%d,%u,", rs_dtype_name(c[k].req.type),

@@ -177,7 +177,10 @@ static void row_line(FILE *f, const rs_row *rows, int i, extras x, int table)
     line l = {f, 0};
     if (table) word(&l, "run");
     whole(&l, rs_catalogue_get(r->req.variant)->step);
-    word(&l, rs_request_name(&r->req));
+    if (r->req.variant == RS_V_KERNEL) /* a file's name: free text, quoted as diff's */
+        text(&l, rs_request_name(&r->req));
+    else
+        word(&l, rs_request_name(&r->req));
     word(&l, rs_dtype_name(r->req.type));
     word(&l, rs_op_name(r->req.op));
     whole(&l, (double)r->req.n);

@@ -508,7 +508,7 @@ void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt
         return;
     }
     if (fmt == RS_FMT_CSV)
-        fprintf(f, "index,name,compute_capability,sm_count,total_mem_bytes,peak_gbps,"
+        fprintf(f, "index,name,compute_capability,sm_count,total_mem,peak_gbps,"
                    "measured_gbps,floor_empty_ms,floor_launch_ms\n");
     else {
         char e[32], l[32], pe[48], pl[48]; /* µs: padded by columns, not bytes */

@@ -102,10 +102,9 @@ void ui_draw_header(const ui_app *a, const ui_layout *l)
     else if (a->replay || a->gpu_status == RS_OK)
         header_text(a, l->cols, text, sizeof text);
     else
-        snprintf(text, sizeof text,
-                 " redscope  no CUDA device %s R replays the shipped H200 "
-                 "recording",
-                 ui_glyph(G_SEP));
+        snprintf(text, sizeof text, /* the state as the command line names it */
+                 " redscope  %s %s R replays the shipped H200 recording",
+                 rs_status_name(a->gpu_status), ui_glyph(G_SEP));
     ui_put(0, 0, l->cols, R_HEADER, text);
 }
 

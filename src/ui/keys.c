@@ -68,7 +68,7 @@ const ui_binding ui_bindings[] = {
      "next counter set: none, default, full; the status says what it costs (M: previous)",
      UI_ACT_METRICS, EXP | LAD, 11},
     {'M', 0, "M", "", "previous counter set", UI_ACT_METRICS_BACK, EXP | LAD, 0},
-    {'P', 0, "P", "presets", "load a preset (shipped and yours)", UI_ACT_OPEN_PRESETS,
+    {'P', 0, "P", "presets", "load a preset (shipped and user)", UI_ACT_OPEN_PRESETS,
      EXP | LAD | SWP, 12},
     {'s', 0, "s", "save", "save this configuration as a preset", UI_ACT_SAVE, EXP | LAD | SWP | PRS,
      13},

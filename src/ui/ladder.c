@@ -149,7 +149,7 @@ static int put_cells(int y, int x, int w, ui_role role, int wide, int extra, cha
 /* The column names; % reads against the measured limit where there is one. */
 static void draw_head(int y, int x, int w, int wide, int extra, int limited)
 {
-    char head[C_COUNT][48] = {"#",    "variant", "time", "step", "cumul",
+    char head[C_COUNT][48] = {"#",    "variant", "time", "step", "cumul.",
                               "vs A", "GB/s",    "",     "J/GB", ""};
     snprintf(head[C_PCT], 48, "%s", wide ? (limited ? "%read" : "%peak") : limited ? "%rd" : "%pk");
     snprintf(head[C_WHY], 48, "%s", wide ? "explains it (vs the row above)" : "explains");

@@ -70,7 +70,7 @@ void ui_draw_presets(const ui_app *a, const ui_layout *l)
         const ui_role role = sel ? R_SELECTED : p->valid ? R_NORMAL : R_BAD;
         if (sel) ui_blank(y, x, w, R_SELECTED);
         const int used = ui_putf(y, x, w, role, "%s %-22s %-8s ", sel ? ui_glyph(G_SELECT) : " ",
-                                 p->name, p->shipped ? "shipped" : "yours");
+                                 p->name, p->shipped ? "shipped" : "user");
         ui_put(y, x + used, w - used, role, p->valid ? p->note : p->error);
     }
 }

@@ -68,6 +68,29 @@ j = json.loads(out) if out.strip() else {}
 check(rc == 2 and "registers" not in j and "syntax.cu:7" in j.get("error", ""),
       f"compile json of a file that fails: no registers: {out[:300]}")
 
+# 11. One name per thing where people read it: devices' memory is total_mem
+# in CSV as in JSON; a kernel's file name in a CSV variant cell is quoted in
+# the ladder as in diff; recording's command, a name of the program's, is
+# not; the handout's cumulative column is "cumul." as the table's.
+rc, out, err = run("devices", "--replay", DEMO, "--format", "csv")
+rc2, out2, _ = run("devices", "--replay", DEMO, "--format", "json")
+head = out.splitlines()[0].split(",") if out else []
+check("total_mem" in head and "total_mem" in json.loads(out2)[0],
+      f"devices: total_mem in CSV and JSON alike: {head}")
+KREC = os.path.join(RECS, "h100-kernels.jsonl")
+TEMPLATE = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "kernels", "template.cu")
+rc, out, err = run("ladder", "--replay", KREC, "--kernel", TEMPLATE, "--format", "csv")
+rc2, out2, _ = run("diff", KREC, KREC, "--format", "csv")
+lad = [l for l in out.splitlines() if "template.cu" in l]
+dif = [l for l in out2.splitlines() if "template.cu" in l]
+check(lad and dif and lad[0].split(",")[1] == '"template.cu"' == dif[0].split(",")[0],
+      f"a kernel's name in CSV: quoted in ladder as in diff: {lad[:1]} {dif[:1]}")
+rc, out, err = run("recording", KREC, "--format", "csv")
+check(rc == 0 and out.splitlines()[1].startswith("1,ladder,"), f"recording csv: command plain: {out[:300]}")
+rc, out, err = run("ladder", "--replay", DEMO, "--n", "2^24", "--format", "md")
+check(rc == 0 and "| cumul. |" in out and "total" not in out.split("\n| --")[0],
+      f"handout: the cumulative column named as the table names it: {out[:600]}")
+
 # 12. JSON without the noise of a float widened to a double: a cudaEvent
 # time is written with its float's digits (0.087456, not
 # 0.08745600283145905); the request says stalls 1 only where the output has

@@ -392,7 +392,7 @@ def no_gpu():
         return  # a GPU is here: test_gpu_tui.py covers the live explorer
     t = Tmux(f"{EXE} --variant cpu", cols=100, rows=30, env=UTF8)
     try:
-        s = t.wait_for("no CUDA device")
+        s = t.wait_for("R replays the shipped")
         check(s is not None and "press R to replay" in s, "without a GPU it says why and offers "
               "replay", t.screen())
         # the CPU runs here: a long run, then q asks, and the question is seen
@@ -415,7 +415,7 @@ def no_gpu():
         t.close()
     t = Tmux(f"{EXE} --variant cpu --n 2^16", cols=100, rows=30, env=UTF8)
     try:
-        t.wait_for("no CUDA device")
+        t.wait_for("R replays the shipped")
         t.keys("Enter")
         s = t.wait_for("\u2713 exact")
         check(s is not None, "the CPU row runs without a GPU", t.screen())
@@ -452,7 +452,7 @@ def replay_as_asked():
         return  # R replays only without a GPU
     t = Tmux(f"{EXE} --preset harris-2007", cols=120, rows=40, env=UTF8)
     try:
-        t.wait_for("no CUDA device")
+        t.wait_for("R replays the shipped")
         t.keys("R")
         s = t.wait_for("\u2713 exact") or t.screen()
         check("n 2^22 \u00b7 block 128" in s.splitlines()[1],

@@ -6,7 +6,10 @@ your kernel only compiles, so none says "Enter runs it". Replays of the
 shipped recordings of real GPUs; this machine's own lack of a GPU for the
 rest (a GPU machine skips those)."""
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -78,10 +81,14 @@ def no_gpu_kernel():
     status say Enter compiles it, never that it runs it."""
     t = explorer("")
     try:
-        s = t.wait_for("no CUDA device", timeout=30) or t.screen()
-        if "no CUDA device" not in s and "no NVIDIA driver" not in s:
+        s = t.wait_for("R replays the shipped", timeout=30) or t.screen()
+        if "R replays the shipped" not in s:
             print("test_tui_hints: a GPU is here; the no-GPU hints are for CI")
             return
+        top = s.splitlines()[0]
+        rc = subprocess.run([EXE, "devices"], capture_output=True, text=True)
+        said = rc.stderr.split(": ")[1].split(" (")[0] if ": " in rc.stderr else "?"
+        check(said in top, f"the header names the state as the command line does ({said})", s)
         t.keys("K")
         time.sleep(0.3)
         t.keys("C-u", *os.path.join(KERNELS, "template.cu"), "Enter")
@@ -99,7 +106,30 @@ def no_gpu_kernel():
         t.close()
 
 
-TESTS = [replay_counters, replay_ladder_and_compare, no_gpu_kernel]
+def preset_kind():
+    """A preset of the user's is of kind "user" on the Presets screen, as
+    `presets` says in its table, CSV and JSON."""
+    home = tempfile.mkdtemp(prefix="rs_hints_")
+    os.makedirs(os.path.join(home, "redscope", "presets"))
+    with open(os.path.join(home, "redscope", "presets", "mine.ini"), "w") as f:
+        f.write("[run]\nvariant = sequential\nn = 2^20\n")
+    rc = subprocess.run([EXE, "presets", "--format", "csv"], capture_output=True, text=True,
+                        env=dict(os.environ, XDG_CONFIG_HOME=home))
+    t = Tmux(f"env XDG_CONFIG_HOME={home} {EXE} --replay " + os.path.join(RECS, "h200-demo.jsonl"),
+             cols=120, rows=40, env=UTF8)
+    try:
+        t.wait_for("REPLAY")
+        t.keys("P")
+        s = t.wait_for("mine") or t.screen()
+        row = next((l for l in s.splitlines() if " mine " in l), "")
+        check(",user," in rc.stdout and " user " in row and "yours" not in row,
+              "a user's preset: 'user' on the screen as in presets' CSV", s)
+    finally:
+        t.close()
+        shutil.rmtree(home, True)
+
+
+TESTS = [replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind]
 for fn in TESTS:
     if len(sys.argv) < 2 or fn.__name__ in sys.argv[1:]:
         fn()
