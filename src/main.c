@@ -61,7 +61,7 @@ static int run(int argc, char **argv)
     if (strcmp(name, "help") == 0) {
         const rs_command *about = argc > 2 ? rs_command_find(argv[2]) : NULL;
         if (argc > 2 && !about) {
-            rs_cli_error("unknown command '%s' (see: redscope --help)", argv[2]);
+            rs_cli_unknown_command(argv[2]);
             return RS_E_USAGE;
         }
         rs_cli_usage(stdout, about);
@@ -69,7 +69,7 @@ static int run(int argc, char **argv)
     }
     const rs_command *cmd = rs_command_find(name);
     if (!cmd) {
-        rs_cli_error("unknown command '%s' (see: redscope --help)", name);
+        rs_cli_unknown_command(name);
         return RS_E_USAGE;
     }
     rs_cli cli;

@@ -142,6 +142,10 @@ const rs_option_help *rs_command_option(const rs_command *c, int field, unsigned
 extern const rs_command *const rs_commands[];
 extern const int rs_command_count;
 const rs_command *rs_command_find(const char *name);
+/* The command a mistyped name most likely meant (one or two edits), or NULL. */
+const rs_command *rs_command_near(const char *name);
+/* "unknown command 'NAME'", with the command it most likely meant. */
+void rs_cli_unknown_command(const char *name);
 /* What the overview says after the commands: examples, exit codes. */
 extern const char rs_overview_tail[];
 /* The parsed options' memory (rs_cli.own). */

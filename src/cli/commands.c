@@ -63,6 +63,38 @@ void rs_cli_exit_codes(FILE *f, unsigned exits)
             fprintf(f, "  %-4d %s\n", exit_codes[i].code, exit_codes[i].meaning);
 }
 
+/* Edits (insert, delete, change, swap of two) from a to b; 9 past 8. */
+static int edits(const char *a, const char *b)
+{
+    const size_t n = strlen(a), m = strlen(b);
+    if (n > 32 || m > 32) return 9;
+    int d[33][33];
+    for (size_t i = 0; i <= n; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+const rs_command *rs_command_near(const char *name)
+{
+    const rs_command *best = NULL;
+    int most = strlen(name ? name : "") > 4 ? 2 : 1, fewest = most + 1;
+    for (int i = 0; name && i < rs_command_count; i++) {
+        const int e = edits(name, rs_commands[i]->name);
+        if (e <= most && e < fewest) best = rs_commands[i], fewest = e;
+    }
+    return best;
+}
+
 const rs_command *rs_command_find(const char *name)
 {
     for (int i = 0; name && i < rs_command_count; i++)
@@ -75,4 +107,14 @@ const rs_option_help *rs_command_option(const rs_command *c, int field, unsigned
     for (const rs_option_help *h = c ? c->help : NULL; h && (h->help || h->arg || h->flags); h++)
         if (field >= 0 ? h->field == field : h->field < 0 && h->extra == extra) return h;
     return NULL;
+}
+
+void rs_cli_unknown_command(const char *name)
+{
+    const rs_command *near = rs_command_near(name);
+    if (near)
+        rs_cli_error("unknown command '%s': did you mean '%s'? (see: redscope --help)", name,
+                     near->name);
+    else
+        rs_cli_error("unknown command '%s' (see: redscope --help)", name);
 }

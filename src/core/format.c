@@ -208,6 +208,10 @@ int rs_fmt_change(double from, double to, int decimals, char *buf, size_t len)
         return 1;
     }
     const double pct = 100.0 * (to / from - 1.0);
+    /* a fall that is not to zero never reads as 100%: 99.9% keeps its digit */
+    while (pct < 0 && to != 0.0 && decimals < 3 &&
+           round(fabs(pct) * pow(10, decimals)) >= 100.0 * pow(10, decimals))
+        decimals++;
     snprintf(buf, len, "%s%.*f%%", rs_sym(pct < 0 ? RS_SYM_DOWN : RS_SYM_UP), decimals, fabs(pct));
     return pct < 0 ? -1 : 1;
 }

@@ -123,6 +123,9 @@ static rs_status directive(const char *path, int line, const char *key, const ch
                            path, line, val);
         s->ept = (unsigned)e;
     } else if (strcmp(key, "grid-stride") == 0) {
+        if (*val)
+            return rs_fail(err, RS_E_USAGE, "%s:%d: 'grid-stride' takes no value, not '%s'", path,
+                           line, val);
         s->ept = 0;
     } else if (strcmp(key, "ops") == 0) {
         const int m = name_set(val, rs_op_from_name, bad, sizeof bad);

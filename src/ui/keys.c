@@ -16,9 +16,11 @@
 
 const ui_binding ui_bindings[] = {
     {'\n', KEY_ENTER, "Enter", "run",
-     "run the variant, the ladder or the sweep (replay: show what was recorded); "
-     "load a preset or a recorded configuration",
-     UI_ACT_RUN, EXP | LAD | SWP | PRS | REC, 1},
+     "run the variant, the ladder or the sweep (replay: show what was recorded)", UI_ACT_RUN,
+     EXP | LAD | SWP, 1},
+    {'\n', KEY_ENTER, "Enter", "load", "presets: load the selected preset", UI_ACT_RUN, PRS, 1},
+    {'\n', KEY_ENTER, "Enter", "show", "recording: show the selected configuration", UI_ACT_RUN,
+     REC, 1},
     {'\n', KEY_ENTER, "Enter", "sample",
      "source: run the selected variant with PC sampling (where its warps wait)", UI_ACT_RUN, SRC,
      1},

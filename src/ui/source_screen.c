@@ -116,7 +116,8 @@ static void draw_reasons(const rs_stalls *s, int i, ui_rect r)
     const int c = rs_stalls_top(s, l, RS_STALL_KINDS, kinds, n);
     char count[32];
     rs_fmt_count((double)l->samples, count, sizeof count);
-    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %s samples:", l->file, l->line, count);
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s:%u, %s sample%s:", l->file, l->line, count,
+            l->samples == 1 ? "" : "s");
     int used = 1 + draw_links(s, l, r.y + 1, r);
     if (!s->causes && s->causes_why[0] && used < r.h)
         ui_putf(r.y + used++, r.x, r.w, R_DIM, "waits not traced: %s", s->causes_why);
@@ -221,8 +222,8 @@ static int draw_view(const ui_app *a, const rs_result *res, const char *label, u
     rs_fmt_count((double)s->dropped, dropped, sizeof dropped);
     char runs[32] = "";
     if (s->runs > 1) snprintf(runs, sizeof runs, " over %d runs", s->runs);
-    ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %s samples%s, %s dropped, every 2^%d cycles", label, taken,
-            runs, dropped, 5 + s->period);
+    ui_putf(r.y, r.x, r.w, R_TITLE, "%s: %s sample%s%s, %s dropped, every 2^%d cycles", label,
+            taken, s->total == 1 ? "" : "s", runs, dropped, 5 + s->period);
     const int below = detail ? detail_rows(a, s, cur, r.h) : 0;
     const int rows = r.h - 1 - below;
     int first = ui_list_first(cur, rows);

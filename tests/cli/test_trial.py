@@ -19,6 +19,8 @@ from clitest import Checks, run  # noqa: E402
 check = Checks("test_trial")
 RECS = os.path.join(os.environ["REDSCOPE_SOURCE"], "conf", "recordings")
 DEMO = os.path.join(RECS, "h200-demo.jsonl")
+TMP = tempfile.mkdtemp(prefix="rs_trial_")
+atexit.register(shutil.rmtree, TMP, True)
 
 # 5. A WRONG that is the arithmetic's says why: atomic's float32 running sum
 # stops at 2^24 (recorded on an H200 at n 2^28), in run, the ladder and JSON.
@@ -91,6 +93,19 @@ rc, out, err = run("ladder", "--replay", DEMO, "--n", "2^24", "--format", "md")
 check(rc == 0 and "| cumul. |" in out and "total" not in out.split("\n| --")[0],
       f"handout: the cumulative column named as the table names it: {out[:600]}")
 
+# 17. Smaller: a mistyped command is answered with the one meant; a
+# directive that takes no value refuses one.
+for args in (("lader",), ("help", "lader")):
+    rc, out, err = run(*args)
+    check(rc == 2 and "did you mean 'ladder'?" in err, f"{' '.join(args)}: did you mean: {rc} {err}")
+rc, out, err = run("xyz")
+check(rc == 2 and "did you mean" not in err, f"xyz: nothing near: {err}")
+gs = os.path.join(TMP, "gs.cu")
+with open(TEMPLATE, encoding="utf-8") as f:
+    open(gs, "w", encoding="utf-8").write("// redscope: grid-stride yes\n" + f.read())
+rc, out, err = run("compile", gs)
+check(rc == 2 and "'grid-stride' takes no value, not 'yes'" in err, f"grid-stride yes: {rc} {err}")
+
 # 12. JSON without the noise of a float widened to a double: a cudaEvent
 # time is written with its float's digits (0.087456, not
 # 0.08745600283145905); the request says stalls 1 only where the output has
@@ -114,8 +129,6 @@ check(j.get("request", {}).get("stalls") == 1 and "stalls" in j,
 # 10. One kind of refusal, one exit code: an output redscope will not write
 # (it exists and no --force, a link, a directory, a shipped preset's name) is
 # 2, as a bad argument; a file the system cannot write is 7.
-TMP = tempfile.mkdtemp(prefix="rs_trial_")
-atexit.register(shutil.rmtree, TMP, True)
 exist = os.path.join(TMP, "exist.jsonl")
 open(exist, "w").close()
 os.symlink(exist, os.path.join(TMP, "link.jsonl"))

@@ -122,6 +122,8 @@ def preset_kind():
         t.keys("P")
         s = t.wait_for("mine") or t.screen()
         row = next((l for l in s.splitlines() if " mine " in l), "")
+        check("Enter load" in s.splitlines()[-1] and "Enter run" not in s.splitlines()[-1],
+              "Presets: the footer says Enter loads, as the title does", s)
         check(",user," in rc.stdout and " user " in row and "yours" not in row,
               "a user's preset: 'user' on the screen as in presets' CSV", s)
     finally:

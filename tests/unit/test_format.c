@@ -19,6 +19,13 @@ int main(void)
     CHECK_STR_EQ(buf, "\u25b2\u00d711");
     rs_fmt_change(12.5, 140.3, 1, buf, sizeof buf);
     CHECK_STR_EQ(buf, "\u25b2\u00d711.2");
+    /* a fall that is not to zero never reads as 100% (issue 40) */
+    rs_fmt_change(1000, 1, 0, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\u25bc99.9%");
+    rs_fmt_change(100000, 1, 0, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\u25bc99.999%");
+    rs_fmt_change(1000, 0, 0, buf, sizeof buf);
+    CHECK_STR_EQ(buf, "\u25bc100%");
     CHECK(rs_fmt_change(100, 100.3, 1, buf, sizeof buf) == 0);
     CHECK_STR_EQ(buf, "=");
     rs_fmt_change(0, 5, 1, buf, sizeof buf);
