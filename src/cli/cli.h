@@ -142,6 +142,12 @@ const rs_option_help *rs_command_option(const rs_command *c, int field, unsigned
 extern const rs_command *const rs_commands[];
 extern const int rs_command_count;
 const rs_command *rs_command_find(const char *name);
+/* --replay without a preset (adopt.c): the settings not given (of match
+ * and more) are those of the first configuration of command (the last
+ * where last) that holds the given ones of match, and its kernels where
+ * none is given; a setting so taken is said on stderr. */
+void rs_cli_adopt_recorded(rs_cli *cli, const char *command, const rs_field_id *match,
+                           size_t nmatch, const rs_field_id *more, size_t nmore, int last);
 /* The command a mistyped name most likely meant (one or two edits), or NULL. */
 const rs_command *rs_command_near(const char *name);
 /* "unknown command 'NAME'", with the command it most likely meant. */

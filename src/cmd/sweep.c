@@ -88,35 +88,8 @@ static void adopt_recorded_sweep(rs_cli *cli)
                                         RS_F_dist,    RS_F_seed, RS_F_reps,  RS_F_warmup,
                                         RS_F_metrics, RS_F_grid, RS_F_ept,   RS_F_gpus};
     static const rs_field_id more[] = {RS_F_variants, RS_F_sweep, RS_F_cross};
-    rs_recording rec;
-    rs_error err;
-    if (!cli->replay || cli->preset || rs_recording_load(cli->replay, &rec, &err) != RS_OK) return;
-    enum { MAXC = 64 };
-    rs_rec_config *c = calloc(MAXC, sizeof *c);
-    const int n = c ? rs_recording_configs(&rec, c, MAXC) : 0;
-    const rs_rec_config *found = NULL;
-    for (int k = n - 1; k >= 0 && !found; k--) {
-        int ok = strcmp(c[k].command, "sweep") == 0;
-        for (size_t i = 0; ok && i < sizeof match / sizeof *match; i++) {
-            char a[512], b[512];
-            if (!cli->set[match[i]]) continue;
-            rs_field_format(&c[k].req, &rs_fields[match[i]], a, sizeof a);
-            rs_field_format(&cli->req, &rs_fields[match[i]], b, sizeof b);
-            ok = strcmp(a, b) == 0;
-        }
-        if (ok) found = &c[k];
-    }
-    for (size_t i = 0; found && i < sizeof match / sizeof *match + sizeof more / sizeof *more;
-         i++) {
-        const rs_field_id id =
-            i < sizeof match / sizeof *match ? match[i] : more[i - sizeof match / sizeof *match];
-        char v[512];
-        if (cli->set[id]) continue;
-        rs_field_format(&found->req, &rs_fields[id], v, sizeof v);
-        rs_field_set(&cli->req, &rs_fields[id], v, &err); /* recorded: valid */
-    }
-    free(c);
-    rs_recording_free(&rec);
+    rs_cli_adopt_recorded(cli, "sweep", match, sizeof match / sizeof *match, more,
+                          sizeof more / sizeof *more, 1);
 }
 
 int rs_cmd_sweep(rs_cli *cli)

@@ -232,7 +232,7 @@ both = subprocess.run([EXE, "sweep", "--replay", demo, "--type", "float64", "--f
                        "--variants", "atomic,cub", "--plot", svg, "--force"],
                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 check(both.returncode == 0 and both.stdout.rstrip().splitlines()[-1].startswith("redscope: chart in")
-      and both.stdout.count("redscope:") == 1,
+      and both.stdout.count("redscope: chart in") == 1,
       f"--plot's message after the table, where both go to one file: {both.stdout[-300:]}")
 rc, out, err = run("sweep", "--replay", demo, "--preset", "atomic-vs-tree")
 cells = [l.split() for l in out.splitlines() if l.strip().startswith("2^29")]

@@ -106,12 +106,13 @@ check(rc != 0 and out == "" and "redscope:" in err, f"a failed run writes no doc
 rc, out, err = run("ladder", "--replay", DEMO, "--format", "md", "--n", "2^12")
 check(rc == 2 and out == "" and "nothing asked for is in" in err,
       f"a handout of nothing recorded: {rc} {out[:100]} {err}")
-# a replay that holds two steps of the ladder: their rows, no gaps, no "against" without a change
+# a replay that holds two steps of the ladder and your kernel: their rows, no
+# gaps; the settings and the kernel as recorded (issue 40)
 rc, out, err = run("ladder", "--replay", os.path.join(os.path.dirname(DEMO), "h100-mine-after.jsonl"),
                    "--format", "md")
 table = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith("| # ")]
-check(rc == 0 and len(table) == 2 and "not in the recording" not in out
-      and out.count("against the step above") == 0 and out.count("\n## ") == 2,
+check(rc == 0 and len(table) == 3 and "not in the recording" not in out
+      and "| mine.cu |" in table[2] and out.count("\n## ") == 3,
       f"a handout of what a recording holds: {rc} {table} {err}")
 rc, out, err = run("ladder", "--help")
 check("md or html: the lecture handout" in out, "ladder --help names the handout")

@@ -258,11 +258,16 @@ first = next((l for l in out.splitlines() if " first_add " in l), "")
 check(rc == 0 and first.endswith("was not recorded (it holds first_add here with --finish atomic)"),
       f"a step recorded with another finish names it: {first}")
 rc, out, err = run("sweep", "--replay", DEMO, "--range", "1,2,3")
-check(rc == 2 and err == nothing("sweep", "--range 2^10..2^28") and "not recorded" in out,
+check(rc == 2 and err.endswith(nothing("sweep", "--range 2^10..2^28")) and "not recorded" in out,
       f"sweep: {rc} {err!r}")
-# the options it names replay what it holds: a ladder over GPUs needs --n and --gpus
+# with no settings a ladder replays the recorded ladder, over its GPUs, as
+# sweep does (issue 40); the settings it took, said
 X2 = os.path.join(RECS, "h200x2-ladder.jsonl")
 rc, out, err = run("ladder", "--replay", X2)
+check(rc == 0 and "vectorized on every GPU, nccl" in out and "--n 2^30" in err
+      and "--gpus 0" in err, f"ladder --replay of a ladder over GPUs, no settings: {rc} {err!r}")
+# the options it names replay what it holds: a ladder over GPUs needs --n and --gpus
+rc, out, err = run("ladder", "--replay", X2, "--n", "2^24")
 hint = err.split("it holds redscope ")[-1].split(" (")[0].split()
 check(rc == 2 and hint[-4:] == ["--n", "2^30", "--gpus", "0"], f"x2 hint: {rc} {err!r}")
 rc, out, err = run(*hint)
@@ -271,7 +276,7 @@ check(rc == 0 and "vectorized on every GPU, nccl" in out, f"the hint replays: {r
 odd = os.path.join(TMP, "sp ace", "it's.jsonl")
 os.makedirs(os.path.dirname(odd), exist_ok=True)
 shutil.copy(os.path.join(RECS, "h100-checks.jsonl"), odd)
-rc, out, err = run("ladder", "--replay", odd)
+rc, out, err = run("ladder", "--replay", odd, "--n", "2^10")  # n given: nothing found
 said = err.split("it holds redscope ", 1)[-1].split(" (redscope recording", 1)[0]
 words = shlex.split(said)
 rc2, out2, err2 = run(*words)
@@ -289,7 +294,9 @@ check(rc == 0 and SEQ_US in out and "cub" in out and "not in the recording" in o
       and "nothing asked for" not in err, f"one of two recorded: {rc} {err.strip()}")
 rc, out, err = run("sweep", "--replay", DEMO, "--range", "2^10..2^28", "--finish", "atomic",
                    "--reps", "5")
-check(rc == 0 and err == "", f"the recorded sweep: {rc} {err.strip()}")
+check(rc == 0 and err == "redscope: settings not given are the recorded sweep's: --type float64 "
+      "--variants atomic,first_add,multi_element,vectorized,cub\n",
+      f"the recorded sweep, the settings it took said: {rc} {err.strip()}")
 
 # 5. --stalls from a configuration recorded without them: said, not silently left
 # out, and exit 2 as for anything else asked for and not recorded

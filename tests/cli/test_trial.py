@@ -93,6 +93,22 @@ rc, out, err = run("ladder", "--replay", DEMO, "--n", "2^24", "--format", "md")
 check(rc == 0 and "| cumul. |" in out and "total" not in out.split("\n| --")[0],
       f"handout: the cumulative column named as the table names it: {out[:600]}")
 
+# 14 and 16. A replay shows the kernels it holds, and a ladder with no
+# settings is the recorded ladder's (as sweep's), the settings it took said.
+rc, out, err = run("ladder", "--replay", os.path.join(RECS, "h100-mine-after.jsonl"))
+check(rc == 0 and re.search(r"^ 16  mine\.cu ", out, re.M) and "not in the recording" not in out,
+      f"ladder --replay mine-after: mine.cu among its rows: {rc} {out[-700:]} {err}")
+rc, out, err = run("ladder", "--replay", KREC)
+names = re.findall(r"^ 16  (\S+\.cu) ", out, re.M)
+check(rc == 1 and names == ["template.cu", "fast.cu", "lab-barrier.cu", "lab-tail.cu"],
+      f"ladder --replay kernels: its four kernels (lab-tail WRONG: exit 1): {rc} {names}")
+rc, out, err = run("ladder", "--replay", KREC, "--variants", "sequential,vectorized")
+check(rc == 0 and ".cu " not in out, f"--variants without kernel: no kernel row: {rc} {out[-400:]}")
+rc, out, err = run("ladder", "--replay", os.path.join(RECS, "h200x2-ladder.jsonl"))
+check(rc == 0 and "cub on every GPU, nccl" in out
+      and "settings not given are the recorded ladder's: --n 2^30" in err,
+      f"ladder --replay x2, no settings: the recorded ladder, its settings said: {rc} {err}")
+
 # 17. Smaller: a mistyped command is answered with the one meant; a
 # directive that takes no value refuses one.
 for args in (("lader",), ("help", "lader")):

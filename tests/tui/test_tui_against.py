@@ -25,7 +25,8 @@ check = Checks("test_tui_against")
 def medians(path, *args):
     rc, out, _ = run("ladder", "--replay", path, "--n", "2^24", *args, "--format", "json")
     return {r["request"]["variant"]: r["time_ms"]["median"]
-            for r in json.loads(out)["rows"] if "time_ms" in r} if rc == 0 else {}
+            for r in json.loads(out)["rows"] if "time_ms" in r} if rc in (0, 1) else {}
+    # (1: the recorded kernels the ladder shows include lab-tail.cu, WRONG)
 
 
 def ratio(x):  # rs_fmt_ratio: two decimals below 10, one below 100
