@@ -122,7 +122,7 @@ static void first_error(const char *log, char *out, size_t len)
 
 static rs_status check_entry(const char *path, const rs_kernel_build *b, rs_error *err)
 {
-    const char *name = rs_ukernel_basename(path);
+    const char *name = path;
     if (b->entries == 0)
         return rs_fail(err, RS_E_USAGE,
                        "%s: no extern \"C\" __global__ function: the file needs one entry point, "
@@ -222,14 +222,19 @@ static int in_code(const char *path, const char *text, const char *word, int dep
 static rs_status check_contract(const char *path, const char *text, const rs_compiled *c,
                                 rs_error *err)
 {
-    const char *name = rs_ukernel_basename(path);
+    const char *name = path;
     int sizes[8] = {0};
     const int np = rs_cubin_params(c->cubin, c->cubin_len, c->build.entry, sizes, 8);
-    if (np >= 0 && (np != 3 || sizes[0] != 8 || sizes[1] != 8 || sizes[2] != 8))
+    if (np >= 0 && (np != 3 || sizes[0] != 8 || sizes[1] != 8 || sizes[2] != 8)) {
+        char list[64] = "";
+        for (int i = 0, at = 0; i < np && i < 8 && at < (int)sizeof list; i++)
+            at += snprintf(list + at, sizeof list - (size_t)at, "%s%d", i ? ", " : "", sizes[i]);
         return rs_fail(err, RS_E_USAGE,
-                       "%s: %s takes %d parameter%s (%d, %d, %d bytes): the contract is (const "
-                       "RS_T *in, RS_ACC *out, unsigned long long n), 8 bytes each",
-                       name, c->build.entry, np, np == 1 ? "" : "s", sizes[0], sizes[1], sizes[2]);
+                       "%s: %s takes %d parameter%s (%s%s): the contract is (const RS_T *in, "
+                       "RS_ACC *out, unsigned long long n), 8 bytes each",
+                       name, c->build.entry, np, np == 1 ? "" : "s", np ? list : "none",
+                       np ? " bytes" : "");
+    }
     if (!in_code(path, text, "rs_block_result", 0))
         return rs_fail(err, RS_E_USAGE,
                        "%s: %s never calls rs_block_result(out, v): every thread of a block "
@@ -237,6 +242,46 @@ static rs_status check_contract(const char *path, const char *text, const rs_com
                        "(conf/kernels/template.cu)",
                        name, c->build.entry);
     return RS_OK;
+}
+
+/* The entry's parameters as C++ types, which the cubin's sizes cannot tell
+ * (double n, const int *n, in and out swapped): the file compiled once
+ * more with a static_assert on the entry's type after it. in may be const
+ * or not, n unsigned long long or unsigned long (size_t). */
+static rs_status check_signature(const char *path, const char *text, const char *prelude, int arch,
+                                 const char *entry, rs_error *err)
+{
+    static const char check[] =
+        "\ntemplate <class A, class B> struct rs_same_ { enum { value = 0 }; };\n"
+        "template <class A> struct rs_same_<A, A> { enum { value = 1 }; };\n"
+        "template <class F> struct rs_contract_ { enum { value =\n"
+        "  rs_same_<F, void (*)(const rs_elem *, rs_acc *, unsigned long long)>::value ||\n"
+        "  rs_same_<F, void (*)(rs_elem *, rs_acc *, unsigned long long)>::value ||\n"
+        "  rs_same_<F, void (*)(const rs_elem *, rs_acc *, unsigned long)>::value ||\n"
+        "  rs_same_<F, void (*)(rs_elem *, rs_acc *, unsigned long)>::value }; };\n"
+        "static_assert(rs_contract_<decltype(&%s)>::value, \"rs_contract\");\n";
+    const size_t len = strlen(text) + sizeof check + strlen(entry) + 1;
+    char *src = malloc(len);
+    if (!src) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    snprintf(src, len, "%s", text);
+    snprintf(src + strlen(text), len - strlen(text), check, entry);
+    const char *hdr[] = {prelude}, *names[] = {"redscope.h"};
+    nvrtc_program prog = NULL;
+    int rc = nv.create(&prog, src, path, 1, hdr, names);
+    free(src);
+    if (rc != 0) return rs_fail(err, RS_E_NOMEM, "NVRTC could not take the program");
+    char arch_opt[48], inc_opt[560];
+    snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=compute_%d", arch);
+    snprintf(inc_opt, sizeof inc_opt, "--include-path=%s", include_dir());
+    const char *opts[] = {arch_opt, "-std=c++17", "--pre-include=redscope.h", inc_opt};
+    rc = nv.compile(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+    nv.destroy(&prog);
+    if (rc == 0) return RS_OK;
+    return rs_fail(err, RS_E_USAGE,
+                   "%s: %s's parameters are not the contract's (const RS_T *in, RS_ACC *out, "
+                   "unsigned long long n), in that order: an 8-byte n of another type or "
+                   "in and out swapped compile, and read the wrong bytes",
+                   path, entry);
 }
 
 rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, int kfinish,
@@ -253,7 +298,7 @@ rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, i
         return rs_fail(err, RS_E_USAGE,
                        "%s: no extern \"C\" __global__ function at all: not a CUDA kernel "
                        "(start from conf/kernels/template.cu)",
-                       rs_ukernel_basename(path));
+                       path);
     }
     char prelude[8192];
     rs_ukernel_prelude(t, op, kfinish, prelude, sizeof prelude);
@@ -269,6 +314,7 @@ rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, i
     rs_status st = run_nvrtc(prog, path, arch, out, err);
     nv.destroy(&prog);
     if (st == RS_OK) st = check_contract(path, text, out, err);
+    if (st == RS_OK) st = check_signature(path, text, prelude, arch, out->build.entry, err);
     out->ms = now_ms() - t0;
     if (!out->log) out->log = calloc(1, 1);
     return st;

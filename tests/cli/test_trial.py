@@ -109,6 +109,34 @@ check(rc == 0 and "cub on every GPU, nccl" in out
       and "settings not given are the recorded ladder's: --n 2^30" in err,
       f"ladder --replay x2, no settings: the recorded ladder, its settings said: {rc} {err}")
 
+# 13. compile holds the contract's parameters as C++ types, not sizes alone:
+# an 8-byte n of another type or in and out swapped is refused, a size_t n
+# or __restrict__ pointers are not; a wrong count lists every size; the file
+# is named one way.
+SIG = 'extern "C" __global__ void reduce(const RS_T *in, RS_ACC *out, unsigned long long n)'
+with open(TEMPLATE, encoding="utf-8") as f:
+    TEXT = f.read()
+check(SIG in TEXT, "the template's signature")
+for name, params, ok in (
+        ("double_n", "const RS_T *in, RS_ACC *out, double n", False),
+        ("swapped", "RS_ACC *out, const RS_T *in, unsigned long long n", False),
+        ("size_t_n", "RS_T *in, RS_ACC *out, size_t n", True),
+        ("restrict", "const RS_T *__restrict__ in, RS_ACC *__restrict__ out, "
+                     "const unsigned long long n", True),
+        ("four", "const RS_T *in, RS_ACC *out, unsigned long long n, int k", False)):
+    path = os.path.join(TMP, name + ".cu")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(TEXT.replace(SIG, f'extern "C" __global__ void reduce({params})'))
+    rc, out, err = run("compile", path)
+    if ok:
+        check(rc == 0, f"{name}: within the contract: {rc} {err}")
+    elif name == "four":
+        check(rc == 2 and "takes 4 parameters (8, 8, 8, 4 bytes)" in err, f"four: {err}")
+    else:
+        check(rc == 2 and "parameters are not the contract's" in err
+              and err.count(path) == 2 and err.count(name + ".cu") == 2,
+              f"{name}: refused, the file named one way: {rc} {err}")
+
 # 17. Smaller: a mistyped command is answered with the one meant; a
 # directive that takes no value refuses one.
 for args in (("lader",), ("help", "lader")):
