@@ -120,7 +120,10 @@ int rs_cmd_diff(rs_cli *cli)
     }
     const int max = a.count + b.count + 1;
     rs_diff_pair *p = calloc((size_t)max, sizeof *p);
-    const int n = p ? rs_diff_recordings(&a, &b, p, max) : 0;
+    char across[512] = "";
+    const int n = p ? rs_diff_recordings_across(&a, &b, p, max, across, sizeof across) : 0;
+    if (across[0]) /* said before the table, where a script's data stays clean */
+        fprintf(stderr, "redscope: paired step by step across their settings: %s\n", across);
     if (!p) {
         rs_cli_error("out of host memory");
         rc = RS_E_NOMEM;

@@ -109,8 +109,95 @@ static int paired(const rs_diff_pair *out, int n, int side_a, const rs_request *
     return 0;
 }
 
+/* The settings of a configuration (type, op, n, block, input) in which
+ * two requests differ, a bit per field of rs_fields. */
+static unsigned long long config_differ(const rs_request *a, const rs_request *b)
+{
+    unsigned long long m = 0;
+    for (int f = 0; f < RS_FIELD_COUNT && f < 64; f++) {
+        if (rs_fields[f].ident != RS_ID_CONFIG) continue;
+        char x[512], y[512];
+        rs_field_format(a, &rs_fields[f], x, sizeof x);
+        rs_field_format(b, &rs_fields[f], y, sizeof y);
+        if (strcmp(x, y) != 0) m |= 1ull << f;
+    }
+    return m;
+}
+
+/* The one configuration a side's unpaired rows share (its first row), or
+ * NULL where they are of several or none. */
+static const rs_row *one_config(const rs_recording *r, const char *left)
+{
+    const rs_row *first = NULL;
+    for (int i = 0; i < r->count; i++) {
+        if (!left[i]) continue;
+        if (!first)
+            first = &r->rows[i];
+        else if (config_differ(&first->result.req, &r->rows[i].result.req))
+            return NULL;
+    }
+    return first;
+}
+
+/* b's request with a's settings in the fields of differ. */
+static rs_request with_settings(const rs_request *b, const rs_request *a, unsigned long long differ)
+{
+    rs_request r = *b;
+    rs_error err;
+    for (int f = 0; f < RS_FIELD_COUNT && f < 64; f++)
+        if (differ & (1ull << f)) {
+            char v[512];
+            rs_field_format(a, &rs_fields[f], v, sizeof v);
+            rs_field_set(&r, &rs_fields[f], v, &err);
+        }
+    return r;
+}
+
+/* One configuration against one that differs in some settings alone (a
+ * ladder at block 256 against one at 64): each step paired with its own,
+ * those settings said in across; 0 where the rows left are not so. */
+static int pair_across(const rs_recording *a, const rs_recording *b, int *match, char *used,
+                       char *across, size_t len)
+{
+    char *left_a = calloc((size_t)a->count + 1, 1), *left_b = calloc((size_t)b->count + 1, 1);
+    int paired = 0;
+    for (int i = 0; left_a && i < a->count; i++) left_a[i] = match[i] < 0;
+    for (int j = 0; left_b && j < b->count; j++) left_b[j] = !used[j];
+    const rs_row *ra = left_a ? one_config(a, left_a) : NULL;
+    const rs_row *rb = left_b ? one_config(b, left_b) : NULL;
+    const unsigned long long d = ra && rb ? config_differ(&ra->result.req, &rb->result.req) : 0;
+    for (int i = 0; d && i < a->count; i++)
+        for (int j = 0; match[i] < 0 && j < b->count; j++) {
+            if (used[j]) continue;
+            const rs_request moved =
+                with_settings(&b->rows[j].result.req, &a->rows[i].result.req, d);
+            if (strcmp(a->command[i], b->command[j]) == 0 &&
+                rs_request_same_run(&a->rows[i].result.req, &moved))
+                used[j] = 1, match[i] = j, paired++;
+        }
+    size_t at = 0;
+    for (int f = 0; paired && f < RS_FIELD_COUNT && f < 64 && at < len; f++)
+        if (d & (1ull << f)) {
+            char x[128], y[128];
+            rs_field_format(&ra->result.req, &rs_fields[f], x, sizeof x);
+            rs_field_format(&rb->result.req, &rs_fields[f], y, sizeof y);
+            at += (size_t)snprintf(across + at, len - at, "%s%s %s in A, %s in B", at ? "; " : "",
+                                   rs_fields[f].key, x, y);
+        }
+    free(left_a);
+    free(left_b);
+    return paired;
+}
+
 int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pair *out, int max)
 {
+    return rs_diff_recordings_across(a, b, out, max, NULL, 0);
+}
+
+int rs_diff_recordings_across(const rs_recording *a, const rs_recording *b, rs_diff_pair *out,
+                              int max, char *across, size_t len)
+{
+    if (across && len) across[0] = '\0';
     char *used = calloc((size_t)b->count + 1, 1);
     int *match = calloc((size_t)a->count + 1, sizeof *match);
     if (!used || !match) {
@@ -127,6 +214,7 @@ int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pai
                 if (!used[j] && (!same || strcmp(a->command[i], b->command[j]) == 0) &&
                     rs_request_same_run(&a->rows[i].result.req, &b->rows[j].result.req))
                     used[j] = 1, match[i] = j;
+    if (across && len) pair_across(a, b, match, used, across, len);
     int n = 0;
     for (int i = 0; i < a->count && n < max; i++)
         if (match[i] >= 0) rs_diff_recordings_pair(&a->rows[i], &b->rows[match[i]], &out[n++]);

@@ -33,6 +33,12 @@ typedef struct rs_diff_pair {
  * a that failed are paired too (no verdict). Returns how many (at most
  * max; a and b's rows together always fit max = a->count + b->count). */
 int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pair *out, int max);
+/* The same, and where the rows left unpaired are one configuration on each
+ * side that differ in some settings alone (block 256 against 64), each
+ * step paired with its own across them: those settings said in across
+ * ("block 256 in A, 64 in B"; "" where none were). */
+int rs_diff_recordings_across(const rs_recording *a, const rs_recording *b, rs_diff_pair *out,
+                              int max, char *across, size_t len);
 
 /* "faster", "slower", "same" (within both runs' min..max). */
 const char *rs_diff_verdict_name(rs_diff_verdict v);

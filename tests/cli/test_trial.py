@@ -137,6 +137,27 @@ for name, params, ok in (
               and err.count(path) == 2 and err.count(name + ".cu") == 2,
               f"{name}: refused, the file named one way: {rc} {err}")
 
+# 9. diff of two ladders that differ in one setting (block 256 against 64)
+# pairs step by step and says across what, not 12 rows only in A and 12
+# only in B; a recording of several configurations is not paired so.
+lines = open(DEMO, encoding="utf-8").read().splitlines()
+a256, b64 = [lines[0]], [lines[0]]
+for line in lines[1:]:
+    j = json.loads(line)
+    q = j.get("request")
+    if q and j.get("command") == "ladder" and q.get("type") == "int32" and q.get("n") == 2 ** 24:
+        a256.append(line)
+        q["block"] = 64
+        b64.append(json.dumps(j))
+for name, rows in (("a256.jsonl", a256), ("b64.jsonl", b64)):
+    open(os.path.join(TMP, name), "w", encoding="utf-8").write("\n".join(rows) + "\n")
+rc, out, err = run("diff", os.path.join(TMP, "a256.jsonl"), os.path.join(TMP, "b64.jsonl"))
+check(rc == 0 and "paired step by step across their settings: block 256 in A, 64 in B" in err
+      and "14 in both" in out and "only in" not in out, f"diff across block: {rc} {err} {out[-400:]}")
+rc, out, err = run("diff", DEMO, os.path.join(TMP, "b64.jsonl"))
+check(rc == 0 and "across" not in err and "only in B (12 rows)" in out,
+      f"diff of many configurations against one: not paired across: {rc} {err} {out[-300:]}")
+
 # 17. Smaller: a mistyped command is answered with the one meant; a
 # directive that takes no value refuses one.
 for args in (("lader",), ("help", "lader")):
