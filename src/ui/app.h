@@ -101,6 +101,10 @@ const rs_result *ui_result_for(const ui_app *a, rs_variant v);
 /* The previous ladder step with a result, or -1. */
 int ui_previous_step(const ui_app *a, rs_variant v);
 
+/* "pinned atomic", and the settings it was measured at where they are not
+ * those of the result shown beside it ("pinned atomic at n 2^24"). */
+void ui_pinned_label(const ui_app *a, const rs_request *shown, char *label, size_t len);
+
 /* What Enter can do under the current source, for every hint that names
  * it: measure (a GPU, or while CUDA starts), show what a recording holds
  * (a replay: nothing new runs), or only compile your kernel and run the

@@ -30,9 +30,9 @@ static const rs_result *compare_side(const ui_app *a, int which, char *label, si
             snprintf(label, len, "(nothing pinned)");
             return NULL;
         }
-        char what[128]; /* with its GPUs and finish, where it spans several */
-        snprintf(label, len, "pinned %s",
-                 rs_request_label(&a->pinned.result.req, what, sizeof what));
+        rs_request shown; /* the other side: the configuration's */
+        ui_request_for(a, a->pinned.result.req.variant, &shown);
+        ui_pinned_label(a, &shown, label, len);
         return &a->pinned.result;
     }
     char name[RS_NOTE_MAX];

@@ -33,7 +33,7 @@ static const rs_result *sampled(const ui_app *a, rs_variant v)
 const rs_result *ui_source_against(const ui_app *a, const rs_result *shown, char *name, size_t len)
 {
     if (a->has_pin && rs_result_stalls(&a->pinned.result)->valid && &a->pinned.result != shown) {
-        snprintf(name, len, "pinned %s", rs_request_name(&a->pinned.result.req));
+        ui_pinned_label(a, &shown->req, name, len);
         return &a->pinned.result;
     }
     if (shown->req.variant == RS_V_KERNEL && a->uk->has_prev &&

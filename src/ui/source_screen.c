@@ -242,8 +242,8 @@ static void draw_beside(const ui_app *a, const rs_result *res, const rs_result *
 {
     const int half = (in.w - 2) / 2,
               below = detail_rows(a, rs_result_stalls(res), a->src->cur, in.h);
-    char plabel[96];
-    snprintf(plabel, sizeof plabel, "pinned %s", rs_request_name(&pin->req));
+    char plabel[160];
+    ui_pinned_label(a, &res->req, plabel, sizeof plabel);
     const int h = in.h - below;
     if (draw_view(a, res, label, (ui_rect){in.y, in.x, h, half}, a->src->cur, 0) && below)
         draw_detail(a, rs_result_stalls(res), a->src->cur,

@@ -3,6 +3,7 @@
  * a result is compared with. It calls no screen. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "app.h"
 #include "kernel.h"
@@ -42,10 +43,27 @@ int ui_previous_step(const ui_app *a, rs_variant v)
     return -1;
 }
 
+void ui_pinned_label(const ui_app *a, const rs_request *shown, char *label, size_t len)
+{
+    char what[128]; /* with its GPUs and finish, where it spans several */
+    size_t at = (size_t)snprintf(label, len, "pinned %s",
+                                 rs_request_label(&a->pinned.result.req, what, sizeof what));
+    const char *sep = " at ";
+    for (int f = 0; shown && f < RS_FIELD_COUNT; f++) {
+        if (rs_fields[f].ident != RS_ID_CONFIG || at >= len) continue;
+        char x[64], y[64];
+        rs_field_format(&a->pinned.result.req, &rs_fields[f], x, sizeof x);
+        rs_field_format(shown, &rs_fields[f], y, sizeof y);
+        if (strcmp(x, y) == 0) continue;
+        at += (size_t)snprintf(label + at, len - at, "%s%s %s", sep, rs_fields[f].flag, x);
+        sep = ", ";
+    }
+}
+
 const rs_result *ui_comparison(const ui_app *a, const rs_result *cur, char *label, size_t len)
 {
     if (a->has_pin && a->pinned.result.req.variant != cur->req.variant) {
-        snprintf(label, len, "pinned %s", rs_variant_name(a->pinned.result.req.variant));
+        ui_pinned_label(a, &cur->req, label, len);
         return &a->pinned.result;
     }
     const rs_result *p = &a->uk->prev.result; /* your kernel: its previous version first */
