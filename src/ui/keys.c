@@ -139,12 +139,14 @@ ui_action ui_key_action(ui_screen screen, int key)
 
 /* Footer order 19 and 20 (help, quit) are always shown; the others while
  * they fit, in their order. */
-static int footer_item(const ui_binding *b, char *buf, int len)
+static int footer_item(const ui_binding *b, const char *run, char *buf, int len)
 {
-    return snprintf(buf, (size_t)len, " %s %s ", b->label, b->name);
+    const int runs = run && b->action == UI_ACT_RUN && !(b->screens & (PRS | REC));
+    if (runs && !run[0]) return 0; /* Enter does nothing here: not offered */
+    return snprintf(buf, (size_t)len, " %s %s ", b->label, runs ? run : b->name);
 }
 
-void ui_footer_text(ui_screen screen, int width, char *buf, int len)
+void ui_footer_text(ui_screen screen, int width, const char *run, char *buf, int len)
 {
     char tail[96] = "", item[64];
     int tail_len = 0, used = 0;
@@ -152,14 +154,14 @@ void ui_footer_text(ui_screen screen, int width, char *buf, int len)
         for (int i = 0; i < ui_binding_count; i++) {
             const ui_binding *b = &ui_bindings[i];
             if (b->footer != order || !(b->screens & UI_ON(screen))) continue;
-            tail_len += footer_item(b, tail + tail_len, (int)sizeof tail - tail_len);
+            tail_len += footer_item(b, NULL, tail + tail_len, (int)sizeof tail - tail_len);
         }
     buf[0] = '\0';
     for (int order = 1; order < 19; order++)
         for (int i = 0; i < ui_binding_count; i++) {
             const ui_binding *b = &ui_bindings[i];
             if (b->footer != order || !(b->screens & UI_ON(screen)) || !b->name[0]) continue;
-            const int w = footer_item(b, item, (int)sizeof item);
+            const int w = footer_item(b, run, item, (int)sizeof item);
             if (used + w + tail_len > width - 1 || used + w + tail_len >= len) continue;
             memcpy(buf + used, item, (size_t)w + 1);
             used += w;

@@ -79,7 +79,10 @@ extern const int ui_binding_count;
 ui_action ui_key_action(ui_screen screen, int key);
 
 /* Footer text for a screen, fitted to width (pure; tested). */
-void ui_footer_text(ui_screen screen, int width, char *buf, int len);
+/* run: what Enter is called where it runs or looks up (UI_ACT_RUN off the
+ * Presets and Recording screens) as the source can do it ("show" in a
+ * replay; "" leaves it out: nothing to run here); NULL: as the table. */
+void ui_footer_text(ui_screen screen, int width, const char *run, char *buf, int len);
 
 const char *ui_screen_name(ui_screen s);
 

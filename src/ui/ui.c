@@ -174,7 +174,13 @@ static void draw_status(ui_app *a, const ui_layout *l)
 static void draw_footer(ui_app *a, const ui_layout *l)
 {
     char text[512];
-    ui_footer_text(a->screen, l->cols, text, sizeof text);
+    const ui_enter e = ui_enter_does(a);
+    const char *run = e == UI_ENTER_RECORDED                                     ? "show"
+                      : e == UI_ENTER_RUNS                                       ? NULL
+                      : a->sel == RS_V_CPU && a->screen == UI_SCREEN_EXPLORER    ? "run"
+                      : a->sel == RS_V_KERNEL && a->screen == UI_SCREEN_EXPLORER ? "compile"
+                                                                                 : "";
+    ui_footer_text(a->screen, l->cols, run, text, sizeof text);
     ui_blank(l->footer.y, 0, l->cols, R_HEADER);
     ui_put(l->footer.y, 0, l->cols, R_HEADER, text);
 }

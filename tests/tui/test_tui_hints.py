@@ -47,6 +47,8 @@ def replay_counters():
               "replay: the Why's counters hint is one a replay can honour", s)
         check(" n size " in s.splitlines()[-1] and " n n " not in s.splitlines()[-1],
               "the footer names n's key 'size', not 'n n'", s)
+        check(" Enter show " in s.splitlines()[-1] and "Enter run" not in s.splitlines()[-1],
+              "replay: the footer's Enter shows what was recorded, it runs nothing", s)
     finally:
         t.close()
 
@@ -86,6 +88,8 @@ def no_gpu_kernel():
             print("test_tui_hints: a GPU is here; the no-GPU hints are for CI")
             return
         top = s.splitlines()[0]
+        check("Enter run" not in s.splitlines()[-1],
+              "no GPU, a GPU variant selected: the footer offers no Enter run", s)
         rc = subprocess.run([EXE, "devices"], capture_output=True, text=True)
         said = rc.stderr.split(": ")[1].split(" (")[0] if ": " in rc.stderr else "?"
         check(said in top, f"the header names the state as the command line does ({said})", s)
@@ -96,6 +100,7 @@ def no_gpu_kernel():
         line = status_line(s)
         check("Enter compiles it" in line and "Enter runs it" not in line,
               "no GPU: K's status says Enter compiles it", s)
+        check(" Enter compile " in s.splitlines()[-1], "no GPU, your kernel: Enter compile", s)
         check("Enter compiles and runs it" not in s and "running it needs an NVIDIA GPU" in " ".join(s.split()),
               "no GPU: the Why says running needs a GPU, Enter compiles", s)
         t.keys("n")

@@ -63,7 +63,7 @@ static void keys(void)
         }
         char footer[512];
         for (int w = UI_MIN_COLS; w <= 300; w += 23) {
-            ui_footer_text(s, w, footer, sizeof footer);
+            ui_footer_text(s, w, NULL, footer, sizeof footer);
             CHECK_MSG((int)strlen(footer) < w, "footer of %s wider than %d", ui_screen_name(s), w);
             CHECK_STR_CONTAINS(footer, "quit");
         }
