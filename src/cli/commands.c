@@ -39,7 +39,8 @@ static const struct {
 } exit_codes[] = {
     {0, "ok"},
     {RS_E_MISMATCH, "a wrong result"},
-    {RS_E_USAGE, "bad arguments, a refused configuration, an output redscope will not write (it "
+    {RS_E_USAGE, "bad arguments, a refused configuration, a kernel that does not compile or "
+                 "breaks the contract, an output redscope will not write (it "
                  "exists and no --force, a link, not a regular file, a shipped preset's name, the "
                  "file being read), or nothing asked for in a recording"},
     {RS_E_NODRIVER, "no NVIDIA driver (or no NCCL, for what needs it)"},
