@@ -1,4 +1,4 @@
-/* run, ladder and sweep with --replay and no preset: the settings not given
+/* ladder and sweep with --replay and no preset: the settings not given
  * are those of a configuration of that command in the recording that holds
  * the ones given, and its kernels where none is given, as the explorer
  * opens a recording: `ladder --replay FILE` shows the ladder FILE holds,

@@ -160,9 +160,14 @@ static int pair_across(const rs_recording *a, const rs_recording *b, int *match,
                        char *across, size_t len)
 {
     char *left_a = calloc((size_t)a->count + 1, 1), *left_b = calloc((size_t)b->count + 1, 1);
-    int paired = 0;
-    for (int i = 0; left_a && i < a->count; i++) left_a[i] = match[i] < 0;
-    for (int j = 0; left_b && j < b->count; j++) left_b[j] = !used[j];
+    int paired = 0, na = 0, nb = 0;
+    for (int i = 0; left_a && i < a->count; i++) na += left_a[i] = match[i] < 0;
+    for (int j = 0; left_b && j < b->count; j++) nb += left_b[j] = !used[j];
+    if (na > 1024 || nb > 1024) { /* a ladder's steps, not a file's thousands: bounded */
+        free(left_a);
+        free(left_b);
+        return 0;
+    }
     const rs_row *ra = left_a ? one_config(a, left_a) : NULL;
     const rs_row *rb = left_b ? one_config(b, left_b) : NULL;
     const unsigned long long d = ra && rb ? config_differ(&ra->result.req, &rb->result.req) : 0;
