@@ -162,7 +162,7 @@ void ui_footer_text(ui_screen screen, int width, const char *run, char *buf, int
             const ui_binding *b = &ui_bindings[i];
             if (b->footer != order || !(b->screens & UI_ON(screen)) || !b->name[0]) continue;
             const int w = footer_item(b, run, item, (int)sizeof item);
-            if (used + w + tail_len > width - 1 || used + w + tail_len >= len) continue;
+            if (w <= 0 || used + w + tail_len > width - 1 || used + w + tail_len >= len) continue;
             memcpy(buf + used, item, (size_t)w + 1);
             used += w;
         }

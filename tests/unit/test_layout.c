@@ -63,9 +63,15 @@ static void keys(void)
         }
         char footer[512];
         for (int w = UI_MIN_COLS; w <= 300; w += 23) {
-            ui_footer_text(s, w, NULL, footer, sizeof footer);
-            CHECK_MSG((int)strlen(footer) < w, "footer of %s wider than %d", ui_screen_name(s), w);
-            CHECK_STR_CONTAINS(footer, "quit");
+            static const char *const runs[] = {NULL, "show", "compile", ""};
+            for (int k = 0; k < 4; k++) { /* Enter named by the source, or left out */
+                memset(footer, 'x', sizeof footer);
+                ui_footer_text(s, w, runs[k], footer, sizeof footer);
+                CHECK_MSG(memchr(footer, 0, sizeof footer) && (int)strlen(footer) < w,
+                          "footer of %s wider than %d", ui_screen_name(s), w);
+                CHECK_STR_CONTAINS(footer, "quit");
+                if (k == 3 && s == UI_SCREEN_EXPLORER) CHECK(!strstr(footer, "Enter"));
+            }
         }
         CHECK(ui_key_action(s, 'q') == UI_ACT_QUIT);
     }
