@@ -7,7 +7,9 @@
 #include "draw.h"
 
 /* The settings that select a result, as a title that fits width: the
- * longest of four forms that does. */
+ * longest form that does. The lead (the variant) goes last: the counters,
+ * then the words, then reps, finish and the extras, then n and the block
+ * go before it. */
 static void title_of(const rs_request *r, const char *lead, const char *f, const char *fs,
                      int width, char *buf, size_t len)
 {
@@ -33,17 +35,22 @@ static void title_of(const rs_request *r, const char *lead, const char *f, const
         snprintf(nl, sizeof nl, "n %s %s ", n, sep);
         snprintf(ns, sizeof ns, "%s %s ", n, sep);
     }
-    for (int form = 0; form < 5; form++) {
-        const int with_lead = lead && form < 3;
-        char head[96] = "";
-        if (with_lead) snprintf(head, sizeof head, "%.60s %s ", lead, sep);
+    char head[96] = "";
+    if (lead) snprintf(head, sizeof head, "%.60s %s ", lead, sep);
+    for (int form = 0; form < 7; form++) {
         if (form < 2)
             snprintf(buf, len, "%s%s %s %s %sblock %u %s %s %s %u rep%s%s%s", head, t, o, sep, nl,
                      r->block, sep, f, sep, r->reps, r->reps == 1 ? "" : "s", extra,
                      form == 0 ? m : "");
-        else if (form < 4)
+        else if (form == 2)
             snprintf(buf, len, "%s%s %s %s %sb %u %s %s %s %u rep%s%s", head, t, o, sep, ns,
                      r->block, sep, fs, sep, r->reps, r->reps == 1 ? "" : "s", extra);
+        else if (form == 3)
+            snprintf(buf, len, "%s%s %s %s %sb %u", head, t, o, sep, ns, r->block);
+        else if (form == 4)
+            snprintf(buf, len, "%s%s %s", head, t, o);
+        else if (form == 5 && lead)
+            snprintf(buf, len, "%.60s", lead);
         else
             snprintf(buf, len, "%s %s %s%sb%u %s r%u%s", t, o, r->n ? n : "", r->n ? " " : "",
                      r->block, fs, r->reps, extra);

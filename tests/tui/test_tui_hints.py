@@ -161,7 +161,25 @@ def pinned_elsewhere():
         t.close()
 
 
-TESTS = [replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere]
+def title_keeps_variant():
+    """At projector sizes (80 and 100 columns) the result's title keeps the
+    variant and drops reps and finish first."""
+    for cols in (80, 100):
+        t = explorer("--replay " + os.path.join(RECS, "h200-demo.jsonl"), cols=cols, rows=30)
+        try:
+            t.wait_for("REPLAY")
+            t.wait_for("reps")
+            t.keys("Down", "Down", "Enter")  # from sequential (4) to unroll_warp_volatile (6)
+            s = settle(t)
+            title = s.splitlines()[1].split("\u2510\u250c", 1)[-1]
+            check("unroll_warp_volatile" in title and "int32 sum" in title,
+                  f"{cols} columns: the result's title names the variant", s)
+        finally:
+            t.close()
+
+
+TESTS = [replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
+         title_keeps_variant]
 for fn in TESTS:
     if len(sys.argv) < 2 or fn.__name__ in sys.argv[1:]:
         fn()
