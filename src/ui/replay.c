@@ -11,6 +11,7 @@
 #include "sweep_screen.h"
 #include "ladder.h"
 #include "replay.h"
+#include "core/ukernel.h"
 #include "formats/stalls_io.h"
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
@@ -276,7 +277,9 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         int count = 0, only = 0;
         for (int v = 0; v < RS_VARIANT_COUNT; v++)
             if (q->variants & RS_VARIANT_BIT(v)) count++, only = v;
-        if (count == 1)
+        if (count == 1 && only == RS_V_KERNEL && q->kernel[0]) /* which file: configs differ */
+            snprintf(vars, sizeof vars, "%.20s", rs_ukernel_basename(q->kernel));
+        else if (count == 1)
             snprintf(vars, sizeof vars, "%.20s", rs_variant_name(only));
         else
             snprintf(vars, sizeof vars, "%d variants", count);
@@ -289,9 +292,13 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         snprintf(to, sizeof to, "%s %s", rs_dtype_name(q->type), rs_op_name(q->op));
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         if (sel) ui_blank(y, x, w, R_SELECTED);
+        char more[96]; /* counters, and the input where it is not the random one */
+        snprintf(more, sizeof more, "%.40s%s%s", q->metrics,
+                 q->dist != RS_DIST_RANDOM ? ", input " : "",
+                 q->dist != RS_DIST_RANDOM ? rs_dist_name(q->dist) : "");
         ui_putf(y, x, w, role, "%s%s%2d %-6s %-20s %-6s %-11s %-12s %5u %-11s %4u %s",
                 sel ? ui_glyph(G_SELECT) : " ", k == a->rp->cur ? "*" : " ", k + 1, c->command,
-                vars, g, to, n, q->block, rs_finish_name(q->finish), q->reps, q->metrics);
+                vars, g, to, n, q->block, rs_finish_name(q->finish), q->reps, more);
     }
     char against[RS_NOTE_MAX + 64];
     snprintf(against, sizeof against, " * the configuration shown; A: %s%s ",

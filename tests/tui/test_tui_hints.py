@@ -39,7 +39,10 @@ def replay_counters():
     try:
         t.wait_for("REPLAY")
         t.keys("R")
-        t.wait_for("Recording")
+        s = t.wait_for("Recording") or t.screen()
+        rows = [l for l in s.splitlines() if " run " in l]
+        check(len(rows) == 2 and "lab-tail.cu" in rows[0] and "fault.cu" in rows[1],
+              "the Recording screen tells its two kernel runs apart by file", s)
         t.keys("Down", "Enter")
         s = t.wait_for("Counters were not collected") or t.screen()
         why = " ".join(s.split())
