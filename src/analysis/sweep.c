@@ -202,6 +202,11 @@ int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
     text[0] = '\0';
     rs_sweep_lead seg[RS_SWEEP_MAX_SIZES];
     const int segments = rs_sweep_leads(s, seg, RS_SWEEP_MAX_SIZES);
+    int measured = 0; /* the sizes where some series has a time */
+    for (int i = 0; i < s->sizes.count; i++) {
+        double t;
+        measured += fastest(s, i, &t) >= 0;
+    }
     for (int k = 0; k < segments; k++) {
         char a[32], b[32];
         rs_sweep_size_name(s, s->sizes.n[seg[k].first], a, sizeof a);
@@ -211,6 +216,10 @@ int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
         if (segments == 1 && seg[k].first == seg[k].last) /* one size: no crossover to find */
             w = snprintf(text + used, len - used, "%s fastest at the one size measured (%s)", name,
                          a);
+        else if (segments == 1 && measured < s->sizes.count)
+            w = snprintf(text + used, len - used,
+                         "%s fastest at every size measured (%d of %d, %s to %s)", name, measured,
+                         s->sizes.count, a, b);
         else if (segments == 1)
             w = snprintf(text + used, len - used, "%s fastest at every size (%s to %s)", name, a,
                          b);
@@ -225,6 +234,8 @@ int rs_sweep_crossovers(const rs_sweep *s, char *text, size_t len)
         if (w < 0 || (size_t)w >= len - used) break;
         used += (size_t)w;
     }
+    if (segments > 1 && measured < s->sizes.count && used < len) /* the gaps are not leads */
+        snprintf(text + used, len - used, " (%d of %d sizes measured)", measured, s->sizes.count);
     return segments;
 }
 

@@ -171,6 +171,12 @@ with open(TEMPLATE, encoding="utf-8") as f:
 rc, out, err = run("compile", gs)
 check(rc == 2 and "'grid-stride' takes no value, not 'yes'" in err, f"grid-stride yes: {rc} {err}")
 
+# 17. A sweep's lead over the sizes it measured says how many it measured.
+rc, out, err = run("sweep", "--replay", DEMO, "--type", "float32", "--range", "2^10..2^28",
+                   "--variants", "vectorized,cub", "--finish", "auto", "--reps", "20")
+check(rc == 0 and "vectorized fastest at every size measured (2 of 19, 2^24 to 2^28)" in out,
+      f"sweep with 2 of 19 sizes recorded: {rc} {[l for l in out.splitlines() if 'fastest' in l]}")
+
 # 12. JSON without the noise of a float widened to a double: a cudaEvent
 # time is written with its float's digits (0.087456, not
 # 0.08745600283145905); the request says stalls 1 only where the output has
