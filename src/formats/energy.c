@@ -125,8 +125,10 @@ void rs_fmt_j_per_gb(double v, char *buf, size_t len)
 {
     if (!(v > 0.0) || isinf(v))
         snprintf(buf, len, "-");
+    else if (v < 100.0) /* two decimals, so a column's points line up */
+        snprintf(buf, len, "%.2f", v);
     else
-        snprintf(buf, len, "%.3g", v);
+        snprintf(buf, len, "%.0f", v);
 }
 
 void rs_energy_describe(const rs_energy *en, int utf8, char *buf, size_t len)

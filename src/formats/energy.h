@@ -28,7 +28,7 @@ void rs_energy_csv(FILE *f, const rs_energy *en, int ran);
 
 /* 8.9 mJ, 412 µJ, 1.20 J ("-": none). */
 void rs_fmt_energy(double joules, int utf8, char *buf, size_t len);
-/* 0.133 (J/GB, three significant digits; "-": none). */
+/* 0.13, 1.11, 213 (J/GB: two decimals below 100, so a column lines up; "-": none). */
 void rs_fmt_j_per_gb(double v, char *buf, size_t len);
 /* run's line: "8.9 mJ per reduction, 0.133 J/GB read: 402 W on average
  * over 1.00 s (...)", or "not measured: why". */

@@ -53,7 +53,7 @@ lines = out.splitlines()
 head = next((l for l in lines if l.startswith("  #")), "")
 vec = next((l for l in lines if " vectorized " in l), "")
 check(rc == 0 and "J/GB" in head and "vs CPU" not in head and
-      f"{recorded[(2 ** 28, 'vectorized')]['j_per_gb']:.3g}" in vec.split(),
+      f"{recorded[(2 ** 28, 'vectorized')]['j_per_gb']:.2f}" in vec.split(),
       f"ladder table: the J/GB column: {head} / {vec}")
 check(max(len(l) for l in lines) <= 120, f"ladder table fits 120 columns: {lines}")
 rc, out, err = run("ladder", "--replay", REC, "--n", "2^28", "--energy", "--wide")
@@ -65,7 +65,7 @@ e = recorded[(2 ** 24, "vectorized")]  # run replays the ladder's row of it, not
 rc, out, err = run("run", "--replay", REC, "--n", "2^24", "--variant", "vectorized", "--energy")
 line = next((l for l in out.splitlines() if l.startswith("energy")), "")
 check(rc == 0 and f"{e['energy_j'] * 1e3:.3g} mJ per reduction" in line and
-      f"{e['j_per_gb']:.3g} J/GB read" in line and f"{e['power_w']:.0f} W on average" in line and
+      f"{e['j_per_gb']:.2f} J/GB read" in line and f"{e['power_w']:.0f} W on average" in line and
       f"{e['energy_reps']:,} reductions" in line, f"run's energy line: {line}")
 
 # A configuration recorded twice (the ladder's row with counters, the
@@ -78,7 +78,7 @@ check(rc == 0 and "DRAM read" in out and "6.72 ms median" in out,
 rc, out, err = run("sweep", "--replay", REC, "--energy")
 grid = out.split("energy per GB read", 1)[1].splitlines()[2:9] if "energy per GB read" in out else []
 check(rc == 0 and len(grid) == 7 and
-      f"{swept[(2 ** 28, 'atomic')]['j_per_gb']:.3g}" in grid[-1].split(),
+      f"{swept[(2 ** 28, 'atomic')]['j_per_gb']:.2f}" in grid[-1].split(),
       f"sweep: the J/GB grid: {out}")
 
 # The handout: the J/GB column and the Why's energy sentences.
@@ -153,7 +153,7 @@ for cols, rows_, pct in ((80, 24, False), (110, 30, True), (120, 32, True)):
         s = t.wait_for("J/GB") or t.screen()
         head = next((l for l in s.splitlines() if " variant " in l), "")
         vec = next((l for l in s.splitlines() if " vectorized " in l), "")
-        want = f"{recorded[(2 ** 24, 'vectorized')]['j_per_gb']:.3g}"
+        want = f"{recorded[(2 ** 24, 'vectorized')]['j_per_gb']:.2f}"
         check("J/GB" in head and want in vec.split() and ("%read" in head) == pct,
               f"Ladder screen at {cols} columns: J/GB beside the step", s)
         check(all(len(l) <= cols for l in s.splitlines()), f"{cols} columns hold it", s)

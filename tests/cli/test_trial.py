@@ -177,6 +177,13 @@ rc, out, err = run("sweep", "--replay", DEMO, "--type", "float32", "--range", "2
 check(rc == 0 and "vectorized fastest at every size measured (2 of 19, 2^24 to 2^28)" in out,
       f"sweep with 2 of 19 sizes recorded: {rc} {[l for l in out.splitlines() if 'fastest' in l]}")
 
+# 17. J/GB in one column with one number of decimals, so its points line up.
+rc, out, err = run("ladder", "--replay", os.path.join(RECS, "h100-energy.jsonl"), "--n", "2^28",
+                   "--energy")
+cells = re.findall(r"(?:yes|WRONG) +(\S+)", out)
+check(rc == 0 and len(cells) == 14 and all(re.fullmatch(r"\d+\.\d\d", c) for c in cells),
+      f"J/GB: two decimals in every row: {cells}")
+
 # 12. JSON without the noise of a float widened to a double: a cudaEvent
 # time is written with its float's digits (0.087456, not
 # 0.08745600283145905); the request says stalls 1 only where the output has
