@@ -15,15 +15,22 @@
 #include "core/snippets.h"
 #include "why.h"
 
+/* Whether a and b are of one configuration (type, op, n, block, input). */
+static int same_settings(const rs_request *a, const rs_request *b)
+{
+    for (int f = 0; f < RS_FIELD_COUNT; f++)
+        if (rs_fields[f].ident == RS_ID_CONFIG && !rs_field_same(a, b, &rs_fields[f])) return 0;
+    return 1;
+}
+
 /* The counter set as the header says it: what the next run collects. */
 static void counters_state(const ui_app *a, char *buf, size_t len)
 {
-    if (a->replay) { /* what the configuration shown holds, not what a run would */
+    if (a->replay) { /* what the recording holds at the settings shown, not what a run would */
         int any = 0;
-        const rs_rec_config *c =
-            a->rp->cur >= 0 && a->rp->cur < a->rp->n ? &a->rp->configs[a->rp->cur] : NULL;
-        for (int i = c ? c->first : 0; c && i < c->first + c->count && i < a->rec.count; i++)
-            any |= a->rec.rows[i].status == RS_OK && a->rec.rows[i].result.metrics.requested;
+        for (int i = 0; i < a->rec.count && !any; i++)
+            any = a->rec.rows[i].status == RS_OK && a->rec.rows[i].result.metrics.requested &&
+                  same_settings(&a->rec.rows[i].result.req, &a->cfg);
         snprintf(buf, len, any ? "counters recorded" : "no counters recorded");
     } else if (!a->gpu.counters_ok) {
         snprintf(buf, len, "counters off (unavailable)");

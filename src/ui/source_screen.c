@@ -210,8 +210,10 @@ static int draw_view(const ui_app *a, const rs_result *res, const char *label, u
     const rs_stalls *s = rs_result_stalls(res);
     if (!s->valid) {
         ui_putf(r.y, r.x, r.w, R_WARN, "%s: %s", label,
-                s->requested ? s->why
-                : a->replay  ? "no stall view: the recording holds no PC samples of it"
+                res->req.variant == RS_V_CPU
+                    ? "no stall view: the CPU baseline runs on a host thread, not on the GPU"
+                : s->requested ? s->why
+                : a->replay    ? "no stall view: the recording holds no PC samples of it"
                 : ui_enter_does(a) == UI_ENTER_COMPILES
                     ? "no stall view: PC sampling needs an NVIDIA GPU (R replays a recording)"
                     : "no stall view: Enter runs it with PC sampling");

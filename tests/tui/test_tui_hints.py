@@ -181,7 +181,55 @@ def title_keeps_variant():
             t.close()
 
 
-TESTS = [replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
+def header_counters():
+    """The header's "counters recorded" is of the settings shown: after the
+    recorded sweep (no counters), the harris-2007 preset's ladder shows bank
+    conflicts, and the header says they were recorded."""
+    t = explorer("--replay " + os.path.join(RECS, "h200-demo.jsonl"))
+    try:
+        t.wait_for("REPLAY")
+        t.wait_for("reps")
+        t.keys("R")  # the recorded sweep, configuration 6: no counters
+        t.wait_for("Recording")
+        t.keys(*["Down"] * 5, "Enter")
+        s = t.wait_for("no counters recorded") or t.screen()
+        check("no counters recorded" in s.splitlines()[0], "the recorded sweep: no counters", s)
+        t.keys("P")
+        t.wait_for("harris-2007")
+        for _ in range(12):
+            if "\u25b6 harris-2007" in t.screen():
+                break
+            t.keys("Down")
+            time.sleep(0.1)
+        t.keys("Enter")
+        time.sleep(0.3)
+        t.keys("Enter")
+        s = t.wait_for("bank conflicts") or t.screen()
+        top = s.splitlines()[0]
+        check("bank conflicts" in s and "no counters recorded" not in top
+              and "counters recorded" in top, "the header: counters recorded, as shown", s)
+    finally:
+        t.close()
+
+
+def cpu_source():
+    """W on the cpu row: it runs on a host thread, which PC sampling never
+    sees; not "the recording holds no PC samples of it"."""
+    t = explorer("--replay " + os.path.join(RECS, "h200-demo.jsonl"))
+    try:
+        t.wait_for("REPLAY")
+        t.wait_for("reps")
+        t.keys(*["Down"] * 11, "Enter")  # from sequential (4) to cpu (15)
+        time.sleep(0.4)
+        t.keys("W")
+        s = t.wait_for("stall view") or t.screen()
+        check("cpu: no stall view: the CPU baseline runs on a host thread" in s
+              and "holds no PC samples" not in s, "the cpu row's stall view says why none", s)
+    finally:
+        t.close()
+
+
+TESTS = [cpu_source, header_counters, replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
          title_keeps_variant]
 for fn in TESTS:
     if len(sys.argv) < 2 or fn.__name__ in sys.argv[1:]:
