@@ -162,25 +162,40 @@ static int config_for(const ui_app *a, const rs_request *want, unsigned ask)
 }
 
 /* Open on the configuration asked for when it is recorded, else the first. */
-static void open_on(ui_app *a, const char *path, const rs_request *want, unsigned ask)
+/* The settings asked for (the bits of ask) as words: " float32, n 2^20". */
+static void asked_words(const rs_request *want, unsigned ask, char *what, size_t wlen)
 {
-    const int k = ask ? config_for(a, want, ask) : 0;
-    ui_replay_pick(a, k < 0 ? 0 : k, strcmp(a->rp->configs[k < 0 ? 0 : k].command, "sweep") == 0);
-    if (k >= 0) {
-        ui_status(a, R_GOOD, "replaying %s: %d configuration%s, R lists them", path, a->rp->n,
-                  a->rp->n == 1 ? "" : "s");
-        return;
-    }
-    char size[32], n[40], blk[24], what[128] = "";
+    char size[32], n[40], blk[24];
     rs_format_size(want->n, size, sizeof size);
     snprintf(n, sizeof n, "n %s", size);
     snprintf(blk, sizeof blk, "block %u", want->block);
     const char *part[4] = {rs_dtype_name(want->type), rs_op_name(want->op), n, blk}; /* bit order */
     size_t len = 0;
-    for (int f = 0; f < 4; f++)
+    what[0] = '\0';
+    for (int f = 0; f < 4 && len < wlen; f++)
         if (ask & (1u << f))
-            len +=
-                (size_t)snprintf(what + len, sizeof what - len, "%s%s", len ? ", " : " ", part[f]);
+            len += (size_t)snprintf(what + len, wlen - len, "%s%s", len ? ", " : " ", part[f]);
+}
+
+static void open_on(ui_app *a, const char *path, const rs_request *want, unsigned ask)
+{
+    const int k = ask ? config_for(a, want, ask) : 0;
+    ui_replay_pick(a, k < 0 ? 0 : k, strcmp(a->rp->configs[k < 0 ? 0 : k].command, "sweep") == 0);
+    char what[128];
+    asked_words(want, ask, what, sizeof what);
+    if (k >= 0 && what[0] && !(ask & UI_ASK_SHOWN)) { /* which one, and what else it set */
+        char is[256];
+        rs_rec_config_describe(&a->rp->configs[k], ui_glyph(G_SEP), is, sizeof is);
+        ui_status(a, R_GOOD,
+                  "replaying configuration %d of %d, the first with%s: %s (R lists them)", k + 1,
+                  a->rp->n, what, is);
+        return;
+    }
+    if (k >= 0) {
+        ui_status(a, R_GOOD, "replaying %s: %d configuration%s, R lists them", path, a->rp->n,
+                  a->rp->n == 1 ? "" : "s");
+        return;
+    }
     ui_status(a, R_WARN, "not recorded:%s%s; configuration 1 of %d shown (R lists them)", what,
               ask & UI_ASK_SHOWN ? "" : " as asked", a->rp->n);
 }

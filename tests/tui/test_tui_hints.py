@@ -229,7 +229,21 @@ def cpu_source():
         t.close()
 
 
-TESTS = [cpu_source, header_counters, replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
+def replay_opened_on():
+    """--replay with --n opens the first configuration that holds it (the
+    float64 sweep of the demo for 2^20) and says which, not silently."""
+    t = explorer("--replay " + os.path.join(RECS, "h200-demo.jsonl") + " --n 2^20", cols=200)
+    try:
+        t.wait_for("REPLAY")
+        s = t.wait_for("configuration 6 of 6") or t.screen()
+        line = status_line(s)
+        check("replaying configuration 6 of 6, the first with n 2^20: sweep" in line
+              and "float64 sum" in line, "the configuration a setting opened, said", s)
+    finally:
+        t.close()
+
+
+TESTS = [replay_opened_on, cpu_source, header_counters, replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
          title_keeps_variant]
 for fn in TESTS:
     if len(sys.argv) < 2 or fn.__name__ in sys.argv[1:]:
