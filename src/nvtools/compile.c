@@ -275,8 +275,15 @@ static rs_status check_signature(const char *path, const char *text, const char 
     snprintf(inc_opt, sizeof inc_opt, "--include-path=%s", include_dir());
     const char *opts[] = {arch_opt, "-std=c++17", "--pre-include=redscope.h", inc_opt};
     rc = nv.compile(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+    int broke = 0; /* the assertion's own failure, not another of this second pass */
+    size_t n = 0;
+    if (rc != 0 && nv.log_size(prog, &n) == 0 && n < (64u << 20)) {
+        char *log = calloc(n + 1, 1);
+        if (log && nv.log(prog, log) == 0) broke = strstr(log, "rs_contract") != NULL;
+        free(log);
+    }
     nv.destroy(&prog);
-    if (rc == 0) return RS_OK;
+    if (!broke) return RS_OK;
     return rs_fail(err, RS_E_USAGE,
                    "%s: %s's parameters are not the contract's (const RS_T *in, RS_ACC *out, "
                    "unsigned long long n), in that order: an 8-byte n of another type or "
