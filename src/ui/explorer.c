@@ -28,9 +28,14 @@ static void counters_state(const ui_app *a, char *buf, size_t len)
 {
     if (a->replay) { /* what the recording holds at the settings shown, not what a run would */
         int any = 0;
-        for (int i = 0; i < a->rec.count && !any; i++)
-            any = a->rec.rows[i].status == RS_OK && a->rec.rows[i].result.metrics.requested &&
-                  same_settings(&a->rec.rows[i].result.req, &a->cfg);
+        for (int k = 0; k < a->rp->n && !any; k++) { /* by configuration: drawn every frame */
+            const rs_rec_config *c = &a->rp->configs[k];
+            if (a->cfg.n < c->n_lo || a->cfg.n > c->n_hi) continue;
+            for (int i = c->first; i < c->first + c->count && i < a->rec.count && !any; i++)
+                any = a->rec.rows[i].result.req.n == a->cfg.n && a->rec.rows[i].status == RS_OK &&
+                      a->rec.rows[i].result.metrics.requested &&
+                      same_settings(&a->rec.rows[i].result.req, &a->cfg);
+        }
         snprintf(buf, len, any ? "counters recorded" : "no counters recorded");
     } else if (!a->gpu.counters_ok) {
         snprintf(buf, len, "counters off (unavailable)");
