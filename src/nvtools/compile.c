@@ -31,6 +31,8 @@ static struct {
     int (*log)(nvrtc_program, char *);
     int (*cubin_size)(nvrtc_program, size_t *);
     int (*cubin)(nvrtc_program, char *);
+    int (*ptx_size)(nvrtc_program, size_t *);
+    int (*ptx)(nvrtc_program, char *);
     int (*version)(int *, int *);
     const char *(*error_string)(int);
 } nv;
@@ -61,6 +63,8 @@ static void load(void)
                 {(void **)&nv.log, "nvrtcGetProgramLog"},
                 {(void **)&nv.cubin_size, "nvrtcGetCUBINSize"},
                 {(void **)&nv.cubin, "nvrtcGetCUBIN"},
+                {(void **)&nv.ptx_size, "nvrtcGetPTXSize"},
+                {(void **)&nv.ptx, "nvrtcGetPTX"},
                 {(void **)&nv.version, "nvrtcVersion"},
                 {(void **)&nv.error_string, "nvrtcGetErrorString"}};
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
@@ -265,24 +269,45 @@ static rs_status check_signature(const char *path, const char *text, const char 
     if (!src) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     snprintf(src, len, "%s", text);
     snprintf(src + strlen(text), len - strlen(text), check, entry);
-    const char *hdr[] = {prelude}, *names[] = {"redscope.h"};
+    /* the marker rs_block_result leaves in this pass alone (the build that
+     * runs has none): in the PTX only where a call of it survives */
+    const size_t plen = strlen(prelude) + 64;
+    char *marked = malloc(plen);
+    if (!marked) {
+        free(src);
+        return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    }
+    snprintf(marked, plen, "#define RS_CONTRACT_PASS 1\n%s", prelude);
+    const char *hdr[] = {marked}, *names[] = {"redscope.h"};
     nvrtc_program prog = NULL;
     int rc = nv.create(&prog, src, path, 1, hdr, names);
     free(src);
+    free(marked);
     if (rc != 0) return rs_fail(err, RS_E_NOMEM, "NVRTC could not take the program");
     char arch_opt[48], inc_opt[560];
     snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=compute_%d", arch);
     snprintf(inc_opt, sizeof inc_opt, "--include-path=%s", include_dir());
     const char *opts[] = {arch_opt, "-std=c++17", "--pre-include=redscope.h", inc_opt};
     rc = nv.compile(prog, (int)(sizeof opts / sizeof opts[0]), opts);
-    int broke = 0; /* the assertion's own failure, not another of this second pass */
+    int broke = 0, reached = -1; /* the assertion's own failure, not another of this pass */
     size_t n = 0;
+    if (rc == 0 && nv.ptx_size(prog, &n) == 0 && n < (64u << 20)) {
+        char *ptx = calloc(n + 1, 1);
+        if (ptx && nv.ptx(prog, ptx) == 0) reached = strstr(ptx, "rs_block_result reached") != NULL;
+        free(ptx);
+    }
     if (rc != 0 && nv.log_size(prog, &n) == 0 && n < (64u << 20)) {
         char *log = calloc(n + 1, 1);
         if (log && nv.log(prog, log) == 0) broke = strstr(log, "rs_contract") != NULL;
         free(log);
     }
     nv.destroy(&prog);
+    if (reached == 0)
+        return rs_fail(err, RS_E_USAGE,
+                       "%s: %s never reaches rs_block_result(out, v): the compiler dropped every "
+                       "call of it (under #if 0, if (0), or in a helper nothing calls); every "
+                       "thread of a block calls it once, at the end (conf/kernels/template.cu)",
+                       path, entry);
     if (!broke) return RS_OK;
     return rs_fail(err, RS_E_USAGE,
                    "%s: %s's parameters are not the contract's (const RS_T *in, RS_ACC *out, "

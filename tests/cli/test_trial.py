@@ -158,6 +158,23 @@ rc, out, err = run("diff", DEMO, os.path.join(TMP, "b64.jsonl"))
 check(rc == 0 and "across" not in err and "only in B (12 rows)" in out,
       f"diff of many configurations against one: not paired across: {rc} {err} {out[-300:]}")
 
+# 13. ... and a call of rs_block_result the compiler keeps: one under
+# #if 0, under if (0) or in a helper nothing calls is no call at all.
+CALL = "    rs_block_result(out, rs_shared[0]);"
+check(CALL in TEXT, "the template's call of rs_block_result")
+for name, text in (
+        ("hash_if0", TEXT.replace(CALL, "#if 0\n" + CALL + "\n#endif")),
+        ("if_zero", TEXT.replace(CALL, "    if (0) rs_block_result(out, rs_shared[0]);")),
+        ("helper", TEXT.replace(CALL, "").replace(
+            SIG, "__device__ void never_called(RS_ACC *out, RS_ACC v) { rs_block_result(out, v); }\n"
+            + SIG, 1))):
+    path = os.path.join(TMP, name + ".cu")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    rc, out, err = run("compile", path)
+    check(rc == 2 and "never reaches rs_block_result(out, v)" in err,
+          f"{name}: no call that runs: refused: {rc} {err[:300]}")
+
 # 17. Smaller: a mistyped command is answered with the one meant; a
 # directive that takes no value refuses one.
 for args in (("lader",), ("help", "lader")):
