@@ -307,6 +307,17 @@ int rs_request_same_config(const rs_request *a, const rs_request *b, int sweep)
     return 1;
 }
 
+_Static_assert(RS_FIELD_COUNT <= 64, "rs_request_config_diff: a bit per field");
+
+uint64_t rs_request_config_diff(const rs_request *a, const rs_request *b)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < RS_FIELD_COUNT; i++)
+        if (rs_fields[i].ident == RS_ID_CONFIG && !rs_field_same(a, b, &rs_fields[i]))
+            m |= UINT64_C(1) << i;
+    return m;
+}
+
 /* A list item without the blanks around it, cut to fit. */
 static void token_name(const char *s, size_t len, char *buf, size_t n)
 {

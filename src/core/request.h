@@ -224,6 +224,11 @@ int rs_request_equal(const rs_request *a, const rs_request *b);
  * RS_ID_HOW fields equal (n too unless `sweep`: a sweep's rows vary it). */
 int rs_request_same_config(const rs_request *a, const rs_request *b, int sweep);
 
+/* The settings of a configuration (RS_ID_CONFIG: type, op, n, block,
+ * input) in which a and b differ: bit id of each field that does (0: one
+ * configuration). diff pairs across them, the explorer names them. */
+uint64_t rs_request_config_diff(const rs_request *a, const rs_request *b);
+
 /* 1 when one field holds the same value in a and b. */
 int rs_field_same(const rs_request *a, const rs_request *b, const rs_field *f);
 

@@ -109,21 +109,6 @@ static int paired(const rs_diff_pair *out, int n, int side_a, const rs_request *
     return 0;
 }
 
-/* The settings of a configuration (type, op, n, block, input) in which
- * two requests differ, a bit per field of rs_fields. */
-static unsigned long long config_differ(const rs_request *a, const rs_request *b)
-{
-    unsigned long long m = 0;
-    for (int f = 0; f < RS_FIELD_COUNT && f < 64; f++) {
-        if (rs_fields[f].ident != RS_ID_CONFIG) continue;
-        char x[512], y[512];
-        rs_field_format(a, &rs_fields[f], x, sizeof x);
-        rs_field_format(b, &rs_fields[f], y, sizeof y);
-        if (strcmp(x, y) != 0) m |= 1ull << f;
-    }
-    return m;
-}
-
 /* The one configuration a side's unpaired rows share (its first row), or
  * NULL where they are of several or none. */
 static const rs_row *one_config(const rs_recording *r, const char *left)
@@ -133,19 +118,19 @@ static const rs_row *one_config(const rs_recording *r, const char *left)
         if (!left[i]) continue;
         if (!first)
             first = &r->rows[i];
-        else if (config_differ(&first->result.req, &r->rows[i].result.req))
+        else if (rs_request_config_diff(&first->result.req, &r->rows[i].result.req))
             return NULL;
     }
     return first;
 }
 
 /* b's request with a's settings in the fields of differ. */
-static rs_request with_settings(const rs_request *b, const rs_request *a, unsigned long long differ)
+static rs_request with_settings(const rs_request *b, const rs_request *a, uint64_t differ)
 {
     rs_request r = *b;
     rs_error err;
-    for (int f = 0; f < RS_FIELD_COUNT && f < 64; f++)
-        if (differ & (1ull << f)) {
+    for (int f = 0; f < RS_FIELD_COUNT; f++)
+        if (differ & (UINT64_C(1) << f)) {
             char v[512];
             rs_field_format(a, &rs_fields[f], v, sizeof v);
             rs_field_set(&r, &rs_fields[f], v, &err);
@@ -170,7 +155,7 @@ static int pair_across(const rs_recording *a, const rs_recording *b, int *match,
     }
     const rs_row *ra = left_a ? one_config(a, left_a) : NULL;
     const rs_row *rb = left_b ? one_config(b, left_b) : NULL;
-    const unsigned long long d = ra && rb ? config_differ(&ra->result.req, &rb->result.req) : 0;
+    const uint64_t d = ra && rb ? rs_request_config_diff(&ra->result.req, &rb->result.req) : 0;
     for (int i = 0; d && i < a->count; i++)
         for (int j = 0; match[i] < 0 && j < b->count; j++) {
             if (used[j]) continue;
@@ -181,8 +166,8 @@ static int pair_across(const rs_recording *a, const rs_recording *b, int *match,
                 used[j] = 1, match[i] = j, paired++;
         }
     size_t at = 0;
-    for (int f = 0; paired && f < RS_FIELD_COUNT && f < 64 && at < len; f++)
-        if (d & (1ull << f)) {
+    for (int f = 0; paired && f < RS_FIELD_COUNT && at < len; f++)
+        if (d & (UINT64_C(1) << f)) {
             char x[128], y[128];
             rs_field_format(&ra->result.req, &rs_fields[f], x, sizeof x);
             rs_field_format(&rb->result.req, &rs_fields[f], y, sizeof y);

@@ -15,14 +15,6 @@
 #include "core/snippets.h"
 #include "why.h"
 
-/* Whether a and b are of one configuration (type, op, n, block, input). */
-static int same_settings(const rs_request *a, const rs_request *b)
-{
-    for (int f = 0; f < RS_FIELD_COUNT; f++)
-        if (rs_fields[f].ident == RS_ID_CONFIG && !rs_field_same(a, b, &rs_fields[f])) return 0;
-    return 1;
-}
-
 /* The counter set as the header says it: what the next run collects. */
 static void counters_state(const ui_app *a, char *buf, size_t len)
 {
@@ -34,7 +26,7 @@ static void counters_state(const ui_app *a, char *buf, size_t len)
             for (int i = c->first; i < c->first + c->count && i < a->rec.count && !any; i++)
                 any = a->rec.rows[i].result.req.n == a->cfg.n && a->rec.rows[i].status == RS_OK &&
                       a->rec.rows[i].result.metrics.requested &&
-                      same_settings(&a->rec.rows[i].result.req, &a->cfg);
+                      !rs_request_config_diff(&a->rec.rows[i].result.req, &a->cfg);
         }
         snprintf(buf, len, any ? "counters recorded" : "no counters recorded");
     } else if (!a->gpu.counters_ok) {

@@ -3,7 +3,6 @@
  * a result is compared with. It calls no screen. */
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "app.h"
 #include "kernel.h"
@@ -48,13 +47,12 @@ void ui_pinned_label(const ui_app *a, const rs_request *shown, char *label, size
     char what[128]; /* with its GPUs and finish, where it spans several */
     size_t at = (size_t)snprintf(label, len, "pinned %s",
                                  rs_request_label(&a->pinned.result.req, what, sizeof what));
+    const uint64_t differ = shown ? rs_request_config_diff(&a->pinned.result.req, shown) : 0;
     const char *sep = " at ";
-    for (int f = 0; shown && f < RS_FIELD_COUNT; f++) {
-        if (rs_fields[f].ident != RS_ID_CONFIG || at >= len) continue;
-        char x[64], y[64];
+    for (int f = 0; f < RS_FIELD_COUNT && at < len; f++) {
+        if (!(differ & (UINT64_C(1) << f))) continue;
+        char x[64];
         rs_field_format(&a->pinned.result.req, &rs_fields[f], x, sizeof x);
-        rs_field_format(shown, &rs_fields[f], y, sizeof y);
-        if (strcmp(x, y) == 0) continue;
         at += (size_t)snprintf(label + at, len - at, "%s%s %s", sep, rs_fields[f].flag, x);
         sep = ", ";
     }

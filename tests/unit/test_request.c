@@ -204,8 +204,25 @@ static void catalogue_rules(void)
     CHECK(rs_kernel_snippet(RS_VARIANT_COUNT)[0] == '\0');
 }
 
+/* The settings of a configuration two requests differ in: a bit per field,
+ * the step's own fields (variant, finish) never among them. */
+static void config_diff(void)
+{
+    rs_request a, b;
+    rs_request_defaults(&a);
+    b = a;
+    CHECK(rs_request_config_diff(&a, &b) == 0);
+    b.block = a.block / 4;
+    b.variant = RS_V_CPU; /* a row's, not the configuration's */
+    CHECK(rs_request_config_diff(&a, &b) == UINT64_C(1) << RS_F_block);
+    b.n = a.n + 1;
+    CHECK(rs_request_config_diff(&a, &b) ==
+          ((UINT64_C(1) << RS_F_block) | (UINT64_C(1) << RS_F_n)));
+}
+
 int main(void)
 {
+    config_diff();
     table_is_consistent();
     values();
     catalogue_rules();
