@@ -73,6 +73,7 @@ typedef struct rs_ukernel_result {
     int local;         /* local memory per thread of the loaded kernel (stack and spills) */
     int arch;          /* 90: sm_90 */
     double compile_ms; /* NVRTC, the slowest of the run's modules (0: cached) */
+    int changed;       /* a replay: the file here is not the version recorded (never stored) */
 } rs_ukernel_result;
 
 /* One GPU's part of a run over several (req.gpus != 1). */

@@ -21,6 +21,17 @@ uint64_t rs_ukernel_hash(const char *text, size_t len)
     return h;
 }
 
+int rs_ukernel_changed(const char *path, uint64_t hash)
+{
+    char *text = NULL;
+    size_t len = 0;
+    rs_error err;
+    if (!hash || rs_ukernel_read(path, &text, &len, &err) != RS_OK) return 0;
+    const int changed = rs_ukernel_hash(text, len) != hash;
+    free(text);
+    return changed;
+}
+
 rs_status rs_ukernel_read(const char *path, char **text, size_t *len, rs_error *err)
 {
     *text = NULL;

@@ -49,6 +49,10 @@ const char *rs_ukernel_basename(const char *path);
 
 /* 64-bit FNV-1a of the text: which version of a file a result ran. */
 uint64_t rs_ukernel_hash(const char *text, size_t len);
+/* 1 when the file at path reads as another version than hash (a replay:
+ * the file here changed since it was recorded); 0 when it is that version
+ * or cannot be read. */
+int rs_ukernel_changed(const char *path, uint64_t hash);
 
 /* NVRTC's log in the form editors jump to: "path(12): error: x" becomes
  * "path:12: error: x" (source lines and carets kept). */

@@ -508,6 +508,11 @@ cJSON *rs_row_to_json(const rs_row *row)
     cJSON_AddItemToObject(j, "request", rs_request_to_json(&row->result.req));
     cJSON_AddNumberToObject(j, "status", row->status);
     cJSON_AddStringToObject(j, "error", row->error);
+    if (row->result.req.variant == RS_V_KERNEL && row->result.uk.hash) { /* its source's version */
+        char hash[24];
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)row->result.uk.hash);
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(j, "kernel_build"), "hash", hash);
+    }
     return j;
 }
 
@@ -529,6 +534,7 @@ rs_status rs_row_from_json(const cJSON *j, rs_row *row, rs_error *err)
     if (e) {
         row->status = (rs_status)inum(j, "status", RS_E_USAGE);
         snprintf(row->error, sizeof row->error, "%s", e);
+        ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &row->result.uk);
         return rs_request_from_json(cJSON_GetObjectItemCaseSensitive(j, "request"),
                                     &row->result.req, err);
     }

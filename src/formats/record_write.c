@@ -66,7 +66,15 @@ rs_status rs_record_row(rs_recorder *rec, const rs_row *row, const char *command
     if (row->status == RS_OK && row->result.req.variant == RS_V_CPU &&
         row->result.cpu_from == RS_CPU_BESIDE)
         return RS_OK; /* the cpu step answered from the times beside: no run of its own */
-    /* a user kernel's source goes first, once per version */
+    /* a user kernel's source goes first, once per version; a run that
+     * failed names the version it began with, so a replay shows its source */
+    static rs_row failed; /* one recorder writes at a time */
+    if (row->status != RS_OK && row->result.req.variant == RS_V_KERNEL && !row->result.uk.hash &&
+        rec->pending) {
+        failed = *row;
+        failed.result.uk.hash = rec->pending_hash;
+        row = &failed;
+    }
     rs_status st = rs_record_kernel_source(rec, row, err);
     if (st != RS_OK) return st;
     cJSON *j = rs_row_to_json(row);
@@ -123,7 +131,7 @@ void rs_record_kernel_before(rs_recorder *rec, const rs_request *req)
 rs_status rs_record_kernel_source(rs_recorder *rec, const rs_row *row, rs_error *err)
 {
     const rs_result *r = &row->result;
-    if (row->status != RS_OK || r->req.variant != RS_V_KERNEL || !r->uk.hash) return RS_OK;
+    if (r->req.variant != RS_V_KERNEL || !r->uk.hash) return RS_OK;
     for (int i = 0; i < rec->kernel_count; i++)
         if (rec->kernel_hash[i] == r->uk.hash) return RS_OK;
     char *text = NULL;

@@ -8,6 +8,7 @@
 
 #include "core/catalogue.h"
 #include "core/cpu_time.h"
+#include "core/ukernel.h"
 #include "source_recording.h"
 
 typedef struct recording_source {
@@ -108,7 +109,9 @@ static rs_status rec_run(rs_source *s, const rs_request *r, const rs_ask *ask, r
     if (hooks && hooks->progress) hooks->progress(hooks->ctx, 1.0);
     if (row && row->status == RS_OK) {
         *out = row->result;
-        out->req.gpus = r->gpus; /* every GPU, or the count it came to: as asked */
+        out->req.gpus = r->gpus;       /* every GPU, or the count it came to: as asked */
+        if (r->variant == RS_V_KERNEL) /* the file here: the version recorded, or said */
+            out->uk.changed = rs_ukernel_changed(row->result.req.kernel, row->result.uk.hash);
         return RS_OK;
     }
     memset(out, 0, sizeof *out);

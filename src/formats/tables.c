@@ -410,6 +410,10 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
                     m ? " and explains" : "", rs_variant_name(rs_variant_first(RS_VF_KERNEL_BASE)));
             break;
         }
+    for (int i = 0; i < count; i++)
+        if (rows[i].status == RS_OK && rows[i].result.uk.changed)
+            fprintf(f, "%s has changed since it was recorded: its row is the recorded version's\n",
+                    rows[i].result.req.kernel);
     if (m) fprintf(f, "--wide: every counter of the set as a column\n");
 }
 

@@ -195,18 +195,19 @@ void ui_replay_shipped(ui_app *a);
 void ui_replay_pick(ui_app *a, int k, int show);
 int ui_replay_sweep(ui_app *a);
 
-/* Your own kernel (kernel.c, kernel_why.c). K: the file prompt (refused in
- * replay); Enter on it: the file checked and set ("" clears it); Tab:
- * completion of the path; watch: called every loop, it looks at the file
+/* Your own kernel (kernel.c, kernel_why.c). K: the file prompt; Enter on it: the file checked and
+ * set ("" clears it); Tab: completion of the path; watch: called every loop, it looks at the file
  * about every 250 ms and runs it again when it changed; take_row: a kernel
  * row as it arrives (the previous version, the failure); replay: the
- * kernel rows of configuration c. */
+ * kernel rows of configuration c; show_recorded: row i of the recording,
+ * your kernel's, shown at once as Enter would show it. */
 void ui_kernel_prompt(ui_app *a);
 int ui_kernel_set(ui_app *a, const char *path);
 void ui_kernel_complete(ui_app *a);
 void ui_kernel_watch(ui_app *a);
 void ui_kernel_take_row(ui_app *a, const rs_row *row);
 void ui_kernel_replay(ui_app *a, const rs_rec_config *c);
+void ui_kernel_show_recorded(ui_app *a, int row);
 void ui_kernel_free(ui_app *a);
 /* The name a variant's row goes by: the kernel's file, or how to pick one. */
 const char *ui_variant_label(const ui_app *a, rs_variant v, char *buf, size_t len);

@@ -125,6 +125,21 @@ int ui_putf(int y, int x, int w, ui_role role, const char *fmt, ...)
     return ui_put(y, x, w, role, buf);
 }
 
+const char *ui_fit_middle(const char *s, int w, char *buf, size_t len)
+{
+    const size_t n = strlen(s);
+    int ascii = 1;
+    for (size_t i = 0; i < n; i++) ascii &= (unsigned char)s[i] < 0x80;
+    if (!ascii || w < 5 || (int)n <= w || len < (size_t)w + 4) {
+        snprintf(buf, len, "%s", s);
+        return buf;
+    }
+    const int head = (w - 1) / 2 - (w > 8), tail = w - 1 - head; /* the end tells more */
+    snprintf(buf, len, "%.*s%s%s", head, s, ui_theme_utf8() ? "\xe2\x80\xa6" : "~",
+             s + n - (size_t)tail);
+    return buf;
+}
+
 void ui_blank(int y, int x, int w, ui_role role)
 {
     if (w <= 0 || y < 0 || y >= LINES) return;

@@ -25,6 +25,9 @@ int ui_row_text(const char **s, char *line, size_t len);
 int ui_put(int y, int x, int w, ui_role role, const char *s);
 int ui_putf(int y, int x, int w, ui_role role, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* s in w columns: itself where it fits, else its start and its end around
+ * an ellipsis ("unrol…olatile"); text other than ASCII is left to ui_put. */
+const char *ui_fit_middle(const char *s, int w, char *buf, size_t len);
 /* Blank w columns. */
 void ui_blank(int y, int x, int w, ui_role role);
 /* A frame around r with a title in its top edge. */

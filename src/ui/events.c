@@ -19,11 +19,11 @@
  * move with it. */
 static void share_cpu(ui_app *a)
 {
-    rs_row *p[2 * RS_VARIANT_COUNT];
+    rs_row *p[RS_VARIANT_COUNT + UI_LADDER_ROWS];
     int n = 0;
     for (int v = 0; v < RS_VARIANT_COUNT; v++)
         if (a->have[v]) p[n++] = &a->last[v];
-    for (int i = 0; i < a->lad->done && i < RS_VARIANT_COUNT; i++) p[n++] = &a->lad->rows[i];
+    for (int i = 0; i < a->lad->done && i < UI_LADDER_ROWS; i++) p[n++] = &a->lad->rows[i];
     rs_cpu_share(p, n);
     if (a->sweep->ready) rs_cpu_share_rows(a->sweep->data.rows, a->sweep->data.done);
 }
@@ -84,6 +84,7 @@ static void take_row(ui_app *a, const ui_event *ev)
     } else {
         if (ev->job == UI_JOB_LADDER && ev->index < RS_VARIANT_COUNT) {
             a->lad->rows[ev->index] = *row;
+            a->lad->at[ev->index] = -1;
             a->lad->done = ev->index + 1;
         }
         if (v == RS_V_KERNEL) {

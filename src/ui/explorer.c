@@ -127,11 +127,14 @@ static void draw_list(const ui_app *a, ui_rect r)
         const int failed = v == RS_V_KERNEL && a->uk->has_fail && a->cfg.kernel[0];
         char t[32] = "", name[RS_NOTE_MAX];
         if (res) rs_fmt_time(res->t_median_ms, a->utf8, t, sizeof t);
-        /* the time and the verdict keep their place; a long id is cut */
+        /* the time, the verdict and the race mark keep their place; a long
+         * name is cut in its middle, so both ends still tell it apart */
         const int tail = res ? ui_width(t) + 4 : failed ? 8 : 0;
+        const int racy = (vi->flags & RS_VF_RACY) != 0, room = r.w - 7 - tail - 2 * racy;
+        char fit[RS_NOTE_MAX];
+        ui_fit_middle(ui_variant_label(a, v, name, sizeof name), room, fit, sizeof fit);
         ui_putf(y, r.x + 1, r.w - 3 - tail, role, "%s%2d %s%s%s", sel ? ui_glyph(G_SELECT) : " ",
-                vi->step, ui_variant_label(a, v, name, sizeof name),
-                vi->flags & RS_VF_RACY ? " " : "", vi->flags & RS_VF_RACY ? ui_glyph(G_RACE) : "");
+                vi->step, fit, racy ? " " : "", racy ? ui_glyph(G_RACE) : "");
         if (failed) ui_put(y, r.x + r.w - 1 - tail, tail, sel ? R_SELECTED : R_BAD, "failed");
         if (!res) continue;
         ui_put(y, r.x + r.w - 1 - tail, tail, sel ? R_SELECTED : R_DIM, t);

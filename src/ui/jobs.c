@@ -101,7 +101,7 @@ void ui_run_ladder(ui_app *a)
     if (ui_refuse_busy(a)) return;
     a->lad->count = rs_request_variant_list(&a->cfg, a->lad->vars, RS_VARIANT_COUNT);
     a->lad->done = 0;
-    memset(a->lad->rows, 0, sizeof *a->lad->rows * RS_VARIANT_COUNT);
+    memset(a->lad->rows, 0, sizeof *a->lad->rows * UI_LADDER_ROWS);
     start_job(a, UI_JOB_LADDER, a->lad->vars, a->lad->count, NULL);
 }
 

@@ -185,12 +185,16 @@ int ui_kernel_set(ui_app *a, const char *path)
     rs_request r;
     ui_request_for(a, RS_V_KERNEL, &r);
     const char *name = rs_ukernel_basename(path);
-    const int runs = a->replay ? rs_recording_find(&a->rec, &r, NULL) != NULL
-                               : !a->dev_ready || a->gpu_status == RS_OK;
+    const rs_row *rec = a->replay ? rs_recording_find(&a->rec, &r, NULL) : NULL;
+    const int runs = a->replay ? rec != NULL : !a->dev_ready || a->gpu_status == RS_OK;
+    if (rec) ui_kernel_show_recorded(a, (int)(rec - a->rec.rows)); /* as Enter would */
     if (rs_ukernel_check(path, &spec, &r, &err) != RS_OK)
         ui_status(a, R_WARN, "kernel %s: %s", name, err.msg);
+    else if (rec)
+        ui_status(a, R_GOOD, "kernel %s: its recorded %s shown", name,
+                  rec->status == RS_OK ? "run" : "failure");
     else if (runs)
-        ui_status(a, R_GOOD, "kernel %s: Enter %s it", name, a->replay ? "shows" : "runs");
+        ui_status(a, R_GOOD, "kernel %s: Enter runs it", name);
     else
         ui_status(a, R_GOOD, "kernel %s: Enter compiles it (%s)", name,
                   a->replay ? "this replay holds no run of it" : "running needs an NVIDIA GPU");
@@ -318,20 +322,32 @@ void ui_kernel_take_row(ui_app *a, const rs_row *row)
 void ui_kernel_replay(ui_app *a, const rs_rec_config *c)
 {
     int shown = -1;
-    a->uk->has_prev = a->uk->has_fail = a->uk->compiled = a->uk->has_built = 0;
     for (int i = c->first; i < c->first + c->count && i < a->rec.count; i++) {
         const rs_request *q = &a->rec.rows[i].result.req;
         if (q->variant == RS_V_KERNEL && q->n == a->cfg.n && shown < 0) shown = i; /* the first */
     }
     if (shown < 0) return;
-    const rs_row *row = &a->rec.rows[shown];
+    ui_kernel_show_recorded(a, shown);
+}
+
+/* A recorded row of your kernel shown as Enter would show it: its file
+ * named (and watched, so the watch does not take it for a new file), a
+ * failure kept for the Why panel, and the version recorded before it. */
+void ui_kernel_show_recorded(ui_app *a, int at)
+{
+    if (at < 0 || at >= a->rec.count) return;
+    const rs_row *row = &a->rec.rows[at];
     snprintf(a->cfg.kernel, sizeof a->cfg.kernel, "%s", row->result.req.kernel);
+    if (strcmp(a->uk->watch_path, a->cfg.kernel) != 0) watch_new_file(a);
+    a->uk->has_prev = a->uk->has_fail = a->uk->compiled = a->uk->has_built = 0;
     if (row->status != RS_OK) {
         a->uk->fail = *row;
         a->uk->has_fail = 1;
         return;
     }
-    for (int i = shown - 1; i >= 0; i--) {
+    a->last[RS_V_KERNEL] = *row;
+    a->have[RS_V_KERNEL] = 1;
+    for (int i = at - 1; i >= 0; i--) {
         const rs_row *p = &a->rec.rows[i];
         if (p->status == RS_OK && p->result.req.variant == RS_V_KERNEL &&
             p->result.uk.hash != row->result.uk.hash &&

@@ -163,7 +163,7 @@ static void say_measured(kwhy *k, const ui_app *a, const rs_result *res, int w)
 static void find_source(kwhy *k, const ui_app *a, const rs_row *shown)
 {
     const char *name = rs_ukernel_basename(a->cfg.kernel);
-    const int recorded = a->replay && !a->uk->compiled;
+    const int recorded = a->replay && !a->uk->compiled && shown;
     if (recorded) {
         k->src = shown ? rs_recording_kernel_source(&a->rec, shown->result.uk.hash) : NULL;
         if (!k->src) add(k, R_DIM, "%s: source not recorded", name);
@@ -207,9 +207,16 @@ static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
         return;
     }
     add(k, R_TITLE, "%d %s: %s", vi->step, rs_ukernel_basename(a->cfg.kernel), vi->idea);
-    const int recorded = a->replay && !a->uk->compiled;
-    add(k, R_DIM, "%s %s", recorded ? "recorded from" : "file", a->cfg.kernel);
     const rs_row *last = last_row(a);
+    /* a replay's row of this file: "recorded from"; a file it never ran is just a file */
+    const int recorded = a->replay && !a->uk->compiled && (a->uk->has_fail || last);
+    add(k, R_DIM, "%s %s", recorded ? "recorded from" : "file", a->cfg.kernel);
+    if (recorded && last && a->uk->text &&
+        rs_ukernel_hash(a->uk->text, strlen(a->uk->text)) != last->result.uk.hash)
+        add_wrapped(k, R_WARN,
+                    "The file here has changed since it was recorded: the run and the source "
+                    "shown are the recorded version's (save it to compile it as it is now).",
+                    w);
     if (a->uk->has_fail) {
         say_failure(k, &a->uk->fail, w, recorded, ui_enter_does(a) == UI_ENTER_RUNS);
     } else if (a->uk->compiled && a->uk->has_built) { /* compiled here, not run */
@@ -224,11 +231,13 @@ static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
         if (res) say_versions(k, a, res, w);
         if (res) say_measured(k, a, res, w);
     } else {
-        add(k, R_DIM, "%s",
-            a->replay ? "Not run in this configuration of the recording."
-            : ui_enter_does(a) == UI_ENTER_COMPILES
-                ? "Not run: running it needs an NVIDIA GPU; Enter compiles it."
-                : "Not run yet: Enter compiles and runs it.");
+        add_wrapped(k, R_DIM,
+                    a->replay ? "This recording holds no run of it in this configuration: "
+                                "Enter compiles it (a replay runs nothing new)."
+                    : ui_enter_does(a) == UI_ENTER_COMPILES
+                        ? "Not run: running it needs an NVIDIA GPU; Enter compiles it."
+                        : "Not run yet: Enter compiles and runs it.",
+                    w);
     }
     find_source(k, a, a->uk->has_fail ? &a->uk->fail : last);
 }

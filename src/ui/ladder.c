@@ -26,9 +26,12 @@ static int ladder_current(const ui_app *a)
         (n != a->lad->count || memcmp(vars, a->lad->vars, sizeof *vars * (size_t)n) != 0))
         return 0;
     for (int i = 0; i < a->lad->done; i++) {
+        const rs_request *q = &a->lad->rows[i].result.req;
         rs_request want;
-        ui_request_for(a, a->lad->rows[i].result.req.variant, &want);
-        if (!rs_request_same_run(&a->lad->rows[i].result.req, &want)) return 0;
+        ui_request_for(a, q->variant, &want);
+        if (a->replay && q->variant == RS_V_KERNEL) /* each recorded file its own row */
+            snprintf(want.kernel, sizeof want.kernel, "%s", q->kernel);
+        if (!rs_request_same_run(q, &want)) return 0;
     }
     return 1;
 }
@@ -188,9 +191,10 @@ static void draw_intro(const ui_app *a, ui_rect r)
 
 /* A row's bar: GB/s on a scale that holds the limit and the fastest row,
  * the limit marked where it falls. */
-static void draw_bar(int y, int x, int w, double gbps, double limit, double best)
+/* A row's bar on a scale shared by the rows; the mark at the row's own
+ * limit (G times the streaming read for a row over G GPUs). */
+static void draw_bar(int y, int x, int w, double gbps, double limit, double scale)
 {
-    const double scale = limit > best ? limit : best;
     if (w < 2 || !(scale > 0.0)) return;
     ui_bar(y, x, w - 1, gbps / scale, R_BAR);
     if (limit > 0.0) {
@@ -254,6 +258,12 @@ static int ladder_title(const ui_app *a, int shown, int width, char *title, size
     return differ;
 }
 
+/* The GPUs a row ran on: its limit is that many times one GPU's. */
+static int row_gpus(const rs_result *res)
+{
+    return res->multi.gpus > 1 ? res->multi.gpus : 1;
+}
+
 /* The cells of ladder row i, which ran; % against the limit (0: the peak). */
 static void row_cells(const ui_app *a, int i, int wide, double limit, char cell[C_COUNT][48])
 {
@@ -272,9 +282,8 @@ static void row_cells(const ui_app *a, int i, int wide, double limit, char cell[
     fmt_ratio_fit(rs_ladder_cumulative_speedup(a->lad->rows, i), a->utf8, col_w[wide][C_CUMUL],
                   cell[C_CUMUL], 48);
     snprintf(cell[C_WHY], 48, "-");
-    rs_story_cell(a->lad->rows, i, !wide, cell[C_WHY], 48);  /* cut to its column */
-    const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all G GPUs' limits */
-    const double pct = limit > 0 ? 100.0 * res->gbps / (g * limit) : res->pct_peak;
+    rs_story_cell(a->lad->rows, i, !wide, cell[C_WHY], 48); /* cut to its column */
+    const double pct = limit > 0 ? 100.0 * res->gbps / (row_gpus(res) * limit) : res->pct_peak;
     snprintf(cell[C_GBPS], 48, "%.0f", res->gbps);
     snprintf(cell[C_PCT], 48, wide ? "%.1f%%" : "%.0f%%", pct);
 }
@@ -297,10 +306,12 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
     const double limit = rs_rows_limit(a->lad->rows, a->lad->done);
     const int extra = extras(a, wide, w), energy = extra & X_ENERGY;
     draw_head(r.y + 1, x, w, wide, extra, limit > 0);
-    double best = 0.0;
-    for (int i = 0; i < a->lad->done; i++)
-        if (a->lad->rows[i].status == RS_OK && a->lad->rows[i].result.gbps > best)
-            best = a->lad->rows[i].result.gbps;
+    double scale = 0.0; /* the fastest row, or the highest mark */
+    for (int i = 0; i < a->lad->done; i++) {
+        const rs_result *res = &a->lad->rows[i].result;
+        if (a->lad->rows[i].status != RS_OK) continue;
+        scale = fmax(scale, fmax(res->gbps, limit * row_gpus(res)));
+    }
     int i = 0;
     const int sw = col_w[wide][C_STEP];
     for (; i < a->lad->count && i + 2 < r.h - 1; i++) {
@@ -329,7 +340,7 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         const int used = put_cells(y, x, w, role, wide, extra, cell);
         draw_verdict(y, x + used, sel, res->correct, v);
         const int barx = x + used + (a->utf8 ? 3 : 4); /* "ok!" and a blank */
-        draw_bar(y, barx, x + w - barx, res->gbps, limit, best);
+        draw_bar(y, barx, x + w - barx, res->gbps, limit * row_gpus(res), scale);
     }
     int room = r.h - 1 - (i + 3) - (differ ? 1 : 0);          /* rows left under the table */
     const char *pct = wide ? "%read" : energy ? NULL : "%rd"; /* NULL: not shown */
@@ -354,6 +365,8 @@ int ui_key_ladder(ui_app *a, ui_action act)
     case UI_ACT_DOWN:
         a->lad->sel = ui_list_step(a->lad->sel, act == UI_ACT_UP ? -1 : 1, n, 1);
         if (a->lad->count) a->sel = (int)a->lad->vars[a->lad->sel];
+        if (a->lad->count && a->sel == RS_V_KERNEL && a->replay) /* that file's row */
+            ui_kernel_show_recorded(a, a->lad->at[a->lad->sel]);
         return 1;
     case UI_ACT_RUN: ui_run_ladder(a); return 1;
     default: return 0;

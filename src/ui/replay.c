@@ -52,18 +52,35 @@ static void load_sweep(ui_app *a, const rs_rec_config *c)
 static void load_ladder(ui_app *a, const rs_rec_config *c)
 {
     a->lad->count = 0;
-    int kernel_seen = 0; /* the explorer shows one kernel file: a ladder's first */
-    for (int i = c->first; i < c->first + c->count && a->lad->count < RS_VARIANT_COUNT; i++) {
+    for (int i = c->first; i < c->first + c->count && a->lad->count < UI_LADDER_ROWS; i++) {
         const rs_variant v = a->rec.rows[i].result.req.variant;
         if (!rs_request_same_spread(&a->rec.rows[i].result.req, &a->cfg)) continue; /* as set */
-        if (v == RS_V_KERNEL && kernel_seen++) continue;
         a->lad->vars[a->lad->count] = v;
+        a->lad->at[a->lad->count] = i; /* every kernel file recorded: a row each */
         a->lad->rows[a->lad->count++] = a->rec.rows[i];
     }
     a->lad->done = a->lad->count;
     a->lad->sel = 0;
-    for (int k = 0; k < a->lad->count; k++)
-        if ((int)a->lad->vars[k] == a->sel) a->lad->sel = k;
+    for (int k = a->lad->count - 1; k >= 0; k--) /* the selected step; a kernel: its file */
+        if ((int)a->lad->vars[k] == a->sel &&
+            (a->sel != RS_V_KERNEL ||
+             strcmp(a->lad->rows[k].result.req.kernel, a->cfg.kernel) == 0))
+            a->lad->sel = k;
+}
+
+/* How many kernel files configuration c ran. */
+static int kernel_files(const ui_app *a, const rs_rec_config *c)
+{
+    int files = 0;
+    for (int i = c->first; i < c->first + c->count; i++) {
+        const rs_request *q = &a->rec.rows[i].result.req;
+        int seen = q->variant != RS_V_KERNEL;
+        for (int j = c->first; j < i && !seen; j++)
+            seen = a->rec.rows[j].result.req.variant == RS_V_KERNEL &&
+                   strcmp(a->rec.rows[j].result.req.kernel, q->kernel) == 0;
+        files += !seen;
+    }
+    return files;
 }
 
 void ui_replay_pick(ui_app *a, int k, int show)
@@ -109,7 +126,12 @@ void ui_replay_pick(ui_app *a, int k, int show)
                                                         : UI_SCREEN_EXPLORER;
     char text[512];
     rs_rec_config_describe(c, ui_glyph(G_SEP), text, sizeof text);
-    ui_status(a, R_GOOD, "recorded %s", text);
+    const int files = kernel_files(a, c);
+    if (files > 1) /* the list has one kernel row: the others are a key away */
+        ui_status(a, R_GOOD, "%d kernels of yours: L lists them, K picks one %s recorded %s", files,
+                  ui_glyph(G_SEP), text);
+    else
+        ui_status(a, R_GOOD, "recorded %s", text);
 }
 
 int ui_replay_sweep(ui_app *a)
@@ -267,6 +289,8 @@ void ui_replay_shipped(ui_app *a)
     ui_replay_open(a, path, &a->cfg, UI_ASK_ALL | UI_ASK_SHOWN); /* on what the screen showed */
 }
 
+#define RECORDING_ONE_LINE 100 /* columns a configuration needs on one line */
+
 void ui_draw_recording(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
@@ -281,11 +305,14 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         ui_put(r.y + 1, x, w, R_DIM, "This recording holds no results.");
         return;
     }
-    ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-20s %-6s %-11s %-12s %5s %-11s %4s %s", "#", "kind",
-            "variants", "gpus", "type op", "n", "block", "finish", "reps", "counters");
-    const int first = ui_list_first(a->rp->sel, rows - 1);
-    for (int i = 0; i < rows - 1 && first + i < a->rp->n; i++) {
-        const int k = first + i, y = r.y + 2 + i, sel = k == a->rp->sel;
+    /* narrow (a projector's 80 columns): finish, reps and counters on a
+     * second line of each configuration, so nothing is cut */
+    const int two = w < RECORDING_ONE_LINE, per = two ? 2 : 1;
+    ui_putf(r.y + 1, x, w, R_TITLE, "%4s %-6s %-20s %-6s %-11s %-12s %5s %s", "#", "kind",
+            "variants", "gpus", "type op", "n", "block", two ? "" : " finish      reps counters");
+    const int first = ui_list_first(a->rp->sel, (rows - 1) / per);
+    for (int i = 0; (i + 1) * per <= rows - 1 && first + i < a->rp->n; i++) {
+        const int k = first + i, y = r.y + 2 + i * per, sel = k == a->rp->sel;
         const rs_rec_config *c = &a->rp->configs[k];
         const rs_request *q = &c->req;
         char vars[32], n[64], lo[32], hi[32], to[80];
@@ -307,13 +334,20 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         snprintf(to, sizeof to, "%s %s", rs_dtype_name(q->type), rs_op_name(q->op));
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         if (sel) ui_blank(y, x, w, R_SELECTED);
+        if (sel && two) ui_blank(y + 1, x, w, R_SELECTED);
         char more[96]; /* counters, and the input where it is not the random one */
         snprintf(more, sizeof more, "%.40s%s%s", q->metrics,
                  q->dist != RS_DIST_RANDOM ? ", input " : "",
                  q->dist != RS_DIST_RANDOM ? rs_dist_name(q->dist) : "");
-        ui_putf(y, x, w, role, "%s%s%2d %-6s %-20s %-6s %-11s %-12s %5u %-11s %4u %s",
+        ui_putf(y, x, w, role, "%s%s%2d %-6s %-20s %-6s %-11s %-12s %5u",
                 sel ? ui_glyph(G_SELECT) : " ", k == a->rp->cur ? "*" : " ", k + 1, c->command,
-                vars, g, to, n, q->block, rs_finish_name(q->finish), q->reps, more);
+                vars, g, to, n, q->block);
+        if (two)
+            ui_putf(y + 1, x + 12, w - 12, role, "finish %s %s %u reps %s counters %s",
+                    rs_finish_name(q->finish), ui_glyph(G_SEP), q->reps, ui_glyph(G_SEP), more);
+        else
+            ui_putf(y, x + 71, w - 71, role, " %-11s %4u %s", rs_finish_name(q->finish), q->reps,
+                    more);
     }
     char against[RS_NOTE_MAX + 64];
     snprintf(against, sizeof against, " * the configuration shown; A: %s%s ",

@@ -290,7 +290,7 @@ static int init_app(ui_app *a, const ui_options *cli)
         return RS_E_NOMEM;
     a->last = calloc(RS_VARIANT_COUNT, sizeof *a->last);
     a->checks = calloc(RS_VARIANT_COUNT, sizeof *a->checks);
-    a->lad->rows = calloc(RS_VARIANT_COUNT, sizeof *a->lad->rows);
+    a->lad->rows = calloc(UI_LADDER_ROWS, sizeof *a->lad->rows);
     a->failed = calloc(RS_VARIANT_COUNT, sizeof *a->failed);
     if (!a->last || !a->lad->rows || !a->checks || !a->failed) return RS_E_NOMEM;
     a->sweep->vars = cli->req.variants ? cli->req.variants : rs_variant_set_with(RS_VF_SWEEP_SET);

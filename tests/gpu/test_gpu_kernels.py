@@ -129,4 +129,16 @@ check(rc == 0 and len(src) == 1 and "reduce_fast" in src[0]["source"], f"recorde
 rc2, out2, err2 = run("ladder", "--kernel", os.path.join(K, "fast.cu"), "--variants",
                       "vectorized", "--n", "2^22", "--replay", rec)
 check(rc2 == 0 and "fast.cu" in out2, f"replayed ladder: {out2} {err2}")
+
+# 8. A run that faults is recorded with the version of the source it began
+#    with (issue 40: a replay's Why showed "source not recorded").
+rec2 = os.path.join(tmp, "fault.jsonl")
+rc, out, err = run("run", "--kernel", os.path.join(T, "oob.cu"), "--n", "1000", "--record", rec2)
+lines = [json.loads(l) for l in open(rec2)] if os.path.exists(rec2) else []
+src = [l for l in lines if l.get("command") == "kernel"]
+row = [l for l in lines if l.get("command") == "run"]
+check(rc == 8 and len(src) == 1 and len(row) == 1 and row[0].get("status") == 8 and
+      row[0].get("kernel_build", {}).get("hash") == src[0].get("hash") and
+      "reduce_oob" in src[0].get("source", ""),
+      f"a faulting run is recorded with its source: exit {rc} {err.strip()} {lines}")
 check.finish()

@@ -105,6 +105,12 @@ try:
     check(len(lad) == 2 and "34.9 µs" in lad[0] and "31.1%" in lad[0] and "38.5 µs" in lad[1]
           and "×0.91" in lad[1] and "2 GPUs p2p" in s.splitlines()[1],
           "L, Enter: the ladder over 2 GPUs, cub stepping from vectorized's p2p row", s)
+    if len(lad) == 2:  # the mark at both GPUs' limit: right of vectorized's 31% bar, not inside it
+        bar = lad[0].rstrip()[:-1].rstrip()  # the panel's border off
+        bar = bar[bar.index("✓") + 3:]
+        fill = len(bar.rstrip("░│"))
+        mark = bar.rfind("│")
+        check(mark > 2 * fill, f"the limit's mark over 2 GPUs at their sum: {bar!r}", s)
     t.keys("R")  # the recording: one ladder, on one GPU and over every one
     s = t.wait_for("1 configuration", 5) or t.screen()
     check("1 configuration" in s and re.search(r"ladder +2 variants +1, all +int32 sum", s),
