@@ -393,7 +393,11 @@ int rs_ukernel_word(const char *text, const char *word)
         if (isalpha((unsigned char)*p) || *p == '_') {
             size_t k = 1;
             while (isalnum((unsigned char)p[k]) || p[k] == '_') k++;
-            if (k == n && strncmp(p, word, n) == 0) return 1;
+            if (k == n && strncmp(p, word, n) == 0) {
+                int line = 1;
+                for (const char *c = text; c < p; c++) line += *c == '\n';
+                return line;
+            }
             p += k;
             continue;
         }

@@ -72,8 +72,9 @@ void rs_ukernel_ptxas(const char *log, rs_kernel_build *b);
  * report them (-1), the local memory per thread the loaded kernel uses. */
 void rs_ukernel_spills(int spill_st, int spill_ld, int local, char *buf, size_t len);
 
-/* 1 where identifier `word` is in the code of text: not in a comment, a
- * string or a character literal, not part of a longer name. */
+/* Where identifier `word` is first in the code of text (not in a comment,
+ * a string or a character literal, not part of a longer name): its line,
+ * from 1; 0 where it is not. */
 int rs_ukernel_word(const char *text, const char *word);
 
 #endif

@@ -302,18 +302,27 @@ static rs_status check_signature(const char *path, const char *text, const char 
         free(log);
     }
     nv.destroy(&prog);
+    /* file:line: error: as the compiler's own, so editors and the explorer
+     * go to the line (the dropped call where it is written, else the entry) */
+    const int at = rs_ukernel_word(text, entry);
+    const int call = rs_ukernel_word(text, "rs_block_result");
     if (reached == 0)
         return rs_fail(err, RS_E_USAGE,
-                       "%s: %s never reaches rs_block_result(out, v): the compiler dropped every "
-                       "call of it (under #if 0, if (0), or in a helper nothing calls); every "
-                       "thread of a block calls it once, at the end (conf/kernels/template.cu)",
-                       path, entry);
+                       "%s:%d: error: %s never reaches rs_block_result(out, v): the compiler "
+                       "dropped every call of it (under #if 0, if (0), or in a helper nothing "
+                       "calls); every thread of a block calls it once, at the end "
+                       "(conf/kernels/template.cu)",
+                       path,
+                       call ? call
+                       : at ? at
+                            : 1,
+                       entry);
     if (!broke) return RS_OK;
     return rs_fail(err, RS_E_USAGE,
-                   "%s: %s's parameters are not the contract's (const RS_T *in, RS_ACC *out, "
-                   "unsigned long long n), in that order: an 8-byte n of another type or "
+                   "%s:%d: error: %s's parameters are not the contract's (const RS_T *in, RS_ACC "
+                   "*out, unsigned long long n), in that order: an 8-byte n of another type or "
                    "in and out swapped compile, and read the wrong bytes",
-                   path, entry);
+                   path, at ? at : 1, entry);
 }
 
 rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, int kfinish,
