@@ -40,6 +40,9 @@ const rs_story rs_stories[] = {
     {RS_V_VECTORIZED, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1,
      " of the peak the DRAM sustains (its own counter): 16-byte loads, four in flight per thread, "
      "one launch."},
+    {RS_V_THRUST, RS_M_DURATION, RS_M_DURATION, 0,
+     ": its kernels are CUB's and run about as long; the time it adds is its own work around "
+     "them."},
 };
 const int rs_story_count = (int)(sizeof rs_stories / sizeof rs_stories[0]);
 
@@ -91,6 +94,8 @@ int rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
         snprintf(val, sizeof val, "-"); /* as rs_fmt_si writes a count that is no number */
     else if (strcmp(rs_metric_defs[m1].unit, "%") == 0)
         snprintf(val, sizeof val, "%.0f%%", v);
+    else if (strcmp(rs_metric_defs[m1].unit, "ns") == 0) /* a time reads as one */
+        rs_fmt_time(v / 1e6, rs_notation_utf8(), val, sizeof val);
     else
         rs_fmt_si(v, val, sizeof val);
     if (ok_prev && prev > 0.0) rs_fmt_change(prev, v, 0, move, sizeof move);

@@ -219,7 +219,9 @@ static void draw_limit_note(const ui_app *a, int y, int x, int w, int rows, doub
                      a->dev.peak_gbps);
     else
         o = snprintf(text, sizeof text,
-                     "%%pk: %% of the theoretical peak (no measured limit with these runs).");
+                     "%s: each row's share of the theoretical peak, %.0f GB/s (no measured limit "
+                     "with these runs).",
+                     col ? col : "the bar", a->dev.peak_gbps);
     if (energy && o > 0 && (size_t)o < sizeof text)
         snprintf(text + o, sizeof text - (size_t)o,
                  " J/GB: the board's energy (NVML) per GB read.");
@@ -342,8 +344,11 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         const int barx = x + used + (a->utf8 ? 3 : 4); /* "ok!" and a blank */
         draw_bar(y, barx, x + w - barx, res->gbps, limit * row_gpus(res), scale);
     }
-    int room = r.h - 1 - (i + 3) - (differ ? 1 : 0);          /* rows left under the table */
-    const char *pct = wide ? "%read" : energy ? NULL : "%rd"; /* NULL: not shown */
+    int room = r.h - 1 - (i + 3) - (differ ? 1 : 0);                /* rows left under the table */
+    const char *pct = wide        ? (limit > 0 ? "%read" : "%peak") /* as draw_head names it */
+                      : energy    ? NULL                            /* not shown */
+                      : limit > 0 ? "%rd"
+                                  : "%pk";
     const int said = room > 0 && a->ag->has ? draw_against_note(a, r.y + 3 + i, x, w, room) : 0;
     room -= said;
     if (room > 0) draw_limit_note(a, r.y + 3 + i + said, x, w, room, limit, pct, energy);

@@ -133,9 +133,11 @@ for name, params, ok in (
     elif name == "four":
         check(rc == 2 and "takes 4 parameters (8, 8, 8, 4 bytes)" in err, f"four: {err}")
     else:
+        sig = TEXT[:TEXT.index(SIG)].count("\n") + 1
         check(rc == 2 and "parameters are not the contract's" in err
-              and err.count(path) == 2 and err.count(name + ".cu") == 2,
-              f"{name}: refused, the file named one way: {rc} {err}")
+              and err.count(path) == 2 and err.count(name + ".cu") == 2
+              and f"{path}:{sig}: error: " in err,
+              f"{name}: refused at the entry's line {sig}, the file named one way: {rc} {err}")
 
 # 9. diff of two ladders that differ in one setting (block 256 against 64)
 # pairs step by step and says across what, not 12 rows only in A and 12
@@ -172,8 +174,11 @@ for name, text in (
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     rc, out, err = run("compile", path)
-    check(rc == 2 and "never reaches rs_block_result(out, v)" in err,
-          f"{name}: no call that runs: refused: {rc} {err[:300]}")
+    line = next(i for i, l in enumerate(text.splitlines(), 1)
+                if "rs_block_result(" in l and not l.lstrip().startswith("//"))
+    check(rc == 2 and f"{path}:{line}: error: " in err
+          and "never reaches rs_block_result(out, v)" in err,
+          f"{name}: no call that runs: refused at the call's line {line}: {rc} {err[:300]}")
 
 # 17. Smaller: a mistyped command is answered with the one meant; a
 # directive that takes no value refuses one.
@@ -240,5 +245,17 @@ rc, out, err = run(*CPU, "--record", "/nonexistent/x.jsonl")
 check(rc == 7 and "does not exist" in err, f"a missing directory: exit 7: {rc} {err}")
 rc, out, err = run("run", "--help")
 check("an output redscope will not write" in out, f"run --help says what exit 2 covers: {out[-800:]}")
+
+# 4. The "explains it" column names what the Why names, or the Why says why
+# the counter moved against the time: thrust's kernel time (its own work is
+# the rest); interleaved's ×11 instructions yet faster; atomic's idle DRAM.
+rc, out, err = run("ladder", "--replay", KREC)
+thrust = next((l for l in out.splitlines() if " thrust " in l), "")
+check(re.search(r"kernel time 28\.4 µs ▲2%$", thrust), f"thrust explained by its kernel time: {thrust}")
+rc, out, err = run("ladder", "--replay", KREC, "--format", "md")
+check("That is ×11.1 the warp instructions of atomic, and still ×2.26 faster" in out
+      and "DRAM throughput is 5%, the DRAM mostly idle" in out
+      and "Kernel time 27.9 µs → 28.4 µs (▲1.7%): its kernels are CUB's" in out,
+      f"the handout says why the counters move against the time: {out[:300]}")
 
 check.finish()

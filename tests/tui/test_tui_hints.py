@@ -243,7 +243,26 @@ def replay_opened_on():
         t.close()
 
 
-TESTS = [replay_opened_on, cpu_source, header_counters, replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
+def peak_note():
+    """The speed-of-light preset in a replay that lacks its rows: the note
+    under the table names the % column as its head does (%peak, not %pk)."""
+    t = explorer("--replay " + os.path.join(RECS, "h200-demo.jsonl"))
+    try:
+        t.wait_for("REPLAY")
+        t.keys("P")
+        t.wait_for("speed-of-light")
+        t.keys("Down", "Down", "Down", "Down", "Enter")
+        t.wait_for("n 2^28")
+        t.keys("Enter")
+        s = t.wait_quiet("not in the recording") or t.screen()
+        head = next((l for l in s.splitlines() if " variant " in l), "")
+        check(" %peak " in head and "│ %peak: each row's share of the theoretical peak" in s
+              and "%pk" not in s, "the % column named one way in its head and its note", s)
+    finally:
+        t.close()
+
+
+TESTS = [peak_note, replay_opened_on, cpu_source, header_counters, replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
          title_keeps_variant]
 for fn in TESTS:
     if len(sys.argv) < 2 or fn.__name__ in sys.argv[1:]:
