@@ -86,22 +86,24 @@ static void compare_line(int y, int x, int w, const char *name, double va, doubl
  * side read. Row k of them, drawn at y; returns the count when y < 0. */
 static int compare_row(const rs_result *A, const rs_result *B, int k, int y, int x, int w)
 {
-    static const char *const names[] = {"time (median)", "time (min)", "time (max)",
-                                        "bandwidth",     "% of peak",  "speedup vs CPU",
-                                        "launches",      "correct"};
+    /* each side's speedup is against its own CPU time: both shown */
+    static const char *const names[] = {"time (median)",  "time (min)", "time (max)",
+                                        "bandwidth",      "% of peak",  "CPU time (its own)",
+                                        "speedup vs CPU", "launches",   "correct"};
     const double va[] = {A->t_median_ms * 1e6, A->t_min_ms * 1e6, A->t_max_ms * 1e6, A->gbps,
-                         A->pct_peak,          A->speedup_cpu,    A->launches};
+                         A->pct_peak,          A->cpu_ms * 1e6,   A->speedup_cpu,    A->launches};
     const double vb[] = {B->t_median_ms * 1e6, B->t_min_ms * 1e6, B->t_max_ms * 1e6, B->gbps,
-                         B->pct_peak,          B->speedup_cpu,    B->launches};
-    static const char *const units[] = {"ns", "ns", "ns", "GB/s", "%", "ratio", "count"};
+                         B->pct_peak,          B->cpu_ms * 1e6,   B->speedup_cpu,    B->launches};
+    static const char *const units[] = {"ns", "ns", "ns", "GB/s", "%", "ns", "ratio", "count"};
     int n = 0;
-    for (int i = 0; i < 8; i++, n++) {
+    for (int i = 0; i < 9; i++, n++) {
         if (y < 0 || n != k) continue;
-        if (i == 7)
+        if (i == 8)
             compare_cells(y, x, w, R_NORMAL, names[i], A->correct ? "yes" : "WRONG",
                           B->correct ? "yes" : "WRONG", "");
         else
-            compare_line(y, x, w, names[i], va[i], vb[i], units[i], 1, 1);
+            compare_line(y, x, w, names[i], va[i], vb[i], units[i], i != 5 || A->cpu_ms > 0.0,
+                         i != 5 || B->cpu_ms > 0.0);
     }
     if (A->energy.valid || B->energy.valid) { /* energy per reduction and per GB */
         const int ea = A->energy.valid, eb = B->energy.valid;

@@ -101,6 +101,9 @@ try:
         line = next((l for l in s.splitlines() if "time (median)" in l), "")
         check(ratio(ta[v] / tb[v]) in line.split(), f"Compare: A/B of {v}'s time", s)
         check("DRAM read" in s and "warp instructions" in s, "Compare: every counter", s)
+        cpu = next((l for l in s.splitlines() if "CPU time (its own)" in l), "")
+        check("8.60 ms" in cpu and "speedup vs CPU" in s,
+              "Compare: each side's own CPU time beside its speedup (issue 40)", s)
 finally:
     t.close()
 
