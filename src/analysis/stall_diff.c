@@ -1,5 +1,6 @@
 #include "stall_diff.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +13,59 @@ static double pct(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* The line of `before` that line l of the second view is: the same file
- * and text (the nearest number of those), or without texts the same
- * number; -1 for none. used[] marks those taken. */
-static int match(const rs_stalls *before, const rs_stall_line *l, const int *used)
+/* A line's role in its step: the call inlined at it that holds most of its
+ * samples ("load_one", "SumOp::operator()"); "" where none. Two kernels'
+ * loads are one role whatever their text ("s[tid] = load_one(...)" and
+ * "s[threadIdx.x] = load_one(...)"). */
+static void role_of(const rs_stalls *s, const rs_stall_line *l, char *buf, size_t len)
 {
+    uint64_t most = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < s->nlinks && i < RS_STALL_LINKS; i++) {
+        const rs_stall_link *k = &s->link[i];
+        if (k->what != RS_LINK_INSIDE || k->line != l->line || strcmp(k->file, l->file) != 0 ||
+            k->samples <= most)
+            continue;
+        most = k->samples;
+        snprintf(buf, len, "%.*s", (int)strcspn(k->name, " "), k->name);
+    }
+}
+
+/* Text that says nothing of what a line does: "}", "{", ");". */
+static int punctuation(const char *t)
+{
+    for (; *t; t++)
+        if (isalnum((unsigned char)*t)) return 0;
+    return 1;
+}
+
+enum { BY_ROLE, BY_TEXT };
+
+/* The line of `before` that line l of `after` is, by its role (by = BY_ROLE)
+ * or else by its text (BY_TEXT: the same file and text, a line of
+ * punctuation only at its own number; without texts the same number); of
+ * several, the nearest number; -1 for none. used[] marks those taken. */
+static int match(const rs_stalls *before, const rs_stalls *after, const rs_stall_line *l,
+                 const int *used, int by)
+{
+    char role[RS_STALL_CHAIN], other[RS_STALL_CHAIN];
+    if (by == BY_ROLE) role_of(after, l, role, sizeof role);
+    if (by == BY_ROLE && !role[0]) return -1;
+    const int bare = by == BY_TEXT && l->text[0] && punctuation(l->text); /* "}" */
     int best = -1;
     long gap = 0;
     for (int i = 0; i < before->nlines; i++) {
         const rs_stall_line *b = &before->line[i];
         if (used[i] || strcmp(b->file, l->file) != 0) continue;
         const int texts = b->text[0] && l->text[0];
-        if (texts ? strcmp(b->text, l->text) != 0 : b->line != l->line) continue;
+        if (by == BY_ROLE) {
+            role_of(before, b, other, sizeof other);
+            if (strcmp(role, other) != 0) continue;
+        } else if (texts ? strcmp(b->text, l->text) != 0 : b->line != l->line) {
+            continue;
+        } else if (bare && b->line != l->line) {
+            continue;
+        }
         const long g = labs((long)b->line - (long)l->line);
         if (best < 0 || g < gap) best = i, gap = g;
     }
@@ -49,18 +91,24 @@ static void fill(rs_stall_delta *d, const rs_stall_line *l)
 /* Every line of both views into out[] (RS_STALL_DELTAS), unsorted. */
 static int deltas(const rs_stalls *before, const rs_stalls *after, rs_stall_delta *out)
 {
-    int used[RS_STALL_LINES] = {0}, n = 0;
+    int used[RS_STALL_LINES] = {0}, took[RS_STALL_LINES], n = 0;
     const int max = RS_STALL_DELTAS;
-    for (int i = 0; i < after->nlines && n < max; i++) {
+    for (int by = BY_ROLE; by <= BY_TEXT; by++) /* every role first, then texts */
+        for (int i = 0; i < after->nlines && i < RS_STALL_LINES; i++) {
+            if (by == BY_ROLE) took[i] = -1;
+            if (took[i] >= 0) continue;
+            took[i] = match(before, after, &after->line[i], used, by);
+            if (took[i] >= 0) used[took[i]] = 1;
+        }
+    for (int i = 0; i < after->nlines && i < RS_STALL_LINES && n < max; i++) {
         const rs_stall_line *l = &after->line[i];
-        const int m = match(before, l, used);
+        const int m = took[i];
         rs_stall_delta *d = &out[n++];
         memset(d, 0, sizeof *d);
         fill(d, l);
         d->line = l->line;
         d->after = pct(l->samples, after->total);
         if (m < 0) continue;
-        used[m] = 1;
         d->line_before = before->line[m].line;
         d->before = pct(before->line[m].samples, before->total);
     }
@@ -88,6 +136,12 @@ int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_del
     memcpy(out, all, sizeof *out * (size_t)n);
     free(all);
     return n;
+}
+
+double rs_stall_delta_change(const rs_stall_delta *d)
+{
+    const double c = round((d->after - d->before) * 10.0) / 10.0;
+    return c == 0.0 || !isfinite(c) ? 0.0 : c;
 }
 
 const char *rs_stall_delta_where(const rs_stall_delta *d, char *buf, size_t len)

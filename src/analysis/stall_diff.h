@@ -16,11 +16,16 @@ typedef struct rs_stall_delta {
     double before, after; /* each view's share of its own samples, in % */
 } rs_stall_delta;
 
-/* The lines of both views, matched by file and source text (a line that
- * moved in an edited file still matches; of equal texts the nearest
- * number), or by file and number where a view has no text; the biggest
- * changes of them all, the biggest first. Returns how many (at most max). */
+/* The lines of both views, matched in one file by their role first (the
+ * call inlined at them: two kernels' loads of load_one whatever their
+ * text), then by source text (a line that moved in an edited file still
+ * matches; never a line of punctuation, "}"), or by number where a view
+ * has no text; of several, the nearest number. The biggest changes of
+ * them all, the biggest first. Returns how many (at most max). */
 int rs_stalls_diff(const rs_stalls *before, const rs_stalls *after, rs_stall_delta *out, int max);
+
+/* after - before in points, to the 0.1 shown: never "-0.0". */
+double rs_stall_delta_change(const rs_stall_delta *d);
 
 /* "classic.cu:60 (__syncthreads();) fell from 41% to 6% of the samples",
  * "rose", "stayed at", "is new, with", "is gone (it held ...)". */

@@ -197,7 +197,7 @@ void rs_stall_diff_csv_rows(FILE *f, const char *against, const rs_stall_delta *
             empty(f, 1);
         num(f, d[i].before);
         num(f, d[i].after);
-        num(f, d[i].after - d[i].before);
+        num(f, rs_stall_delta_change(&d[i]));
         fputc('\n', f);
     }
 }

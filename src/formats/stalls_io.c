@@ -180,7 +180,7 @@ void rs_print_stall_diff(FILE *f, const char *against, const rs_stall_delta *d, 
         snprintf(before, sizeof before, d[i].line_before ? "%5.1f%%" : "     -", d[i].before);
         snprintf(after, sizeof after, d[i].line ? "%5.1f%%" : "     -", d[i].after);
         fprintf(f, "  %s %s %s %s  %+6.1f  %s\n", rs_pad(where, 20, 1, pad, sizeof pad), before,
-                rs_sym(RS_SYM_ARROW), after, d[i].after - d[i].before,
+                rs_sym(RS_SYM_ARROW), after, rs_stall_delta_change(&d[i]),
                 rs_fmt_cut(d[i].text, TEXT_COLS, cut, sizeof cut));
     }
     if (n > 0) {

@@ -68,7 +68,7 @@ static void draw_delta(const rs_stall_delta *d, int y, int x, int w, int cur)
     const ui_role role = cur ? R_SELECTED : R_NORMAL;
     if (cur) ui_blank(y, x, w, R_SELECTED);
     ui_putf(y, x, w, role, "%s %s %s %s %+6.1f  %s", rs_pad(where, 18, 0, pad, sizeof pad), before,
-            rs_sym(RS_SYM_ARROW), after, d->after - d->before, d->text);
+            rs_sym(RS_SYM_ARROW), after, rs_stall_delta_change(d), d->text);
 }
 
 void ui_draw_source_diff(const ui_app *a, const rs_result *res, ui_rect r)
