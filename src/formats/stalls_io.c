@@ -112,8 +112,8 @@ void rs_print_stalls(FILE *f, const rs_stalls *s, rs_format fmt)
     rs_fmt_count((double)s->dropped, dropped, sizeof dropped);
     char runs[32] = "";
     if (s->runs > 1) snprintf(runs, sizeof runs, " over %d runs", s->runs);
-    fprintf(f, "stalls     %s samples%s, %s dropped, one every 2^%d cycles\n", taken, runs, dropped,
-            5 + s->period);
+    fprintf(f, "stalls     %s sample%s%s, %s dropped, one every 2^%d cycles\n", taken,
+            s->total == 1 ? "" : "s", runs, dropped, 5 + s->period);
     const int hot = rs_stalls_hottest(s);
     for (int i = 0; i < s->nlines; i++) print_line(f, s, i, i == hot);
     if (s->unmapped || s->other_lines)
