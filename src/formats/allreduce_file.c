@@ -255,6 +255,40 @@ static double time_us(const cJSON *p, const char *ms_key, const char *us_key)
     return has(p, ms_key) ? 1000.0 * num(p, ms_key) : num(p, us_key);
 }
 
+/* nccl-tests' figures as it prints them (times and GB/s to 2 decimals):
+ * a time above 0 where it ran, its busbw from the bytes and that time;
+ * NVLink's bytes per all-reduce within what G GPUs can move for it (a ring
+ * sends 2(G-1)/G of the bytes; counters hold protocol and other traffic:
+ * 16 times the bytes and 64 MiB at most). */
+static rs_status others_consistent(const char *pre, const cJSON *p, double bytes, int g,
+                                   rs_error *err)
+{
+    const int nt = has(p, "nccl_tests_time_ms") || has(p, "nccl_tests_time_us");
+    const double nt_us = time_us(p, "nccl_tests_time_ms", "nccl_tests_time_us");
+    const double nt_bus = num(p, "nccl_tests_busbw_gbps");
+    if (nt && !(nt_us >= 0.005))
+        return rs_fail(err, RS_E_IO,
+                       "%snccl-tests' time is %.6g us: expected 0.01 us or more where it ran", pre,
+                       nt_us);
+    if (has(p, "nccl_tests_busbw_gbps") && !nt)
+        return rs_fail(err, RS_E_IO, "%snccl_tests_busbw_gbps without nccl-tests' time", pre);
+    const double nt_want =
+        nt ? bytes / (nt_us * 1e-6) / 1e9 * (g > 1 ? 2.0 * (g - 1) / g : 0.0) : 0;
+    if (nt && fabs(nt_bus - nt_want) > 0.011 + 0.02 * nt_want)
+        return rs_fail(err, RS_E_IO,
+                       "%snccl_tests_busbw_gbps is %.6g: the bytes over nccl-tests' time give "
+                       "%.6g over %d GPUs",
+                       pre, nt_bus, nt_want, g);
+    const double most = 16.0 * bytes + 64.0 * 1024 * 1024;
+    const char *keys[] = {"nvlink_tx_bytes", "nvlink_rx_bytes"};
+    for (int i = 0; i < 2; i++)
+        if (has(p, keys[i]) && num(p, keys[i]) > most)
+            return rs_fail(err, RS_E_IO,
+                           "%s%s is %.6g: more than 16 times the %.17g bytes reduced and 64 MiB",
+                           pre, keys[i], num(p, keys[i]), bytes);
+    return RS_OK;
+}
+
 static rs_status point_consistent(const char *pre, const cJSON *p, size_t elem, int g,
                                   rs_error *err)
 {
@@ -279,7 +313,7 @@ static rs_status point_consistent(const char *pre, const cJSON *p, size_t elem, 
     if (!near(bus, bus_want))
         return rs_fail(err, RS_E_IO, "%sbusbw_gbps is %.6g: algbw x 2(G-1)/G over %d GPUs is %.6g",
                        pre, bus, g, bus_want);
-    return RS_OK;
+    return others_consistent(pre, p, bytes, g, err);
 }
 
 static rs_status check_point(const char *where, const cJSON *p, int k, size_t elem, int g,

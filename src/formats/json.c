@@ -494,6 +494,9 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     if ((st = rs_energy_from_json(cJSON_GetObjectItemCaseSensitive(j, "energy"),
                                   rs_result_input_bytes(r), &r->energy, err)) != RS_OK)
         return st;
+    if ((st = rs_kernel_build_check(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), err)) !=
+        RS_OK)
+        return st;
     ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &r->uk);
     if ((st = multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), r->req.n, &r->multi, err)) !=
         RS_OK)
@@ -534,6 +537,9 @@ rs_status rs_row_from_json(const cJSON *j, rs_row *row, rs_error *err)
     if (e) {
         row->status = (rs_status)inum(j, "status", RS_E_USAGE);
         snprintf(row->error, sizeof row->error, "%s", e);
+        const rs_status kb =
+            rs_kernel_build_check(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), err);
+        if (kb != RS_OK) return kb;
         ukernel_from(cJSON_GetObjectItemCaseSensitive(j, "kernel_build"), &row->result.uk);
         return rs_request_from_json(cJSON_GetObjectItemCaseSensitive(j, "request"),
                                     &row->result.req, err);

@@ -53,6 +53,33 @@ static const rs_figure device_figures[] = {
     {"floor_launch_us", 0, 1e6, 0, 0, 0, "microseconds from 0 to 1000000"},
 };
 
+/* Your kernel's build as ptxas and the loader report it: a register file
+ * of 255 per thread, 227 KB of shared memory a block, 512 KB of local
+ * memory a thread, and an sm_XX the CUDA toolkit names. */
+static const rs_figure build_figures[] = {
+    {"registers", 0, 255, 0, 1, 0, "a whole number of registers from 0 to 255"},
+    {"shared_static_bytes", 0, 256 * 1024, 0, 1, 0, "bytes from 0 to 262144"},
+    {"spill_store_bytes", -1, 1 << 30, 0, 1, 0, "bytes, or -1 where ptxas did not say"},
+    {"spill_load_bytes", -1, 1 << 30, 0, 1, 0, "bytes, or -1 where ptxas did not say"},
+    {"local_bytes", 0, 512 * 1024, 0, 1, 0, "bytes from 0 to 524288"},
+    {"arch", 0, 200, 0, 1, 0, "an architecture from sm_10 to sm_200, or 0 (not known)"},
+    {"compile_ms", 0, 3.6e6, 0, 0, 0, "milliseconds from 0 to an hour"},
+};
+
+rs_status rs_kernel_build_check(const cJSON *j, rs_error *err)
+{
+    if (!j) return RS_OK;
+    if (!cJSON_IsObject(j)) return rs_fail(err, RS_E_USAGE, "kernel_build is not a JSON object");
+    rs_status st = RS_OK;
+    for (size_t i = 0; st == RS_OK && i < sizeof build_figures / sizeof *build_figures; i++)
+        st = rs_figure_check(j, "kernel_build.", &build_figures[i], err);
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "arch");
+    if (st == RS_OK && cJSON_IsNumber(a) && a->valuedouble != 0 && a->valuedouble < 10)
+        return rs_fail(err, RS_E_USAGE, "kernel_build.arch is %g: expected sm_10 or later",
+                       a->valuedouble);
+    return st;
+}
+
 rs_status rs_device_check(const cJSON *j, rs_error *err)
 {
     if (!j) return RS_OK; /* no device: nothing said of it */

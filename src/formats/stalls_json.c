@@ -233,15 +233,43 @@ void rs_stalls_from_json(const cJSON *j, rs_stalls *s)
     links_from_json(j, s);
 }
 
+/* Parts no bigger than their whole: a function's samples within the view's,
+ * a link's within its line's (a recording may say anything). */
+static rs_status parts_in_whole(const rs_stalls *s, rs_error *err)
+{
+    uint64_t funcs = 0;
+    for (int i = 0; i < s->nfuncs && i < RS_STALL_FUNCS; i++) funcs += s->func[i].samples;
+    if (funcs > s->total)
+        return rs_fail(err, RS_E_USAGE,
+                       "stalls.functions hold %llu samples: more than the view's %llu",
+                       (unsigned long long)funcs, (unsigned long long)s->total);
+    for (int i = 0; i < s->nlinks && i < RS_STALL_LINKS; i++) {
+        const rs_stall_link *k = &s->link[i];
+        uint64_t whole = s->other_lines; /* a line past those kept: their samples */
+        for (int l = 0; l < s->nlines; l++)
+            if (s->line[l].line == k->line && strcmp(s->line[l].file, k->file) == 0)
+                whole = s->line[l].samples;
+        if (k->samples > whole)
+            return rs_fail(err, RS_E_USAGE,
+                           "stalls.links: %s:%u's link holds %llu samples: more than the %llu of "
+                           "its line",
+                           k->file, k->line, (unsigned long long)k->samples,
+                           (unsigned long long)whole);
+    }
+    return RS_OK;
+}
+
 rs_status rs_stalls_keep_json(const cJSON *j, const rs_stalls **out, rs_error *err)
 {
     *out = NULL;
     if (!cJSON_IsObject(j)) return RS_OK;
     rs_stalls *tmp = malloc(sizeof *tmp);
-    if (tmp) {
-        rs_stalls_from_json(j, tmp);
-        *out = rs_stalls_keep(tmp);
+    if (tmp) rs_stalls_from_json(j, tmp);
+    if (tmp && parts_in_whole(tmp, err) != RS_OK) {
+        free(tmp);
+        return err->code;
     }
+    if (tmp) *out = rs_stalls_keep(tmp);
     free(tmp);
     return *out ? RS_OK : rs_fail(err, RS_E_NOMEM, "out of host memory for a stall view");
 }

@@ -491,6 +491,59 @@ for name, change, said in (
     folder(name, lambda d, n=name, c=change: energy_row(d, n + ".jsonl", c))
     out = case(name, ["recording", name + ".jsonl"], 7)
     check(said in out, f"{name}: energy figures that disagree refused: {out[-300:]}")
+# figures with their unit's range and their relation to the others (issue 41.7)
+def changed_row(d, name, rec, pick, change):  # a row of a shipped recording, changed
+    import json
+    lines = open(os.path.join(SRC, "conf", "recordings", rec)).read().splitlines()
+    row = next(json.loads(l) for l in lines[1:] if pick(json.loads(l)))
+    change(row)
+    touch(d, name, lines[0] + "\n" + json.dumps(row) + "\n")
+
+
+def kernel_row(j):
+    return j.get("request", {}).get("variant") == "kernel" and "kernel_build" in j
+
+
+def stalled_row(j):
+    return bool(j.get("stalls", {}).get("functions")) and bool(j.get("stalls", {}).get("links"))
+
+
+def swell_link(r):
+    k = r["stalls"]["links"][0]
+    k["samples"] = 10 ** 12
+
+
+for name, rec, pick, change, said in (
+        ("build_registers", "h100-kernels.jsonl", kernel_row,
+         lambda r: r["kernel_build"].update(registers=-5), "kernel_build.registers is -5"),
+        ("build_arch", "h100-kernels.jsonl", kernel_row,
+         lambda r: r["kernel_build"].update(arch=-1), "kernel_build.arch is -1"),
+        ("stall_function_past", "h200-demo.jsonl", stalled_row,
+         lambda r: r["stalls"]["functions"][0]["reasons"].update(selected=10 ** 12),
+         "stalls.functions hold"),
+        ("stall_link_past", "h200-demo.jsonl", stalled_row, swell_link,
+         "more than the")):
+    folder(name, lambda d, n=name, f=rec, p=pick, c=change: changed_row(d, n + ".jsonl", f, p, c))
+    out = case(name, ["recording", name + ".jsonl"], 7)
+    check(said in out, f"{name}: a figure past its range or its whole refused: {out[-300:]}")
+
+
+def ar_point(d, name, change):  # the two-GPU all-reduce recording, its largest point changed
+    import json
+    j = json.load(open(AR))
+    change(max(j["points"], key=lambda p: p["bytes"]))
+    touch(d, name, json.dumps(j))
+
+
+for name, change, said in (
+        ("ar_nvlink", lambda p: p.update(nvlink_tx_bytes=1.6e25), "nvlink_tx_bytes is 1.6e+25"),
+        ("ar_nccl_zero", lambda p: p.update(nccl_tests_time_ms=0.0, nccl_tests_busbw_gbps=0.0),
+         "nccl-tests' time is 0 us"),
+        ("ar_nccl_bus", lambda p: p.update(nccl_tests_time_ms=1.0, nccl_tests_busbw_gbps=999.0),
+         "nccl_tests_busbw_gbps is 999")):
+    folder(name, lambda d, n=name, c=change: ar_point(d, n + ".json", c))
+    out = case(name, ["allreduce", "--replay", name + ".json", "--algo", "all"], 7)
+    check(said in out, f"{name}: an all-reduce figure that cannot be refused: {out[-300:]}")
 folder("check_hundred", hundred_findings)
 out = case("check_hundred", [*CHECK, "c.jsonl"], 9)
 check("(and 76 more groups)" in out, f"a check's findings past 24 are said: {out[-300:]}")

@@ -73,8 +73,15 @@ write("metric_reason_newline.jsonl", HEADER, row(lambda r: r["metrics"].update(r
 write("launch_name_newline.jsonl", HEADER,
       row(lambda r: r["metrics"]["launches"][0].update(name="k" + FORGE)))
 # the stall view
-write("stall_file_newline.jsonl", HEADER,
-      row(lambda r: r["stalls"]["lines"][0].update(file="classic.cu" + FORGE)))
+def rename_line_file(r):  # the line and the links on it: a view that agrees with itself
+    first = r["stalls"]["lines"][0]
+    for k in r["stalls"]["links"]:
+        if (k["file"], k["line"]) == (first["file"], first["line"]):
+            k["file"] = "classic.cu" + FORGE
+    first["file"] = "classic.cu" + FORGE
+
+
+write("stall_file_newline.jsonl", HEADER, row(rename_line_file))
 write("stall_text_escape.jsonl", HEADER,
       row(lambda r: r["stalls"]["lines"][0].update(text="s[tid]" + ESC + "\u202e")))
 write("stall_function_newline.jsonl", HEADER,
