@@ -22,19 +22,31 @@ int ui_against_set(ui_app *a, const char *path)
         ui_status(a, R_NORMAL, "nothing held against");
         return 1;
     }
-    rs_recording rec;
     rs_error err;
-    if (rs_recording_load(path, &rec, &err) != RS_OK) {
+    if (!ui_reader_start(&a->ag->reader, path, &err)) { /* read off the UI thread */
         snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
         return 0;
     }
-    if (a->ag->has) rs_recording_free(&a->ag->rec);
-    a->ag->rec = rec;
-    a->ag->has = 1;
-    snprintf(a->ag->path, sizeof a->ag->path, "%s", path);
-    ui_status(a, R_NORMAL, "against %s: the Ladder screen's vs A column; z on Compare",
+    ui_status(a, R_NORMAL, "reading %s to hold against: the explorer goes on meanwhile",
               rs_stall_base(path));
     return 1;
+}
+
+/* Every loop: A's file, once read, held against (or why not). */
+void ui_against_poll(ui_app *a)
+{
+    ui_reader *r = &a->ag->reader;
+    if (!ui_reader_take(r)) return;
+    if (r->st != RS_OK) {
+        ui_status(a, R_BAD, "not held against: %s", r->err.msg);
+        return;
+    }
+    if (a->ag->has) rs_recording_free(&a->ag->rec);
+    a->ag->rec = r->rec;
+    a->ag->has = 1;
+    snprintf(a->ag->path, sizeof a->ag->path, "%s", r->path);
+    ui_status(a, R_NORMAL, "against %s: the Ladder screen's vs A column; z on Compare",
+              rs_stall_base(r->path));
 }
 
 void ui_against_prompt(ui_app *a)

@@ -7,11 +7,13 @@
 
 #include "core/request.h"
 #include "formats/record.h"
+#include "reader.h"
 
 typedef struct ui_against_state {
     rs_recording rec;
     int has;
     char path[RS_NOTE_MAX];
+    ui_reader reader; /* A's file, read off the UI thread */
 } ui_against_state;
 
 #endif

@@ -175,12 +175,15 @@ void ui_presets_apply(ui_app *a);
 /* t o b f i m: one step forward (d = 1) or back (d = -1) (config.c). */
 void ui_step_setting(ui_app *a, ui_action act, int d);
 
-/* A recording held against (against.c): set from a path ("" clears; 0
- * with prompt_error when it cannot be read), the prompt for it (A on the
- * Recording screen), its run of a request (NULL: none that ran), and its
- * runs at the ladder's configuration that the ladder lacks, named. */
+/* A recording held against (against.c): set from a path ("" clears; the
+ * file is read off the UI thread, and poll, every loop, holds it once
+ * read or says why not; 0 with prompt_error while another is read), the
+ * prompt for it (A on the Recording screen), its run of a request (NULL:
+ * none that ran), and its runs at the ladder's configuration that the
+ * ladder lacks, named. */
 enum { UI_CMP_PINNED = -1, UI_CMP_AGAINST = -2 };
 int ui_against_set(ui_app *a, const char *path);
+void ui_against_poll(ui_app *a);
 void ui_against_prompt(ui_app *a);
 const rs_result *ui_against_result(const ui_app *a, const rs_request *req);
 void ui_against_only(const ui_app *a, char *buf, size_t len);
@@ -191,6 +194,9 @@ void ui_against_only(const ui_app *a, char *buf, size_t len);
  * configuration k (show: go to the screen that shows it); Enter on the Sweep
  * screen (1 when a recorded sweep answers the configuration). */
 void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigned ask);
+/* The same with the recording already read (taken: emptied here). */
+void ui_replay_use(ui_app *a, const char *path, rs_recording *taken, const rs_request *want,
+                   unsigned ask);
 void ui_replay_shipped(ui_app *a);
 void ui_replay_pick(ui_app *a, int k, int show);
 int ui_replay_sweep(ui_app *a);

@@ -226,11 +226,19 @@ void ui_replay_open(ui_app *a, const char *path, const rs_request *want, unsigne
 {
     rs_error err;
     rs_recording rec;
-    rs_request asked = want ? *want : a->cfg; /* want may be a->cfg, which the pick sets */
     if (rs_recording_load(path, &rec, &err) != RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);
         return;
     }
+    ui_replay_use(a, path, &rec, want, ask);
+}
+
+void ui_replay_use(ui_app *a, const char *path, rs_recording *taken, const rs_request *want,
+                   unsigned ask)
+{
+    rs_recording rec = *taken;
+    memset(taken, 0, sizeof *taken);
+    rs_request asked = want ? *want : a->cfg; /* want may be a->cfg, which the pick sets */
     rs_rec_config *configs = calloc((size_t)rec.count + 1, sizeof *configs);
     if (!configs) {
         rs_recording_free(&rec);

@@ -317,7 +317,8 @@ static void free_app(ui_app *a)
     if (a->rp) free(a->rp->configs);
     if (a->uk) ui_kernel_free(a);
     free(a->src), free(a->lad), free(a->sweep), free(a->cmp);
-    free(a->pre), free(a->rp), free(a->prompt), free(a->uk), free(a->ag);
+    free(a->pre), free(a->rp), free(a->prompt), free(a->uk);
+    if (a->ag && ui_reader_stop(&a->ag->reader)) free(a->ag); /* else still read into */
 }
 
 static long long clock_ms(void)
@@ -389,16 +390,16 @@ static int start_curses(ui_app *a, int color)
     return 0;
 }
 
-/* Refused before the screen is taken: a bad recording, or no terminal. */
-static int check_start(ui_app *a, const ui_options *cli)
+/* Refused before the screen is taken: a bad recording, or no terminal.
+ * The recording read here is the one replayed (*replay): read once. */
+static int check_start(ui_app *a, const ui_options *cli, rs_recording *replay)
 {
     if (cli->replay) {
         rs_error err;
-        if (rs_recording_load(cli->replay, &a->rec, &err) != RS_OK) {
+        if (rs_recording_load(cli->replay, replay, &err) != RS_OK) {
             ui_error("%s", err.msg);
             return err.code;
         }
-        rs_recording_free(&a->rec);
     }
     if (cli->against) { /* read once here, to be refused before the screen is taken */
         rs_error err;
@@ -428,16 +429,19 @@ int ui_main(const ui_options *cli)
     setlocale(LC_CTYPE, "");
     const char *cs = nl_langinfo(CODESET), *no_color = getenv("NO_COLOR");
     a->utf8 = cs && strcmp(cs, "UTF-8") == 0;
-    int rc = check_start(a, cli);
+    rs_recording replay;
+    memset(&replay, 0, sizeof replay);
+    int rc = check_start(a, cli, &replay);
     if (!rc) rc = start_curses(a, !cli->no_color && !(no_color && *no_color));
     if (rc) {
+        rs_recording_free(&replay);
         free_app(a);
         free(a);
         return rc;
     }
     draw(a); /* the first frame before CUDA starts */
     if (cli->replay)
-        ui_replay_open(a, cli->replay, cli->ask ? &a->cfg : NULL, cli->ask);
+        ui_replay_use(a, cli->replay, &replay, cli->ask ? &a->cfg : NULL, cli->ask);
     else
         a->worker = ui_worker_start((int)cli->req.device, NULL);
     if (!a->worker) ui_status(a, R_BAD, "cannot start the worker thread");
@@ -445,6 +449,7 @@ int ui_main(const ui_options *cli)
     int done = 0, typed = 0;
     while (!done && !got_signal) {
         ui_take_events(a);
+        ui_against_poll(a);      /* a recording read off this thread, once read */
         ui_source_sass_retry(a); /* a SASS request that waited for a run to end */
         ui_kernel_watch(a);      /* a stat every 250 ms: a save runs the kernel again */
         draw(a);

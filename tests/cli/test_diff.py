@@ -90,6 +90,9 @@ for why, n in list(src["reasons"].items()):  # half of each reason's samples mov
     dst["reasons"][why] = dst["reasons"].get(why, 0) + n // 2
 src["samples"] = sum(src["reasons"].values())
 dst["samples"] = sum(dst["reasons"].values())
+for k in moved["stalls"].get("links", []):  # a link holds no more than its line (issue 41)
+    if (k["file"], k["line"]) == (src["file"], src["line"]):
+        k["samples"] = min(k["samples"], src["samples"])
 stalled = write("c.jsonl", [moved if r["request"]["variant"] == "sequential" else r
                             for r in ladder])
 rc, out, err = run("diff", base, stalled, "--format", "json")

@@ -179,7 +179,8 @@ finally:
     t.close()
 # s from the comparison goes back to the lines with the cursor on the line
 # it stood for there (sequential against interleaved_strided: its third
-# row is classic.cu:59), not past the end of the shorter list of lines
+# row is the load, classic.cu:41->69, paired by role), not past the end of
+# the shorter list of lines
 t = Tmux(f"{EXE} --replay {REC} --type int32 --n 2^24", cols=120, rows=40, env=UTF8)
 try:
     t.wait_for("Ladder", 20)
@@ -191,7 +192,7 @@ try:
     t.wait_quiet("the lines again")
     raw = t.screen(escapes=True)
     painted = [l for l in raw.splitlines() if "\x1b[43m" in l and "classic.cu:" in l]
-    check(len(painted) == 1 and "classic.cu:59" in painted[0] and "the lines again" in t.screen(),
+    check(len(painted) == 1 and "classic.cu:69" in painted[0] and "the lines again" in t.screen(),
           "s from the comparison: the lines, the cursor on the line it stood for",
           t.screen())
 finally:
