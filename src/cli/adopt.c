@@ -62,12 +62,12 @@ static void adopt_kernels(rs_cli *cli, const rs_recording *rec, const rs_rec_con
 void rs_cli_adopt_recorded(rs_cli *cli, const char *command, const rs_field_id *match,
                            size_t nmatch, const rs_field_id *more, size_t nmore, int last)
 {
-    rs_recording rec;
     rs_error err;
-    if (!cli->replay || cli->preset || rs_recording_load(cli->replay, &rec, &err) != RS_OK) return;
+    const rs_recording *rec = cli->replay && !cli->preset ? rs_cli_replay_read(cli, &err) : NULL;
+    if (!rec) return; /* not readable: the source says why */
     enum { MAXC = 64 };
     rs_rec_config *c = calloc(MAXC, sizeof *c);
-    const int n = c ? rs_recording_configs(&rec, c, MAXC) : 0;
+    const int n = c ? rs_recording_configs(rec, c, MAXC) : 0;
     const rs_rec_config *found = matching(cli, command, match, nmatch, c, n, last);
     char said[512] = "";
     size_t at = 0;
@@ -96,9 +96,8 @@ void rs_cli_adopt_recorded(rs_cli *cli, const char *command, const rs_field_id *
             at += (size_t)snprintf(said + at, sizeof said - at, "%s--gpus %u", at ? " " : "",
                                    found->gpus);
     }
-    if (found) adopt_kernels(cli, &rec, found);
+    if (found) adopt_kernels(cli, rec, found);
     if (said[0])
         fprintf(stderr, "redscope: settings not given are the recorded %s's: %s\n", command, said);
     free(c);
-    rs_recording_free(&rec);
 }

@@ -35,9 +35,11 @@ static int child_wants(const rs_cli *cli)
 int rs_cli_open_source(const rs_cli *cli, int need_gpu, rs_source **src)
 {
     rs_error err;
-    rs_status st = cli->replay
-                       ? rs_source_recording_open(cli->replay, src, &err)
-                       : rs_source_child_open((int)cli->req.device, child_wants(cli), src, &err);
+    rs_status st =
+        cli->replay_rec /* read once already (adopt.c): borrowed */
+            ? rs_source_recording_borrow(cli->replay_rec, src, &err)
+            : cli->replay ? rs_source_recording_open(cli->replay, src, &err)
+                          : rs_source_child_open((int)cli->req.device, child_wants(cli), src, &err);
     if (st == RS_OK) st = (*src)->prepare(*src, need_gpu, &err);
     const rs_recording *rec = st == RS_OK ? rs_source_recording_of(*src) : NULL;
     char note[600];

@@ -37,6 +37,9 @@ typedef struct rs_cli {
     int version;
     int set[RS_FIELD_COUNT]; /* fields given on the command line */
     void *own;               /* the command's own options (its entry's own_size) */
+    /* --replay's file once read (rs_cli_replay_read): the settings adopted
+     * from it and the runs answered by it, from one read */
+    struct rs_recording *replay_rec;
     rs_writer *out; /* stdout in --format: every command prints through it (NULL: stdout) */
 } rs_cli;
 
@@ -154,8 +157,11 @@ const rs_command *rs_command_near(const char *name);
 void rs_cli_unknown_command(const char *name);
 /* What the overview says after the commands: examples, exit codes. */
 extern const char rs_overview_tail[];
-/* The parsed options' memory (rs_cli.own). */
+/* The parsed options' memory (rs_cli.own, the replay's recording). */
 void rs_cli_free(rs_cli *cli);
+/* --replay's recording, read the first time it is asked for (NULL with
+ * err where it cannot be read). */
+const struct rs_recording *rs_cli_replay_read(rs_cli *cli, rs_error *err);
 
 /* Parse argv[first..] for command c; err explains bad arguments. Free
  * with rs_cli_free. */

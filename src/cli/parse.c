@@ -9,6 +9,7 @@
 #include "formats/check.h"
 #include "core/text.h"
 #include "formats/preset.h"
+#include "formats/record.h"
 #include "analysis/multi.h"
 
 /* ---- options ----------------------------------------------------------------------- */
@@ -412,6 +413,24 @@ void rs_cli_free(rs_cli *cli)
 {
     free(cli->own);
     cli->own = NULL;
+    if (cli->replay_rec) rs_recording_free(cli->replay_rec);
+    free(cli->replay_rec);
+    cli->replay_rec = NULL;
+}
+
+const rs_recording *rs_cli_replay_read(rs_cli *cli, rs_error *err)
+{
+    if (cli->replay_rec || !cli->replay) return cli->replay_rec;
+    rs_recording *rec = calloc(1, sizeof *rec);
+    if (!rec) {
+        rs_fail(err, RS_E_NOMEM, "out of host memory");
+        return NULL;
+    }
+    if (rs_recording_load(cli->replay, rec, err) != RS_OK) {
+        free(rec);
+        return NULL;
+    }
+    return cli->replay_rec = rec;
 }
 
 /* An option's help, as the command takes it. */

@@ -29,28 +29,31 @@ static void derive(const double *v, double *out, rs_metric_mask valid, rs_metric
 void rs_metrics_aggregate(rs_metrics *m)
 {
     rs_metric_mask derived = 0;
+    static _Thread_local rs_launches l; /* kept again once derived */
+    rs_metrics_launches(m, &l);
     for (int i = 0; i < RS_METRIC_COUNT; i++) m->value[i] = 0.0;
     double total_time = 0.0;
-    for (int k = 0; k < m->nlaunch; k++) total_time += m->launch[k].value[RS_M_DURATION];
+    for (int k = 0; k < l.n; k++) total_time += l.at[k].value[RS_M_DURATION];
     for (int i = 0; i < RS_METRIC_COUNT; i++) {
         const rs_metric_def *d = &rs_metric_defs[i];
         if (!(m->valid & RS_METRIC_BIT(i)) || d->agg == RS_AGG_DERIVED) continue;
         double acc = 0.0;
-        for (int k = 0; k < m->nlaunch; k++) {
-            const double v = m->launch[k].value[i];
+        for (int k = 0; k < l.n; k++) {
+            const double v = l.at[k].value[i];
             if (d->agg == RS_AGG_SUM)
                 acc += v;
             else if (total_time > 0.0)
-                acc += v * m->launch[k].value[RS_M_DURATION] / total_time;
+                acc += v * l.at[k].value[RS_M_DURATION] / total_time;
             else
-                acc += v / m->nlaunch;
+                acc += v / l.n;
         }
         m->value[i] = acc;
     }
-    for (int k = 0; k < m->nlaunch; k++) {
+    for (int k = 0; k < l.n; k++) {
         rs_metric_mask unused = 0;
-        derive(m->launch[k].value, m->launch[k].value, m->valid, &unused);
+        derive(l.at[k].value, l.at[k].value, m->valid, &unused);
     }
+    if (l.n) rs_metrics_keep_launches(m, &l);
     derive(m->value, m->value, m->valid, &derived);
     m->valid |= derived;
 }
@@ -63,8 +66,11 @@ void rs_metrics_merge(rs_metrics *into, const rs_metrics *from)
     if (!from->valid && from->reason[0] && !into->reason[0])
         snprintf(into->reason, sizeof into->reason, "%s", from->reason);
     if (!add || into->nlaunch != from->nlaunch) return;
-    for (int k = 0; k < into->nlaunch; k++)
+    static _Thread_local rs_launches l; /* kept again with the values added */
+    rs_metrics_launches(into, &l);
+    for (int k = 0; k < l.n && from->launch; k++)
         for (int i = 0; i < RS_METRIC_COUNT; i++)
-            if (add & RS_METRIC_BIT(i)) into->launch[k].value[i] = from->launch[k].value[i];
+            if (add & RS_METRIC_BIT(i)) l.at[k].value[i] = from->launch[k].value[i];
+    if (l.n) rs_metrics_keep_launches(into, &l);
     into->valid |= add;
 }

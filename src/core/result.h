@@ -3,6 +3,7 @@
 #ifndef RS_RESULT_H
 #define RS_RESULT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "metric_table.h"
@@ -36,6 +37,13 @@ typedef struct rs_launch_metrics {
     double value[RS_METRIC_COUNT];
 } rs_launch_metrics;
 
+/* The launches' counters while they are collected, named and derived
+ * (the profiler, the engine, a reader); a result keeps them (rs_keep). */
+typedef struct rs_launches {
+    int n;
+    rs_launch_metrics at[RS_MAX_LAUNCHES];
+} rs_launches;
+
 typedef struct rs_metrics {
     rs_metric_mask requested;      /* what the user asked for */
     rs_metric_mask valid;          /* what was read; others carry `reason` */
@@ -43,7 +51,9 @@ typedef struct rs_metrics {
     char reason[240];              /* why counters are missing ("" when all valid) */
     double value[RS_METRIC_COUNT]; /* summed or weighted over all launches */
     int nlaunch;
-    rs_launch_metrics launch[RS_MAX_LAUNCHES];
+    /* nlaunch of them, kept (rs_keep): never changed once kept, so copies
+     * of a result share them; a row holds only the launches it has */
+    const rs_launch_metrics *launch;
     double wall_ms; /* wall time the profiling runs took */
 } rs_metrics;
 
@@ -90,10 +100,10 @@ typedef struct rs_gpu_share {
 typedef struct rs_multi_result {
     int gpus; /* 0: a run on one GPU */
     rs_cross cross;
-    double shard_ms;  /* median time of the slowest GPU's own reduction */
-    double finish_ms; /* median of (whole time - the slowest GPU's), the finish's cost */
-    char links[160];  /* how the GPUs are linked (rs_links_describe) */
-    rs_gpu_share share[RS_GPUS_MAX];
+    double shard_ms;           /* median time of the slowest GPU's own reduction */
+    double finish_ms;          /* median of (whole time - the slowest GPU's), the finish's cost */
+    char links[160];           /* how the GPUs are linked (rs_links_describe) */
+    const rs_gpu_share *share; /* gpus of them, kept (rs_keep) as launches are */
 } rs_multi_result;
 
 /* One all-reduce size of one algorithm (command "allreduce"), as measured
@@ -158,6 +168,15 @@ typedef struct rs_result {
     rs_multi_result multi;
     rs_ar_result ar; /* command "allreduce" alone */
 } rs_result;
+
+/* A copy of n bytes kept to the end of the process (NULL for none): the
+ * parts of a result shared by its copies (launches, GPUs), never changed
+ * once kept. Thread-safe. */
+const void *rs_keep(const void *p, size_t n);
+/* The launches collected in l, kept into m (nlaunch and launch). */
+void rs_metrics_keep_launches(rs_metrics *m, const rs_launches *l);
+/* m's launches as a set to change (name, derive, merge) and keep again. */
+void rs_metrics_launches(const rs_metrics *m, rs_launches *out);
 
 /* The stall view a result holds, or an empty one (requested 0). */
 const rs_stalls *rs_result_stalls(const rs_result *r);

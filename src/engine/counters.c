@@ -23,14 +23,13 @@ static rs_status flush_then_run(void *vctx, rs_error *err)
 
 /* Launch names: the plan's when the counts agree (the library variants
  * launch kernels of their own), otherwise numbered after the variant. */
-static void name_launches(rs_metrics *m, const char *const *names, int nn)
+static void name_launches(rs_launches *l, const char *const *names, int nn)
 {
-    for (int k = 0; k < m->nlaunch; k++) {
-        if (m->nlaunch == nn)
-            snprintf(m->launch[k].name, sizeof m->launch[k].name, "%s", names[k]);
+    for (int k = 0; k < l->n; k++) {
+        if (l->n == nn)
+            snprintf(l->at[k].name, sizeof l->at[k].name, "%s", names[k]);
         else
-            snprintf(m->launch[k].name, sizeof m->launch[k].name, "%s kernel %d", names[nn - 1],
-                     k + 1);
+            snprintf(l->at[k].name, sizeof l->at[k].name, "%s kernel %d", names[nn - 1], k + 1);
     }
 }
 
@@ -41,12 +40,14 @@ static rs_status collect_set(rs_engine *e, const rs_plan *p, rs_metric_mask m,
     rs_status st = rs_engine_poison(e, p, 0xff, err);
     if (st != RS_OK) return st;
     rs_trace("counters: collecting");
-    st = rs_prof_collect(e->prof, m, flush_then_run, &x, out, err);
+    static _Thread_local rs_launches l;
+    st = rs_prof_collect(e->prof, m, flush_then_run, &x, out, &l, err);
     rs_trace("counters: collected (%d passes)", out->passes);
-    if (st != RS_OK || out->nlaunch < 1) return st;
-    memmove(&out->launch[0], &out->launch[1], sizeof out->launch[0] * (size_t)(out->nlaunch - 1));
-    out->nlaunch--; /* launch 0 was the L2 flush: known here alone */
-    name_launches(out, names, nn);
+    if (st != RS_OK || l.n < 1) return st;
+    memmove(&l.at[0], &l.at[1], sizeof l.at[0] * (size_t)(l.n - 1));
+    l.n--; /* launch 0 was the L2 flush: known here alone */
+    name_launches(&l, names, nn);
+    rs_metrics_keep_launches(out, &l);
     return RS_OK;
 }
 

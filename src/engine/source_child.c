@@ -59,21 +59,50 @@ typedef struct wire_ask {
     rs_ar_job job;
 } wire_ask;
 
-/* A result up the pipe: its bytes, then whether a stall view follows and
- * the view (a pointer means nothing in the other process). */
+/* A result up the pipe: its bytes, then its kept parts (a pointer means
+ * nothing in the other process): the launches' counters, the GPUs'
+ * shares, and whether a stall view follows and the view. */
 static int put_result(int fd, const rs_result *res)
 {
     const int has = res->stalls != NULL;
-    return rs_fd_put(fd, res, sizeof *res) || rs_fd_put(fd, &has, sizeof has) ||
+    const int nl = res->metrics.launch ? res->metrics.nlaunch : 0;
+    const int ng = res->multi.share ? res->multi.gpus : 0;
+    return rs_fd_put(fd, res, sizeof *res) || rs_fd_put(fd, &nl, sizeof nl) ||
+           (nl && rs_fd_put(fd, res->metrics.launch, sizeof *res->metrics.launch * (size_t)nl)) ||
+           rs_fd_put(fd, &ng, sizeof ng) ||
+           (ng && rs_fd_put(fd, res->multi.share, sizeof *res->multi.share * (size_t)ng)) ||
+           rs_fd_put(fd, &has, sizeof has) ||
            (has && rs_fd_put(fd, res->stalls, sizeof *res->stalls));
 }
 
-/* The parent's side of put_result: the view kept (rs_stalls_keep). */
+/* n (at most max) things of size bytes from the pipe, kept (rs_keep). */
+static int get_kept(int fd, int n, int max, size_t size, const void **out)
+{
+    *out = NULL;
+    if (n < 0 || n > max) return -1;
+    if (!n) return 0;
+    void *tmp = malloc(size * (size_t)n);
+    const int bad = !tmp || rs_fd_get(fd, tmp, size * (size_t)n, 0);
+    if (!bad) *out = rs_keep(tmp, size * (size_t)n);
+    free(tmp);
+    return bad || !*out ? -1 : 0;
+}
+
+/* The parent's side of put_result: the parts kept (rs_keep, rs_stalls_keep). */
 static int get_result(int fd, rs_result *out)
 {
-    int has = 0;
-    const int bad_read = rs_fd_get(fd, out, sizeof *out, 0) || rs_fd_get(fd, &has, sizeof has, 0);
-    out->stalls = NULL; /* the child's pointer, or bytes left of it: never this process's */
+    int has = 0, nl = 0, ng = 0;
+    const void *launch = NULL, *share = NULL;
+    const int bad_read = rs_fd_get(fd, out, sizeof *out, 0) || rs_fd_get(fd, &nl, sizeof nl, 0) ||
+                         get_kept(fd, nl, RS_MAX_LAUNCHES, sizeof(rs_launch_metrics), &launch) ||
+                         rs_fd_get(fd, &ng, sizeof ng, 0) ||
+                         get_kept(fd, ng, RS_GPUS_MAX, sizeof(rs_gpu_share), &share) ||
+                         rs_fd_get(fd, &has, sizeof has, 0);
+    /* the child's pointers, or bytes left of them: never this process's */
+    out->stalls = NULL;
+    out->metrics.launch = launch;
+    out->metrics.nlaunch = launch ? nl : 0;
+    out->multi.share = share;
     if (bad_read) return -1;
     if (!has) return 0;
     rs_stalls *view = malloc(sizeof *view);

@@ -13,10 +13,10 @@
  * that event) until the result is whole on the first GPU (host: in host
  * memory, added there). The first GPU is held (a host function on its
  * stream) until every launch and the finish are queued, so one thread's
- * issuing is not timed; the warm-up runs ungated, since a kernel's first
- * launch loads it and loading waits on the held GPU. Each GPU's own
- * reduction is timed on its own events: the finish's cost is the whole
- * minus the slowest GPU. */
+ * issuing is not timed; the warm-up runs ungated (a kernel's first launch
+ * loads it, and loading waits on the held GPU). Each GPU's own reduction
+ * is timed on its own events (the finish's cost is the whole less the
+ * slowest GPU's), its share kept into the run's result (rs_keep). */
 #include <stdio.h>
 #include <math.h>
 #include <semaphore.h>
@@ -43,8 +43,9 @@ struct rs_shards {
     char links[160];                /* how the GPUs are linked */
     sem_t gate;                     /* holds the first GPU until all is queued */
     int gate_made;
-    uint64_t off[RS_GPUS_MAX], count[RS_GPUS_MAX];
+    uint64_t off[RS_GPUS_MAX], count[RS_GPUS_MAX]; /* each GPU's elements */
     rs_plan plan[RS_GPUS_MAX];
+    rs_gpu_share share[RS_GPUS_MAX]; /* this run's, kept into its result at the end */
 };
 
 #define SET_DEV(s, g, err)                                                                         \
@@ -462,7 +463,7 @@ static void split_times(rs_shards *s, double *t, unsigned reps, rs_result *res)
             res->t_median_ms = m, res->t_min_ms = col[0], res->t_max_ms = col[reps - 1];
             continue;
         }
-        rs_gpu_share *sh = &res->multi.share[g - 1];
+        rs_gpu_share *sh = &s->share[g - 1];
         sh->device = g - 1;
         snprintf(sh->name, sizeof sh->name, "%.63s", s->eng[g - 1]->info.name);
         sh->offset = s->off[g - 1];
@@ -491,6 +492,7 @@ static rs_status split_time(rs_shards *s, const rs_request *r, const rs_hooks *h
      * loads it, and loading waits on a GPU the gate would hold */
     const unsigned warm = r->warmup ? r->warmup : 1;
     const unsigned total = warm + r->reps, cols = 1 + (unsigned)s->gpus;
+    memset(s->share, 0, sizeof s->share); /* this run's: times here, counters after */
     double *t = malloc(sizeof(double) * r->reps * (cols + 2));
     if (!t) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     rs_plan chk;
@@ -556,8 +558,8 @@ static rs_status split_counters(rs_shards *s, const rs_request *r, const rs_hook
                 snprintf(res->metrics.reason, sizeof res->metrics.reason,
                          "GPU 0's share; every GPU's beside its share");
         }
-        res->multi.share[g].valid = one->metrics.valid;
-        memcpy(res->multi.share[g].value, one->metrics.value, sizeof one->metrics.value);
+        s->share[g].valid = one->metrics.valid;
+        memcpy(s->share[g].value, one->metrics.value, sizeof one->metrics.value);
     }
     free(one);
     return st;
@@ -590,8 +592,9 @@ rs_status rs_engine_run_split(rs_engine *e, const rs_request *r, int gpus, const
     res->block = p->block1;
     res->ept = p->ept;
     res->launches = (unsigned)p->nsteps + (unsigned)p->init_first;
-    res->multi.gpus = gpus;
-    res->multi.cross = r->cross;
+    res->multi.gpus = gpus, res->multi.cross = r->cross;
+    res->multi.share = rs_keep(s->share, sizeof s->share[0] * (size_t)gpus);
+    if (!res->multi.share) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     snprintf(res->multi.links, sizeof res->multi.links, "%s", s->links);
     return RS_OK;
 }

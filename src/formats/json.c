@@ -223,7 +223,7 @@ static cJSON *metrics_json(const rs_metrics *m)
         cJSON_AddStringToObject(o, "unit", rs_metric_defs[i].unit);
     }
     cJSON *launches = cJSON_AddArrayToObject(j, "launches");
-    for (int k = 0; k < m->nlaunch; k++) {
+    for (int k = 0; m->launch && k < m->nlaunch; k++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", m->launch[k].name);
         cJSON *lv = cJSON_AddObjectToObject(o, "values");
@@ -269,10 +269,12 @@ static rs_status metrics_from(const cJSON *j, rs_metrics *m, rs_error *err)
         m->valid |= RS_METRIC_BIT(d->id);
         m->value[d->id] = v->valuedouble;
     }
+    static _Thread_local rs_launches ls; /* kept once read: a row holds what it has */
+    memset(&ls, 0, sizeof ls);
     cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "launches"))
     {
-        if (m->nlaunch == RS_MAX_LAUNCHES) break;
-        rs_launch_metrics *l = &m->launch[m->nlaunch++];
+        if (ls.n == RS_MAX_LAUNCHES) break;
+        rs_launch_metrics *l = &ls.at[ls.n++];
         rs_text_copy(l->name, sizeof l->name, str(it, "name") ? str(it, "name") : "?");
         const cJSON *v;
         cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(it, "values"))
@@ -283,6 +285,8 @@ static rs_status metrics_from(const cJSON *j, rs_metrics *m, rs_error *err)
             l->value[d->id] = v->valuedouble;
         }
     }
+    if (ls.n) rs_metrics_keep_launches(m, &ls);
+    if (ls.n && !m->launch) return rs_fail(err, RS_E_NOMEM, "out of host memory");
     return RS_OK;
 }
 
@@ -296,7 +300,7 @@ static cJSON *multi_json(const rs_multi_result *m)
     cJSON_AddNumberToObject(j, "finish_ms", m->finish_ms);
     cJSON_AddStringToObject(j, "links", m->links);
     cJSON *a = cJSON_AddArrayToObject(j, "shares");
-    for (int g = 0; g < m->gpus && g < RS_GPUS_MAX; g++) {
+    for (int g = 0; m->share && g < m->gpus && g < RS_GPUS_MAX; g++) {
         const rs_gpu_share *s = &m->share[g];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "device", s->device);
@@ -350,10 +354,12 @@ static rs_status multi_from(const cJSON *j, uint64_t n, rs_multi_result *m, rs_e
     int k = 0;
     uint64_t next = 0; /* where the next share must start */
     const cJSON *o;
+    static _Thread_local rs_gpu_share share[RS_GPUS_MAX]; /* kept once checked */
+    memset(share, 0, sizeof share);
     cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(j, "shares"))
     {
         if (k == g) return rs_fail(err, RS_E_USAGE, "gpus: more shares than GPUs (%d)", g);
-        rs_gpu_share *s = &m->share[k++];
+        rs_gpu_share *s = &share[k++];
         share_from(o, s);
         if (s->offset != next)
             return rs_fail(err, RS_E_USAGE, "gpus: share %d starts at %llu, not %llu", k - 1,
@@ -366,7 +372,8 @@ static rs_status multi_from(const cJSON *j, uint64_t n, rs_multi_result *m, rs_e
     if (k != g || next != n)
         return rs_fail(err, RS_E_USAGE, "gpus: %d shares of %llu elements for %d GPUs and n %llu",
                        k, (unsigned long long)next, g, (unsigned long long)n);
-    return RS_OK;
+    m->share = rs_keep(share, sizeof share[0] * (size_t)g);
+    return m->share ? RS_OK : rs_fail(err, RS_E_NOMEM, "out of host memory");
 }
 
 cJSON *rs_result_to_json(const rs_result *r)

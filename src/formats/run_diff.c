@@ -1,6 +1,7 @@
 #include "run_diff.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,15 +185,62 @@ int rs_diff_recordings(const rs_recording *a, const rs_recording *b, rs_diff_pai
     return rs_diff_recordings_across(a, b, out, max, NULL, 0);
 }
 
+/* B's rows by what every run of one configuration shares (variant, type,
+ * operation, n, seed: rs_request_same_run compares each), each bucket in
+ * B's order: a row is looked for among its own, not all of B (100,000
+ * rows a side were 10^10 comparisons). */
+typedef struct b_index {
+    int *head, *next;
+    size_t mask;
+} b_index;
+
+static size_t run_key(const rs_request *q, size_t mask)
+{
+    uint64_t h = 1469598103934665603ull;
+    const uint64_t part[] = {(uint64_t)q->variant, (uint64_t)q->type, (uint64_t)q->op, q->n,
+                             q->seed};
+    for (size_t i = 0; i < sizeof part / sizeof *part; i++) h = (h ^ part[i]) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+static int index_b(const rs_recording *b, b_index *ix)
+{
+    size_t size = 16;
+    while (size < 2 * (size_t)b->count) size *= 2;
+    ix->mask = size - 1;
+    ix->head = malloc(sizeof *ix->head * size);
+    ix->next = malloc(sizeof *ix->next * ((size_t)b->count + 1));
+    int *tail = malloc(sizeof *tail * size);
+    if (!ix->head || !ix->next || !tail) {
+        free(tail);
+        return -1;
+    }
+    for (size_t k = 0; k < size; k++) ix->head[k] = tail[k] = -1;
+    for (int j = 0; j < b->count; j++) {
+        const size_t k = run_key(&b->rows[j].result.req, ix->mask);
+        ix->next[j] = -1;
+        if (tail[k] < 0)
+            ix->head[k] = j;
+        else
+            ix->next[tail[k]] = j;
+        tail[k] = j;
+    }
+    free(tail);
+    return 0;
+}
+
 int rs_diff_recordings_across(const rs_recording *a, const rs_recording *b, rs_diff_pair *out,
                               int max, char *across, size_t len)
 {
     if (across && len) across[0] = '\0';
     char *used = calloc((size_t)b->count + 1, 1);
     int *match = calloc((size_t)a->count + 1, sizeof *match);
-    if (!used || !match) {
+    b_index ix = {NULL, NULL, 0};
+    if (!used || !match || index_b(b, &ix) != 0) {
         free(used);
         free(match);
+        free(ix.head);
+        free(ix.next);
         return 0;
     }
     /* rows of the same command first, over both recordings (a ladder's step
@@ -200,10 +248,13 @@ int rs_diff_recordings_across(const rs_recording *a, const rs_recording *b, rs_d
     for (int i = 0; i < a->count; i++) match[i] = -1;
     for (int same = 1; same >= 0; same--)
         for (int i = 0; i < a->count; i++)
-            for (int j = 0; j < b->count && match[i] < 0; j++)
+            for (int j = ix.head[run_key(&a->rows[i].result.req, ix.mask)]; j >= 0 && match[i] < 0;
+                 j = ix.next[j])
                 if (!used[j] && (!same || strcmp(a->command[i], b->command[j]) == 0) &&
                     rs_request_same_run(&a->rows[i].result.req, &b->rows[j].result.req))
                     used[j] = 1, match[i] = j;
+    free(ix.head);
+    free(ix.next);
     if (across && len) pair_across(a, b, match, used, across, len);
     int n = 0;
     for (int i = 0; i < a->count && n < max; i++)

@@ -51,7 +51,7 @@ static void describe_metrics(FILE *f, const rs_metrics *m)
             snprintf(a, sizeof a, "n/a");
         fprintf(f, "  %-26s %s   %s\n", d->label, rs_pad(a, 14, 1, p, sizeof p), d->meaning);
     }
-    if (m->nlaunch > 1) {
+    if (m->nlaunch > 1 && m->launch) {
         fprintf(f, "  per launch:\n");
         for (int k = 0; k < m->nlaunch; k++) {
             char t[32], b[32], w[32];
@@ -89,7 +89,7 @@ static void describe_gpus(FILE *f, const rs_multi_result *m)
     fprintf(f, "gpus       %d, partials combined by %s: the slowest GPU %s, the finish %s\n",
             m->gpus, rs_cross_name(m->cross), a, b);
     if (m->links[0]) fprintf(f, "links      %s\n", m->links);
-    for (int g = 0; g < m->gpus && g < RS_GPUS_MAX; g++) {
+    for (int g = 0; m->share && g < m->gpus && g < RS_GPUS_MAX; g++) {
         const rs_gpu_share *s = &m->share[g];
         char n[48];
         rs_format_size(s->count, n, sizeof n);

@@ -455,7 +455,7 @@ static CUptiResult session_run(session *s, rs_prof_body body, void *ctx, rs_stat
     return CUPTI_ERROR_UNKNOWN;
 }
 
-static CUptiResult session_read(const host_cfg *h, session *s, rs_metrics *out, const char **step)
+static CUptiResult session_read(const host_cfg *h, session *s, rs_launches *out, const char **step)
 {
     CUptiResult r;
     *step = "decoding counter data";
@@ -467,9 +467,9 @@ static CUptiResult session_read(const host_cfg *h, session *s, rs_metrics *out, 
     di.pCounterDataImage = s->data;
     di.counterDataImageSize = s->data_size;
     if ((r = api.cuptiRangeProfilerGetCounterDataInfo(&di)) != CUPTI_SUCCESS) return r;
-    out->nlaunch = (int)(di.numTotalRanges < RS_MAX_LAUNCHES ? di.numTotalRanges : RS_MAX_LAUNCHES);
+    out->n = (int)(di.numTotalRanges < RS_MAX_LAUNCHES ? di.numTotalRanges : RS_MAX_LAUNCHES);
     *step = "evaluating metrics";
-    for (int k = 0; k < out->nlaunch; k++) {
+    for (int k = 0; k < out->n; k++) {
         double values[RS_METRIC_COUNT];
         PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params, ev);
         ev.pHostObject = h->host;
@@ -480,7 +480,7 @@ static CUptiResult session_read(const host_cfg *h, session *s, rs_metrics *out, 
         ev.numMetrics = (size_t)h->count;
         ev.pMetricValues = values;
         if ((r = api.cuptiProfilerHostEvaluateToGpuValues(&ev)) != CUPTI_SUCCESS) return r;
-        for (int i = 0; i < h->count; i++) out->launch[k].value[h->ids[i]] = values[i];
+        for (int i = 0; i < h->count; i++) out->at[k].value[h->ids[i]] = values[i];
     }
     return CUPTI_SUCCESS;
 }
@@ -536,7 +536,7 @@ static struct kept *kept_for(rs_prof *p, rs_metric_mask m)
 }
 
 static CUptiResult collect_on(struct kept *k, kept_set *ks, rs_prof_body body, void *ctx,
-                              rs_metrics *out, rs_status *body_status, rs_error *err,
+                              rs_launches *out, rs_status *body_status, rs_error *err,
                               const char **step)
 {
     CUptiResult r = CUPTI_SUCCESS;
@@ -550,11 +550,13 @@ static CUptiResult collect_on(struct kept *k, kept_set *ks, rs_prof_body body, v
 }
 
 rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void *ctx,
-                          rs_metrics *out, rs_error *err)
+                          rs_metrics *out, rs_launches *launches, rs_error *err)
 {
     out->requested = m;
     out->valid = 0;
     out->nlaunch = 0;
+    out->launch = NULL;
+    memset(launches, 0, sizeof *launches);
     out->reason[0] = '\0';
     const double t0 = wall_ms();
     if (!p->available) {
@@ -577,11 +579,11 @@ rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void 
     const char *step = "building the metric configuration";
     CUptiResult r = CUPTI_SUCCESS;
     out->passes = (int)ks->h.passes;
-    if (ks->h.count > 0) r = collect_on(k, ks, body, ctx, out, &body_status, err, &step);
+    if (ks->h.count > 0) r = collect_on(k, ks, body, ctx, launches, &body_status, err, &step);
     if (r != CUPTI_SUCCESS) {
         explain(r, step, out->reason, sizeof out->reason);
         snprintf(p->last_error, sizeof p->last_error, "%s", out->reason);
-        out->nlaunch = 0;
+        launches->n = 0;
     } else if (body_status == RS_OK) {
         for (int i = 0; i < ks->h.count; i++) out->valid |= RS_METRIC_BIT(ks->h.ids[i]);
         if (ks->h.missing)

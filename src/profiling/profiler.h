@@ -33,12 +33,12 @@ int rs_prof_available(const rs_prof *p, char *why, size_t len);
 rs_status rs_prof_passes(rs_prof *p, rs_metric_mask m, int *passes, rs_metric_mask *missing,
                          rs_error *err);
 
-/* Collect metric set m over one run of body: out->launch[k] holds the k-th
- * launch's values (the caller names them). On failure out->reason says why
- * and RS_OK is still returned unless the reduction itself failed: missing
- * counters never stop a run. */
+/* Collect metric set m over one run of body: launches->at[k] holds the
+ * k-th launch's values (the caller names them and keeps them into out).
+ * On failure out->reason says why and RS_OK is still returned unless the
+ * reduction itself failed: missing counters never stop a run. */
 rs_status rs_prof_collect(rs_prof *p, rs_metric_mask m, rs_prof_body body, void *ctx,
-                          rs_metrics *out, rs_error *err);
+                          rs_metrics *out, rs_launches *launches, rs_error *err);
 
 /* End the range profiler kept enabled between collections (PC sampling
  * finds no PCs while it is on); the next collection enables it again. */

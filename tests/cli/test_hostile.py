@@ -491,6 +491,27 @@ for name, change, said in (
     folder(name, lambda d, n=name, c=change: energy_row(d, n + ".jsonl", c))
     out = case(name, ["recording", name + ".jsonl"], 7)
     check(said in out, f"{name}: energy figures that disagree refused: {out[-300:]}")
+# memory in proportion to what rows hold (issue 41.2): 40,000 sweep rows
+# without counters per launch or stall views (58 MB) in 300 MB of address
+# space; at 10 KB a row they took over 400 MB
+def sweep_rows(d, count=40000):
+    import json
+    lines = open(DEMO).read().splitlines()
+    rows = [json.loads(l) for l in lines[1:] if json.loads(l).get("command") == "sweep"
+            and "stalls" not in json.loads(l)]
+    with open(os.path.join(d, "many.jsonl"), "w") as f:
+        f.write(lines[0] + "\n")
+        for k in range(count):
+            r = rows[k % len(rows)]
+            r["request"]["seed"] = str(5000 + k // len(rows))
+            f.write(json.dumps(r) + "\n")
+
+
+folder("many_rows", sweep_rows)
+out = case("many_rows", ["recording", "many.jsonl"], 0, within=30.0, mem_mb=300)
+check("40000 rows" in out, f"40,000 rows read within 300 MB: {out[:200]}")
+
+
 # figures with their unit's range and their relation to the others (issue 41.7)
 def changed_row(d, name, rec, pick, change):  # a row of a shipped recording, changed
     import json

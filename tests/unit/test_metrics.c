@@ -37,18 +37,23 @@ static void aggregation(void)
     m.valid =
         rs_metric_set_full() & ~(RS_METRIC_BIT(RS_M_DRAM_GBPS) | RS_METRIC_BIT(RS_M_LANES_PRED_ON) |
                                  RS_METRIC_BIT(RS_M_LANES_ACTIVE));
-    m.nlaunch = 2;
-    m.launch[0].value[RS_M_DURATION] = 3000; /* ns */
-    m.launch[1].value[RS_M_DURATION] = 1000;
-    m.launch[0].value[RS_M_DRAM_READ] = 3e6;
-    m.launch[1].value[RS_M_DRAM_READ] = 1e6;
-    m.launch[0].value[RS_M_WARP_INST] = 100;
-    m.launch[1].value[RS_M_WARP_INST] = 300;
-    m.launch[0].value[RS_M_THREAD_INST_PRED_ON] = 3200;
-    m.launch[1].value[RS_M_THREAD_INST_PRED_ON] = 3200;
-    m.launch[0].value[RS_M_OCCUPANCY] = 80;
-    m.launch[1].value[RS_M_OCCUPANCY] = 40;
+    static rs_launches l; /* collected, then kept into m: a row holds what it has */
+    l.n = 2;
+    l.at[0].value[RS_M_DURATION] = 3000; /* ns */
+    l.at[1].value[RS_M_DURATION] = 1000;
+    l.at[0].value[RS_M_DRAM_READ] = 3e6;
+    l.at[1].value[RS_M_DRAM_READ] = 1e6;
+    l.at[0].value[RS_M_WARP_INST] = 100;
+    l.at[1].value[RS_M_WARP_INST] = 300;
+    l.at[0].value[RS_M_THREAD_INST_PRED_ON] = 3200;
+    l.at[1].value[RS_M_THREAD_INST_PRED_ON] = 3200;
+    l.at[0].value[RS_M_OCCUPANCY] = 80;
+    l.at[1].value[RS_M_OCCUPANCY] = 40;
+    rs_metrics_keep_launches(&m, &l);
+    const rs_launch_metrics *collected = m.launch;
     rs_metrics_aggregate(&m);
+    CHECK(m.nlaunch == 2 && m.launch != collected);       /* derived into a new kept copy */
+    CHECK(collected[0].value[RS_M_LANES_PRED_ON] == 0.0); /* the one shared is never changed */
     CHECK(m.value[RS_M_DURATION] == 4000 && m.value[RS_M_DRAM_READ] == 4e6);
     CHECK(fabs(m.value[RS_M_OCCUPANCY] - 70.0) < 1e-9);   /* weighted by time */
     CHECK(fabs(m.value[RS_M_DRAM_GBPS] - 1000.0) < 1e-9); /* 4 MB in 4 us */

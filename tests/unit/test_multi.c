@@ -226,14 +226,16 @@ static void json_round_trip(void)
     a.multi.cross = RS_CROSS_NCCL;
     a.multi.shard_ms = 0.25;
     a.multi.finish_ms = 0.0125;
+    static rs_gpu_share sh[RS_GPUS_MAX]; /* the shares, kept into the result (rs_keep) */
     for (int g = 0; g < 3; g++) {
-        a.multi.share[g].device = g;
-        snprintf(a.multi.share[g].name, sizeof a.multi.share[g].name, "GPU model %d", g);
-        rs_split(31, 3, g, &a.multi.share[g].offset, &a.multi.share[g].count);
-        a.multi.share[g].ms = 0.25 - 0.01 * g;
+        sh[g].device = g;
+        snprintf(sh[g].name, sizeof sh[g].name, "GPU model %d", g);
+        rs_split(31, 3, g, &sh[g].offset, &sh[g].count);
+        sh[g].ms = 0.25 - 0.01 * g;
     }
-    a.multi.share[1].valid = RS_METRIC_BIT(RS_M_DRAM_READ);
-    a.multi.share[1].value[RS_M_DRAM_READ] = 40.0;
+    sh[1].valid = RS_METRIC_BIT(RS_M_DRAM_READ);
+    sh[1].value[RS_M_DRAM_READ] = 40.0;
+    a.multi.share = rs_keep(sh, sizeof sh[0] * 3);
     cJSON *j = rs_result_to_json(&a);
     CHECK(rs_result_from_json(j, &b, &err) == RS_OK);
     cJSON_Delete(j);
@@ -252,8 +254,9 @@ static void json_round_trip(void)
     cJSON_Delete(j);
     a.req.n = 31;
     a.multi.gpus = 1; /* the split's code over one GPU (--gpus 0 on a machine of one) */
-    a.multi.share[0].offset = 0;
-    a.multi.share[0].count = 31;
+    sh[0].offset = 0;
+    sh[0].count = 31;
+    a.multi.share = rs_keep(sh, sizeof sh[0]);
     j = rs_result_to_json(&a);
     CHECK(rs_result_from_json(j, &b, &err) == RS_OK && b.multi.gpus == 1);
     cJSON_Delete(j);
