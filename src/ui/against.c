@@ -10,6 +10,7 @@
 #include "ladder.h"
 #include "compare.h"
 #include "core/catalogue.h"
+#include "formats/files.h"
 #include "formats/stalls_io.h"
 
 int ui_against_set(ui_app *a, const char *path)
@@ -23,6 +24,12 @@ int ui_against_set(ui_app *a, const char *path)
         return 1;
     }
     rs_error err;
+    FILE *f = NULL; /* what opening tells at once (missing, a directory, too big): in the prompt */
+    if (rs_file_open(path, "recording", RS_READ_RECORDING, &f, &err) != RS_OK) {
+        snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
+        return 0;
+    }
+    fclose(f);
     if (!ui_reader_start(&a->ag->reader, path, &err)) { /* read off the UI thread */
         snprintf(a->prompt->error, sizeof a->prompt->error, "%s", err.msg);
         return 0;
