@@ -290,6 +290,39 @@ static void row_cells(const ui_app *a, int i, int wide, double limit, char cell[
     snprintf(cell[C_PCT], 48, wide ? "%.1f%%" : "%.0f%%", pct);
 }
 
+/* Ladder row i at y: a step not yet run (its spinner), one that failed
+ * (the first line of why), or its cells, verdict and bar. */
+static void draw_row(const ui_app *a, int i, int y, int x, int w, int wide, int extra, double limit,
+                     double scale)
+{
+    const int sw = col_w[wide][C_STEP];
+    const rs_variant v = a->lad->vars[i];
+    const int sel = i == a->lad->sel;
+    if (sel) ui_blank(y, x, w, R_SELECTED);
+    char label[RS_NOTE_MAX];
+    if (i >= a->lad->done) {
+        ui_putf(y, x, w, sel ? R_SELECTED : R_DIM, "%*d %-20s %*s", sw, rs_catalogue_get(v)->step,
+                ui_variant_label(a, v, label, sizeof label), col_w[wide][C_TIME],
+                i == a->lad->done ? ui_spinner(a->tick) : "");
+        return;
+    }
+    const rs_row *row = &a->lad->rows[i];
+    const char *name = rs_request_name(&row->result.req); /* your kernel: its file */
+    if (row->status != RS_OK) { /* the first line: a compile error goes on below it */
+        ui_putf(y, x, w, sel ? R_SELECTED : R_WARN, "%*d %-20s %.*s", sw, rs_catalogue_get(v)->step,
+                name, (int)strcspn(row->error, "\n"), row->error);
+        return;
+    }
+    const rs_result *res = &row->result;
+    char cell[C_COUNT][48];
+    row_cells(a, i, wide, limit, cell);
+    const ui_role role = sel ? R_SELECTED : R_NORMAL;
+    const int used = put_cells(y, x, w, role, wide, extra, cell);
+    draw_verdict(y, x + used, sel, res->correct, v);
+    const int barx = x + used + (a->utf8 ? 3 : 4); /* "ok!" and a blank */
+    draw_bar(y, barx, x + w - barx, res->gbps, limit * row_gpus(res), scale);
+}
+
 void ui_draw_ladder(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
@@ -314,36 +347,15 @@ void ui_draw_ladder(const ui_app *a, const ui_layout *l)
         if (a->lad->rows[i].status != RS_OK) continue;
         scale = fmax(scale, fmax(res->gbps, limit * row_gpus(res)));
     }
+    /* the rows that fit, scrolled to the cursor; a cut list says so */
+    const int fit = r.h - 3 > 0 ? r.h - 3 : 0;
+    const int first = a->lad->count > fit ? ui_list_first(a->lad->sel, fit) : 0;
     int i = 0;
-    const int sw = col_w[wide][C_STEP];
-    for (; i < a->lad->count && i + 2 < r.h - 1; i++) {
-        const int y = r.y + 2 + i;
-        const rs_variant v = a->lad->vars[i];
-        const int sel = i == a->lad->sel;
-        if (sel) ui_blank(y, x, w, R_SELECTED);
-        char label[RS_NOTE_MAX];
-        if (i >= a->lad->done) {
-            ui_putf(y, x, w, sel ? R_SELECTED : R_DIM, "%*d %-20s %*s", sw,
-                    rs_catalogue_get(v)->step, ui_variant_label(a, v, label, sizeof label),
-                    col_w[wide][C_TIME], i == a->lad->done ? ui_spinner(a->tick) : "");
-            continue;
-        }
-        const rs_row *row = &a->lad->rows[i];
-        const char *name = rs_request_name(&row->result.req); /* your kernel: its file */
-        if (row->status != RS_OK) { /* the first line: a compile error goes on below it */
-            ui_putf(y, x, w, sel ? R_SELECTED : R_WARN, "%*d %-20s %.*s", sw,
-                    rs_catalogue_get(v)->step, name, (int)strcspn(row->error, "\n"), row->error);
-            continue;
-        }
-        const rs_result *res = &row->result;
-        char cell[C_COUNT][48];
-        row_cells(a, i, wide, limit, cell);
-        const ui_role role = sel ? R_SELECTED : R_NORMAL;
-        const int used = put_cells(y, x, w, role, wide, extra, cell);
-        draw_verdict(y, x + used, sel, res->correct, v);
-        const int barx = x + used + (a->utf8 ? 3 : 4); /* "ok!" and a blank */
-        draw_bar(y, barx, x + w - barx, res->gbps, limit * row_gpus(res), scale);
-    }
+    for (; first + i < a->lad->count && i < fit; i++)
+        draw_row(a, first + i, r.y + 2 + i, x, w, wide, extra, limit, scale);
+    if (a->lad->count > fit && r.w > 30)
+        ui_putf(r.y + r.h - 1, r.x + 2, r.w - 4, R_DIM, " %d-%d/%d %s more (Up/Down) ", first + 1,
+                first + i, a->lad->count, first + i < a->lad->count ? "v" : "^");
     int room = r.h - 1 - (i + 3) - (differ ? 1 : 0);                /* rows left under the table */
     const char *pct = wide        ? (limit > 0 ? "%read" : "%peak") /* as draw_head names it */
                       : energy    ? NULL                            /* not shown */

@@ -139,6 +139,18 @@ def narrow():
               "80 columns: the Recording screen cuts nothing", s)
     finally:
         t.close()
+    # the Ladder screen's 18 rows at 80x20: the cursor is followed, the cut said
+    t = Tmux(f"cd {SRC} && {EXE} --replay {REC}", cols=80, rows=20, env=UTF8)
+    try:
+        t.wait_quiet("REPLAY")
+        t.keys("L")
+        t.wait_quiet("thrust")
+        t.keys(*["Up"] * 6)  # from sequential, round past the first: fast.cu, the 17th
+        s = t.wait_quiet("more (Up/Down)") or t.screen()
+        check(" fast.cu " in s and "3-16/18 v more (Up/Down)" in s,
+              "a Ladder screen taller than the terminal scrolls to its cursor and says so", s)
+    finally:
+        t.close()
 
 
 narrow()
