@@ -84,7 +84,8 @@ static void compare_line(int y, int x, int w, const char *name, double va, doubl
 
 /* The rows a comparison has: the run's figures, then every counter either
  * side read. Row k of them, drawn at y; returns the count when y < 0. */
-static int compare_row(const rs_result *A, const rs_result *B, int k, int y, int x, int w)
+static int compare_row(const rs_result *A, const rs_result *B, int ha, int hb, int k, int y, int x,
+                       int w)
 {
     /* each side's speedup is against its own CPU time: both shown */
     static const char *const names[] = {"time (median)",  "time (min)", "time (max)",
@@ -99,11 +100,17 @@ static int compare_row(const rs_result *A, const rs_result *B, int k, int y, int
     for (int i = 0; i < 9; i++, n++) {
         if (y < 0 || n != k) continue;
         if (i == 8)
-            compare_cells(y, x, w, R_NORMAL, names[i], A->correct ? "yes" : "WRONG",
-                          B->correct ? "yes" : "WRONG", "");
+            compare_cells(y, x, w, R_NORMAL, names[i],
+                          !ha          ? "-"
+                          : A->correct ? "yes"
+                                       : "WRONG",
+                          !hb          ? "-"
+                          : B->correct ? "yes"
+                                       : "WRONG",
+                          "");
         else
-            compare_line(y, x, w, names[i], va[i], vb[i], units[i], i != 5 || A->cpu_ms > 0.0,
-                         i != 5 || B->cpu_ms > 0.0);
+            compare_line(y, x, w, names[i], va[i], vb[i], units[i],
+                         ha && (i != 5 || A->cpu_ms > 0.0), hb && (i != 5 || B->cpu_ms > 0.0));
     }
     if (A->energy.valid || B->energy.valid) { /* energy per reduction and per GB */
         const int ea = A->energy.valid, eb = B->energy.valid;
@@ -114,11 +121,11 @@ static int compare_row(const rs_result *A, const rs_result *B, int k, int y, int
         n += 2;
     }
     for (int i = 0; i < RS_METRIC_COUNT; i++) {
-        const int ha = (A->metrics.valid >> i) & 1, hb = (B->metrics.valid >> i) & 1;
-        if (!ha && !hb) continue;
+        const int ma = (A->metrics.valid >> i) & 1, mb = (B->metrics.valid >> i) & 1;
+        if (!ma && !mb) continue;
         if (y >= 0 && n == k)
             compare_line(y, x, w, rs_metric_defs[i].label, A->metrics.value[i], B->metrics.value[i],
-                         rs_metric_defs[i].unit, ha, hb);
+                         rs_metric_defs[i].unit, ma, mb);
         n++;
     }
     return n;
@@ -141,23 +148,27 @@ void ui_draw_compare(const ui_app *a, const ui_layout *l)
     ui_box(r, title, R_TITLE);
     const int x = r.x + 2, w = r.w - 4;
     compare_cells(r.y + 1, x, w, R_TITLE, "", la, lb, "a/b");
-    if (!A || !B) {
-        static const char *const first[] = {
-            [UI_ENTER_RUNS] = "Run both sides first (Enter in the explorer or the ladder), or "
-                              "pin a result with p.",
-            [UI_ENTER_RECORDED] = "A side the recording holds no run of at this configuration "
-                                  "stays empty: Enter in the explorer or the ladder shows a "
-                                  "recorded run (R lists them), p pins one.",
-            [UI_ENTER_COMPILES] = "No GPU: only the CPU baseline runs here. R replays a "
-                                  "recording whose runs you can compare.",
-        };
-        ui_put(r.y + 3, x, w, R_DIM, first[ui_enter_does(a)]);
+    /* a side with no result is shown empty beside the other, and why */
+    static const char *const missing[] = {
+        [UI_ENTER_RUNS] =
+            "An empty side has not run here: Enter in the explorer runs it, p pins one.",
+        [UI_ENTER_RECORDED] = "An empty side is not in the recording here (R lists what is); a "
+                              "and z pick others.",
+        [UI_ENTER_COMPILES] = "No GPU: only the CPU baseline runs here; R replays a recording.",
+    };
+    const int ha = A != NULL, hb = B != NULL;
+    if (!ha && !hb) {
+        ui_put(r.y + 3, x, w, R_DIM, missing[ui_enter_does(a)]);
         return;
     }
-    const int total = compare_row(A, B, -1, -1, x, w), rows = r.h - 3;
+    static const rs_result none;
+    if (!ha) A = &none;
+    if (!hb) B = &none;
+    const int rows = r.h - 3 - (ha && hb ? 0 : 1), total = compare_row(A, B, ha, hb, -1, -1, x, w);
     const int first = compare_first(a, total, rows);
     for (int i = 0; i < rows && first + i < total; i++)
-        compare_row(A, B, first + i, r.y + 2 + i, x, w);
+        compare_row(A, B, ha, hb, first + i, r.y + 2 + i, x, w);
+    if (!ha || !hb) ui_put(r.y + r.h - 2, x, w, R_DIM, missing[ui_enter_does(a)]);
     if (total > rows)
         ui_putf(r.y + r.h - 1, r.x + r.w - 26, 24, R_DIM, " %d-%d/%d %s more [ ] ", first + 1,
                 first + rows, total, first + rows < total ? "v" : "^");
@@ -207,7 +218,11 @@ int ui_key_compare(ui_app *a, ui_action act)
         ui_layout_compute(LINES, COLS, UI_SCREEN_COMPARE, &l);
         const rs_result *A = compare_side(a, a->cmp->a, la, sizeof la);
         const rs_result *B = compare_side(a, a->cmp->b, lb, sizeof lb);
-        const int rows = l.main.h - 3, total = A && B ? compare_row(A, B, -1, -1, 0, 0) : 0;
+        static const rs_result none;
+        const int rows = l.main.h - 3, total = A || B
+                                                   ? compare_row(A ? A : &none, B ? B : &none,
+                                                                 A != NULL, B != NULL, -1, -1, 0, 0)
+                                                   : 0;
         const int page = rows > 2 ? rows - 1 : 1;
         a->cmp_scroll = compare_first(a, total, rows) + (act == UI_ACT_SCROLL_UP ? -page : page);
         a->cmp_scroll = compare_first(a, total, rows); /* clamped where it is kept, too */

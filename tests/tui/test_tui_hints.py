@@ -79,6 +79,21 @@ def replay_ladder_and_compare():
         check("Run both sides first" not in s, "replay Compare: no 'Run both sides first'", s)
     finally:
         t.close()
+    # the float64 sweep: atomic recorded, the step before it not; Compare shows
+    # atomic's side beside an empty one, not two empty ones (a newcomer's trial)
+    t = explorer("--replay " + os.path.join(RECS, "h200-demo.jsonl") + " --type float64"
+                 " --n 2^28 --variant atomic")
+    try:
+        t.wait_for("REPLAY")
+        t.keys("Escape", "Enter")  # from the Sweep screen it opens on, atomic's run
+        t.wait_for("472 ms")
+        t.keys("C")
+        s = settle(t)
+        med = next((l for l in s.splitlines() if "time (median)" in l), "")
+        check("472 ms" in med and " - " in med and "not in the recording here" in s,
+              "Compare: a recorded side beside an empty one, and why it is empty", s)
+    finally:
+        t.close()
 
 
 def no_gpu_kernel():
