@@ -83,14 +83,21 @@ static int error_line(const char *e)
     return q < p && q > e && q[-1] == ':' ? atoi(q) : 0;
 }
 
+#define FRESH_CONTEXT "; the next run starts with a fresh GPU context" /* live advice */
+
 static void say_failure(kwhy *k, const rs_row *f, int w, int replay, int runs)
 {
     add(k, R_BAD, "%s",
-        f->status == RS_E_KERNEL ? "Its last run stopped on the GPU:"
-                                 : "Its last run did not build or was refused:");
+        f->status == RS_E_KERNEL
+            ? (replay ? "Its recorded run stopped on the GPU:" : "Its last run stopped on the GPU:")
+        : replay ? "Its recorded run did not build or was refused:"
+                 : "Its last run did not build or was refused:");
     int first = 1;
     for (const char *p = f->error; *p && k->n < HEAD_MAX;) {
-        const size_t len = strcspn(p, "\n");
+        size_t len = strcspn(p, "\n");
+        const size_t advice = strlen(FRESH_CONTEXT); /* what a replay cannot do: not said */
+        if (replay && len >= advice && strncmp(p + len - advice, FRESH_CONTEXT, advice) == 0)
+            len -= advice;
         char line[256];
         printable(p, len, line, sizeof line);
         if (first) /* the message wraps; the source line and its caret keep their columns */
@@ -98,7 +105,7 @@ static void say_failure(kwhy *k, const rs_row *f, int w, int replay, int runs)
         else
             add(k, R_BAD, "%s", line);
         first = 0;
-        p += len;
+        p += strcspn(p, "\n");
         if (*p == '\n') p++;
     }
     if (!replay)
@@ -163,16 +170,16 @@ static void say_measured(kwhy *k, const ui_app *a, const rs_result *res, int w)
 static void find_source(kwhy *k, const ui_app *a, const rs_row *shown)
 {
     const char *name = rs_ukernel_basename(a->cfg.kernel);
-    const int recorded = a->replay && !a->uk->compiled && shown;
-    if (recorded) {
-        k->src = shown ? rs_recording_kernel_source(&a->rec, shown->result.uk.hash) : NULL;
-        if (!k->src) add(k, R_DIM, "%s: source not recorded", name);
-    } else {
-        k->src = a->uk->text;
-        if (!k->src)
-            add(k, R_BAD, "%s",
-                a->uk->read_error[0] ? a->uk->read_error : "the file is not read yet");
+    int recorded = a->replay && !a->uk->compiled && shown;
+    k->src = recorded ? rs_recording_kernel_source(&a->rec, shown->result.uk.hash) : NULL;
+    if (recorded && !k->src) { /* not recorded: the file here, said to be so */
+        add(k, R_DIM, "%s: source not recorded%s", name, a->uk->text ? "; the file here:" : "");
+        recorded = 0;
+        if (!a->uk->text) return;
     }
+    if (!k->src) k->src = a->uk->text;
+    if (!k->src)
+        add(k, R_BAD, "%s", a->uk->read_error[0] ? a->uk->read_error : "the file is not read yet");
     if (!k->src) return;
     int lines = 0;
     for (const char *p = k->src; *p; lines++) {

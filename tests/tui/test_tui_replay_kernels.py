@@ -46,6 +46,11 @@ def recorded_failure():
         check("stopped on the GPU" in w and "illegal memory access" in w and "Not run" not in w,
               "R then Enter on a recorded fault: the Why shows it at once", s)
         check("recorded from conf/kernels/fault.cu" in w, "the fault's file is the one recorded", s)
+        check("(cudaErrorIllegalAddress)" in w and "(cudaErrorIllegalAddress);" not in w
+              and "Its recorded run stopped" in w,
+              "a replay's fault: recorded, without the live advice about the next run", s)
+        check("source not recorded; the file here:" in w and "11 lines as it is now" in w,
+              "no recorded source: the file here, said to be so", s)
     finally:
         t.close()
 
