@@ -409,9 +409,21 @@ def format_lists():
               "variants --format html: a web page")
 
 
+# ---- an example whose comment names a figure: its output holds it ----------------------
+def commented_examples():
+    """'# with energy (J/GB) ...' above a command: the command's output has
+    J/GB (a newcomer's trial: the handout example had none without --energy)."""
+    m = re.search(r"# with energy \(J/GB\)[^\n]*\n(redscope [^\n]+)", TEXT)
+    check(m is not None, "README: the energy handout example and its comment")
+    if m:
+        args = m.group(1).split()[1:]
+        out = rs(*[a.replace("conf/", os.path.join(SRC, "conf/"), 1) for a in args])
+        check("J/GB" in out, f"README: '{m.group(1)}' promises J/GB; its output has none")
+
+
 def main():
     for part in (screenshot, demo_contents, ladder_table, race, hottest_lines, sampling_period,
-                 diff_examples, energy, two_gpus, format_lists):
+                 diff_examples, energy, two_gpus, format_lists, commented_examples):
         part()
     check.finish()
 
