@@ -276,6 +276,12 @@ check(mine["a"]["correct"] is True and mine["b"]["correct"] is False, f"the JSON
 rc, out, err = run("diff", BEFORE, after_with("after_lost.jsonl", lambda o: None),
                    "--fail-slower", "5")
 check(rc == 10 and "missing in B: mine.cu" in err, f"the gate fails a kernel B lost: {rc} {err}")
+# many rows lost: five named, the rest counted, not 137 lines (a newcomer's trial)
+rc, out, err = run("diff", os.path.join(RECS, "h200-demo.jsonl"),
+                   os.path.join(RECS, "h100-kernels.jsonl"), "--fail-slower", "5")
+named = [l for l in err.splitlines() if l.startswith("redscope: missing in B: ") and "(A ran it)" in l]
+check(rc == 10 and len(named) == 5 and "missing in B: 132 more rows A ran" in err,
+      f"the gate names five rows B lost and counts the rest: {rc} {err[-400:]}")
 twice = after_with("after_twice.jsonl", lambda o: [o, scaled(o, 9.0)])
 rc, out, err = run("diff", BEFORE, twice, "--fail-slower", "5")
 check(rc == 10 and "slower in B" in err and "mine.cu" in err,
