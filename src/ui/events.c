@@ -121,6 +121,15 @@ static void take_row(ui_app *a, const ui_event *ev)
                   name, row->result.req.metrics, a->cfg.metrics);
 }
 
+/* A replayed ladder none of whose rows the recording holds. */
+static int ladder_not_recorded(const ui_app *a)
+{
+    if (!a->replay || !a->lad->done) return 0;
+    for (int i = 0; i < a->lad->done; i++)
+        if (!rs_row_not_recorded(&a->lad->rows[i])) return 0;
+    return 1;
+}
+
 static void take_check(ui_app *a, const ui_event *ev)
 {
     const int v = ev->index;
@@ -172,7 +181,11 @@ static void take_event(ui_app *a, const ui_event *ev)
         if (ev->job == UI_JOB_SASS) break; /* not a run: the quit question stands */
         a->quit_armed = 0;
         if (ev->job == UI_JOB_CHECK || ev->job == UI_JOB_COMPILE) break; /* said when taken */
-        if (ev->status == RS_E_CANCELLED)
+        if (ev->job == UI_JOB_LADDER && ladder_not_recorded(a)) /* the ladder, not its last row */
+            ui_status(a, R_WARN,
+                      "not in the recording: no step of this ladder with these settings (R "
+                      "lists what it holds)");
+        else if (ev->status == RS_E_CANCELLED)
             ui_status(a, R_WARN, "cancelled: what finished is kept");
         else if (ev->status != RS_OK)
             ui_status(a, R_BAD, "stopped: %s", rs_status_name(ev->status));

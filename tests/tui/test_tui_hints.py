@@ -258,6 +258,22 @@ def replay_opened_on():
         t.close()
 
 
+def ladder_not_recorded():
+    """A replayed ladder at settings the recording lacks: the status names
+    the ladder, not its last row ("thrust: not in the recording")."""
+    t = explorer("--replay " + os.path.join(RECS, "h200-demo.jsonl"))
+    try:
+        t.wait_for("REPLAY")
+        t.keys("L", "t", "Enter")
+        s = t.wait_for("not in the recording") or t.screen()
+        s = settle(t)
+        line = status_line(s)
+        check("no step of this ladder with these settings" in line and "thrust" not in line,
+              "a ladder the recording lacks: said of the ladder", s)
+    finally:
+        t.close()
+
+
 def peak_note():
     """The speed-of-light preset in a replay that lacks its rows: the note
     under the table names the % column as its head does (%peak, not %pk)."""
@@ -277,7 +293,7 @@ def peak_note():
         t.close()
 
 
-TESTS = [peak_note, replay_opened_on, cpu_source, header_counters, replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
+TESTS = [ladder_not_recorded, peak_note, replay_opened_on, cpu_source, header_counters, replay_counters, replay_ladder_and_compare, no_gpu_kernel, preset_kind, pinned_elsewhere,
          title_keeps_variant]
 for fn in TESTS:
     if len(sys.argv) < 2 or fn.__name__ in sys.argv[1:]:
