@@ -377,7 +377,8 @@ char *rs_sass_text(const char *cubin_path, const char *function, char *why, size
     if (text) return text;
     char tool[4096];
     if (!rs_nvdisasm_path(tool, sizeof tool)) {
-        snprintf(why, why_len, "nvdisasm is not on PATH (it comes with the CUDA toolkit)");
+        snprintf(why, why_len,
+                 "nvdisasm is not on PATH (the CUDA toolkit's cuda-nvdisasm; add its bin to PATH)");
         return NULL;
     }
     if (!(text = disassemble(tool, cubin_path, index)))

@@ -331,6 +331,7 @@ void ui_source_take_sass(ui_app *a, const ui_event *ev)
         if (n) memcpy(a->src->insn, ev->insn, sizeof *ev->insn * (size_t)n);
         snprintf(a->src->why, sizeof a->src->why, "%.255s", ev->msg);
         a->src->nsass = n ? n : -1; /* the why says no instruction is there, or what is missing */
+        if (!n) ui_status(a, R_WARN, "SASS: %.255s", ev->msg); /* said where s was pressed, too */
     }
 }
 
@@ -411,8 +412,8 @@ int ui_key_source(ui_app *a, ui_action act)
                 nlines ? line_of(rs_result_stalls(res), a->src->cur < n ? &d[a->src->cur] : NULL)
                        : 0;
             a->src->diff = 0;
-            n = nlines;
-            ui_status(a, R_NORMAL, "the lines again (d compares two views)");
+            ui_status(a, R_NORMAL, "the lines again (d compares two views, s shows SASS)");
+            return 1; /* back to the lines: SASS is s again from there */
         }
         a->src->sass = !a->src->sass && n;
         if (a->src->sass) load_sass(a, rs_result_stalls(res));

@@ -49,7 +49,8 @@ int main(int argc, char **argv)
     char tool[4096];
     if (!rs_nvdisasm_path(tool, sizeof tool)) {
         CHECK(rs_sass_of_line(&s, "classic.cu", tree, &own, in, 256, why, sizeof why) == -1);
-        CHECK_STR_EQ(why, "nvdisasm is not on PATH (it comes with the CUDA toolkit)");
+        CHECK_STR_EQ(
+            why, "nvdisasm is not on PATH (the CUDA toolkit's cuda-nvdisasm; add its bin to PATH)");
         printf("test_sass_view: no nvdisasm here: only its absence was checked\n");
         return check_report("test_sass_view");
     }
