@@ -35,8 +35,9 @@ static void title_of(const rs_request *r, const char *lead, const char *f, const
         snprintf(nl, sizeof nl, "n %s %s ", n, sep);
         snprintf(ns, sizeof ns, "%s %s ", n, sep);
     }
-    char head[96] = "";
+    char head[96] = "", cut[16]; /* a form that leaves settings out ends in an ellipsis */
     if (lead) snprintf(head, sizeof head, "%.60s %s ", lead, sep);
+    snprintf(cut, sizeof cut, " %s %s", sep, ui_theme_utf8() ? "\xe2\x80\xa6" : "~");
     for (int form = 0; form < 7; form++) {
         if (form < 2)
             snprintf(buf, len, "%s%s %s %s %sblock %u %s %s %s %u rep%s%s%s", head, t, o, sep, nl,
@@ -46,11 +47,11 @@ static void title_of(const rs_request *r, const char *lead, const char *f, const
             snprintf(buf, len, "%s%s %s %s %sb %u %s %s %s %u rep%s%s", head, t, o, sep, ns,
                      r->block, sep, fs, sep, r->reps, r->reps == 1 ? "" : "s", extra);
         else if (form == 3)
-            snprintf(buf, len, "%s%s %s %s %sb %u", head, t, o, sep, ns, r->block);
+            snprintf(buf, len, "%s%s %s %s %sb %u%s", head, t, o, sep, ns, r->block, cut);
         else if (form == 4)
-            snprintf(buf, len, "%s%s %s", head, t, o);
+            snprintf(buf, len, "%s%s %s%s", head, t, o, cut);
         else if (form == 5 && lead)
-            snprintf(buf, len, "%.60s", lead);
+            snprintf(buf, len, "%.60s%s", lead, cut);
         else
             snprintf(buf, len, "%s %s %s%sb%u %s r%u%s", t, o, r->n ? n : "", r->n ? " " : "",
                      r->block, fs, r->reps, extra);
