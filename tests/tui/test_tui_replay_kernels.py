@@ -137,6 +137,9 @@ def narrow():
         s = t.wait_quiet("REPLAY") or ""
         six = next((l for l in s.splitlines() if "  6 " in l), "")
         check("⚠" in six and "latile" in six, f"80 columns: step 6 keeps its ⚠: {six!r}", s)
+        title = s.splitlines()[1]
+        check("sequential · int32 sum" in title and "· … ─" in title,
+              f"80 columns: a title that leaves settings out ends in an ellipsis: {title!r}", s)
         t.keys("R")
         s = t.wait_quiet("Recording") or ""
         check("finish auto · 20 reps · counters none, input ones" in s and
