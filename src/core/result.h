@@ -170,8 +170,8 @@ typedef struct rs_result {
 } rs_result;
 
 /* A copy of n bytes kept to the end of the process (NULL for none): the
- * parts of a result shared by its copies (launches, GPUs), never changed
- * once kept. Thread-safe. */
+ * parts of a result shared by its copies (launches, GPUs, the stall view:
+ * rs_stalls_keep), never changed once kept. Thread-safe. */
 const void *rs_keep(const void *p, size_t n);
 /* The launches collected in l, kept into m (nlaunch and launch). */
 void rs_metrics_keep_launches(rs_metrics *m, const rs_launches *l);

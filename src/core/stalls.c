@@ -1,9 +1,10 @@
 #include "stalls.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "result.h" /* rs_keep */
 
 #define UNKNOWN (RS_STALL_KINDS - 1)
 
@@ -190,36 +191,7 @@ int rs_stalls_funcs_sorted(const rs_stalls *s, int *order)
 
 /* ---- kept views ---------------------------------------------------------------- */
 
-/* Every kept view, for the process's end: a list, each view in its node. */
-typedef struct kept {
-    struct kept *next;
-    rs_stalls view;
-} kept;
-
-static kept *kept_views;
-static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void free_kept(void)
-{
-    pthread_mutex_lock(&kept_lock);
-    while (kept_views) {
-        kept *k = kept_views;
-        kept_views = k->next;
-        free(k);
-    }
-    pthread_mutex_unlock(&kept_lock);
-}
-
 const rs_stalls *rs_stalls_keep(const rs_stalls *s)
 {
-    static int registered;
-    kept *k = s ? malloc(sizeof *k) : NULL;
-    if (!k) return NULL;
-    k->view = *s;
-    pthread_mutex_lock(&kept_lock);
-    if (!registered) registered = atexit(free_kept) == 0;
-    k->next = kept_views;
-    kept_views = k;
-    pthread_mutex_unlock(&kept_lock);
-    return &k->view;
+    return s ? rs_keep(s, sizeof *s) : NULL; /* kept as a result's other parts are */
 }
