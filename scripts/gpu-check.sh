@@ -2,9 +2,11 @@
 # On the GPU machine (see docs/results.md): the GPU tests, the benchmarks and
 # the Nsight Compute comparison in one go. Logs go to $OUT/gpu-logs.tar.gz;
 # a short summary is printed last.
-#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|ncu-probe|all]
+#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|decks|ncu-probe|all]
 #          (check: tests and bench; lecture: only the demo's two ladders with stall
-#          views, to $OUT/h200-lecture.jsonl; ncu-probe: the step-configurations where
+#          views, to $OUT/h200-lecture.jsonl; decks: the shipped decks' ladders
+#          (the lecture's two with energy and racecheck, Harris 2007 and the lab
+#          with stall views) to $OUT/decks.jsonl; ncu-probe: the step-configurations where
 #          the stall view and Nsight Compute disagreed, at three ncu sampling intervals
 #          and without ncu's cache control)
 set -u
@@ -48,6 +50,46 @@ record_demo() {
   wc -l "$r"/*.jsonl >> "$summary"
   cp "$summary" "$OUT/summary.txt"
 }
+record_decks() {
+  # The decks of `redscope present` (README, "The lecture"): every step's
+  # counters, stall view and energy, and racecheck of the racy step in both
+  # types (at the ladder's n; at 2^20 where that runs past 200 s).
+  r="$logs/rec"
+  mkdir -p "$r"
+  $rs ladder --type int32 --n 2^24 --block 256 --metrics full --stalls --energy \
+      --record "$r/1.jsonl" > /dev/null 2>&1
+  echo "== ladder int32 2^24 --metrics full --stalls --energy (exit $?)" >> "$summary"
+  $rs ladder --type float32 --n 2^24 --block 256 --metrics default --stalls --energy \
+      --record "$r/2.jsonl" > /dev/null 2>&1
+  echo "== ladder float32 2^24 --metrics default --stalls --energy (exit $?)" >> "$summary"
+  $rs ladder --preset harris-2007 --metrics default --stalls --record "$r/4.jsonl" > /dev/null 2>&1
+  echo "== harris-2007 --stalls (exit $?)" >> "$summary"
+  $rs ladder --preset student-lab --metrics default --stalls --record "$r/5.jsonl" > /dev/null 2>&1
+  echo "== student-lab --stalls (exit $?)" >> "$summary"
+  # racecheck last, both types at once: nothing is timed while they run
+  for t in int32 float32; do
+    (
+      n=2^24
+      timeout 200 $rs run --variant unroll_warp_volatile --type $t --n $n --check race \
+          --record "$r/3-$t.jsonl" > "$logs/check-$t.txt" 2>&1
+      e=$?
+      if [ $e -eq 124 ]; then
+        n=2^20
+        timeout 100 $rs run --variant unroll_warp_volatile --type $t --n $n --check race \
+            --record "$r/3-$t.jsonl" --force > "$logs/check-$t.txt" 2>&1
+        e=$?
+      fi
+      echo "== racecheck $t $n (exit $e)" > "$logs/check-$t.sum"
+      tail -3 "$logs/check-$t.txt" >> "$logs/check-$t.sum"
+    ) &
+  done
+  wait
+  cat "$logs"/check-*.sum >> "$summary"
+  cat "$r"/1.jsonl "$r"/2.jsonl "$r"/3-int32.jsonl "$r"/3-float32.jsonl "$r"/4.jsonl \
+      "$r"/5.jsonl > "$OUT/decks.jsonl"
+  wc -l "$r"/*.jsonl >> "$summary"
+  cp "$summary" "$OUT/summary.txt"
+}
 
 {
   echo "date: $(date -u +%F' '%T) UTC"
@@ -59,6 +101,8 @@ if [ "$what" = record ] || [ "$what" = all ]; then
   record_demo
 elif [ "$what" = lecture ]; then
   record_lecture
+elif [ "$what" = decks ]; then
+  record_decks
 fi
 
 if [ "$what" = ncu-probe ]; then

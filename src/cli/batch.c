@@ -149,10 +149,14 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const rs_ask *ask, const 
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     if (l.tty) fprintf(stderr, "\r\033[K");
-    /* a recording may hold a stall view or energy nobody asked for: shown as live */
+    /* a replay shows what its recording holds, as the explorer does, unless
+     * told not to (--stalls=0, --energy=0); a live run what was asked */
+    const int hide_stalls = !cli->replay || cli->set[RS_F_stalls];
+    const int hide_energy = !cli->replay || cli->set[RS_F_energy];
     for (int i = 0; i < *done; i++) {
-        if (!reqs[i].stalls) rows[i].result.stalls = NULL;
-        if (!reqs[i].energy) memset(&rows[i].result.energy, 0, sizeof rows[i].result.energy);
+        if (!reqs[i].stalls && hide_stalls) rows[i].result.stalls = NULL;
+        if (!reqs[i].energy && hide_energy)
+            memset(&rows[i].result.energy, 0, sizeof rows[i].result.energy);
     }
     if (cli->replay && cli->set[RS_F_metrics]) only_asked_metrics(cli, rows, *done);
     if (st != RS_OK) rs_cli_error("%s", err.msg);

@@ -11,6 +11,7 @@ const rs_command *const rs_commands[] = {
     &rs_explore_entry,   &rs_run_entry,     &rs_ladder_entry,    &rs_sweep_entry,
     &rs_allreduce_entry, &rs_compile_entry, &rs_devices_entry,   &rs_variants_entry,
     &rs_metrics_entry,   &rs_presets_entry, &rs_recording_entry, &rs_diff_entry,
+    &rs_present_entry,
 };
 const int rs_command_count = (int)(sizeof rs_commands / sizeof rs_commands[0]);
 

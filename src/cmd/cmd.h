@@ -10,7 +10,7 @@
 /* Each command's entry, at the top of its file. */
 extern const rs_command rs_explore_entry, rs_run_entry, rs_ladder_entry, rs_sweep_entry,
     rs_allreduce_entry, rs_compile_entry, rs_devices_entry, rs_variants_entry, rs_metrics_entry,
-    rs_presets_entry, rs_recording_entry, rs_diff_entry;
+    rs_presets_entry, rs_recording_entry, rs_diff_entry, rs_present_entry;
 
 /* run's own options (run.c, and check.c for --check). */
 typedef struct rs_run_own {
@@ -27,6 +27,8 @@ int rs_cmd_metrics(rs_cli *cli);
 int rs_cmd_presets(rs_cli *cli);
 /* diff.c: two recordings side by side (formats/run_diff.h). */
 int rs_cmd_diff(rs_cli *cli);
+/* present.c: the ladder as a lecture, its notes, its handout. */
+int rs_cmd_present(rs_cli *cli);
 
 /* recording.c: a recording's configurations, as the explorer's R lists them. */
 int rs_cmd_recording(rs_cli *cli);

@@ -1,9 +1,10 @@
-/* `ladder --format md|html`: the lecture handout. The device and the
- * configuration, the ladder's table with step and total speedups and the
- * limit, then one paragraph per step: its idea, the Why sentences with the
- * numbers measured (or recorded; with --stalls the line its warps wait on,
- * with its text) and the counter that explains it. HTML is one file with
- * the GB/s of every step drawn inline as SVG. Always UTF-8 (×, µs). */
+/* `ladder --format md|html` and `present --export`: the lecture handout.
+ * The device and the configuration, the ladder's table with step and total
+ * speedups and the limit, then the deck in print (handout_deck.c): every
+ * step's slide (its idea and code change, the question, the answer with
+ * the counter that explains it, where its warps wait, its caveats) and
+ * the closing slide. HTML is one file with the GB/s of every step drawn
+ * inline as SVG. Always UTF-8 (×, µs). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -11,11 +12,12 @@
 #include "cli/cli.h"
 #include "cmd.h"
 #include "handout.h"
+#include "formats/record.h"
 #include "core/catalogue.h"
 #include "formats/energy.h"
 #include "core/format.h"
 #include "analysis/stories.h"
-#include "ui/why.h"
+#include "lecture/why.h"
 #include "analysis/ladder.h"
 
 static const rs_row *first_ok(const rs_row *rows, int n)
@@ -95,7 +97,8 @@ static void row_cells(const rs_row *rows, int i, char cell[NCOL][160])
     snprintf(cell[5], 160, "%.1f", r->gbps);
     snprintf(cell[6], 160, "%.1f%%", r->pct_peak);
     if (r->energy.valid) rs_fmt_j_per_gb(r->energy.j_per_gb, cell[JGB], 160);
-    snprintf(cell[8], 160, "%s", r->correct ? "yes" : "WRONG");
+    snprintf(cell[8], 160, "%s%s", r->correct ? "yes" : "WRONG",
+             rs_variant_has(r->req.variant, RS_VF_RACY) ? " (race)" : "");
     if (r->req.variant != RS_V_CPU) rs_story_cell(rows, i, 0, cell[9], 160);
 }
 
@@ -162,45 +165,6 @@ static void chart(FILE *f, const rs_row *rows, int n)
     fputs("</svg>\n", f);
 }
 
-/* The row a step is told against: the one above (a user kernel's:
- * sequential, as its step column). */
-static const rs_row *base_of(const rs_row *rows, int i)
-{
-    for (int j = 0; rows[i].result.req.variant == RS_V_KERNEL && j < i; j++)
-        if (rows[j].status == RS_OK &&
-            rs_variant_has(rows[j].result.req.variant, RS_VF_KERNEL_BASE))
-            return &rows[j];
-    for (int j = i - 1; j >= 0; j--)
-        if (rows[j].status == RS_OK) return &rows[j];
-    return NULL;
-}
-
-static void step(rs_writer *w, const rs_row *rows, int i)
-{
-    const rs_result *r = &rows[i].result;
-    char label[160], heading[400];
-    rs_request_label(&r->req, label, sizeof label);
-    const rs_variant_info *vi = rs_catalogue_get(r->req.variant);
-    snprintf(heading, sizeof heading, "%d. %s: %s", vi->step, label, vi->idea);
-    rs_writer_heading(w, heading);
-    const rs_row *b = base_of(rows, i);
-    char base[160] = "";
-    if (b) rs_request_label(&b->result.req, base, sizeof base);
-    char says[12][256], para[12 * 257] = "";
-    const int ns = ui_why_measured(r, b ? &b->result : NULL, base,
-                                   "--metrics on a GPU collects them", says, 12);
-    for (int k = 0, at = 0; k < ns && at < (int)sizeof para; k++)
-        at += snprintf(para + at, sizeof para - (size_t)at, "%s%s", k ? " " : "", says[k]);
-    rs_writer_say(w, "%s", para);
-    char cell[160] = "";
-    const int moved = rs_story_cell(rows, i, 0, cell, sizeof cell);
-    if (strcmp(cell, "-") != 0) {
-        char text[220];
-        snprintf(text, sizeof text, "%s%s", cell, moved ? " (against the step above)" : "");
-        rs_writer_lead(w, "The counter that explains it:", text);
-    }
-}
-
 int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n)
 {
     if (!first_ok(rows, n)) {
@@ -213,8 +177,10 @@ int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n)
     table(w, rows, n);
     FILE *svg = rs_writer_raw(w, RS_FMT_HTML);
     if (svg) chart(svg, rows, n);
-    for (int i = 0; i < n; i++)
-        if (rows[i].status == RS_OK && rows[i].result.req.variant != RS_V_CPU) step(w, rows, i);
+    const rs_recording *rec = cli->replay ? cli->replay_rec : NULL;
+    char from[300] = "";
+    if (cli->replay) snprintf(from, sizeof from, "As recorded in %s.", cli->replay);
+    rs_handout_deck(w, rows, n, rec ? rec->checks : NULL, rec ? rec->check_count : 0, from);
     if (cli->replay) rs_handout_sweep(w, cli->replay, &first_ok(rows, n)->result.req);
     return 0;
 }

@@ -31,7 +31,7 @@ const rs_command rs_recording_entry = {
 
 typedef struct config_facts {
     char vars[400], sizes[48], kernels[400];
-    int rows, stalls;
+    int rows, stalls, energy, checks;
 } config_facts;
 
 /* What the rows of configuration c hold beyond its settings. */
@@ -43,6 +43,7 @@ static void facts(const rs_recording *rec, const rs_rec_config *c, config_facts 
         const rs_row *row = &rec->rows[i];
         f->rows++;
         f->stalls += row->status == RS_OK && rs_result_stalls(&row->result)->valid;
+        f->energy += row->status == RS_OK && row->result.energy.valid;
         const char *k = row->result.req.variant == RS_V_KERNEL ? row->result.req.kernel : "";
         int seen = 0; /* each file once: an earlier row of the same path */
         for (int j = c->first; j < i && !seen; j++)
@@ -71,6 +72,12 @@ static void facts(const rs_recording *rec, const rs_rec_config *c, config_facts 
                                        rs_variant_name((rs_variant)k));
         v = e;
     }
+    for (int i = 0; i < rec->check_count; i++) { /* checks of its settings, at its sizes */
+        const rs_request *q = &rec->checks[i].req;
+        f->checks += q->type == c->req.type && q->op == c->req.op && q->block == c->req.block &&
+                     q->n >= c->n_lo && q->n <= c->n_hi &&
+                     (c->req.variants & RS_VARIANT_BIT(q->variant)) != 0;
+    }
     char lo[32], hi[32];
     rs_format_size(c->n_lo, lo, sizeof lo);
     rs_format_size(c->n_hi, hi, sizeof hi);
@@ -95,6 +102,8 @@ static cJSON *config_json(const rs_rec_config *c, const config_facts *f, int k)
     cJSON_AddStringToObject(o, "metrics", c->req.metrics);
     cJSON_AddNumberToObject(o, "rows", f->rows);
     cJSON_AddNumberToObject(o, "stall_views", f->stalls);
+    cJSON_AddNumberToObject(o, "energy_rows", f->energy);
+    cJSON_AddNumberToObject(o, "checks", f->checks);
     cJSON_AddNumberToObject(o, "gpus", c->gpus);
     cJSON_AddStringToObject(o, "kernels", f->kernels);
     return o;
@@ -108,19 +117,20 @@ static void print_table(FILE *out, const char *path, const rs_recording *rec,
     fprintf(out, "%s: %d configuration%s, %d row%s, %d check%s, recorded on %s\n", path, n,
             n == 1 ? "" : "s", rec->count, rec->count == 1 ? "" : "s", rec->check_count,
             rec->check_count == 1 ? "" : "s", rec->has_device ? dev : "no GPU");
-    fprintf(out, "%3s  %-7s %-8s %-7s %-13s %5s  %-11s %4s %-8s %-8s %4s %4s %6s  %s\n", "#",
-            "command", "type", "op", "n", "block", "finish", "reps", "input", "counters", "gpus",
-            "rows", "stalls", "variants");
+    fprintf(out, "%3s  %-7s %-8s %-7s %-13s %5s  %-11s %4s %-8s %-8s %4s %4s %6s %6s %6s  %s\n",
+            "#", "command", "type", "op", "n", "block", "finish", "reps", "input", "counters",
+            "gpus", "rows", "stalls", "energy", "checks", "variants");
     for (int k = 0; k < n; k++) {
         config_facts f;
         facts(rec, &c[k], &f);
         char gpus[16];
         snprintf(gpus, sizeof gpus, c[k].gpus == 1 ? "1" : c[k].gpus ? "1,%u" : "1,all", c[k].gpus);
-        fprintf(out, "%3d  %-7s %-8s %-7s %-13s %5u  %-11s %4u %-8s %-8s %4s %4d %6d  %s%s%s\n",
+        fprintf(out,
+                "%3d  %-7s %-8s %-7s %-13s %5u  %-11s %4u %-8s %-8s %4s %4d %6d %6d %6d  %s%s%s\n",
                 k + 1, c[k].command, rs_dtype_name(c[k].req.type), rs_op_name(c[k].req.op), f.sizes,
                 c[k].req.block, rs_finish_name(c[k].req.finish), c[k].req.reps,
-                rs_dist_name(c[k].req.dist), c[k].req.metrics, gpus, f.rows, f.stalls, f.vars,
-                f.kernels[0] ? "; kernels " : "", f.kernels);
+                rs_dist_name(c[k].req.dist), c[k].req.metrics, gpus, f.rows, f.stalls, f.energy,
+                f.checks, f.vars, f.kernels[0] ? "; kernels " : "", f.kernels);
     }
     fprintf(out,
             "replay one: redscope --replay %s (R lists these), or run, ladder or sweep with "
@@ -205,7 +215,7 @@ int rs_cmd_recording(rs_cli *cli)
     } else {
         fprintf(out,
                 "config,command,variants,type,op,n_min,n_max,block,finish,reps,input,metrics,rows,"
-                "stall_views,gpus,kernels\n");
+                "stall_views,energy_rows,checks,gpus,kernels\n");
         for (int k = 0; k < n; k++) {
             config_facts f;
             facts(&rec, &c[k], &f);
@@ -213,11 +223,11 @@ int rs_cmd_recording(rs_cli *cli)
             fputs(c[k].command, out); /* run, ladder or sweep (checked on load) */
             fprintf(out, ",");
             rs_csv_field(out, f.vars);
-            fprintf(out, ",%s,%s,%llu,%llu,%u,%s,%u,%s,%s,%d,%d,%u,", rs_dtype_name(c[k].req.type),
-                    rs_op_name(c[k].req.op), (unsigned long long)c[k].n_lo,
-                    (unsigned long long)c[k].n_hi, c[k].req.block, rs_finish_name(c[k].req.finish),
-                    c[k].req.reps, rs_dist_name(c[k].req.dist), c[k].req.metrics, f.rows, f.stalls,
-                    c[k].gpus);
+            fprintf(out, ",%s,%s,%llu,%llu,%u,%s,%u,%s,%s,%d,%d,%d,%d,%u,",
+                    rs_dtype_name(c[k].req.type), rs_op_name(c[k].req.op),
+                    (unsigned long long)c[k].n_lo, (unsigned long long)c[k].n_hi, c[k].req.block,
+                    rs_finish_name(c[k].req.finish), c[k].req.reps, rs_dist_name(c[k].req.dist),
+                    c[k].req.metrics, f.rows, f.stalls, f.energy, f.checks, c[k].gpus);
             rs_csv_field(out, f.kernels);
             fprintf(out, "\n");
         }

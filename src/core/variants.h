@@ -5,7 +5,7 @@
  * (kernels/dispatch.cu) and the key lines shown for each step
  * (tools/extract_snippets.c) are generated from it; a step's number is its
  * place in the list. A new variant is its kernel, one row here, and its
- * story (analysis/stories.c, ui/why.c).
+ * story (analysis/stories.c, lecture/why.c).
  *
  * X(ID, name, group, kernel function, key-line markers, flags, default
  *   finish, elements per thread of the first pass (0: grid-stride),

@@ -28,6 +28,7 @@ struct ui_compare_state;
 struct ui_presets_state;
 struct ui_replay_state;
 struct ui_against_state;
+struct ui_present_state;
 
 typedef struct ui_app {
     ui_options opt; /* as the program started the explorer */
@@ -58,7 +59,8 @@ typedef struct ui_app {
     struct ui_prompt_state *prompt; /* the prompt on the status row (prompt.h) */
     struct ui_kernel_state *uk;     /* your own kernel (kernel.h) */
 
-    struct ui_against_state *ag; /* a recording held beside what is shown (against.h) */
+    struct ui_against_state *ag;   /* a recording held beside what is shown (against.h) */
+    struct ui_present_state *pres; /* the Present screen (present.h) */
 
     /* the preset loaded */
     char preset_name[RS_PRESET_NAME_MAX];
@@ -242,4 +244,14 @@ void ui_scroll_counters(ui_app *a, int d);
 /* Rows first.. of cur's counters in r; returns how many rows there are. */
 int ui_draw_metric_rows(const rs_result *cur, const rs_result *base, ui_rect r, int first);
 
+/* The Present screen (present.c): begun at the selected step (quits: as
+ * `redscope present`, from its title slide); every loop, a live step run
+ * as its slide opens and the notes served (notes.c); a digit typed to
+ * jump; the notes' socket closed. */
+struct rs_slide;
+void ui_present_begin(ui_app *a, int quits);
+void ui_present_tick(ui_app *a);
+void ui_present_digit(ui_app *a, int ch);
+void ui_notes_serve(ui_app *a, const struct rs_slide *s, int count);
+void ui_notes_close(ui_app *a);
 #endif

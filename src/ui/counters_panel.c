@@ -9,7 +9,7 @@
 #include "core/catalogue.h"
 #include "core/format.h"
 #include "draw.h"
-#include "why.h"
+#include "lecture/why.h"
 
 static double scale_of(const rs_metric_def *d, double v)
 {
@@ -23,7 +23,7 @@ static double scale_of(const rs_metric_def *d, double v)
 static int metric_order(rs_variant v, rs_metric_id *order)
 {
     rs_metric_id first[8];
-    int n = ui_why_key_metrics(v, first, 6), count = 0;
+    int n = rs_why_key_metrics(v, first, 6), count = 0;
     first[n++] = RS_M_DURATION;
     first[n++] = RS_M_DRAM_PCT;
     rs_metric_mask seen = 0;

@@ -13,7 +13,7 @@
 #include "core/format.h"
 #include "draw.h"
 #include "core/snippets.h"
-#include "why.h"
+#include "lecture/why.h"
 
 /* The counter set as the header says it: what the next run collects. */
 static void counters_state(const ui_app *a, char *buf, size_t len)
@@ -412,7 +412,7 @@ static int why_lines(const ui_app *a, int w, const rs_result *res, char (*lines)
     if (res) {
         char said[12][256], label[64];
         const rs_result *base = ui_comparison(a, res, label, sizeof label);
-        const int ns = ui_why_measured(res, base, label, ui_counters_hint(a), said, 12);
+        const int ns = rs_why_measured(res, base, label, ui_counters_hint(a), said, 12);
         for (int s = 0; s < ns && n < WHY_MAX; s++) {
             const int m = ui_wrap(said[s], w, &lines[n], WHY_MAX - n);
             for (int i = 0; i < m; i++) role[n + i] = res->correct ? roles_for[1] : R_BAD;

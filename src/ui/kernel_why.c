@@ -17,7 +17,7 @@
 #include "core/text.h"
 #include "core/ukernel.h"
 #include "draw.h"
-#include "why.h"
+#include "lecture/why.h"
 
 #define HEAD_MAX 64
 
@@ -161,7 +161,7 @@ static void say_measured(kwhy *k, const ui_app *a, const rs_result *res, int w)
     char said[8][256];
     const int prev = ui_previous_step(a, RS_V_KERNEL);
     const rs_result *base = prev >= 0 ? ui_result_for(a, (rs_variant)prev) : NULL;
-    const int ns = ui_why_measured(res, base, prev >= 0 ? rs_variant_name(prev) : NULL,
+    const int ns = rs_why_measured(res, base, prev >= 0 ? rs_variant_name(prev) : NULL,
                                    ui_counters_hint(a), said, 8);
     for (int s = 0; s < ns; s++) add_wrapped(k, res->correct ? R_ACCENT : R_BAD, said[s], w);
 }

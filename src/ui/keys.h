@@ -54,6 +54,12 @@ typedef enum {
     UI_ACT_DIFF,
     UI_ACT_GPUS,  /* G: the GPUs a run spans */
     UI_ACT_CROSS, /* c: how their partials are combined */
+    UI_ACT_NEXT,  /* the Present screen: the next part or slide */
+    UI_ACT_PREV,
+    UI_ACT_FIRST,
+    UI_ACT_LAST,
+    UI_ACT_DIGIT, /* a slide's number typed */
+    UI_ACT_RERUN, /* the slide's step run again */
     UI_SCREENS(UI_SCREEN_ACT)
 } ui_action;
 #undef UI_SCREEN_ACT

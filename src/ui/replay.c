@@ -299,6 +299,30 @@ void ui_replay_shipped(ui_app *a)
 
 #define RECORDING_ONE_LINE 100 /* columns a configuration needs on one line */
 
+/* What configuration c holds beyond its times: "; 13 sampled, 14 with
+ * energy, 1 check" (stall views, energy, compute-sanitizer runs). */
+static void held(const ui_app *a, const rs_rec_config *c, char *buf, size_t len)
+{
+    int st = 0, en = 0, ck = 0;
+    for (int i = c->first; i < c->first + c->count && i < a->rec.count; i++) {
+        const rs_row *row = &a->rec.rows[i];
+        st += row->status == RS_OK && rs_result_stalls(&row->result)->valid;
+        en += row->status == RS_OK && row->result.energy.valid;
+    }
+    for (int i = 0; i < a->rec.check_count; i++) {
+        const rs_request *q = &a->rec.checks[i].req;
+        ck += q->type == c->req.type && q->op == c->req.op && q->block == c->req.block &&
+              q->n >= c->n_lo && q->n <= c->n_hi && (c->req.variants & RS_VARIANT_BIT(q->variant));
+    }
+    size_t at = 0;
+    buf[0] = '\0';
+    if (st) at += (size_t)snprintf(buf + at, len - at, "%s%d sampled", at ? ", " : "; ", st);
+    if (en && at < len)
+        at += (size_t)snprintf(buf + at, len - at, "%s%d with energy", at ? ", " : "; ", en);
+    if (ck && at < len)
+        snprintf(buf + at, len - at, "%s%d check%s", at ? ", " : "; ", ck, ck == 1 ? "" : "s");
+}
+
 void ui_draw_recording(const ui_app *a, const ui_layout *l)
 {
     const ui_rect r = l->main;
@@ -343,10 +367,11 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         const ui_role role = sel ? R_SELECTED : R_NORMAL;
         if (sel) ui_blank(y, x, w, R_SELECTED);
         if (sel && two) ui_blank(y + 1, x, w, R_SELECTED);
-        char more[96]; /* counters, and the input where it is not the random one */
-        snprintf(more, sizeof more, "%.40s%s%s", q->metrics,
+        char more[200], extra[96]; /* counters, the input where not random, what else it holds */
+        held(a, c, extra, sizeof extra);
+        snprintf(more, sizeof more, "%.40s%s%s%s", q->metrics,
                  q->dist != RS_DIST_RANDOM ? ", input " : "",
-                 q->dist != RS_DIST_RANDOM ? rs_dist_name(q->dist) : "");
+                 q->dist != RS_DIST_RANDOM ? rs_dist_name(q->dist) : "", extra);
         ui_putf(y, x, w, role, "%s%s%2d %-6s %-20s %-6s %-11s %-12s %5u",
                 sel ? ui_glyph(G_SELECT) : " ", k == a->rp->cur ? "*" : " ", k + 1, c->command,
                 vars, g, to, n, q->block);

@@ -23,6 +23,7 @@
 #include "compare.h"
 #include "presets.h"
 #include "replay.h"
+#include "present.h"
 #include "core/catalogue.h"
 #include "draw.h"
 
@@ -244,7 +245,11 @@ static int handle_key(ui_app *a, int ch)
         ui_prompt_key(a, ch);
         return 0;
     }
-    const ui_action act = too_small() ? UI_ACT_QUIT : ui_key_action(a->screen, ch);
+    if (a->screen == UI_SCREEN_PRESENT && ch >= '0' && ch <= '9') ui_present_digit(a, ch);
+    const ui_action act = too_small() ? UI_ACT_QUIT
+                          : a->screen == UI_SCREEN_PRESENT && ch >= '0' && ch <= '9'
+                              ? UI_ACT_DIGIT
+                              : ui_key_action(a->screen, ch);
     if (act == UI_ACT_QUIT) {
         if (!ui_busy(a) || a->quit_armed) return 1;
         a->quit_armed = 1;
@@ -285,8 +290,9 @@ static int init_app(ui_app *a, const ui_options *cli)
     a->prompt = calloc(1, sizeof *a->prompt);
     a->uk = calloc(1, sizeof *a->uk);
     a->ag = calloc(1, sizeof *a->ag);
+    a->pres = calloc(1, sizeof *a->pres);
     if (!a->src || !a->lad || !a->sweep || !a->cmp || !a->pre || !a->rp || !a->prompt || !a->uk ||
-        !a->ag)
+        !a->ag || !a->pres)
         return RS_E_NOMEM;
     a->last = calloc(RS_VARIANT_COUNT, sizeof *a->last);
     a->checks = calloc(RS_VARIANT_COUNT, sizeof *a->checks);
@@ -316,6 +322,8 @@ static void free_app(ui_app *a)
     if (a->ag && a->ag->has) rs_recording_free(&a->ag->rec);
     if (a->rp) free(a->rp->configs);
     if (a->uk) ui_kernel_free(a);
+    if (a->pres) ui_notes_close(a);
+    free(a->pres);
     free(a->src), free(a->lad), free(a->sweep), free(a->cmp);
     free(a->pre), free(a->rp), free(a->prompt), free(a->uk);
     if (a->ag && ui_reader_stop(&a->ag->reader)) free(a->ag); /* else still read into */
@@ -445,6 +453,11 @@ int ui_main(const ui_options *cli)
     else
         a->worker = ui_worker_start((int)cli->req.device, NULL);
     if (!a->worker) ui_status(a, R_BAD, "cannot start the worker thread");
+    if (cli->present) { /* redscope present: the deck from its title */
+        ui_present_begin(a, 1);
+        a->screen = UI_SCREEN_PRESENT;
+        a->back = UI_SCREEN_EXPLORER;
+    }
 
     int done = 0, typed = 0;
     while (!done && !got_signal) {
@@ -452,6 +465,7 @@ int ui_main(const ui_options *cli)
         ui_against_poll(a);      /* a recording read off this thread, once read */
         ui_source_sass_retry(a); /* a SASS request that waited for a run to end */
         ui_kernel_watch(a);      /* a stat every 250 ms: a save runs the kernel again */
+        ui_present_tick(a);      /* live: a slide's step run as it opens; the notes told */
         draw(a);
         if (!typed) wait_input(a, 100); /* after a key curses may hold more typed ahead */
         const int ch = getch();

@@ -24,10 +24,18 @@ typedef struct ui_options {
     const char *against; /* a recording to hold beside it (--against), or NULL */
     unsigned ask;        /* UI_ASK_ bits given (a preset: all): replay opens on them */
     int no_color;
+    int present; /* open on the Present screen (redscope present) */
 } ui_options;
 
 /* Runs until q or a signal; the process exit status. */
 int ui_main(const ui_options *opt);
+
+/* `redscope present --notes`: the notes of the deck shown in another
+ * terminal, followed until Ctrl-C (notes.c); its exit status. */
+int ui_notes_main(void);
+/* The notes' socket: $XDG_RUNTIME_DIR/redscope/notes.sock, else
+ * /tmp/redscope-UID/notes.sock; its folder made, only its user's. 0 or -1. */
+int ui_notes_path(char *buf, size_t len);
 
 /* Whether the terminal (its terminfo entry) can place the cursor (terminal.c). */
 int ui_term_moves_cursor(void);

@@ -29,11 +29,11 @@ def functions(lines):
 
 # A variant is one row (src/core/variants.h): its name and its id are
 # spelled only there, in its kernel (src/kernels/) and in its story
-# (analysis/stories.c, ui/why.c). The CPU baseline and your own kernel are
+# (analysis/stories.c, lecture/why.c). The CPU baseline and your own kernel are
 # roles the program names (RS_V_CPU, RS_V_KERNEL).
 ROWS = ROOT / "src/core/variants.h"
 VARIANTS = re.findall(r'^\s*X\((\w+), "(\w+)"', ROWS.read_text(), re.M)
-STORY = {"src/core/variants.h", "src/analysis/stories.c", "src/ui/why.c"}
+STORY = {"src/core/variants.h", "src/analysis/stories.c", "src/lecture/why.c"}
 ROLES = {"CPU", "KERNEL"}
 # the same word meaning something else: a finish's name, an opcode, a C++
 # namespace

@@ -7,7 +7,7 @@
 #include "check.h"
 #include "core/format.h"
 #include "formats/record.h"
-#include "ui/why.h"
+#include "lecture/why.h"
 
 static const rs_result *find(const rs_recording *rec, rs_variant v, rs_dtype t, uint64_t n,
                              unsigned block)
@@ -43,7 +43,7 @@ static void stall_sentence(const rs_recording *rec)
     CHECK(row && row->status == RS_OK && rs_result_stalls(&row->result)->valid);
     char lines[16][256];
     if (row) {
-        const int n = ui_why_measured(&row->result, NULL, NULL, NULL, lines, 16);
+        const int n = rs_why_measured(&row->result, NULL, NULL, NULL, lines, 16);
         CHECK(said(lines, n, "PC sampling: modern.cu:105 (op(vec_reduce<T, A, Op>(c)"));
         CHECK(said(lines, n,
                    "% of the samples wait for the 16-byte global loads on modern.cu:102, "
@@ -53,7 +53,7 @@ static void stall_sentence(const rs_recording *rec)
     row = rs_recording_find(rec, &r, NULL);
     CHECK(row && row->status == RS_OK && rs_result_stalls(&row->result)->valid);
     if (row) {
-        int n = ui_why_measured(&row->result, NULL, NULL, NULL, lines, 16);
+        int n = rs_why_measured(&row->result, NULL, NULL, NULL, lines, 16);
         CHECK(said(lines, n, "PC sampling: classic.cu:28 (if (tid % (2 * stride) == 0)"));
         rs_result none = row->result;
         static rs_stalls view; /* the recorded view, refused */
@@ -61,10 +61,10 @@ static void stall_sentence(const rs_recording *rec)
         view.valid = 0;
         snprintf(view.why, sizeof view.why, "no permission");
         none.stalls = &view;
-        n = ui_why_measured(&none, NULL, NULL, NULL, lines, 16);
+        n = rs_why_measured(&none, NULL, NULL, NULL, lines, 16);
         CHECK(said(lines, n, "No stall view: no permission.") && !said(lines, n, "PC sampling"));
         view.requested = 0;
-        n = ui_why_measured(&none, NULL, NULL, NULL, lines, 16);
+        n = rs_why_measured(&none, NULL, NULL, NULL, lines, 16);
         CHECK(!said(lines, n, "stall view"));
     }
 }
@@ -82,24 +82,24 @@ static void gpus_sentences(const rs_result *one)
     snprintf(r.multi.links, sizeof r.multi.links, "NVLink between every pair");
     r.multi.shard_ms = 0.95 * r.t_median_ms;
     r.multi.finish_ms = 0.05 * r.t_median_ms;
-    int n = ui_why_measured(&r, NULL, NULL, "press m, then Enter", lines, 16);
+    int n = rs_why_measured(&r, NULL, NULL, "press m, then Enter", lines, 16);
     CHECK(said(lines, n, "Over 2 GPUs: the slowest GPU reduced its share in"));
     CHECK(said(lines, n, "(p2p) took") && said(lines, n, ", 5% of the whole."));
     CHECK(said(lines, n, "only 2 values cross NVLink between every pair"));
     CHECK(said(lines, n, "press m") && !said(lines, n, "GPU 0's, for its share"));
     r.metrics.valid = one->metrics.valid; /* counters read: GPU 0's, said so */
-    n = ui_why_measured(&r, NULL, NULL, NULL, lines, 16);
+    n = rs_why_measured(&r, NULL, NULL, NULL, lines, 16);
     CHECK(said(lines, n, "The counters panel shows GPU 0's, for its share"));
     r.metrics.valid = 0;
     r.multi.shard_ms = 0.3 * r.t_median_ms;
     r.multi.finish_ms = 0.7 * r.t_median_ms;
-    n = ui_why_measured(&r, NULL, NULL, NULL, lines, 16);
+    n = rs_why_measured(&r, NULL, NULL, NULL, lines, 16);
     CHECK(said(lines, n, "The finish dominates") && !said(lines, n, "values cross"));
     r.multi.gpus = 0; /* one GPU: none of it */
-    n = ui_why_measured(&r, NULL, NULL, "press m, then Enter", lines, 16);
+    n = rs_why_measured(&r, NULL, NULL, "press m, then Enter", lines, 16);
     CHECK(!said(lines, n, "GPUs") && said(lines, n, "press m"));
     /* the hint is the caller's, as its source can honour it: a replay's */
-    n = ui_why_measured(&r, NULL, NULL, "recorded without them", lines, 16);
+    n = rs_why_measured(&r, NULL, NULL, "recorded without them", lines, 16);
     CHECK(said(lines, n, "(recorded without them)") && !said(lines, n, "press m"));
 }
 
@@ -114,10 +114,10 @@ static void gbps_precision(const rs_recording *rec)
     rs_result bare = *atom; /* without counters the sentence quotes the GB/s */
     bare.metrics.valid = 0;
     snprintf(want, sizeof want, "One atomic per element: %.0f GB/s,", atom->gbps);
-    int n = ui_why_measured(&bare, NULL, NULL, NULL, lines, 16);
+    int n = rs_why_measured(&bare, NULL, NULL, NULL, lines, 16);
     CHECK_MSG(said(lines, n, want), "no '%s'", want);
     /* with them, the DRAM's idle share beside the atomic unit (issue 40) */
-    n = ui_why_measured(atom, NULL, NULL, NULL, lines, 16);
+    n = rs_why_measured(atom, NULL, NULL, NULL, lines, 16);
     CHECK(said(lines, n, "DRAM throughput is 4%, the DRAM mostly idle."));
 }
 
@@ -132,7 +132,7 @@ static void figures_once(const rs_recording *rec)
     CHECK(cg && ws && th);
     if (!cg || !ws || !th) return;
     char lines[16][256], w[32];
-    int n = ui_why_measured(cg, ws, "warp_shuffle", NULL, lines, 16);
+    int n = rs_why_measured(cg, ws, "warp_shuffle", NULL, lines, 16);
     rs_fmt_count(cg->metrics.value[RS_M_WARP_INST], w, sizeof w);
     int times = 0;
     for (int i = 0; i < n; i++)
@@ -147,12 +147,12 @@ static void figures_once(const rs_recording *rec)
     const rs_result *fa = find(rec, RS_V_FIRST_ADD, RS_INT32, 1u << 24, 256);
     CHECK(uwv && me && fa);
     if (uwv && me && fa) {
-        n = ui_why_measured(uwv, me, "pinned multi_element", NULL, lines, 16);
+        n = rs_why_measured(uwv, me, "pinned multi_element", NULL, lines, 16);
         CHECK(!said(lines, n, "textbook expects") && !said(lines, n, "last six levels"));
-        n = ui_why_measured(uwv, fa, "first_add", NULL, lines, 16);
+        n = rs_why_measured(uwv, fa, "first_add", NULL, lines, 16);
         CHECK(said(lines, n, "last six levels"));
     }
-    n = ui_why_measured(th, NULL, NULL, NULL, lines, 16);
+    n = rs_why_measured(th, NULL, NULL, NULL, lines, 16);
     CHECK(said(lines, n, "Its kernels run 21.1 \u00b5s of the 38.0 \u00b5s measured") ||
           said(lines, n, "Its kernels run 21.1 us of the 38.0 us measured"));
 }
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
     gpus_sentences(seq);
     CHECK(seq->metrics.valid & RS_METRIC_BIT(RS_M_SHLD_CONFLICTS));
 
-    int n = ui_why_measured(seq, strided, "interleaved_strided", NULL, lines, 16);
+    int n = rs_why_measured(seq, strided, "interleaved_strided", NULL, lines, 16);
     char a[64], b[64], change[192];
     rs_fmt_count(strided->metrics.value[RS_M_SHLD_CONFLICTS] +
                      strided->metrics.value[RS_M_SHST_CONFLICTS],
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
     CHECK(said(lines, n, "against interleaved_strided"));
     CHECK(!said(lines, n, "textbook expects"));
 
-    n = ui_why_measured(fa, seq, "sequential", NULL, lines, 16);
+    n = rs_why_measured(fa, seq, "sequential", NULL, lines, 16);
     CHECK(said(lines, n, "Warp instructions") && said(lines, n, "DRAM read"));
 
     gbps_precision(&rec);
@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 
     /* Divergence of interleaved: the counters show none (predication). */
     if (inter->metrics.valid & RS_METRIC_BIT(RS_M_DIVERGENT_BRANCHES)) {
-        n = ui_why_measured(inter, NULL, NULL, NULL, lines, 16);
+        n = rs_why_measured(inter, NULL, NULL, NULL, lines, 16);
         CHECK(inter->metrics.value[RS_M_DIVERGENT_BRANCHES] != 0.0 ||
               said(lines, n, "0 divergent branches"));
     }
@@ -203,43 +203,43 @@ int main(int argc, char **argv)
     rs_result fake = *seq;
     fake.metrics.value[RS_M_SHLD_CONFLICTS] = strided->metrics.value[RS_M_SHLD_CONFLICTS];
     fake.metrics.value[RS_M_SHST_CONFLICTS] = strided->metrics.value[RS_M_SHST_CONFLICTS];
-    n = ui_why_measured(&fake, strided, "interleaved_strided", NULL, lines, 16);
+    n = rs_why_measured(&fake, strided, "interleaved_strided", NULL, lines, 16);
     CHECK(said(lines, n, "The textbook expects bank conflicts to fall here"));
 
     /* Without counters: times only, and why. */
     fake = *seq;
     fake.metrics.valid = 0;
     fake.metrics.requested = 0;
-    n = ui_why_measured(&fake, strided, "interleaved_strided", NULL, lines, 16);
+    n = rs_why_measured(&fake, strided, "interleaved_strided", NULL, lines, 16);
     CHECK(said(lines, n, "Counters were not collected") && said(lines, n, "Time "));
 
     /* A wrong result is said first. */
     fake = *seq;
     fake.correct = 0;
     fake.bad_reps = 3;
-    n = ui_why_measured(&fake, NULL, NULL, NULL, lines, 16);
+    n = rs_why_measured(&fake, NULL, NULL, NULL, lines, 16);
     CHECK(n > 0 && strncmp(lines[0], "WRONG in 3 of", 13) == 0);
     const rs_result *atom = find(&rec, RS_V_ATOMIC, RS_FLOAT32, 1u << 28, 256);
     if (atom && !atom->correct) {
-        n = ui_why_measured(atom, NULL, NULL, NULL, lines, 16);
+        n = rs_why_measured(atom, NULL, NULL, NULL, lines, 16);
         CHECK(said(lines, n, "2^24"));
     }
     /* vectorized's own launch: said where it differs from the request */
     const rs_result *vec = find(&rec, RS_V_VECTORIZED, RS_INT32, 1u << 24, 256);
     CHECK(vec != NULL);
     if (vec) {
-        n = ui_why_measured(vec, NULL, NULL, NULL, lines, 16);
+        n = rs_why_measured(vec, NULL, NULL, NULL, lines, 16);
         CHECK(
             said(lines, n, "chose its own launch, 264 blocks of 1024 threads (you asked for 256)"));
         fake = *vec;
         fake.block = 1024;
         fake.grid = 264;
-        n = ui_why_measured(&fake, NULL, NULL, NULL, lines, 16);
+        n = rs_why_measured(&fake, NULL, NULL, NULL, lines, 16);
         CHECK(
             said(lines, n, "chose its own launch, 264 blocks of 1024 threads (you asked for 256)"));
         CHECK(said(lines, n, "last-block ticket"));
         fake.block = 256; /* the request's own: nothing to say */
-        n = ui_why_measured(&fake, NULL, NULL, NULL, lines, 16);
+        n = rs_why_measured(&fake, NULL, NULL, NULL, lines, 16);
         CHECK(!said(lines, n, "chose its own launch"));
         /* over 2 GPUs the % is of both GPUs' reads: the sentence names that sum */
         fake.multi.gpus = 2;
@@ -252,7 +252,7 @@ int main(int argc, char **argv)
                  "is 55%% of the %.0f GB/s that 2 GPUs' plain streaming reads reach together "
                  "(%.0f GB/s each)",
                  2 * fake.device.measured_gbps, fake.device.measured_gbps);
-        n = ui_why_measured(&fake, NULL, NULL, NULL, lines, 16);
+        n = rs_why_measured(&fake, NULL, NULL, NULL, lines, 16);
         CHECK_MSG(said(lines, n, want) && !said(lines, n, "a plain streaming read reaches"),
                   "no '%s'", want);
     }

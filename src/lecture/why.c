@@ -16,12 +16,13 @@
 typedef struct sentences {
     char (*out)[256];
     int n, max;
+    unsigned want, group; /* RS_WHY_* bits asked for; the group being told */
 } sentences;
 
 static void say(sentences *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(sentences *s, const char *fmt, ...)
 {
-    if (s->n >= s->max) return;
+    if (s->n >= s->max || !(s->want & s->group)) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->out[s->n++], 256, fmt, ap);
@@ -61,7 +62,7 @@ static void fmt_value(double v, const char *unit, char *buf, size_t len)
         rs_fmt_count(v, buf, len);
 }
 
-void ui_why_change(double from, double to, const char *unit, char *buf, size_t len)
+void rs_why_change(double from, double to, const char *unit, char *buf, size_t len)
 {
     char a[48], b[48];
     fmt_value(from, unit, a, sizeof a);
@@ -85,13 +86,15 @@ static void tell_story(sentences *s, const rs_story *e, const rs_result *cur, co
     const double to = paired ? pair(cur, e->a, e->b) : val(cur, e->a);
     char change[128];
     const char *name = rs_metric_pair_label(e->a, e->b);
-    ui_why_change(from, to, rs_metric_defs[e->a].unit, change, sizeof change);
+    rs_why_change(from, to, rs_metric_defs[e->a].unit, change, sizeof change);
     say(s, "%c%s %s%s", toupper((unsigned char)name[0]), name + 1, change, e->after);
     /* Where the counters contradict the textbook, say what they show. */
     const double ratio = from > 0.0 ? to / from : (to > 0.0 ? 2.0 : 1.0);
     const int fell = ratio<0.95, rose = ratio> 1.05;
     if ((e->direction < 0 && !fell) || (e->direction > 0 && !rose) ||
         (e->direction == 0 && (fell || rose))) { /* the figure is said above: its move only */
+        const unsigned group = s->group;
+        s->group = RS_WHY_CAVEAT;
         char moved[48] = "stayed within 5%";
         if (fell) snprintf(moved, sizeof moved, "fell %.1f%%", 100.0 * (1.0 - ratio));
         if (rose && ratio < 2.0)
@@ -102,6 +105,7 @@ static void tell_story(sentences *s, const rs_story *e, const rs_result *cur, co
             : e->direction > 0 ? "rise"
                                : "stay the same",
             moved);
+        s->group = group;
     }
 }
 
@@ -236,7 +240,7 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
     say_against_time(s, cur, base);
 }
 
-int ui_why_key_metrics(rs_variant v, rs_metric_id *out, int max)
+int rs_why_key_metrics(rs_variant v, rs_metric_id *out, int max)
 {
     int n = 0;
     for (int i = 0; i < rs_story_count && n + 2 <= max; i++) {
@@ -334,12 +338,15 @@ static rs_variant ui_story_base(rs_variant v)
     return v > 0 ? (rs_variant)(v - 1) : v;
 }
 
-int ui_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
-                    const char *no_counters, char (*out)[256], int max)
+int rs_why_some(const rs_result *cur, const rs_result *base, const char *base_label,
+                const char *no_counters, unsigned which, char (*out)[256], int max)
 {
-    sentences s = {out, 0, max};
+    sentences s = {out, 0, max, which, RS_WHY_CAVEAT};
+    const char *label = base_label ? base_label : "the baseline";
     say_correctness(&s, cur);
-    say_time(&s, cur, base, base_label ? base_label : "the baseline");
+    s.group = RS_WHY_TIME;
+    say_time(&s, cur, base, label);
+    s.group = RS_WHY_STORY;
     say_special(&s, cur, base);
     /* a step's story is what it changes from the step before: told against
      * that step alone (against a pinned multi_element, unroll_warp_volatile's
@@ -355,7 +362,15 @@ int ui_why_measured(const rs_result *cur, const rs_result *base, const char *bas
             cur->metrics.requested ? cur->metrics.reason
             : no_counters          ? no_counters
                                    : "none asked for");
+    s.group = RS_WHY_STALLS;
     say_stalls(&s, cur);
-    say_energy(&s, cur, base, base_label ? base_label : "the baseline");
+    s.group = RS_WHY_ENERGY;
+    say_energy(&s, cur, base, label);
     return s.n;
+}
+
+int rs_why_measured(const rs_result *cur, const rs_result *base, const char *base_label,
+                    const char *no_counters, char (*out)[256], int max)
+{
+    return rs_why_some(cur, base, base_label, no_counters, RS_WHY_ALL, out, max);
 }
