@@ -37,8 +37,8 @@ static const rs_cmd_option present_options[] = {
      "says, what to ask, the next slide, the clock), through $XDG_RUNTIME_DIR/redscope/notes.sock",
      set_notes},
     {"export", "FILE",
-     "write the deck to FILE.md or FILE.html, the handout (as ladder --format md|html), instead "
-     "of showing it",
+     "write the deck to FILE.md or FILE.html instead of showing it: the handout, as the "
+     "ladder's md and html output",
      set_export},
     {NULL, NULL, NULL, NULL}};
 

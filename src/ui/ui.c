@@ -392,6 +392,13 @@ static int start_curses(ui_app *a, int color)
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    /* Home and End as terminals send them whatever TERM says (tmux: ESC[1~) */
+    static const char *const home[] = {"\033[1~", "\033[7~", "\033[H", "\033OH"};
+    static const char *const end[] = {"\033[4~", "\033[8~", "\033[F", "\033OF"};
+    for (int i = 0; i < 4; i++) {
+        if (key_defined(home[i]) <= 0) define_key(home[i], KEY_HOME);
+        if (key_defined(end[i]) <= 0) define_key(end[i], KEY_END);
+    }
     set_escdelay(25);
     timeout(0);
     ui_theme_init(color, a->utf8);

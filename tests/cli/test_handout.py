@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from clitest import Checks, run  # noqa: E402
@@ -37,12 +38,30 @@ want = {r["request"]["variant"]: (round(r["gbps"], 1), f"{r['pct_peak']:.1f}%") 
 check(got == want, f"md: every step's GB/s and % of peak as the recording says: {got} {want}")
 plain = re.sub(r"\\(.)", r"\1", md)  # as it reads rendered: its escapes undone
 heads = [l for l in plain.splitlines() if l.startswith("## ")]
-check(len(heads) == 14 and heads[3] == "## 4. sequential: sequential addressing: stride halves, "
-      "tid < s", f"md: a paragraph per step, named with its idea: {heads[:4]}")
+check(len(heads) == 15 and heads[3] == "## 4. sequential: sequential addressing: stride halves, "
+      "tid < s" and heads[-1] == "## The whole ladder against the wall",
+      f"md: a section per slide, named with its idea, then the closing slide: {heads[:4]}")
 seq = plain.split(heads[3], 1)[-1].split("\n## ", 1)[0] if len(heads) > 4 else ""
 check("Bank conflicts 7,096,816 \u2192 80,006" in seq and "classic.cu:69 (s[threadIdx.x] = load_one" in seq
-      and "**The counter that explains it:** bank conflicts 80.0 k \u25bc99% (against the step "
-      "above)" in seq, "md: sequential's why, its stall line with its text, its counter", seq)
+      and "The counter that explains it: bank conflicts 80.0 k \u25bc99% against the step "
+      "above." in seq, "md: sequential's why, its stall line with its text, its counter", seq)
+# the deck in print: each part of the slide in its order, the code change, the answer
+order = [seq.find(p) for p in ("**The idea:**", "+ for (unsigned stride = blockDim.x / 2",
+                               "**The question:**", "**The answer: 87.5 \u00b5s**",
+                               "**\u00d71.24** against interleaved_strided",
+                               "**Where warps wait:**")]
+check(all(o >= 0 for o in order) and order == sorted(order),
+      f"md: sequential's slide in print, part by part: {order}", seq)
+times = {c[1]: c[2] for c in cells if len(c) == 9}
+answers = dict(re.findall(r"\n## \d+\. (\w+):.*?\*\*The answer: ([^*]+)\*\*", plain, re.S))
+check(answers and all(times.get(k) == v for k, v in answers.items()) and len(answers) == 14,
+      f"md: every step's answer is its time in the table: {answers}")
+step6 = plain.split("\n## 6. ", 1)[-1].split("\n## ", 1)[0]
+check("| unroll_warp_volatile |" in md and "| yes (race) |" in md
+      and "A data race, as racecheck found it (int32, n 2^24)" in step6 and "hazards" in step6,
+      "md: step 6 is marked racy in the table and its section names racecheck's finding", step6)
+check("__syncwarp" in plain.split("\n## 7. ", 1)[-1].split("\n## ", 1)[0],
+      "md: step 7 follows with its fix")
 check(all(all(x.strip() for x in c) and len(c) == 9 for c in cells), "md: every cell holds a figure")
 check("\\<" in md and "\\[" in md and "tid < s" not in md.split("\n## 4", 1)[-1][:80],
       "md: source text escaped where it would be markup (<, [)")
@@ -79,12 +98,27 @@ p = Tags()
 p.feed(page)
 check(rc == 0 and page.startswith("<!DOCTYPE html>") and not p.open and not p.bad,
       f"html: every tag closed: open {p.open} bad {p.bad} {err}")
-check(page.count("<svg") == 1 and page.count("<rect") == 14
-      and "the streaming read, 4448 GB/s" in page, "html: the GB/s of each step drawn inline")
+check(page.count("<svg") == 2 and page.count("<rect") == 28
+      and "the streaming read, 4448 GB/s" in page,
+      "html: the GB/s of each step drawn inline, above and on the closing slide")
 gbps = [float(c) for c in p.cells if re.fullmatch(r"\d+\.\d", c)]
 check(gbps == [round(r["gbps"], 1) for r in rows], f"html: the table's GB/s: {gbps}")
-check(page.count("<h2>") == 14 and "&lt;" in page and "<b>The counter that explains it:</b>" in page,
-      "html: a paragraph per step, source text escaped")
+check(page.count("<h2>") == 15 and "&lt;" in page and "<b>The answer: 87.5 \u00b5s</b>" in page,
+      "html: a section per slide, source text escaped")
+
+# present --export: the same deck, to a file, as one HTML or Markdown file
+with tempfile.TemporaryDirectory() as tmp:
+    for ext, want in (("md", md), ("html", page)):
+        f = os.path.join(tmp, "deck." + ext)
+        rc, out, err = run("present", "--replay", DEMO, "--export", f)
+        got = open(f, encoding="utf-8").read() if os.path.exists(f) else ""
+        check(rc == 0 and got == want and out == "",
+              f"present --export deck.{ext} writes what ladder --format {ext} prints: {rc} {err}")
+    rc, out, err = run("present", "--replay", DEMO, "--export", os.path.join(tmp, "deck.txt"))
+    check(rc == 2 and "--export needs a file ending in .md or .html" in err,
+          f"present --export refuses another ending: {rc} {err}")
+    rc, out, err = run("present", "--replay", DEMO, "--export", os.path.join(tmp, "deck.md"))
+    check(rc == 2 and "--force" in err, f"present --export keeps an existing file: {rc} {err}")
 
 # a command without a document refuses one, naming those that write it;
 # a recording that holds nothing asked says so
@@ -112,7 +146,7 @@ rc, out, err = run("ladder", "--replay", os.path.join(os.path.dirname(DEMO), "h1
                    "--format", "md")
 table = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith("| # ")]
 check(rc == 0 and len(table) == 3 and "not in the recording" not in out
-      and "| mine.cu |" in table[2] and out.count("\n## ") == 3,
+      and "| mine.cu |" in table[2] and out.count("\n## ") == 4,
       f"a handout of what a recording holds: {rc} {table} {err}")
 rc, out, err = run("ladder", "--help")
 check("md or html: the lecture handout" in out, "ladder --help names the handout")
@@ -136,7 +170,7 @@ p = Tags()
 p.feed(page)
 svg = page.split("<h2>The sweep", 1)[-1]
 lines = re.findall(r'<polyline [^>]*points="([^"]*)"', svg)
-check(rc == 0 and not p.open and not p.bad and page.count("<svg") == 2 and len(lines) == 4
+check(rc == 0 and not p.open and not p.bad and page.count("<svg") == 3 and len(lines) == 4
       and all(len(l.split()) == 7 for l in lines)
       and all(f">{v}</text>" in svg for v in ("atomic", "sequential", "vectorized", "cpu (1 thread)")),
       f"html: the sweep drawn, a line of 7 points per series, named: {len(lines)} {p.bad}")

@@ -502,9 +502,9 @@ def racy_step():
             check("racecheck" in s and "6 unroll_warp_volatile" in s,
                   f"{env['LANG']}: the Why panel says how to see the race", s)
             t.keys("x")
-            s = t.wait_for("not recorded") or t.screen()
-            check("not recorded: no race check of unroll_warp_volatile" in s,
-                  "x in replay without a recorded check says so", s)
+            s = t.wait_for("recorded racecheck") or t.screen()
+            check("recorded racecheck:" in s and "hazards" in s,
+                  "x in a replay that holds the racecheck shows what it found", s)
             t.keys("q")
             check(t.exit_code() == 0, "q quits")
         finally:
