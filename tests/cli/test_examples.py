@@ -104,6 +104,31 @@ def explorer(cmd, cwd):
         t.close()
 
 
+def present(cmd, cwd):
+    """redscope present opens its deck (live without a GPU: its slides say
+    each step runs when it opens); --notes waits for one; q and Ctrl-C end."""
+    args = shlex.split(cmd)[1:]
+    t = Tmux(f"cd {shlex.quote(cwd)} && {EXE} {' '.join(map(shlex.quote, args))}", cols=100,
+             rows=30, env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color",
+                           "XDG_CONFIG_HOME": cwd, "XDG_RUNTIME_DIR": cwd})
+    try:
+        notes = "--notes" in args
+        s = t.wait_for("waiting for a deck" if notes else "The reduction ladder", 30)
+        check(s is not None, f"{cmd}: {'the notes wait' if notes else 'the deck opens'}",
+              t.screen())
+        if notes:  # as Ctrl-C would, without killing the shell that records its status
+            subprocess.run(["pkill", "-TERM", "-f", f"^{EXE} present --notes"])
+        else:
+            t.keys("q")
+        code = t.exit_code(20)
+        if code is None and not notes:  # a run may be going on: q asks first
+            t.keys("q")
+            code = t.exit_code(20)
+        check(code == 0, f"{cmd}: ends with 0, got {code}")
+    finally:
+        t.close()
+
+
 def batch(cmd, cwd):
     args = shlex.split(cmd)[1:]
     p = subprocess.run([EXE, *args], cwd=cwd, capture_output=True, text=True, timeout=900,
@@ -140,6 +165,8 @@ def main():
             first = shlex.split(cmd)[1:2]
             if not first or first[0].startswith("-") or first[0] == "explore":
                 explorer(cmd, cwd)
+            elif first[0] == "present" and "--export" not in cmd:
+                present(cmd, cwd)
             else:
                 batch(cmd, cwd)
     finally:
