@@ -277,3 +277,18 @@ int ui_wrap(const char *text, int width, char (*lines)[256], int max)
     if (*p && n > 0) mark_cut(lines[n - 1], width); /* more than max lines: say it is cut */
     return n;
 }
+
+int ui_more_text(int first, int shown, int total, const char *keys, char *buf, size_t len)
+{
+    snprintf(buf, len, " %d-%d/%d %s more%s%s ", first + 1, first + shown, total,
+             first + shown < total ? "v" : "^", keys[0] ? " " : "", keys);
+    return ui_width(buf);
+}
+
+int ui_put_wrapped(ui_rect r, ui_role role, const char *text)
+{
+    char lines[8][256];
+    const int n = ui_wrap(text, r.w, lines, r.h < 8 ? r.h : 8);
+    for (int i = 0; i < n; i++) ui_put(r.y + i, r.x, r.w, role, lines[i]);
+    return n;
+}

@@ -36,5 +36,11 @@ void ui_box(ui_rect r, const char *title, ui_role title_role);
 void ui_bar(int y, int x, int w, double frac, ui_role role);
 /* Word-wrap text into lines of at most width columns; returns the count. */
 int ui_wrap(const char *text, int width, char (*lines)[256], int max);
+/* text wrapped over the rows of r (at most 8); returns the rows used. */
+int ui_put_wrapped(ui_rect r, ui_role role, const char *text);
+/* The mark of a list cut to the rows from first, shown of total: " a-b/N v
+ * more KEYS " (^ once its last row shows; keys may be ""), as every
+ * screen says it; returns its width. */
+int ui_more_text(int first, int shown, int total, const char *keys, char *buf, size_t len);
 
 #endif

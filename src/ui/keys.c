@@ -94,6 +94,12 @@ const ui_binding ui_bindings[] = {
     {KEY_NPAGE, ']', "PgDn/]", "", "scroll the explanation down", UI_ACT_SCROLL_DOWN, EXP, 0},
     {KEY_PPAGE, '[', "PgUp/[", "", "a page of rows up", UI_ACT_SCROLL_UP, CMP | HLP, 0},
     {KEY_NPAGE, ']', "PgDn/]", "", "a page of rows down", UI_ACT_SCROLL_DOWN, CMP | HLP, 0},
+    {KEY_NPAGE, ']', "PgDn/]", "more",
+     "source: the cursor line's reasons, functions or SASS a page down, where they are cut "
+     "(PgUp/[: up)",
+     UI_ACT_SCROLL_DOWN, SRC, 7},
+    {KEY_PPAGE, '[', "PgUp/[", "", "source: the cursor line's detail a page up", UI_ACT_SCROLL_UP,
+     SRC, 0},
     {'{', 0, "{", "", "scroll the counters up", UI_ACT_COUNTERS_UP, EXP, 0},
     {'}', 0, "}", "", "scroll the counters down", UI_ACT_COUNTERS_DOWN, EXP, 0},
     {'a', 0, "a", "left", "compare: next variant on the left", UI_ACT_PICK_A, CMP, 6},

@@ -287,23 +287,32 @@ static int put_answer(int y, int x, int cols, const ui_app *a, const char *msg)
 }
 
 /* The reason a value was refused, without "bad value 'X' for NAME: ":
- * the field is named and its value shown beside it. */
-static const char *prompt_reason(const ui_app *a)
+ * the field is named and its value shown beside it; a path the reason
+ * quotes is cut to its file's name, the prompt showing it whole. */
+static void prompt_reason(const ui_app *a, char *why, size_t len)
 {
+    const char *buf = a->prompt->buf, *e = a->prompt->error;
     char lead[sizeof a->prompt->buf + 32];
-    snprintf(lead, sizeof lead, "bad value '%s' for ", a->prompt->buf);
+    snprintf(lead, sizeof lead, "bad value '%s' for ", buf);
     const size_t n = strlen(lead);
-    if (strncmp(a->prompt->error, lead, n) != 0) return a->prompt->error;
-    const char *colon = strstr(a->prompt->error + n, ": ");
-    return colon ? colon + 2 : a->prompt->error;
+    const char *colon = strncmp(e, lead, n) == 0 ? strstr(e + n, ": ") : NULL;
+    if (colon) e = colon + 2;
+    const char *slash = strrchr(buf, '/'), *at = buf[0] ? strstr(e, buf) : NULL;
+    if (!at || !slash || !slash[1]) {
+        snprintf(why, len, "%s", e);
+        return;
+    }
+    snprintf(why, len, "%.*s%s%s", (int)(at - e), e, slash + 1, at + strlen(buf));
 }
 
-/* A reason too long for the prompt's row goes above it, wrapped: a bound
- * is never cut ("from 0 to…"). */
+/* A reason too long for the prompt's row goes above it, wrapped over as
+ * many rows as it takes (up to 8, under the header): a bound is never
+ * cut ("from 0 to…"), nor the end of a long one. */
 static void put_reason_above(int y, int cols, const char *why)
 {
-    char lines[3][256];
-    const int n = ui_wrap(why, cols - 2, lines, 3);
+    char lines[8][256];
+    const int room = y - 1 < 8 ? y - 1 : 8;
+    const int n = ui_wrap(why, cols - 2, lines, room > 1 ? room : 1);
     for (int i = 0; i < n; i++) {
         ui_blank(y - n + i, 0, cols, R_SELECTED);
         ui_put(y - n + i, 1, cols - 2, R_BAD, lines[i]);
@@ -315,7 +324,8 @@ void ui_draw_prompt(const ui_app *a, const ui_layout *l)
     const int y = l->status.y, cols = l->cols;
     ui_blank(y, 0, cols, R_SELECTED);
     int x = ui_putf(y, 0, cols, R_SELECTED, " %s: ", prompt_label(a));
-    const char *why = a->prompt->error[0] ? prompt_reason(a) : "";
+    char why[sizeof a->prompt->error] = "";
+    if (a->prompt->error[0]) prompt_reason(a, why, sizeof why);
     /* beside the answer where both fit (the answer cut to half the row at
      * most), else above it */
     const int avail = cols - x, answer = ui_width(a->prompt->buf) + 1;

@@ -13,6 +13,7 @@ typedef struct ui_source_state {
     int diff;                  /* compared line by line with another view (d, source_diff.c) */
     int nsass;                 /* the panel's instructions; -1: why says why none; UI_SASS_WAIT */
     int sass_tag, sass_queued; /* the request answered; one waits for the worker */
+    int scroll;                /* the detail's first row where it scrolls ([ ]) */
     char why[256];
     rs_sass_insn insn[UI_SASS_MAX];
 } ui_source_state;
