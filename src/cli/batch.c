@@ -149,12 +149,11 @@ int rs_cli_run_list(const rs_cli *cli, rs_source *src, const rs_ask *ask, const 
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     if (l.tty) fprintf(stderr, "\r\033[K");
-    /* a replayed document (the handout, md or html) shows what its recording
-     * holds, as the explorer and the deck do, unless told not to (--stalls=0,
-     * --energy=0); tables, CSV and JSON, and a live run, what was asked */
-    const int doc = cli->replay && (cli->format == RS_FMT_MD || cli->format == RS_FMT_HTML);
-    const int hide_stalls = !doc || cli->set[RS_F_stalls];
-    const int hide_energy = !doc || cli->set[RS_F_energy];
+    /* a replay shows what its recording holds, as the explorer and the deck
+     * do, unless told not to (--stalls=0, --energy=0); a live run what was
+     * asked */
+    const int hide_stalls = !cli->replay || cli->set[RS_F_stalls];
+    const int hide_energy = !cli->replay || cli->set[RS_F_energy];
     for (int i = 0; i < *done; i++) {
         if (!reqs[i].stalls && hide_stalls) rows[i].result.stalls = NULL;
         if (!reqs[i].energy && hide_energy)

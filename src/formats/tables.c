@@ -221,8 +221,23 @@ static void stall_row(FILE *f, const rs_stalls *s)
     char words[300], waits[300];
     rs_stalls_hot_words(s, words, sizeof words);
     rs_stalls_wait_words(s, waits, sizeof waits);
-    fprintf(f, "     %-21s %s%s%s\n", "  waits:", words[0] ? words : s->why, waits[0] ? "; " : "",
-            waits);
+    char text[700];
+    snprintf(text, sizeof text, "%s%s%s", words[0] ? words : s->why, waits[0] ? "; " : "", waits);
+    fprintf(f, "     %-21s ", "  waits:");
+    /* wrapped at spaces so the table keeps to 120 columns, under its start */
+    enum { INDENT = 27, WIDTH = 120 };
+    const char *p = text;
+    while (*p) {
+        int cells = 0;
+        const char *cut = NULL, *q = p;
+        for (; *q && cells < WIDTH - INDENT; q++) {
+            if (*q == ' ') cut = q;
+            cells += ((unsigned char)*q & 0xc0) != 0x80;
+        }
+        if (!*q || !cut) cut = q;
+        fprintf(f, "%s%.*s\n", p == text ? "" : "                           ", (int)(cut - p), p);
+        p = *cut == ' ' ? cut + 1 : cut;
+    }
 }
 
 static int rows_gpus(const rs_row *rows, int count)

@@ -214,8 +214,12 @@ check(rc == 0 and "sequential" in out and "bank ld" in out, f"ladder --replay ta
 # a misspelt counter after --metrics is named as one, not as a stray word
 one_line_error(*run("ladder", "--replay", demo, "--metrics", "bank_lds")[0:3:2], 2,
                "unknown metric 'bank_lds'", "--metrics with a misspelt key")
-rc, out, err = run("run", "--replay", demo, "--variant", "sequential", "--format", "csv")
+rc, out, err = run("run", "--replay", demo, "--variant", "sequential", "--format", "csv",
+                   "--stalls=0")
 check(rc == 0 and out.count("\n") == 2 and ",sequential," in out, f"run --replay csv: {err}")
+rc, out, err = run("run", "--replay", demo, "--variant", "sequential", "--format", "csv")
+check(rc == 0 and out.startswith("table,") and "\nline," in out and "\nfunction," in out,
+      f"run --replay csv: the recorded stall view's lines and functions too: {out[:200]} {err}")
 one_line_error(*run("run", "--replay", demo, "--type", "float16")[0:3:2], 2,
                "not in the recording", "run --replay of what was not recorded")
 svg = os.path.join(tmp, "replayed.svg")

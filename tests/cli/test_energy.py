@@ -87,11 +87,16 @@ check(rc == 0 and "| J/GB |" in out and
       f"Energy {recorded[(2 ** 24, 'interleaved')]['energy_j'] * 1e3:.3g} mJ per reduction" in out
       and "Against atomic: J/GB" in out, f"handout: {out[:1500]}")
 
-# Energy a recording holds shows as live: only where asked.
+# Energy a recording holds shows without --energy, as in the explorer;
+# --energy=0 hides it.
 rc, out, err = run("ladder", "--replay", REC, "--n", "2^28")
-check(rc == 0 and "J/GB" not in out and "thrust" in out, f"ladder without --energy: none: {out[:300]}")
+check(rc == 0 and "J/GB" in out and "thrust" in out, f"ladder replayed: the recorded J/GB: {out[:300]}")
+rc, out, err = run("ladder", "--replay", REC, "--n", "2^28", "--energy=0")
+check(rc == 0 and "J/GB" not in out and "thrust" in out, f"ladder --energy=0: none: {out[:300]}")
 rc, out, err = run("sweep", "--replay", REC)
-check(rc == 0 and "energy per GB" not in out, "sweep without --energy: no J/GB grid")
+check(rc == 0 and "energy per GB" in out, "sweep replayed: the recorded J/GB grid")
+rc, out, err = run("sweep", "--replay", REC, "--energy=0")
+check(rc == 0 and "energy per GB" not in out, "sweep --energy=0: no J/GB grid")
 
 # A replay asking for energy a recording lacks: said, exit 2.
 rc, out, err = run("ladder", "--replay", DEMO, "--n", "2^24", "--energy")

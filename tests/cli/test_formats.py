@@ -204,7 +204,13 @@ def recording_with(src, path, edit):
 
 RUN = ("--replay", DEMO, "--type", "int32", "--n", "2^24")
 R_CSV, S_CSV = ["CSV: run, ladder"], ["CSV: run, ladder", "CSV: run --stalls"]
-csv_out(R_CSV, ("run", *RUN, "--variant", "sequential"))
+# a replay shows the stall view its recording holds (the run's table, then its
+# lines and functions); --stalls=0 hides it
+rows = csv_out(S_CSV, ("run", *RUN, "--variant", "sequential"))
+check({r["table"] for r in rows} == {"run", "line", "function"},
+      f"run --replay csv: the recorded stall view shown without --stalls: {rows[:1]}")
+rows = csv_out(R_CSV, ("run", *RUN, "--variant", "sequential", "--stalls=0"))
+check(len(rows) == 1 and "table" not in rows[0], f"run --replay --stalls=0 csv: the run alone: {rows}")
 rows = csv_out(S_CSV, ("run", *RUN, "--variant", "sequential", "--metrics", "full", "--stalls"))
 kinds = [r["table"] for r in rows]
 check(kinds[:1] == ["run"] and set(kinds) == {"run", "line", "function"},
@@ -228,7 +234,7 @@ json_out(["JSON: run"], ("run", *RUN, "--variant", "sequential", "--stalls", "--
 # counters asked for and not recorded: each says why (exit 2: none recorded)
 json_out(["JSON: run"], ("run", "--replay", DEMO, "--type", "float32", "--n", "2^24",
                          "--variant", "sequential", "--metrics", "full"), rcs=(2,))
-csv_out(R_CSV, ("run", "--replay", DEMO, "--type", "float32", "--n", "2^24", "--variant",
+csv_out(S_CSV, ("run", "--replay", DEMO, "--type", "float32", "--n", "2^24", "--variant",
                 "sequential", "--metrics", "full"), rcs=(2,))
 # a WRONG the arithmetic explains: the float32 running sum at 2^24, said in JSON
 j = json_out(["JSON: run"], ("run", "--replay", DEMO, "--type", "float32", "--n", "2^28",
@@ -277,7 +283,13 @@ for name, how in (("no-causes", no_causes), ("failed", failed)):
 LADDER = ("ladder", *RUN, "--metrics", "full", "--stalls")
 rows = csv_out(R_CSV, LADDER)
 rc, table, _ = run(*LADDER)
-waits = [l for l in table.splitlines() if "waits:" in l]
+waits = []  # each step's waits line, its continuation lines (wrapped at 120 columns) joined
+for l in table.splitlines():
+    if "waits:" in l:
+        waits.append(l)
+    elif waits and l.startswith(" " * 27) and l.strip():
+        waits[-1] += " " + l.strip()
+check(all(len(l) <= 120 for l in table.splitlines()), "ladder --stalls: the table keeps to 120 columns")
 pairs = list(zip(rows, waits))
 check(len(rows) == 14 and len(waits) == 14 and all(
     f"{r['hot_file']}:{r['hot_line']}" in w and f"holds {float(r['hot_share_pct']):.0f}% of the samples, "

@@ -209,7 +209,7 @@ check(rc == 0 and len(cells) == 14 and all(re.fullmatch(r"\d+\.\d\d", c) for c i
 # 12. JSON without the noise of a float widened to a double: a cudaEvent
 # time is written with its float's digits (0.087456, not
 # 0.08745600283145905); the request says stalls 1 only where the output has
-# a stall view (replayed without --stalls: 0).
+# a stall view (a replay shows the one recorded; --stalls=0: 0 and none).
 SEQ = ("run", "--replay", DEMO, "--type", "int32", "--n", "2^24", "--variant", "sequential",
        "--format", "json")
 rc, out, err = run(*SEQ)
@@ -219,8 +219,12 @@ long_ = re.findall(r'"(\w+)":\s*(-?\d+\.\d{12,})', out)
 floats = [k for k, v in long_ if struct.unpack("f", struct.pack("f", float(v)))[0] == float(v)]
 check(not floats, f"run json: no float written with a double's digits: {floats}")
 j = json.loads(out) if rc == 0 else {}
+check(j.get("request", {}).get("stalls") == 1 and "stalls" in j,
+      f"replayed: the recorded view shown, request.stalls 1: {j.get('request')}")
+rc, out, err = run(*SEQ, "--stalls=0")
+j = json.loads(out) if rc == 0 else {}
 check(j.get("request", {}).get("stalls") == 0 and "stalls" not in j,
-      f"replayed without --stalls: request.stalls 0, no view: {j.get('request')}")
+      f"replayed with --stalls=0: request.stalls 0, no view: {j.get('request')}")
 rc, out, err = run(*SEQ, "--stalls")
 j = json.loads(out) if rc == 0 else {}
 check(j.get("request", {}).get("stalls") == 1 and "stalls" in j,
