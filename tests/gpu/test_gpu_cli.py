@@ -107,8 +107,8 @@ check(rc == 0 and len(table) == 4 and all(t["bank_ld"] for t in table), f"ladder
 rc, out, err = run("ladder", "--n", "2^22", "--metrics", "--stalls", "--format", "md")
 rows = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith("| # ")]
 check(rc == 0 and re.search(r"; measured 20\d\d-\d\d-\d\d \d\d:\d\d UTC on ", out)
-      and len(rows) == 14 and out.count("\n## ") == 14
-      and "**The counter that explains it:** bank conflicts" in out
+      and len(rows) == 14 and out.count("\n## ") == 15
+      and "The counter that explains it: bank conflicts" in out
       and "PC sampling: classic.cu:" in out, f"ladder --format md, live: {rc} {out[:600]} {err}")
 
 check.finish()
