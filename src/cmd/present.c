@@ -14,7 +14,7 @@
 
 typedef struct present_own {
     const char *export_path;
-    int notes;
+    int notes, contrast;
 } present_own;
 
 static rs_status set_export(void *own, const char *v, rs_error *err)
@@ -31,7 +31,18 @@ static rs_status set_notes(void *own, const char *v, rs_error *err)
     return RS_OK;
 }
 
+static rs_status set_contrast(void *own, const char *v, rs_error *err)
+{
+    (void)v, (void)err;
+    ((present_own *)own)->contrast = 1;
+    return RS_OK;
+}
+
 static const rs_cmd_option present_options[] = {
+    {"contrast", NULL,
+     "the high-contrast theme for a projector: bright on black, nothing dimmed (the explorer: "
+     "REDSCOPE_THEME=contrast)",
+     set_contrast},
     {"notes", NULL,
      "the speaker's notes of the deck shown in another terminal (the numbers, what the textbook "
      "says, what to ask, the next slide, the clock), through $XDG_RUNTIME_DIR/redscope/notes.sock",
@@ -114,6 +125,7 @@ int rs_cmd_present(rs_cli *cli)
                          (set[RS_F_n] ? UI_ASK_N : 0u) | (set[RS_F_block] ? UI_ASK_BLOCK : 0u),
         .no_color = cli->no_color,
         .present = 1,
+        .contrast = own->contrast,
     };
     return ui_main(&opt);
 }

@@ -31,6 +31,33 @@ static const struct {
     [R_SERIES5] = {COLOR_WHITE, -1, A_BOLD, A_NORMAL},
 };
 
+/* High contrast, for a projector: bright colours on black, bold text,
+ * nothing dimmed (a dim line is lost on a washed-out screen). */
+static const struct {
+    short fg, bg;
+    int attr;
+} contrast[R_ROLE_COUNT] = {
+    [R_NORMAL] = {COLOR_WHITE, COLOR_BLACK, A_BOLD},
+    [R_HEADER] = {COLOR_BLACK, COLOR_WHITE, A_BOLD},
+    [R_TITLE] = {COLOR_YELLOW, COLOR_BLACK, A_BOLD},
+    [R_SELECTED] = {COLOR_BLACK, COLOR_YELLOW, A_BOLD},
+    [R_GOOD] = {COLOR_GREEN, COLOR_BLACK, A_BOLD},
+    [R_BAD] = {COLOR_RED, COLOR_BLACK, A_BOLD | A_UNDERLINE},
+    [R_WARN] = {COLOR_YELLOW, COLOR_BLACK, A_BOLD | A_UNDERLINE},
+    [R_DIM] = {COLOR_WHITE, COLOR_BLACK, A_NORMAL},
+    [R_ACCENT] = {COLOR_CYAN, COLOR_BLACK, A_BOLD},
+    [R_KEY] = {COLOR_BLACK, COLOR_WHITE, A_BOLD},
+    [R_BAR] = {COLOR_GREEN, COLOR_BLACK, A_BOLD},
+    [R_CODE] = {COLOR_WHITE, COLOR_BLACK, A_BOLD},
+    [R_SERIES0] = {COLOR_CYAN, COLOR_BLACK, A_BOLD},
+    [R_SERIES1] = {COLOR_YELLOW, COLOR_BLACK, A_BOLD},
+    [R_SERIES2] = {COLOR_GREEN, COLOR_BLACK, A_BOLD},
+    [R_SERIES3] = {COLOR_MAGENTA, COLOR_BLACK, A_BOLD},
+    [R_SERIES4] = {COLOR_RED, COLOR_BLACK, A_BOLD},
+    [R_SERIES5] = {COLOR_WHITE, COLOR_BLACK, A_BOLD},
+};
+static int use_contrast;
+
 static const char *const glyphs[G_GLYPH_COUNT][2] = {
     [G_SELECT] = {">", "\xe2\x96\xb6"}, /* ▶ */
     [G_OK] = {"ok", "\xe2\x9c\x93"},    /* ✓ */
@@ -46,15 +73,24 @@ static const char *const glyphs[G_GLYPH_COUNT][2] = {
     [G_RACE] = {"!", "\xe2\x9a\xa0"},   /* ⚠ */
 };
 
-void ui_theme_init(int color, int utf8)
+void ui_theme_init(int color, int utf8, int high_contrast)
 {
     use_utf8 = utf8;
     rs_notation_set(utf8);
     use_color = color && has_colors();
+    use_contrast = use_color && high_contrast;
     if (!use_color) return;
     start_color();
     use_default_colors();
-    for (int r = 1; r < R_ROLE_COUNT; r++) init_pair((short)r, roles[r].fg, roles[r].bg);
+    for (int r = use_contrast ? 0 : 1; r < R_ROLE_COUNT; r++)
+        if (use_contrast && r)
+            init_pair((short)r, contrast[r].fg, contrast[r].bg);
+        else if (!use_contrast)
+            init_pair((short)r, roles[r].fg, roles[r].bg);
+    if (use_contrast) { /* pair 0 cannot be set: the screen's own background is */
+        init_pair((short)R_ROLE_COUNT, COLOR_WHITE, COLOR_BLACK);
+        bkgd((chtype)COLOR_PAIR(R_ROLE_COUNT));
+    }
 }
 
 int ui_theme_utf8(void)
@@ -66,6 +102,7 @@ int ui_attr(ui_role r)
 {
     if ((unsigned)r >= R_ROLE_COUNT) r = R_NORMAL;
     if (!use_color) return roles[r].attr_mono;
+    if (use_contrast) return (int)(contrast[r].attr | COLOR_PAIR(r ? r : R_ROLE_COUNT));
     return (int)(roles[r].attr_color | (r ? COLOR_PAIR(r) : 0));
 }
 

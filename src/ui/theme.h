@@ -42,8 +42,9 @@ typedef enum {
 } ui_glyph_id;
 
 /* color: 1 to use colors (not under NO_COLOR / --no-color); utf8: the locale
- * speaks UTF-8. */
-void ui_theme_init(int color, int utf8);
+ * speaks UTF-8; high_contrast: bright on black, nothing dimmed (a projector:
+ * present --contrast, REDSCOPE_THEME=contrast). */
+void ui_theme_init(int color, int utf8, int high_contrast);
 int ui_theme_utf8(void);
 int ui_attr(ui_role r); /* attr_t, as int to keep curses out of callers' headers */
 const char *ui_glyph(ui_glyph_id g);

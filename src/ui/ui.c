@@ -401,7 +401,8 @@ static int start_curses(ui_app *a, int color)
     }
     set_escdelay(25);
     timeout(0);
-    ui_theme_init(color, a->utf8);
+    const char *theme = getenv("REDSCOPE_THEME");
+    ui_theme_init(color, a->utf8, a->opt.contrast || (theme && strcmp(theme, "contrast") == 0));
     return 0;
 }
 

@@ -24,7 +24,8 @@ typedef struct ui_options {
     const char *against; /* a recording to hold beside it (--against), or NULL */
     unsigned ask;        /* UI_ASK_ bits given (a preset: all): replay opens on them */
     int no_color;
-    int present; /* open on the Present screen (redscope present) */
+    int present;  /* open on the Present screen (redscope present) */
+    int contrast; /* the high-contrast theme (present --contrast) */
 } ui_options;
 
 /* Runs until q or a signal; the process exit status. */

@@ -141,6 +141,23 @@ def answer_digits():
         t.close()
 
 
+def contrast():
+    """--contrast: the projector's theme, bright on black, the text bold;
+    without it the terminal's own background and plain text."""
+    for args, want in (("--contrast", True), ("", False)):
+        t = present(args, 80, 24)
+        try:
+            t.wait_for("What is measured")
+            s = t.screen(escapes=True)
+            line = next((l for l in s.splitlines() if "int32 sum of n 2^24" in l), "")
+            black = "\x1b[40m" in s or "[40m" in line
+            check(black == want and ("\x1b[1mint32 sum of n" in line) == want,
+                  f"present {args or '(default theme)'}: black background {black}, bold text",
+                  repr(line))
+        finally:
+            t.close()
+
+
 def notes_follow():
     """present --notes in a second terminal follows the deck."""
     run = tempfile.mkdtemp(prefix="rs_xdg_")
@@ -171,7 +188,7 @@ def notes_follow():
         notes.close()
 
 
-TESTS = [fits, builds_up, answer_digits, notes_follow]
+TESTS = [fits, builds_up, answer_digits, contrast, notes_follow]
 for f in TESTS:
     if len(sys.argv) < 2 or f.__name__ in sys.argv[1:]:
         f()
