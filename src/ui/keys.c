@@ -120,7 +120,7 @@ const ui_binding ui_bindings[] = {
      UI_ACT_CHECK_MEMORY, EXP | LAD, 0},
     {'R', 0, "R", "replay",
      "replay: list the recording's configurations; without a GPU: replay the shipped H200",
-     UI_ACT_OPEN_RECORDING, EXP | LAD | SWP | CMP, 18},
+     UI_ACT_OPEN_RECORDING, EXP | LAD | SWP | CMP | PST, 18},
     {'A', 0, "A", "against",
      "recording: a recording to hold against what is shown (the Ladder screen's vs A column, "
      "z on Compare; empty clears it)",

@@ -54,9 +54,13 @@ static int rows_for(const ui_app *a)
             memset(row, 0, sizeof *row);
             row->status = RS_E_USAGE;
             row->result.req = want;
-            snprintf(row->error, sizeof row->error, "%s",
+            const int no_gpu = !a->replay && a->dev_ready && a->gpu_status != RS_OK;
+            snprintf(row->error, sizeof row->error, "%s%s%s",
                      a->replay ? "not in the recording at these settings"
-                               : "not run yet: it runs when its slide opens (r runs it again)");
+                     : no_gpu  ? "no GPU here ("
+                               : "not run yet: it runs when its slide opens (r runs it again)",
+                     no_gpu ? rs_status_name(a->gpu_status) : "",
+                     no_gpu ? "): nothing runs; R replays a recording of one" : "");
         }
         n++;
     }

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from clitest import Checks  # noqa: E402
+from clitest import Checks, run  # noqa: E402
 from tuitest import UTF8, Tmux  # noqa: E402
 
 EXE = os.environ["REDSCOPE"]
@@ -158,6 +158,26 @@ def contrast():
             t.close()
 
 
+def no_gpu():
+    """Live without a GPU: a step's slide says nothing runs here and how to
+    replay one; R does it, and the deck is the recording's."""
+    if run("devices")[0] == 0:
+        return  # a GPU here: gpu_present runs the live deck
+    t = Tmux(f"{EXE} present --n 2^24", cols=80, rows=24, env=UTF8)
+    try:
+        t.wait_for("1. atomic", 5) or t.wait_for("/15", 30)
+        t.keys("1", "Enter", "Right")
+        s = t.wait_for("no GPU here") or t.screen()
+        check("nothing runs; R replays a recording of one" in s,
+              "live without a GPU: the slide says nothing runs and what R does", s)
+        t.keys("R")
+        s = t.wait_for("REPLAY") or t.screen()
+        check("REPLAY" in s and re.search(r"^ \d+/15 ", s, re.M),
+              "R on the deck: the shipped recording's deck", s)
+    finally:
+        t.close()
+
+
 def notes_follow():
     """present --notes in a second terminal follows the deck."""
     run = tempfile.mkdtemp(prefix="rs_xdg_")
@@ -188,7 +208,7 @@ def notes_follow():
         notes.close()
 
 
-TESTS = [fits, builds_up, answer_digits, contrast, notes_follow]
+TESTS = [fits, builds_up, answer_digits, contrast, no_gpu, notes_follow]
 for f in TESTS:
     if len(sys.argv) < 2 or f.__name__ in sys.argv[1:]:
         f()
