@@ -240,8 +240,8 @@ static void closing_slide(const rs_deck *d, rs_slide *s)
     rs_request_label(&best->result.req, lb, sizeof lb);
     rs_deck_item *it = rs_deck_add(p, RS_DK_BIG, x);
     if (it)
-        snprintf(it->label, sizeof it->label, "%.80s %s (%s) to %.80s (%s)", la,
-                 rs_sym(RS_SYM_ARROW), a, lb, b);
+        snprintf(it->label, sizeof it->label, "%.80s (%s) %s %.80s (%s)", la, a,
+                 rs_sym(RS_SYM_ARROW), lb, b);
     if (best->result.pct_measured > 0.0) {
         snprintf(line, sizeof line, "%s reads at %.0f GB/s, %.0f%% of the streaming read.", lb,
                  best->result.gbps, best->result.pct_measured);
