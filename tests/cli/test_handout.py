@@ -56,6 +56,17 @@ times = {c[1]: c[2] for c in cells if len(c) == 9}
 answers = dict(re.findall(r"\n## \d+\. (\w+):.*?\*\*The answer: ([^*]+)\*\*", plain, re.S))
 check(answers and all(times.get(k) == v for k, v in answers.items()) and len(answers) == 14,
       f"md: every step's answer is its time in the table: {answers}")
+# every speedup told in an answer is the recorded times' ratio, against the step named
+med = {r["request"]["variant"]: r["time_ms"]["median"] for r in rows if "time_ms" in r}
+told = []
+for sec in plain.split("\n## ")[1:]:
+    m = re.match(r"\d+\. (\w+):", sec)
+    x = re.search(r"\*\*\u00d7([\d.]+)\*\* against (\w+)", sec)
+    if m and x:
+        told.append((m.group(1), x.group(1), x.group(2)))
+check(len(told) == 13 and all(abs(med[b] / med[v] - float(x)) <= 0.006 * float(x) + 0.006
+                              for v, x, b in told if v in med and b in med),
+      f"md: every step's speedup is its recorded times' ratio: {told}")
 step6 = plain.split("\n## 6. ", 1)[-1].split("\n## ", 1)[0]
 check("| unroll_warp_volatile |" in md and "| yes (race) |" in md
       and "A data race, as racecheck found it (int32, n 2^24)" in step6 and "hazards" in step6,

@@ -86,9 +86,8 @@ def every_slide_fits(deck, cols, rows):
 
 def fits():
     for cols, rows in ((80, 24), (100, 30), (120, 40)):
-        every_slide_fits("int32", cols, rows)
-    for deck in ("float32", "harris", "lab"):
-        every_slide_fits(deck, 80, 24)
+        for deck in DECKS:
+            every_slide_fits(deck, cols, rows)
 
 
 def builds_up():
