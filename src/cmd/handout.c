@@ -180,7 +180,10 @@ int rs_print_handout(const rs_cli *cli, const rs_row *rows, int n)
     const rs_recording *rec = cli->replay ? cli->replay_rec : NULL;
     char from[300] = "";
     if (cli->replay) snprintf(from, sizeof from, "As recorded in %s.", cli->replay);
-    rs_handout_deck(w, rows, n, rec ? rec->checks : NULL, rec ? rec->check_count : 0, from);
+    if (rs_handout_deck(w, rows, n, rec ? rec->checks : NULL, rec ? rec->check_count : 0, from)) {
+        rs_cli_error("out of host memory: the handout is not written");
+        return RS_E_NOMEM;
+    }
     if (cli->replay) rs_handout_sweep(w, cli->replay, &first_ok(rows, n)->result.req);
     return 0;
 }

@@ -16,9 +16,9 @@ int rs_handout_sweep(rs_writer *w, const char *replay, const rs_request *q);
 
 /* The deck of rows (lecture/deck.h) in print, every slide after the
  * title (handout_deck.c): checks, the racecheck runs held; from, where
- * the numbers come from. */
+ * the numbers come from. 0, or RS_E_NOMEM with nothing of the deck written. */
 struct rs_recorded_check;
-void rs_handout_deck(rs_writer *w, const rs_row *rows, int n,
-                     const struct rs_recorded_check *checks, int nchecks, const char *from);
+int rs_handout_deck(rs_writer *w, const rs_row *rows, int n, const struct rs_recorded_check *checks,
+                    int nchecks, const char *from);
 
 #endif

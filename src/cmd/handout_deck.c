@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/format.h"
 #include "formats/doc.h"
 #include "formats/record.h"
 #include "handout.h"
@@ -75,7 +76,11 @@ static void bars_text(rs_writer *w, const rs_deck_part *p)
         const rs_deck_item *it = &p->item[i];
         const int len = (int)(40.0 * (it->frac > 0.0 && it->frac <= 1.0 ? it->frac : 0.0) + 0.5);
         if (it->kind == RS_DK_BAR) {
-            fprintf(f, "%-24.24s ", it->label);
+            char name[128];
+            rs_fmt_cut(it->label, 24, name, sizeof name);
+            int cells = 0;
+            for (const char *c = name; *c; c++) cells += ((unsigned char)*c & 0xc0) != 0x80;
+            fprintf(f, "%s%*s ", name, 24 - cells, "");
             for (int c = 0; c < len; c++) fputs("#", f);
             fprintf(f, "%*s %s\n", 40 - len, "", it->text);
         } else if (it->kind == RS_DK_LIMIT) {
@@ -115,15 +120,15 @@ static void part(rs_writer *w, const rs_deck_part *p)
     }
 }
 
-void rs_handout_deck(rs_writer *w, const rs_row *rows, int n, const rs_recorded_check *checks,
-                     int nchecks, const char *from)
+int rs_handout_deck(rs_writer *w, const rs_row *rows, int n, const rs_recorded_check *checks,
+                    int nchecks, const char *from)
 {
     rs_deck *d = malloc(sizeof *d);
     rs_slide *s = malloc(sizeof *s);
     if (!d || !s) {
         free(d);
         free(s);
-        return;
+        return RS_E_NOMEM;
     }
     rs_deck_init(d, rows, n, checks, nchecks, from);
     const int count = rs_deck_count(d);
@@ -136,4 +141,5 @@ void rs_handout_deck(rs_writer *w, const rs_row *rows, int n, const rs_recorded_
     }
     free(d);
     free(s);
+    return 0;
 }

@@ -224,6 +224,10 @@ static void stall_row(FILE *f, const rs_stalls *s)
     char text[700];
     snprintf(text, sizeof text, "%s%s%s", words[0] ? words : s->why, waits[0] ? "; " : "", waits);
     fprintf(f, "     %-21s ", "  waits:");
+    if (!text[0]) {
+        fputc('\n', f);
+        return;
+    }
     /* wrapped at spaces so the table keeps to 120 columns, under its start */
     enum { INDENT = 27, WIDTH = 120 };
     const char *p = text;
@@ -234,6 +238,7 @@ static void stall_row(FILE *f, const rs_stalls *s)
             if (*q == ' ') cut = q;
             cells += ((unsigned char)*q & 0xc0) != 0x80;
         }
+        while (((unsigned char)*q & 0xc0) == 0x80) q++; /* never inside a character */
         if (!*q || !cut) cut = q;
         fprintf(f, "%s%.*s\n", p == text ? "" : "                           ", (int)(cut - p), p);
         p = *cut == ' ' ? cut + 1 : cut;

@@ -239,9 +239,12 @@ static void closing_slide(const rs_deck *d, rs_slide *s)
     rs_request_label(&first->result.req, la, sizeof la);
     rs_request_label(&best->result.req, lb, sizeof lb);
     rs_deck_item *it = rs_deck_add(p, RS_DK_BIG, x);
-    if (it)
-        snprintf(it->label, sizeof it->label, "%.80s (%s) %s %.80s (%s)", la, a,
-                 rs_sym(RS_SYM_ARROW), lb, b);
+    if (it) {
+        char ca[200], cb[200];
+        snprintf(it->label, sizeof it->label, "%s (%s) %s %s (%s)",
+                 rs_fmt_cut(la, 40, ca, sizeof ca), a, rs_sym(RS_SYM_ARROW),
+                 rs_fmt_cut(lb, 40, cb, sizeof cb), b);
+    }
     if (best->result.pct_measured > 0.0) {
         snprintf(line, sizeof line, "%s reads at %.0f GB/s, %.0f%% of the streaming read.", lb,
                  best->result.gbps, best->result.pct_measured);

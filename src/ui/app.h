@@ -49,6 +49,8 @@ typedef struct ui_app {
     /* what compute-sanitizer found per variant (x, X), and at which n */
     rs_check_report *checks;
     uint64_t check_n[RS_VARIANT_COUNT];
+    rs_dtype check_type[RS_VARIANT_COUNT];
+    rs_request check_asked; /* the check running: its n and type are the report's */
 
     struct ui_source_state *src;    /* the Source screen (source_screen.h) */
     struct ui_ladder_state *lad;    /* the Ladder screen (ladder.h) */

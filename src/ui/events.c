@@ -143,7 +143,8 @@ static void take_check(ui_app *a, const ui_event *ev)
         return;
     }
     a->checks[v] = *ev->check;
-    a->check_n[v] = a->cfg.n;
+    a->check_n[v] = a->check_asked.n; /* the run checked, whatever the settings are now */
+    a->check_type[v] = a->check_asked.type;
     char s[512];
     rs_check_sentence(ev->check, s, sizeof s);
     ui_status(a, ev->check->total ? R_WARN : R_GOOD, "%s: %s", ev->check->tools, s);

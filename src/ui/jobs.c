@@ -116,6 +116,7 @@ static void replay_check(ui_app *a, const rs_request *r, rs_check_kind kind)
     }
     a->checks[r->variant] = c->report;
     a->check_n[r->variant] = r->n;
+    a->check_type[r->variant] = r->type;
     char s[512];
     rs_check_sentence(&c->report, s, sizeof s);
     ui_status(a, c->report.total ? R_WARN : R_GOOD, "recorded %s: %s", c->report.tools, s);
@@ -145,6 +146,7 @@ void ui_run_check(ui_app *a, rs_check_kind kind)
         say_busy(a);
     else {
         a->job = UI_JOB_CHECK;
+        a->check_asked = r;
         ui_status(a, R_NORMAL, "checking %s under compute-sanitizer (%s): this takes a while",
                   rs_variant_name(v), kind == RS_CHECK_RACE ? "racecheck" : "memcheck, initcheck");
     }

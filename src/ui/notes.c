@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "core/text.h"
 #include "present.h"
 #include "lecture/deck.h"
 
@@ -51,13 +52,13 @@ static int listen_on(ui_present_state *p)
     if (ui_notes_path(p->sock, sizeof p->sock) != 0) return -1;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     snprintf(sa.sun_path, sizeof sa.sun_path, "%s", p->sock);
-    const int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-    if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0) {
-        close(probe); /* another deck is shown: its notes stay its own */
-        return -1;
-    }
-    if (probe >= 0) close(probe);
-    unlink(p->sock); /* a deck that ended without removing it */
+    /* a probe that never waits: a deck whose queue is full is a deck */
+    const int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (probe < 0) return -1;
+    const int up = connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0 ? 0 : errno;
+    close(probe);
+    if (up != ENOENT && up != ECONNREFUSED) return -1; /* another deck: its notes stay its own */
+    if (up == ECONNREFUSED) unlink(p->sock);           /* a deck that ended without removing it */
     const int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 4) != 0) {
@@ -90,7 +91,19 @@ void ui_notes_serve(ui_app *a, const rs_slide *s, int count)
     message(p, s, count, msg, sizeof msg);
     const int changed = strcmp(msg, p->sent) != 0;
     int fresh[4] = {0};
-    for (int fd; (fd = accept4(p->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0;) {
+    for (int k = 0; k < 4; k++) { /* a pane that left: its place free again */
+        struct pollfd pf = {p->clients[k], POLLIN, 0};
+        char c;
+        if (p->clients[k] >= 0 && poll(&pf, 1, 0) > 0 &&
+            ((pf.revents & (POLLHUP | POLLERR)) ||
+             recv(p->clients[k], &c, 1, MSG_DONTWAIT | MSG_PEEK) == 0)) {
+            close(p->clients[k]);
+            p->clients[k] = -1;
+        }
+    }
+    for (int fd, tries = 0;
+         tries < 8 && (fd = accept4(p->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0;
+         tries++) {
         int k = 0;
         while (k < 4 && p->clients[k] >= 0) k++;
         if (k == 4) {
@@ -171,6 +184,7 @@ static void show(const char *msg, int tty)
                         cut = b;
                         break;
                     }
+            while (at + cut < len && cut > 1 && ((unsigned char)l[at + cut] & 0xc0) == 0x80) cut--;
             printf("%s%.*s\n", at ? "  " : "", (int)cut, l + at);
             at += cut;
             while (at < len && l[at] == ' ') at++;
@@ -194,7 +208,7 @@ int ui_notes_main(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     const int tty = isatty(1);
-    static char msg[UI_NOTES_MAX + 1];
+    static char msg[UI_NOTES_MAX + 1], safe[6 * UI_NOTES_MAX + 1];
     int fd = -1, said_wait = 0;
     while (!notes_stop) {
         if (fd < 0) {
@@ -221,18 +235,20 @@ int ui_notes_main(void)
         const int r = poll(&pf, 1, 1000);
         if (r > 0) {
             const ssize_t got = recv(fd, msg, UI_NOTES_MAX, 0);
-            if (got <= 0) { /* the deck ended */
+            if (got <= 0) { /* the deck ended, or had no place for another pane */
                 close(fd);
                 fd = -1;
                 said_wait = 0;
+                sleep(1);
                 continue;
             }
             msg[got] = '\0';
-            for (ssize_t i = 0; i < got; i++) /* seen, never obeyed */
-                if ((unsigned char)msg[i] < 0x20 && msg[i] != '\n') msg[i] = '?';
-            show(msg, tty);
+            /* seen, never obeyed: controls, bidirectional marks and bytes
+             * that are not UTF-8 escaped, a line at a time */
+            rs_text_safe(msg, 1, safe, sizeof safe);
+            show(safe, tty);
         } else if (r == 0 && tty && msg[0]) {
-            show(msg, tty); /* the clock */
+            show(safe, tty); /* the clock */
         }
     }
     if (fd >= 0) close(fd);

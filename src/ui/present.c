@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "core/format.h"
 #include "draw.h"
 #include "present_lines.h"
 
@@ -76,6 +77,7 @@ static int checks_for(const ui_app *a)
         if (a->checks[v].ran) {
             ui_request_for(a, (rs_variant)v, &deck_checks[n].req);
             deck_checks[n].req.n = a->check_n[v];
+            deck_checks[n].req.type = a->check_type[v];
             deck_checks[n++].report = a->checks[v];
         }
     return n;
@@ -86,9 +88,11 @@ static rs_deck *deck(const ui_app *a)
 {
     static rs_deck d;
     char from[300];
-    if (a->replay)
-        snprintf(from, sizeof from, "As recorded in %.250s.", a->replay_path);
-    else
+    if (a->replay) {
+        char path[256]; /* 60 cells of at most 4 bytes */
+        snprintf(from, sizeof from, "As recorded in %s.",
+                 rs_fmt_cut(a->replay_path, 60, path, sizeof path));
+    } else
         snprintf(from, sizeof from, "Measured live, each step as its slide opens.");
     const int n = rows_for(a);
     rs_deck_init(&d, deck_rows, n, deck_checks, checks_for(a), from);
@@ -123,7 +127,8 @@ static void go(ui_app *a, int k, int built)
 void ui_present_begin(ui_app *a, int quits)
 {
     ui_present_state *p = a->pres;
-    p->quits = quits;
+    const int at_start = quits; /* `redscope present`: its title slide first */
+    p->quits |= quits;
     if (!p->started) p->started = (long)time(NULL);
     /* live: the ladder's steps at this configuration, each run as its slide opens */
     if (!a->replay && (a->lad->count == 0 || !a->lad->done)) {
@@ -132,14 +137,14 @@ void ui_present_begin(ui_app *a, int quits)
     }
     rs_deck *d = deck(a);
     int k = 0;
-    for (int i = 0; i < d->nsteps && !quits; i++)
+    for (int i = 0; i < d->nsteps && !at_start; i++)
         if ((int)d->rows[d->step[i]].result.req.variant == a->sel) k = i + 1;
     go(a, k, 0);
 }
 
 int ui_open_present(ui_app *a)
 {
-    if (a->screen != UI_SCREEN_PRESENT) ui_present_begin(a, a->pres->quits);
+    if (a->screen != UI_SCREEN_PRESENT) ui_present_begin(a, 0); /* at the selected step */
     if (!count(a)) {
         ui_status(a, R_WARN, "no ladder to present at these settings%s",
                   a->replay ? ": R lists what the recording holds" : "");
@@ -164,6 +169,17 @@ static void foot(const ui_app *a, const rs_slide *s, int n, int y, int x, int w)
     ui_put(y, x, w, R_DIM, t);
 }
 
+/* The rows a slide's body has on this terminal: the main panel less the
+ * title (one or two lines, as drawn), the settings and the foot. */
+static int body_rows(const rs_slide *s, int count_, const ui_rect *r, int slide)
+{
+    static char title[2][256];
+    char head[300];
+    snprintf(head, sizeof head, "%d/%d  %.200s", slide, count_ - 1, s->title);
+    const int rows = r->h - ui_wrap(head, r->w - 2, title, 2) - 2;
+    return rows > 1 ? rows : 1;
+}
+
 void ui_draw_present(const ui_app *a, const ui_layout *l)
 {
     const ui_present_state *p = a->pres;
@@ -174,17 +190,18 @@ void ui_draw_present(const ui_app *a, const ui_layout *l)
         return;
     }
     const rs_slide *s = slide_of(a, p->slide);
-    static char title[8][256];
+    static char title[2][256];
     char head[300];
     snprintf(head, sizeof head, "%d/%d  %.200s", p->slide, n - 1, s->title);
     const int tl = ui_wrap(head, r.w - 2, title, 2);
+    const int rows = body_rows(s, n, &r, p->slide);
     for (int i = 0; i < tl; i++) ui_put(r.y + i, 1, r.w - 2, R_TITLE, title[i]);
     char set[256];
     ui_settings_title(&a->cfg, a->replay ? "replay" : "live", r.w - 2, set, sizeof set);
     ui_put(r.y + tl, 1, r.w - 2, R_DIM, set);
     static ui_lines body;
     ui_slide_lines(s, p->part, r.w - 2, a->utf8, &body, NULL);
-    const int top = r.y + tl + 1, rows = r.h - tl - 2;
+    const int top = r.y + tl + 1;
     const int first = ui_scroll_first(p->scroll, body.n, rows);
     for (int i = 0; i < rows && first + i < body.n; i++)
         ui_put(top + i, 1, r.w - 2, body.role[first + i], body.text[first + i]);
@@ -207,7 +224,7 @@ static void scroll_by(ui_app *a, int d)
     static ui_lines body;
     const rs_slide *s = slide_of(a, a->pres->slide);
     ui_slide_lines(s, a->pres->part, l.main.w - 2, a->utf8, &body, NULL);
-    const int rows = l.main.h - 4 > 1 ? l.main.h - 4 : 1;
+    const int rows = body_rows(s, count(a), &l.main, a->pres->slide);
     const int first = ui_scroll_first(a->pres->scroll, body.n, rows);
     a->pres->scroll = ui_scroll_first(first + d * (rows > 2 ? rows - 2 : 1), body.n, rows);
 }
@@ -223,7 +240,7 @@ static void next(ui_app *a)
         static ui_lines body;
         int starts[RS_DECK_PARTS] = {0};
         ui_slide_lines(s, ++p->part, l.main.w - 2, a->utf8, &body, starts);
-        const int rows = l.main.h - 4 > 1 ? l.main.h - 4 : 1;
+        const int rows = body_rows(s, count(a), &l.main, p->slide);
         const int tail = body.n - rows > 0 ? body.n - rows : 0; /* the new part in sight */
         p->scroll = starts[p->part - 1] < tail ? starts[p->part - 1] : tail;
     } else if (p->slide + 1 < count(a)) {
@@ -270,7 +287,8 @@ static void rerun(ui_app *a)
 int ui_key_present(ui_app *a, ui_action act)
 {
     ui_present_state *p = a->pres;
-    if (act != UI_ACT_DIGIT && act != UI_ACT_RUN && p->typed[0]) p->typed[0] = '\0';
+    if (act != UI_ACT_DIGIT && act != UI_ACT_RUN && act != UI_ACT_CANCEL && p->typed[0])
+        p->typed[0] = '\0';
     switch (act) {
     case UI_ACT_NEXT: next(a); return 1;
     case UI_ACT_PREV: go(a, p->slide - 1, 1); return 1;
@@ -286,6 +304,16 @@ int ui_key_present(ui_app *a, ui_action act)
             next(a);
         return 1;
     case UI_ACT_RERUN: rerun(a); return 1;
+    case UI_ACT_CANCEL: /* Backspace takes back a digit typed; Esc stops a run, then leaves */
+        if (p->typed[0]) {
+            p->typed[strlen(p->typed) - 1] = '\0';
+            return 1;
+        }
+        if (p->quits && !ui_busy(a)) {
+            ui_status(a, R_NORMAL, "q ends the deck; V on the explorer's screens comes back to it");
+            return 0; /* back to the explorer, as Esc leaves any screen */
+        }
+        return 0;
     default: return 0;
     }
 }
@@ -294,8 +322,12 @@ int ui_key_present(ui_app *a, ui_action act)
  * these settings; the notes hear of every change. */
 void ui_present_tick(ui_app *a)
 {
-    if (a->screen != UI_SCREEN_PRESENT) return;
+    if (a->screen != UI_SCREEN_PRESENT && a->pres->notes_up != 1) return; /* notes served on */
     const rs_slide *s = slide_of(a, a->pres->slide);
+    if (a->screen != UI_SCREEN_PRESENT) {
+        ui_notes_serve(a, s, count(a));
+        return;
+    }
     if (s->row >= 0 && !a->replay && a->dev_ready && a->gpu_status == RS_OK && !ui_busy(a) &&
         deck_rows[s->row].status != RS_OK) {
         const rs_variant v = deck_rows[s->row].result.req.variant;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/format.h"
 #include "draw.h"
 #include "present_lines.h"
 
@@ -21,7 +22,7 @@ static const struct {
     {'8', {"###", "# #", "###", "# #", "###"}}, {'9', {"###", "# #", "###", "  #", "###"}},
     {'.', {" ", " ", " ", " ", "#"}},           {',', {" ", " ", " ", " ", "#"}},
     {'x', {"   ", "# #", " # ", "# #", "   "}}, {'-', {"   ", "   ", "###", "   ", "   "}},
-    {'%', {"# #", "  #", " # ", "#  ", "# #"}},
+    {'%', {"# #", "  #", " # ", "#  ", "# #"}}, {'/', {"  #", "  #", " # ", "#  ", "#  "}},
 };
 
 static int glyph(char c)
@@ -48,10 +49,11 @@ int ui_big_text(const char *text, int utf8, char rows[UI_BIG_ROWS][256])
     int cols = 0;
     const char *p = text;
     while (*p && *p != ' ') {
-        const int times = strncmp(p, "\xc3\x97", 2) == 0; /* × */
-        const int g = glyph(times ? 'x' : *p);
+        const int times = strncmp(p, "\xc3\x97", 2) == 0;  /* × */
+        const int divide = strncmp(p, "\xc3\xb7", 2) == 0; /* ÷: ten times slower and more */
+        const int g = glyph(times ? 'x' : divide ? '/' : *p);
         if (g < 0) break;
-        p += times ? 2 : 1;
+        p += times || divide ? 2 : 1;
         for (int r = 0; r < UI_BIG_ROWS; r++) {
             for (const char *c = font[g].rows[r]; *c; c++)
                 add(rows[r], 256, &at[r], *c == '#' ? fill : " ");
@@ -119,12 +121,16 @@ static int bigs(const rs_deck_part *p, int i, int w, int utf8, ui_lines *o)
 static void bar(const rs_deck_item *it, const rs_deck_part *p, int w, int utf8, ui_lines *o)
 {
     enum { NAME = 22 };
-    const int len = w - NAME - 14 > 10 ? w - NAME - 14 : 10;
+    const int room = w - NAME - 14, len = room > 100 ? 100 : room > 10 ? room : 10;
     double lim = -1.0;
     for (int i = 0; i < p->count; i++)
         if (p->item[i].kind == RS_DK_LIMIT) lim = p->item[i].frac;
     char s[1024];
-    size_t at = (size_t)snprintf(s, sizeof s, "%-*.*s ", NAME, NAME, it->label);
+    char name[128];
+    rs_fmt_cut(it->label, NAME, name, sizeof name);
+    int cells = 0;
+    for (const char *c = name; *c; c++) cells += ((unsigned char)*c & 0xc0) != 0x80;
+    size_t at = (size_t)snprintf(s, sizeof s, "%s%*s ", name, NAME - cells, "");
     const int fill = (int)(len * (it->frac > 0.0 && it->frac <= 1.0 ? it->frac : 0.0) + 0.5);
     const int mark = lim > 0.0 && lim <= 1.0 ? (int)(len * lim + 0.5) - 1 : -1;
     for (int c = 0; c < len; c++)

@@ -150,4 +150,29 @@ rc, out, err = run("run", "--variant", "cpu", "--n", "1000", "--stalls=2")
 check(rc == 2 and "expected a whole number from 0 to 1" in err, f"--stalls=2: {rc} {err}")
 rc, out, err = run("sweep", "--variants", "cpu", "--range", "2^10,2^12", "--stalls")
 check(rc == 2 and "stalls" in err, f"sweep takes no --stalls: {rc} {err}")
+# the ladder's waits line: one whatever its text (none at all, or a word longer than the
+# table is wide), each line within 120 columns and never inside a character
+lines = open(REC, encoding="utf-8").read().splitlines()[:15]
+a = json.loads(lines[1])
+a["stalls"] = {"valid": False, "why": ""}
+b = json.loads(lines[2])
+b["stalls"] = {"valid": False, "why": "/home/lecturer/" + "p" * 77 + "\u00e9" * 40}
+lines[1], lines[2] = json.dumps(a), json.dumps(b)
+odd = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"rs_waits_{os.getpid()}.jsonl")
+with open(odd, "w", encoding="utf-8") as f:
+    f.write("\n".join(lines) + "\n")
+try:
+    p = __import__("subprocess").run([os.environ["REDSCOPE"], "ladder", "--replay", odd],
+                                     capture_output=True, timeout=60)
+finally:
+    os.unlink(odd)
+try:
+    text = p.stdout.decode("utf-8")
+except UnicodeDecodeError as e:
+    text = ""
+    check(False, f"ladder waits: the table is UTF-8 throughout: {e}")
+rows = text.splitlines()
+check(p.returncode == 0 and any(re.match(r"  2  interleaved ", l) for l in rows)
+      and all(len(l) <= 120 for l in rows),
+      "ladder waits: an empty reason ends its line; a long one wraps within 120 columns", text[:900])
 check.finish()

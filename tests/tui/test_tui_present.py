@@ -207,7 +207,58 @@ def notes_follow():
         notes.close()
 
 
-TESTS = [fits, builds_up, answer_digits, contrast, no_gpu, notes_follow]
+def notes_robust():
+    """A socket held by a process that never answers (its queue full) does
+    not freeze the deck, nor is it taken from it; panes that came and went
+    leave their places free for the next."""
+    import socket
+    run_dir = tempfile.mkdtemp(prefix="rs_xdg_")
+    os.makedirs(os.path.join(run_dir, "redscope"), mode=0o700)
+    path = os.path.join(run_dir, "redscope", "notes.sock")
+    squat = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    squat.bind(path)
+    squat.listen(0)
+    filler = []
+    for _ in range(4):  # the queue filled: a blocking connect would wait for ever
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        c.setblocking(False)
+        try:
+            c.connect(path)
+        except OSError:
+            pass
+        filler.append(c)
+    env = dict(UTF8, XDG_RUNTIME_DIR=run_dir)
+    t = Tmux(f"{EXE} present --replay {REC}", cols=80, rows=24, env=env)
+    try:
+        s = t.wait_for("0/15", 15) or t.screen()
+        t.keys("Right")
+        s = t.wait_for("1/15", 10) or t.screen()
+        check("1/15" in s, "a squatted notes socket: the deck runs on", s)
+        check(os.path.exists(path), "the squatter's socket is left where it was")
+    finally:
+        t.close()
+        for c in filler:
+            c.close()
+        squat.close()
+        os.unlink(path)
+    deck = present("", 80, 24, env)
+    try:
+        for _ in range(5):  # panes that come and go while the slide stays
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            c.connect(path)
+            c.recv(16384)
+            c.close()
+        notes = Tmux(f"{EXE} present --notes", cols=80, rows=24, env=env)
+        try:
+            s = notes.wait_for("slide 0/15", 10) or notes.screen()
+            check("slide 0/15" in s, "after five panes came and went, a new one is served", s)
+        finally:
+            notes.close()
+    finally:
+        deck.close()
+
+
+TESTS = [fits, builds_up, answer_digits, contrast, no_gpu, notes_follow, notes_robust]
 for f in TESTS:
     if len(sys.argv) < 2 or f.__name__ in sys.argv[1:]:
         f()
