@@ -111,6 +111,11 @@ static int export_deck(rs_cli *cli, const char *path)
 int rs_cmd_present(rs_cli *cli)
 {
     const present_own *own = RS_CLI_OWN(cli, present_own);
+    if (own->notes && own->export_path) {
+        rs_cli_error("--notes follows a deck shown elsewhere and --export writes one: give one "
+                     "of them");
+        return RS_E_USAGE;
+    }
     if (own->notes) return ui_notes_main();
     if (own->export_path) return export_deck(cli, own->export_path);
     const int *set = cli->set;

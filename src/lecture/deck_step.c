@@ -63,7 +63,8 @@ static void code_change(rs_variant base, rs_variant v, rs_deck_part *p)
     }
     if (left) {
         char more[80];
-        snprintf(more, sizeof more, "(%d more key lines: the Source screen shows them all)", left);
+        snprintf(more, sizeof more, "(%d more key lines: W on the explorer shows the whole source)",
+                 left);
         rs_deck_add(p, RS_DK_SAY, more);
     }
 }

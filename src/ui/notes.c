@@ -81,7 +81,10 @@ static void message(const ui_present_state *p, const rs_slide *s, int count, cha
 void ui_notes_serve(ui_app *a, const rs_slide *s, int count)
 {
     ui_present_state *p = a->pres;
-    if (p->notes_up == 0) {
+    const long now = (long)time(NULL);
+    if (p->notes_up == 0 || (p->notes_up == -1 && now - p->notes_tried >= 2)) {
+        /* again every 2 s where another deck held it: it may have ended */
+        p->notes_tried = now;
         p->listen_fd = listen_on(p);
         p->notes_up = p->listen_fd >= 0 ? 1 : -1;
         for (int i = 0; i < 4; i++) p->clients[i] = -1;

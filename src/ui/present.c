@@ -96,7 +96,7 @@ static rs_deck *deck(const ui_app *a)
         snprintf(from, sizeof from, "Measured live, each step as its slide opens.");
     const int n = rows_for(a);
     rs_deck_init(&d, deck_rows, n, deck_checks, checks_for(a), from);
-    if (a->dev_ready && !d.dev.name[0]) d.dev = a->dev;
+    if (a->dev_ready && a->gpu_status == RS_OK && !d.dev.name[0]) d.dev = a->dev;
     return &d;
 }
 
@@ -122,6 +122,7 @@ static void go(ui_app *a, int k, int built)
     p->scroll = built ? 1 << 20 : 0;
     const rs_slide *s = slide_of(a, p->slide);
     if (s->row >= 0) a->sel = (int)deck_rows[s->row].result.req.variant;
+    ui_status(a, R_NORMAL, "%s", ""); /* what it said was of the slide before */
 }
 
 void ui_present_begin(ui_app *a, int quits)
@@ -186,7 +187,12 @@ void ui_draw_present(const ui_app *a, const ui_layout *l)
     const ui_rect r = l->main;
     const int n = count(a);
     if (!n) {
-        ui_put(r.y + 1, 2, r.w - 4, R_WARN, "No ladder to present at these settings.");
+        char set[256];
+        ui_settings_title(&a->cfg, a->replay ? "replay" : "live", r.w - 2, set, sizeof set);
+        ui_put(r.y, 1, r.w - 2, R_DIM, set);
+        ui_put(r.y + 1, 1, r.w - 2, R_WARN,
+               a->replay ? "No ladder in the recording at these settings: R lists what it holds."
+                         : "No ladder to present at these settings.");
         return;
     }
     const rs_slide *s = slide_of(a, p->slide);
@@ -309,17 +315,37 @@ int ui_key_present(ui_app *a, ui_action act)
             p->typed[strlen(p->typed) - 1] = '\0';
             return 1;
         }
-        if (p->quits && !ui_busy(a)) {
-            ui_status(a, R_NORMAL, "q ends the deck; V on the explorer's screens comes back to it");
-            return 0; /* back to the explorer, as Esc leaves any screen */
+        if (p->quits && !ui_busy(a)) { /* `redscope present`: the deck is the program */
+            ui_status(a, R_NORMAL, "q ends the deck");
+            return 1;
         }
-        return 0;
+        return 0; /* a run stopped; from the explorer (V), back to it */
     default: return 0;
     }
 }
 
 /* Every loop: live, the slide's step runs once when its slide opens at
  * these settings; the notes hear of every change. */
+/* A replay whose settings changed on the deck (t, b, n...): the ladder
+ * the recording holds at them, asked once per settings. */
+static void replay_ladder(ui_app *a)
+{
+    ui_present_state *p = a->pres;
+    rs_request now = a->cfg;
+    now.variant = 0;
+    if (p->has_replayed && memcmp(&now, &p->replayed, sizeof now) == 0) return;
+    int matches = 0;
+    for (int k = 0; k < a->lad->done && !matches; k++) {
+        rs_request want;
+        ui_request_for(a, a->lad->vars[k], &want);
+        matches = !rs_row_not_recorded(&a->lad->rows[k]) &&
+                  rs_request_same_run(&a->lad->rows[k].result.req, &want);
+    }
+    p->replayed = now;
+    p->has_replayed = 1;
+    if (!matches) ui_run_ladder(a);
+}
+
 void ui_present_tick(ui_app *a)
 {
     if (a->screen != UI_SCREEN_PRESENT && a->pres->notes_up != 1) return; /* notes served on */
@@ -328,6 +354,7 @@ void ui_present_tick(ui_app *a)
         ui_notes_serve(a, s, count(a));
         return;
     }
+    if (a->replay && !ui_busy(a)) replay_ladder(a);
     if (s->row >= 0 && !a->replay && a->dev_ready && a->gpu_status == RS_OK && !ui_busy(a) &&
         deck_rows[s->row].status != RS_OK) {
         const rs_variant v = deck_rows[s->row].result.req.variant;

@@ -15,12 +15,15 @@ typedef struct ui_present_state {
     int quits;        /* started by `redscope present`: q ends the program, Esc too */
     rs_request asked; /* live: the last run asked for a slide */
     int has_asked;
-    int listen_fd;    /* the notes' socket (-1: none) */
-    int clients[4];   /* notes panes connected (-1: free) */
-    char sent[16384]; /* the notes last sent */
-    char sock[108];   /* its path */
-    long started;     /* the deck began (seconds since the epoch): the clock */
-    int notes_up;     /* 0: not tried yet, 1: listening, -1: not possible */
+    int listen_fd;       /* the notes' socket (-1: none) */
+    int clients[4];      /* notes panes connected (-1: free) */
+    char sent[16384];    /* the notes last sent */
+    char sock[108];      /* its path */
+    long started;        /* the deck began (seconds since the epoch): the clock */
+    int notes_up;        /* 0: not tried yet, 1: listening, -1: not now (tried again) */
+    long notes_tried;    /* when it last tried to listen */
+    rs_request replayed; /* a replay: the settings its ladder was last asked at */
+    int has_replayed;
 } ui_present_state;
 
 #endif

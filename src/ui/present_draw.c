@@ -94,6 +94,16 @@ static void wrapped(ui_lines *o, ui_role role, const char *lead, const char *tex
     for (int i = 0; i < k; i++) line(o, role, lines[i]);
 }
 
+/* A key line as written, its indentation kept and never wrapped (a
+ * wrapped tail would read as a line of its own): a long one is cut where
+ * it is drawn, with its ellipsis. */
+static void code(ui_lines *o, ui_role role, const char *mark, const char *text)
+{
+    char whole[RS_DECK_TEXT + 8];
+    snprintf(whole, sizeof whole, "%s%s", mark, text);
+    line(o, role, whole);
+}
+
 /* Consecutive big figures side by side, each with its label below. */
 static int bigs(const rs_deck_part *p, int i, int w, int utf8, ui_lines *o)
 {
@@ -146,9 +156,9 @@ static void part(const rs_deck_part *p, int w, int utf8, ui_lines *o)
         const rs_deck_item *it = &p->item[i];
         switch (it->kind) {
         case RS_DK_BIG: i = bigs(p, i, w, utf8, o); continue;
-        case RS_DK_CODE: wrapped(o, R_CODE, "  ", it->text, w); break;
-        case RS_DK_ADD: wrapped(o, R_GOOD, "+ ", it->text, w); break;
-        case RS_DK_DEL: wrapped(o, R_BAD, "- ", it->text, w); break;
+        case RS_DK_CODE: code(o, R_CODE, "  ", it->text); break;
+        case RS_DK_ADD: code(o, R_GOOD, "+ ", it->text); break;
+        case RS_DK_DEL: code(o, R_BAD, "- ", it->text); break;
         case RS_DK_BAR: bar(it, p, w, utf8, o); break;
         case RS_DK_LIMIT: {
             char s[400];

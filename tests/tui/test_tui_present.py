@@ -258,7 +258,35 @@ def notes_robust():
         deck.close()
 
 
-TESTS = [fits, builds_up, answer_digits, contrast, no_gpu, notes_follow, notes_robust]
+def lecturer_trial():
+    """What a lecturer's trial met: Esc keeps `present` on its deck; t in a
+    replay finds the recording's ladder of the next type (int64: none, said
+    with the settings; float32: its deck); code keeps its indentation;
+    --notes with --export is refused."""
+    t = present("", 80, 24)
+    try:
+        t.keys("6", "Enter", "Escape")
+        s = t.wait_quiet("6/15") or t.screen()
+        check("6/15" in s and "q ends the deck" in s, "Esc on `present`: the deck stays", s)
+        check(re.search(r"^ {7}if \(tid < stride\)", s, re.M),
+              "a key line keeps its indentation on the slide", s)
+        t.keys("t")
+        s = t.wait_for("No ladder in the recording") or t.screen()
+        check("int64 sum" in s and "R lists what it holds" in s,
+              "t to int64: no recorded ladder, the settings shown", s)
+        t.keys("t")
+        s = t.wait_for("float32 sum") or t.screen()
+        t.wait_quiet("/15")
+        s = t.screen()
+        check(re.search(r"^ \d+/15 ", s, re.M) and "float32 sum" in s,
+              "t again: the recording's float32 ladder as a deck", s)
+    finally:
+        t.close()
+    rc, out, err = run("present", "--replay", REC, "--notes", "--export", "x.html")
+    check(rc == 2 and "give one of them" in err, f"--notes with --export: refused: {rc} {err}")
+
+
+TESTS = [fits, builds_up, answer_digits, contrast, no_gpu, notes_follow, notes_robust, lecturer_trial]
 for f in TESTS:
     if len(sys.argv) < 2 or f.__name__ in sys.argv[1:]:
         f()
