@@ -250,6 +250,13 @@ static void closing_slide(const rs_deck *d, rs_slide *s)
                  best->result.gbps, best->result.pct_measured);
         rs_deck_add(p, RS_DK_SAY, line);
     }
+    if (rs_variant_has(best->result.req.variant, RS_VF_RACY)) {
+        snprintf(line, sizeof line,
+                 "%s is the fastest here but relies on a data race (see its slide): the fastest "
+                 "correct step is the one to keep.",
+                 lb);
+        rs_deck_add(p, RS_DK_WARN, line);
+    }
     rs_deck_part *c = rs_deck_part_new(s, "The ladder");
     rs_deck_bars(d, d->nsteps - 1, c);
     rs_deck_part *g = rs_deck_part_new(s, "The biggest steps");

@@ -117,6 +117,12 @@ check(gbps == [round(r["gbps"], 1) for r in rows], f"html: the table's GB/s: {gb
 check(page.count("<h2>") == 15 and "&lt;" in page and "<b>The answer: 87.5 \u00b5s</b>" in page,
       "html: a section per slide, source text escaped")
 
+# the lab's fastest step is the racy one: the closing slide says so
+rc, lab, err = run("ladder", "--replay", DEMO, "--preset", "student-lab", "--format", "md")
+close = lab.split("## The whole ladder against the wall", 1)[-1]
+check(rc == 0 and "unroll_warp_volatile is the fastest here but relies on a data race" in close,
+      f"md: the lab's closing slide marks its racy fastest step: {close[:400]} {err}")
+
 # present --export: the same deck, to a file, as one HTML or Markdown file
 with tempfile.TemporaryDirectory() as tmp:
     for ext, want in (("md", md), ("html", page)):
