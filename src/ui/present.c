@@ -331,9 +331,11 @@ int ui_key_present(ui_app *a, ui_action act)
 static void replay_ladder(ui_app *a)
 {
     ui_present_state *p = a->pres;
-    rs_request now = a->cfg;
-    now.variant = 0;
-    if (p->has_replayed && memcmp(&now, &p->replayed, sizeof now) == 0) return;
+    const rs_request *now = &a->cfg, *was = &p->replayed; /* the settings a ladder takes */
+    if (p->has_replayed && now->type == was->type && now->op == was->op && now->n == was->n &&
+        now->block == was->block && now->finish == was->finish && now->dist == was->dist &&
+        now->reps == was->reps && now->gpus == was->gpus && strcmp(now->metrics, was->metrics) == 0)
+        return;
     int matches = 0;
     for (int k = 0; k < a->lad->done && !matches; k++) {
         rs_request want;
@@ -341,7 +343,7 @@ static void replay_ladder(ui_app *a)
         matches = !rs_row_not_recorded(&a->lad->rows[k]) &&
                   rs_request_same_run(&a->lad->rows[k].result.req, &want);
     }
-    p->replayed = now;
+    p->replayed = *now;
     p->has_replayed = 1;
     if (!matches) ui_run_ladder(a);
 }
