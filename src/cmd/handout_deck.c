@@ -78,8 +78,7 @@ static void bars_text(rs_writer *w, const rs_deck_part *p)
         if (it->kind == RS_DK_BAR) {
             char name[128];
             rs_fmt_cut(it->label, 24, name, sizeof name);
-            int cells = 0;
-            for (const char *c = name; *c; c++) cells += ((unsigned char)*c & 0xc0) != 0x80;
+            const int cells = rs_text_cols(name);
             fprintf(f, "%s%*s ", name, 24 - cells, "");
             for (int c = 0; c < len; c++) fputs("#", f);
             fprintf(f, "%*s %s\n", 40 - len, "", it->text);

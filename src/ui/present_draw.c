@@ -138,8 +138,7 @@ static void bar(const rs_deck_item *it, const rs_deck_part *p, int w, int utf8, 
     char s[1024];
     char name[128];
     rs_fmt_cut(it->label, NAME, name, sizeof name);
-    int cells = 0;
-    for (const char *c = name; *c; c++) cells += ((unsigned char)*c & 0xc0) != 0x80;
+    const int cells = rs_text_cols(name);
     size_t at = (size_t)snprintf(s, sizeof s, "%s%*s ", name, NAME - cells, "");
     const int fill = (int)(len * (it->frac > 0.0 && it->frac <= 1.0 ? it->frac : 0.0) + 0.5);
     const int mark = lim > 0.0 && lim <= 1.0 ? (int)(len * lim + 0.5) - 1 : -1;

@@ -23,7 +23,7 @@
     X(PRESETS, presets, "Presets", "the shipped and saved configurations: Enter loads one")        \
     X(RECORDING, recording, "Recording",                                                           \
       "the configurations a recording holds: Enter replays one")                                   \
-    X(SOURCE, source, "Source", "the kernel's source with where its warps waited, line by line") \
+    X(SOURCE, source, "Source", "the kernel's source with where its warps waited, line by line")   \
     X(PRESENT, present, "Present",                                                                 \
       "the ladder as a lecture: a slide a step, built up a part a key, with the measured numbers")
 
