@@ -2,13 +2,14 @@
 # On the GPU machine (see docs/results.md): the GPU tests, the benchmarks and
 # the Nsight Compute comparison in one go. Logs go to $OUT/gpu-logs.tar.gz;
 # a short summary is printed last.
-#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|decks|ncu-probe|all]
+#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|decks|ncu-probe|l2|all]
 #          (check: tests and bench; lecture: only the demo's two ladders with stall
 #          views, to $OUT/h200-lecture.jsonl; decks: the shipped decks' ladders
 #          (the lecture's two with energy and racecheck, Harris 2007 and the lab
 #          with stall views) to $OUT/decks.jsonl; ncu-probe: the step-configurations where
 #          the stall view and Nsight Compute disagreed, at three ncu sampling intervals
-#          and without ncu's cache control)
+#          and without ncu's cache control; l2: the two ceilings' benchmark, vectorized,
+#          the fastest own variants and CUB cold and warm from 2^16 to 2^26 in three types)
 set -u
 what=${1:-all}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -162,6 +163,33 @@ j = json.load(open(sys.argv[1]))["metrics"]
 print(f"metrics {sys.argv[2]}: {j['passes']} passes, collected in {j['wall_ms']:.0f} ms wall")
 PY
   done
+fi
+if [ "$what" = l2 ]; then
+  # cold and warm: the own variants near the ceilings beside CUB, every size
+  for t in int32 float32 float64; do
+    for c in cold warm; do
+      f="$logs/l2-$t-$c"
+      $rs sweep --type "$t" --cache "$c" --range 2^16..2^26 --reps 50 \
+          --variants multi_element,warp_shuffle,vectorized,cub --format csv > "$f.csv" 2> "$f.err"
+      echo "== sweep --type $t --cache $c --range 2^16..2^26 --reps 50 (exit $?)" >> "$summary"
+    done
+  done
+  python3 - "$logs" >> "$summary" <<'PY'
+import csv, glob, os, sys
+for t in ("int32", "float32", "float64"):
+    for c in ("cold", "warm"):
+        p = os.path.join(sys.argv[1], f"l2-{t}-{c}.csv")
+        rows = list(csv.DictReader(open(p))) if os.path.exists(p) else []
+        by = {}
+        for r in rows:
+            if r["status"] == "0":
+                by.setdefault(int(r["n"]), {})[r["variant"]] = (float(r["time_median_ms"]) * 1e3, r["pct_ceiling"], r["ceiling"])
+        print(f"-- {t} {c}: n, then µs (% of ceiling) per variant")
+        for n in sorted(by):
+            cells = " ".join(f"{v}={us:.2f}({p}% {ce})" for v, (us, p, ce) in by[n].items())
+            print(f"  2^{n.bit_length()-1} {cells}")
+PY
+  cp "$summary" "$OUT/summary.txt"
 fi
 tar -C "$logs" -czf "$OUT/gpu-logs.tar.gz" .
 cp "$summary" "$OUT/summary.txt"

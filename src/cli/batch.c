@@ -67,7 +67,10 @@ static void show(void *ctx, int index, int total, double done, const char *label
 }
 
 /* --metrics given to a replay: the counters asked for, no more ("none":
- * none); one the row lacks stays asked for, read as not recorded. */
+ * none); one the row lacks stays asked for, read as not recorded, unless
+ * the row was recorded with a set of a name that covers the one asked
+ * (rs_metric_set_covers): it holds that set as it was then, and counters
+ * added since are not asked. */
 static void only_asked_metrics(const rs_cli *cli, rs_row *rows, int n)
 {
     rs_metric_mask want = 0;
@@ -77,6 +80,11 @@ static void only_asked_metrics(const rs_cli *cli, rs_row *rows, int n)
         if (rows[i].status != RS_OK || rows[i].result.req.variant == RS_V_CPU) continue;
         if (!want) {
             memset(m, 0, sizeof *m);
+            continue;
+        }
+        if (rs_metric_set_covers(rows[i].result.req.metrics, cli->req.metrics)) {
+            m->requested &= want;
+            m->valid &= want;
             continue;
         }
         const rs_metric_mask lacking = want & ~m->requested;

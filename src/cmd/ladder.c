@@ -81,7 +81,7 @@ static void adopt_recorded_ladder(rs_cli *cli)
 {
     static const rs_field_id match[] = {RS_F_type, RS_F_op,   RS_F_n,    RS_F_block,  RS_F_finish,
                                         RS_F_dist, RS_F_seed, RS_F_reps, RS_F_warmup, RS_F_metrics,
-                                        RS_F_grid, RS_F_ept,  RS_F_gpus};
+                                        RS_F_grid, RS_F_ept,  RS_F_gpus, RS_F_cache};
     static const rs_field_id more[] = {RS_F_variants, RS_F_cross};
     rs_cli_adopt_recorded(cli, "ladder", match, sizeof match / sizeof *match, more,
                           sizeof more / sizeof *more, 0);

@@ -19,6 +19,11 @@ static void derive(const double *v, double *out, rs_metric_mask valid, rs_metric
         out[RS_M_LANES_PRED_ON] = v[RS_M_THREAD_INST_PRED_ON] / v[RS_M_WARP_INST];
         *derived |= RS_METRIC_BIT(RS_M_LANES_PRED_ON);
     }
+    const rs_metric_mask l2 = RS_METRIC_BIT(RS_M_L2_READ) | RS_METRIC_BIT(RS_M_L2_READ_HIT);
+    if ((valid & l2) == l2 && v[RS_M_L2_READ] > 0.0) {
+        out[RS_M_L2_HIT_RATE] = 100.0 * v[RS_M_L2_READ_HIT] / v[RS_M_L2_READ];
+        *derived |= RS_METRIC_BIT(RS_M_L2_HIT_RATE);
+    }
     const rs_metric_mask act = RS_METRIC_BIT(RS_M_THREAD_INST) | RS_METRIC_BIT(RS_M_WARP_INST);
     if ((valid & act) == act && v[RS_M_WARP_INST] > 0.0) {
         out[RS_M_LANES_ACTIVE] = v[RS_M_THREAD_INST] / v[RS_M_WARP_INST];

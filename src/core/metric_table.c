@@ -40,6 +40,8 @@ rs_metric_mask rs_metric_closure(rs_metric_mask m)
              RS_METRIC_BIT(RS_M_DURATION);
     if (m & RS_METRIC_BIT(RS_M_LANES_PRED_ON))
         m |= RS_METRIC_BIT(RS_M_THREAD_INST_PRED_ON) | RS_METRIC_BIT(RS_M_WARP_INST);
+    if (m & RS_METRIC_BIT(RS_M_L2_HIT_RATE))
+        m |= RS_METRIC_BIT(RS_M_L2_READ) | RS_METRIC_BIT(RS_M_L2_READ_HIT);
     if (m & RS_METRIC_BIT(RS_M_LANES_ACTIVE))
         m |= RS_METRIC_BIT(RS_M_THREAD_INST) | RS_METRIC_BIT(RS_M_WARP_INST);
     /* Ratios are weighted by kernel time across launches. */
@@ -47,6 +49,13 @@ rs_metric_mask rs_metric_closure(rs_metric_mask m)
         if ((m & RS_METRIC_BIT(i)) && rs_metric_defs[i].agg == RS_AGG_WEIGHTED)
             m |= RS_METRIC_BIT(RS_M_DURATION);
     return m;
+}
+
+int rs_metric_set_covers(const char *recorded, const char *asked)
+{
+    const int named = strcmp(asked, "default") == 0 || strcmp(asked, "full") == 0;
+    return named && (strcmp(recorded, asked) == 0 ||
+                     (strcmp(recorded, "full") == 0 && strcmp(asked, "default") == 0));
 }
 
 rs_status rs_metric_parse_set(const char *text, rs_metric_mask *out, rs_error *err)

@@ -32,6 +32,15 @@ typedef enum {
       "DRAM throughput", "DRAM %", "%",                                                            \
       "DRAM throughput as a share of the peak the DRAM sustains (its own counter)",                \
       RS_AGG_WEIGHTED, 1)                                                                          \
+    X(L2_READ, "l2_read_sectors", "lts__t_sectors_srcunit_tex_op_read.sum", "L2 sectors read",     \
+      "L2 sect", "count", "32-byte sectors the SMs read through the L2, hits and misses",          \
+      RS_AGG_SUM, 1)                                                                               \
+    X(L2_READ_HIT, "l2_read_hits", "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",            \
+      "L2 read hits", "L2 hits", "count", "of the sectors read, those the L2 held (hits)",         \
+      RS_AGG_SUM, 1)                                                                               \
+    X(L2_HIT_RATE, "l2_hit_rate", NULL, "L2 hit rate", "L2 hit", "%",                              \
+      "share of the sectors read that the L2 held: near 0 cold, near 100 warm within the L2",      \
+      RS_AGG_DERIVED, 1)                                                                           \
     X(SHLD_CONFLICTS, "bank_ld", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",       \
       "shared ld bank conflicts", "bank ld", "count",                                              \
       "extra shared-memory cycles because loads of one warp hit the same bank", RS_AGG_SUM, 1)     \
@@ -103,6 +112,11 @@ typedef char rs_metric_mask_fits[RS_METRIC_COUNT <= 32 ? 1 : -1];
 
 rs_metric_mask rs_metric_set_default(void);
 rs_metric_mask rs_metric_set_full(void);
+
+/* 1 when a row recorded with the set named `recorded` holds the set named
+ * `asked` as it was then: the same name, or "full" for "default" (counters
+ * added to a set since are not in old recordings, and not missing there). */
+int rs_metric_set_covers(const char *recorded, const char *asked);
 
 /* "none"/"" -> 0, "default", "full", or keys separated by commas. */
 rs_status rs_metric_parse_set(const char *text, rs_metric_mask *out, rs_error *err);

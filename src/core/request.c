@@ -83,6 +83,11 @@ static const char *cross_at(int i)
     return rs_cross_name((rs_cross)i);
 }
 
+static const char *cache_at(int i)
+{
+    return rs_cache_name((rs_cache)i);
+}
+
 void rs_field_values(const rs_field *f, char *buf, size_t len)
 {
     switch (f->kind) {
@@ -91,6 +96,7 @@ void rs_field_values(const rs_field *f, char *buf, size_t len)
     case RS_FK_FINISH: join_names(finish_at, RS_FINISH_COUNT, buf, len); break;
     case RS_FK_DIST: join_names(dist_at, RS_DIST_COUNT, buf, len); break;
     case RS_FK_CROSS: join_names(cross_at, RS_CROSS_COUNT, buf, len); break;
+    case RS_FK_CACHE: join_names(cache_at, RS_CACHE_COUNT, buf, len); break;
     default: buf[0] = '\0'; break;
     }
 }
@@ -211,6 +217,8 @@ rs_status rs_field_set_as(rs_request *r, const rs_field *f, const char *value, c
         return set_enum(rs_dist_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
     case RS_FK_CROSS:
         return set_enum(rs_cross_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
+    case RS_FK_CACHE:
+        return set_enum(rs_cache_from_name(value), FIELD_PTR(r, f, int), f, name, value, err);
     case RS_FK_SIZE:
     case RS_FK_U64:
         if ((st = parse_uint(f, name, value, &v, err)) != RS_OK) return st;
@@ -257,6 +265,7 @@ void rs_field_format(const rs_request *r, const rs_field *f, char *buf, size_t l
     case RS_FK_FINISH: snprintf(buf, len, "%s", rs_finish_name(*FIELD_CPTR(r, f, int))); break;
     case RS_FK_DIST: snprintf(buf, len, "%s", rs_dist_name(*FIELD_CPTR(r, f, int))); break;
     case RS_FK_CROSS: snprintf(buf, len, "%s", rs_cross_name(*FIELD_CPTR(r, f, int))); break;
+    case RS_FK_CACHE: snprintf(buf, len, "%s", rs_cache_name(*FIELD_CPTR(r, f, int))); break;
     case RS_FK_SIZE: rs_format_size(*FIELD_CPTR(r, f, uint64_t), buf, len); break;
     case RS_FK_U64:
         snprintf(buf, len, "%llu", (unsigned long long)*FIELD_CPTR(r, f, uint64_t));

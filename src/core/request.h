@@ -37,6 +37,7 @@ typedef enum {
     RS_FK_FINISH,
     RS_FK_DIST,
     RS_FK_CROSS,
+    RS_FK_CACHE,
     RS_FK_METRICS, /* none, default, full or a list of metric keys */
     RS_FK_SWEEP,   /* a range or list of sizes */
     RS_FK_TEXT,
@@ -80,6 +81,10 @@ typedef enum {
       "elements per thread of grid-stride variants (sets the grid); 0: automatic", RS_ID_ROW)      \
     X(finish, RS_FK_FINISH, "run", "finish", "finish", 'f', 0, 0, "auto", NULL, "F",               \
       "how block results are combined", RS_ID_ROW)                                                 \
+    X(cache, RS_FK_CACHE, "run", "cache", "cache", 0, 0, 0, "cold", NULL, "STATE",                 \
+      "the input's cache state before each timed run: cold (the L2 flushed: read from DRAM) or "   \
+      "warm (the input read just before: in the L2 where it fits)",                                \
+      RS_ID_CONFIG)                                                                                \
     X(warmup, RS_FK_UINT, "run", "warmup", "warmup", 'w', 0, 1000, "3", NULL, "K",                 \
       "untimed warm-up runs", RS_ID_HOW)                                                           \
     X(reps, RS_FK_UINT, "run", "repetitions", "reps", 'r', 1, 10000, "20", NULL, "K",              \
@@ -144,6 +149,7 @@ typedef struct rs_request {
     uint32_t warmup;
     uint32_t reps;
     rs_dist dist;
+    rs_cache cache; /* cold: L2 flushed before each run; warm: input read before */
     uint64_t seed;
     uint32_t device;
     uint32_t gpus;  /* 1: one GPU; 0: every GPU; N: GPUs 0..N-1 */

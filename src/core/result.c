@@ -1,10 +1,13 @@
 /* Facts of a result (and of a row) that every view needs, and the parts
  * results share once kept. */
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalogue.h"
+#include "format.h"
 #include "result.h"
 #include "row.h"
 
@@ -72,6 +75,83 @@ const rs_stalls *rs_result_stalls(const rs_result *r)
 double rs_result_input_bytes(const rs_result *r)
 {
     return (double)r->req.n * (double)rs_dtype_size(r->req.type);
+}
+
+int rs_result_fits_l2(const rs_result *r)
+{
+    const double g = r->multi.gpus > 1 ? r->multi.gpus : 1;
+    return r->device.l2_bytes > 0 && rs_result_input_bytes(r) / g <= (double)r->device.l2_bytes;
+}
+
+rs_ceiling rs_result_ceiling(const rs_result *r, double *gbps)
+{
+    const double g = r->multi.gpus > 1 ? r->multi.gpus : 1;
+    const rs_device_info *d = &r->device;
+    *gbps = 0.0;
+    if (r->req.variant == RS_V_CPU) return RS_CEIL_NONE;
+    if (r->req.cache == RS_CACHE_WARM && rs_result_fits_l2(r)) {
+        if (!(d->l2_gbps > 0.0) || !isfinite(d->l2_gbps)) return RS_CEIL_NONE;
+        *gbps = g * d->l2_gbps;
+        return RS_CEIL_L2;
+    }
+    if (!(d->measured_gbps > 0.0) || !isfinite(d->measured_gbps)) return RS_CEIL_NONE;
+    *gbps = g * d->measured_gbps;
+    return RS_CEIL_DRAM;
+}
+
+const char *rs_ceiling_key(rs_ceiling c)
+{
+    return c == RS_CEIL_DRAM ? "dram_read" : c == RS_CEIL_L2 ? "l2_read" : "";
+}
+
+const char *rs_ceiling_label(rs_ceiling c)
+{
+    return c == RS_CEIL_DRAM ? "DRAM" : c == RS_CEIL_L2 ? "L2" : "";
+}
+
+double rs_result_pct_ceiling(const rs_result *r)
+{
+    double ceil = 0.0;
+    rs_result_ceiling(r, &ceil);
+    return ceil > 0.0 && isfinite(r->gbps) ? 100.0 * r->gbps / ceil : 0.0;
+}
+
+void rs_ceiling_words(const rs_result *r, char *buf, size_t len)
+{
+    double gbps = 0.0;
+    const rs_ceiling c = rs_result_ceiling(r, &gbps);
+    char in[32], l2[32];
+    rs_fmt_bytes(rs_result_input_bytes(r), in, sizeof in);
+    rs_fmt_bytes((double)r->device.l2_bytes, l2, sizeof l2);
+    if (c == RS_CEIL_NONE)
+        snprintf(buf, len, "%s", "");
+    else if (r->req.cache != RS_CACHE_WARM)
+        snprintf(buf, len,
+                 "the DRAM read, %.0f GB/s measured (cold: the L2 flushed before each run)", gbps);
+    else if (c == RS_CEIL_L2)
+        snprintf(buf, len,
+                 "the L2 read, %.0f GB/s measured (warm: the input, %s, read into the %s L2 "
+                 "before each run)",
+                 gbps, in, l2);
+    else
+        snprintf(buf, len,
+                 "the DRAM read, %.0f GB/s measured (warm, but the input, %s, outgrows the %s "
+                 "L2: it comes from DRAM)",
+                 gbps, in, l2);
+}
+
+rs_ceiling rs_rows_ceiling(const rs_row *rows, int count, const rs_result **first)
+{
+    rs_ceiling c = RS_CEIL_NONE;
+    *first = NULL;
+    for (int i = 0; i < count; i++) {
+        double g = 0.0;
+        if (rows[i].status != RS_OK || rows[i].result.req.variant == RS_V_CPU) continue;
+        const rs_ceiling k = rs_result_ceiling(&rows[i].result, &g);
+        if (!*first) *first = &rows[i].result, c = k;
+        if (k != c) return RS_CEIL_NONE;
+    }
+    return c;
 }
 
 unsigned rs_result_block(const rs_result *r)

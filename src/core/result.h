@@ -24,7 +24,9 @@ typedef struct rs_device_info {
     int mem_clock_khz;
     int bus_width_bits;
     double peak_gbps;       /* theoretical: memory clock x bus width x 2 */
-    double measured_gbps;   /* streaming read kernel; 0 until measured */
+    double measured_gbps;   /* streaming read kernel from DRAM; 0 until measured */
+    double l2_gbps;         /* the same kernel over inputs the L2 holds, warm; 0 until measured */
+    uint64_t l2_bytes;      /* the L2's size (0: unknown) */
     double floor_empty_us;  /* event time of an empty kernel: timing's floor */
     double floor_launch_us; /* one launch reading 2^16 int32 from DRAM (L2 flushed) */
     int driver_version;     /* 13000 = 13.0 */
@@ -183,6 +185,25 @@ const rs_stalls *rs_result_stalls(const rs_result *r);
 
 /* Helpers views share. */
 double rs_result_input_bytes(const rs_result *r);
+
+/* The measured limit a result is held against, by the cache state it ran
+ * in: cold, the DRAM read; warm with each GPU's share within the L2, the
+ * L2 read; warm and larger, the DRAM read again. */
+typedef enum { RS_CEIL_NONE, RS_CEIL_DRAM, RS_CEIL_L2 } rs_ceiling;
+/* r's ceiling and its bandwidth in *gbps (of all its GPUs; 0 for NONE:
+ * not measured, or a cpu row). */
+rs_ceiling rs_result_ceiling(const rs_result *r, double *gbps);
+/* "dram_read", "l2_read" or "" (NONE): its name in CSV and JSON. */
+const char *rs_ceiling_key(rs_ceiling c);
+/* "DRAM", "L2" or "": its name on screens and in tables. */
+const char *rs_ceiling_label(rs_ceiling c);
+/* r's GB/s as a share of its ceiling in percent (0 without one). */
+double rs_result_pct_ceiling(const rs_result *r);
+/* 1 when each GPU's share of r's input fits in the L2 it ran on. */
+int rs_result_fits_l2(const rs_result *r);
+/* r's ceiling in words: "the DRAM read, 4327 GB/s (cold: the L2 flushed
+ * before each run)", "the L2 read, ..." ("" without one). */
+void rs_ceiling_words(const rs_result *r, char *buf, size_t len);
 /* The first pass's blockDim: the variant's own choice, or the request's. */
 unsigned rs_result_block(const rs_result *r);
 /* 1 where the variant launched with another blockDim than the request's. */

@@ -40,6 +40,13 @@ typedef enum {
     RS_CROSS_COUNT
 } rs_cross;
 
+/* The input's cache state before each timed run (--cache). */
+typedef enum {
+    RS_CACHE_COLD, /* the L2 flushed first: the input comes from DRAM */
+    RS_CACHE_WARM, /* the input read just before: in the L2 where it fits */
+    RS_CACHE_COUNT
+} rs_cache;
+
 /* The all-reduce's algorithms (engine/allreduce.c runs them). */
 typedef enum {
     RS_AR_NCCL,      /* NCCL picks */
@@ -75,6 +82,7 @@ const char *rs_op_name(rs_op op);
 const char *rs_finish_name(rs_finish f);
 const char *rs_dist_name(rs_dist d);
 const char *rs_cross_name(rs_cross c);
+const char *rs_cache_name(rs_cache c);
 /* "nccl", "ring", "tree", "peer_ring" ("?" outside them). */
 const char *rs_ar_algo_name(rs_ar_algo a);
 
@@ -84,6 +92,7 @@ int rs_op_from_name(const char *s);
 int rs_finish_from_name(const char *s);
 int rs_dist_from_name(const char *s);
 int rs_cross_from_name(const char *s);
+int rs_cache_from_name(const char *s);
 int rs_ar_algo_parse(const char *s);
 
 #endif

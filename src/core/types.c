@@ -14,6 +14,7 @@ static const char *const finish_names[RS_FINISH_COUNT] = {"auto", "relaunch", "c
                                                           "single_pass"};
 static const char *const dist_names[RS_DIST_COUNT] = {"random", "signed", "ones", "iota"};
 static const char *const cross_names[RS_CROSS_COUNT] = {"host", "p2p", "nccl"};
+static const char *const cache_names[RS_CACHE_COUNT] = {"cold", "warm"};
 
 size_t rs_dtype_size(rs_dtype t)
 {
@@ -63,6 +64,11 @@ const char *rs_cross_name(rs_cross c)
     return name_at(cross_names, RS_CROSS_COUNT, (int)c);
 }
 
+const char *rs_cache_name(rs_cache c)
+{
+    return name_at(cache_names, RS_CACHE_COUNT, (int)c);
+}
+
 static const char *const algo_names[RS_AR_ALGO_COUNT] = {"nccl", "ring", "tree", "peer_ring"};
 
 const char *rs_ar_algo_name(rs_ar_algo a)
@@ -107,6 +113,11 @@ int rs_dist_from_name(const char *s)
 int rs_cross_from_name(const char *s)
 {
     return index_of(cross_names, RS_CROSS_COUNT, s);
+}
+
+int rs_cache_from_name(const char *s)
+{
+    return index_of(cache_names, RS_CACHE_COUNT, s);
 }
 
 int rs_ar_algo_parse(const char *s)

@@ -13,11 +13,13 @@
 /* The profiled body starts with its own L2 flush: setting up a profiling
  * session leaves dirty lines in the L2 (seen on an H200: 15-40 MB of DRAM
  * writes charged to the first kernel whenever its input outgrew the L2).
- * The flush is launch 0 of every collection and is dropped from it. */
+ * Warm, the input's read follows it. Those launches come first in every
+ * collection and are dropped from it: the counters are the step's, in the
+ * cache state its times were taken in. */
 static rs_status flush_then_run(void *vctx, rs_error *err)
 {
     rs_exec *x = vctx;
-    const rs_status st = rs_engine_flush_l2(x->e, err);
+    const rs_status st = rs_engine_cache_prep(x->e, x->p, x->e->d_in, err);
     return st != RS_OK ? st : rs_engine_exec(vctx, err);
 }
 
@@ -43,21 +45,49 @@ static rs_status collect_set(rs_engine *e, const rs_plan *p, rs_metric_mask m,
     static _Thread_local rs_launches l;
     st = rs_prof_collect(e->prof, m, flush_then_run, &x, out, &l, err);
     rs_trace("counters: collected (%d passes)", out->passes);
-    if (st != RS_OK || l.n < 1) return st;
-    memmove(&l.at[0], &l.at[1], sizeof l.at[0] * (size_t)(l.n - 1));
-    l.n--; /* launch 0 was the L2 flush: known here alone */
+    const int prep = rs_engine_cache_launches(p, e->d_in); /* known here alone */
+    if (st != RS_OK || l.n < prep) return st;
+    memmove(&l.at[0], &l.at[prep], sizeof l.at[0] * (size_t)(l.n - prep));
+    l.n -= prep; /* the flush, and warm the input's read: the cache's, not the step's */
     name_launches(&l, names, nn);
     rs_metrics_keep_launches(out, &l);
     return RS_OK;
 }
 
-/* The one-pass counters (DRAM, shared memory, instructions) are collected
- * on their own, so asking for more metrics never changes how they are read;
- * what needs more passes comes from a second collection. */
-static void split_set(rs_metric_mask m, rs_metric_mask *one, rs_metric_mask *more)
+/* The one-pass counters (DRAM, L2 sectors, shared memory, instructions)
+ * are collected on their own, so asking for more metrics never changes how
+ * they are read; the L2's hits come from a one-pass collection of their own
+ * (beside the rest they take a second pass, and CUPTI's kernel replay of a
+ * multi-pass set saves and restores memory, which leaves a warm input
+ * cold); what needs more passes comes last (cache-sensitive counters there
+ * read as replayed). The hit rate is derived from the first two. */
+static void split_set(rs_metric_mask m, rs_metric_mask *one, rs_metric_mask *hits,
+                      rs_metric_mask *more)
 {
-    *one = m & rs_metric_set_default();
+    const rs_metric_mask rate = RS_METRIC_BIT(RS_M_L2_HIT_RATE);
+    const rs_metric_mask hit = RS_METRIC_BIT(RS_M_L2_READ_HIT);
+    if (m & rate) m = (m & ~rate) | hit | RS_METRIC_BIT(RS_M_L2_READ);
+    *one = m & rs_metric_set_default() & ~hit;
+    *hits = m & hit;
     *more = m & ~rs_metric_set_default();
+}
+
+/* Set s into mt: the first collection there, the others merged into it. */
+static rs_status collect_into(rs_engine *e, const rs_plan *p, rs_metric_mask s,
+                              const char *const *names, int nn, rs_metrics *mt, int *first,
+                              rs_error *err)
+{
+    if (!s) return RS_OK;
+    if (*first) {
+        *first = 0;
+        return collect_set(e, p, s, names, nn, mt, err);
+    }
+    rs_metrics *extra = calloc(1, sizeof *extra);
+    if (!extra) return rs_fail(err, RS_E_NOMEM, "out of host memory");
+    rs_status st = collect_set(e, p, s, names, nn, extra, err);
+    if (st == RS_OK) rs_metrics_merge(mt, extra);
+    free(extra);
+    return st;
 }
 
 /* Loading CUPTI and initialising the profiler take ~0.2 s: a run that will
@@ -128,19 +158,15 @@ rs_status rs_engine_counters_part(rs_engine *e, const rs_request *r, const rs_pl
     for (int i = 0; i < p->nsteps; i++) names[nn++] = p->names[i];
     if (p->nsteps == 0) names[nn++] = p->names[0];
     if (hooks && hooks->stage) hooks->stage(hooks->ctx, "reading counters");
-    rs_metric_mask one, more;
-    split_set(m, &one, &more);
+    rs_metric_mask one, l2, more;
+    split_set(m, &one, &l2, &more);
     if (part == RS_COUNTERS_ONE) more = 0;
-    if (part == RS_COUNTERS_MORE) one = 0;
-    if (!one && !more) return RS_OK;
-    rs_status st = collect_set(e, p, one ? one : more, names, nn, mt, err);
-    if (st == RS_OK && one && more) {
-        rs_metrics *extra = calloc(1, sizeof *extra);
-        if (!extra) return rs_fail(err, RS_E_NOMEM, "out of host memory");
-        st = collect_set(e, p, more, names, nn, extra, err);
-        if (st == RS_OK) rs_metrics_merge(mt, extra);
-        free(extra);
-    }
+    if (part == RS_COUNTERS_MORE) one = l2 = 0;
+    if (!one && !l2 && !more) return RS_OK;
+    int first = 1;
+    rs_status st = collect_into(e, p, one, names, nn, mt, &first, err);
+    if (st == RS_OK) st = collect_into(e, p, l2, names, nn, mt, &first, err);
+    if (st == RS_OK) st = collect_into(e, p, more, names, nn, mt, &first, err);
     mt->requested = m;
     if (st == RS_OK) rs_metrics_aggregate(mt); /* once, over every collection */
     return st;
@@ -166,19 +192,22 @@ int rs_engine_counters_available(rs_engine *e, char *why, size_t len)
     return rs_prof_available(e->prof, why, len);
 }
 
-/* As collect_metrics reads them: the one-pass counters alone, then the rest. */
+/* As the counters are collected: the one-pass ones, the L2's hits, the rest. */
 rs_status rs_engine_metric_passes(rs_engine *e, rs_metric_mask m, int *passes,
                                   rs_metric_mask *missing, rs_error *err)
 {
     rs_status st = ensure_prof(e, err);
     if (st != RS_OK) return st;
-    rs_metric_mask one, more;
-    split_set(m, &one, &more);
-    int p1 = 0, p2 = 0;
-    rs_metric_mask miss1 = 0, miss2 = 0;
-    if (one && (st = rs_prof_passes(e->prof, one, &p1, &miss1, err)) != RS_OK) return st;
-    if (more && (st = rs_prof_passes(e->prof, more, &p2, &miss2, err)) != RS_OK) return st;
-    *passes = p1 + p2;
-    if (missing) *missing = miss1 | miss2;
+    rs_metric_mask set[3];
+    split_set(m, &set[0], &set[1], &set[2]);
+    *passes = 0;
+    if (missing) *missing = 0;
+    for (int k = 0; k < 3; k++) {
+        int p = 0;
+        rs_metric_mask miss = 0;
+        if (set[k] && (st = rs_prof_passes(e->prof, set[k], &p, &miss, err)) != RS_OK) return st;
+        *passes += p;
+        if (missing) *missing |= miss;
+    }
     return RS_OK;
 }

@@ -30,6 +30,7 @@ static void fill_info(int dev, rs_device_info *d)
     d->total_mem = p.totalGlobalMem;
     cudaDeviceGetAttribute(&d->mem_clock_khz, cudaDevAttrMemoryClockRate, dev);
     cudaDeviceGetAttribute(&d->bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, dev);
+    d->l2_bytes = p.l2CacheSize > 0 ? (uint64_t)p.l2CacheSize : 0;
     d->peak_gbps = (double)d->mem_clock_khz * 1e3 * 2.0 * d->bus_width_bits / 8.0 / 1e9;
     cudaDriverGetVersion(&d->driver_version);
     cudaRuntimeGetVersion(&d->runtime_version);

@@ -6,7 +6,13 @@
  * back, the GPU never idle, and the counter is read at two of its updates
  * at least four intervals apart: their difference over the time between
  * them is the board's average power, and power times one reduction's time
- * in that loop is its energy. */
+ * in that loop is its energy.
+ *
+ * The loop keeps the run's cache state without a flush between reductions
+ * (the flush's own energy would be counted): warm, the one input read
+ * again and again stays in the L2 where it fits; cold, each reduction reads
+ * the next of several copies of the input that together fill three L2s, so
+ * that every read finds its copy evicted and comes from DRAM. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -163,9 +169,52 @@ static void *read_counter(void *arg)
     return NULL;
 }
 
+/* Copies of the input a cold loop turns through (count 0: none needed). */
+typedef struct copies {
+    char *base;
+    size_t stride;
+    unsigned long count, next;
+} copies;
+
+static rs_status make_copies(rs_engine *e, const rs_plan *p, copies *c, rs_error *err)
+{
+    const size_t bytes = (size_t)p->n * rs_dtype_size(p->type), l2 = e->info.l2_bytes;
+    memset(c, 0, sizeof *c);
+    if (p->cache == RS_CACHE_WARM || !l2 || !bytes || bytes >= 2 * l2) return RS_OK;
+    c->stride = (bytes + 255) & ~(size_t)255; /* aligned as cudaMalloc's, for vector loads */
+    c->count = (unsigned long)((3 * l2 + c->stride - 1) / c->stride);
+    if (c->count < 2) c->count = 2;
+    CUDA_TRY(e, err, cudaMalloc((void **)&c->base, c->stride * c->count),
+             "allocating the input's copies for a cold energy loop");
+    cudaError_t k = cudaMemcpyAsync(c->base, e->d_in, bytes, cudaMemcpyDeviceToDevice, e->stream);
+    for (unsigned long have = 1; have < c->count && k == cudaSuccess; have *= 2) {
+        const unsigned long more = have < c->count - have ? have : c->count - have;
+        k = cudaMemcpyAsync(c->base + have * c->stride, c->base, more * c->stride,
+                            cudaMemcpyDeviceToDevice, e->stream);
+    }
+    if (k == cudaSuccess) k = cudaStreamSynchronize(e->stream);
+    if (k != cudaSuccess) {
+        cudaFree(c->base);
+        c->base = NULL, c->count = 0;
+        return rs_cuda_fail(e, err, k, "copying the input for a cold energy loop");
+    }
+    return RS_OK;
+}
+
+/* One reduction of the loop, over the next copy where there are copies. */
+static rs_status issue(rs_exec *x, copies *c, rs_error *err)
+{
+    if (!c->count) return rs_engine_exec(x, err);
+    void *own = x->e->d_in;
+    x->e->d_in = c->base + (c->next++ % c->count) * c->stride; /* bound as it is issued */
+    const rs_status st = rs_engine_exec(x, err);
+    x->e->d_in = own;
+    return st;
+}
+
 /* Batches of reductions, two in flight, until the reader has its window. */
-static rs_status run_window(rs_engine *e, rs_exec *x, window *w, unsigned batch, unsigned *reps,
-                            rs_error *err)
+static rs_status run_window(rs_engine *e, rs_exec *x, copies *cp, window *w, unsigned batch,
+                            unsigned *reps, rs_error *err)
 {
     cudaEvent_t done[2];
     CUDA_TRY(e, err, cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming), "an event");
@@ -186,7 +235,7 @@ static rs_status run_window(rs_engine *e, rs_exec *x, window *w, unsigned batch,
             st = rs_fail(err, RS_E_CANCELLED, "cancelled");
         else if (rs_now_ms() - w->start > give_up)
             st = rs_fail(err, RS_E_IO, "the energy counter stopped changing during the run");
-        for (unsigned b = 0; b < batch && st == RS_OK; b++) st = rs_engine_exec(x, err);
+        for (unsigned b = 0; b < batch && st == RS_OK; b++) st = issue(x, cp, err);
         if (st != RS_OK) break;
         *reps += batch;
         c = cudaEventRecord(done[k & 1], e->stream);
@@ -205,8 +254,8 @@ static rs_status run_window(rs_engine *e, rs_exec *x, window *w, unsigned batch,
 
 /* The loop timed on the engine's events, the reader beside it; RS_E_IO:
  * NVML's failure, said in err (the run stands without energy). */
-static rs_status measure(rs_engine *e, rs_exec *x, window *w, unsigned batch, unsigned *reps,
-                         float *ms, rs_error *err)
+static rs_status measure(rs_engine *e, rs_exec *x, copies *cp, window *w, unsigned batch,
+                         unsigned *reps, float *ms, rs_error *err)
 {
     pthread_t reader;
     w->start = rs_now_ms();
@@ -214,7 +263,7 @@ static rs_status measure(rs_engine *e, rs_exec *x, window *w, unsigned batch, un
         return rs_fail(err, RS_E_IO, "no thread to read the energy counter on");
     rs_status st = RS_OK;
     cudaError_t c = cudaEventRecord(e->ev_start, e->stream);
-    if (c == cudaSuccess) st = run_window(e, x, w, batch, reps, err);
+    if (c == cudaSuccess) st = run_window(e, x, cp, w, batch, reps, err);
     atomic_store(&w->stop, 1);
     pthread_join(reader, NULL);
     if (c == cudaSuccess && st == RS_OK) c = cudaEventSynchronize(e->ev_stop);
@@ -250,7 +299,11 @@ rs_status rs_engine_energy(rs_engine *e, const rs_request *r, const rs_plan *p, 
                 .window_ms = fmax(4.0 * n->interval_ms, 250.0)};
     unsigned reps = 0;
     float ms = 0.0f;
-    const rs_status st = measure(e, &x, &w, batch, &reps, &ms, err);
+    copies cp;
+    rs_status st = make_copies(e, p, &cp, err);
+    if (st != RS_OK) return st;
+    st = measure(e, &x, &cp, &w, batch, &reps, &ms, err);
+    if (cp.base) cudaFree(cp.base);
     if (st == RS_E_IO) { /* NVML's, not the GPU's: the run stands without energy */
         snprintf(en->note, sizeof en->note, "%.199s", err->msg);
         return RS_OK;

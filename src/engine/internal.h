@@ -111,6 +111,11 @@ rs_status rs_engine_plan(rs_engine *e, const rs_request *r, rs_plan *p, rs_error
 void rs_engine_check(rs_result *res, const rs_reference *ref, const rs_value *v, const rs_plan *p,
                      int first);
 rs_status rs_engine_flush_l2(rs_engine *e, rs_error *err);
+/* The L2 as p->cache asks before an issue of p over input `in`: flushed
+ * (cold), or flushed and then `in` read into it (warm). */
+rs_status rs_engine_cache_prep(rs_engine *e, const rs_plan *p, const void *in, rs_error *err);
+/* The launches rs_engine_cache_prep issues (1 cold, 2 warm). */
+int rs_engine_cache_launches(const rs_plan *p, const void *in);
 /* Whether a cancel was asked (c set from any thread; NULL: never). */
 int rs_engine_cancelled(const volatile int *c);
 /* The result one issue left (on the GPU, or on the host for thrust). */

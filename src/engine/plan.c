@@ -182,6 +182,7 @@ rs_status rs_plan_make(const rs_request *req, const rs_plan_facts *f, rs_plan *p
     p->acc = rs_dtype_acc(r->type);
     p->op = r->op;
     p->n = r->n;
+    p->cache = r->cache;
     if (p->vi->flags & RS_VF_LIBRARY) {
         /* CUB's per-thread work is not ours to see; assume at least 4096 threads. */
         p->chain = ceil((double)r->n / 4096.0) + 64.0;

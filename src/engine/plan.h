@@ -31,6 +31,7 @@ typedef struct rs_plan {
     rs_dtype type, acc;
     rs_op op;
     uint64_t n;
+    rs_cache cache; /* the input's state before each issue (rs_engine_cache_prep) */
     int nsteps;
     rs_plan_step step[RS_MAX_LAUNCHES];
     const char *names[RS_MAX_LAUNCHES + 1];

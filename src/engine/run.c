@@ -96,7 +96,7 @@ static rs_status run_gpu_variant(rs_engine *e, const rs_request *r, const rs_hoo
             st = rs_fail(err, RS_E_CANCELLED, "cancelled");
             break;
         }
-        if ((st = rs_engine_flush_l2(e, err)) != RS_OK ||
+        if ((st = rs_engine_cache_prep(e, p, e->d_in, err)) != RS_OK ||
             (st = rs_engine_poison(e, p, (k & 1) ? 0xa5 : 0xff, err)))
             break;
         cudaError_t c = cudaEventRecord(e->ev_start, e->stream);

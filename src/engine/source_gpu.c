@@ -63,6 +63,7 @@ static rs_status device_facts(const rs_request *r, int measure, rs_result *out, 
         (st = rs_engine_measure_peak(e, &gbps, err)) == RS_OK) {
         const rs_device_info *m = rs_engine_device(e);
         out->device.measured_gbps = gbps;
+        out->device.l2_gbps = m->l2_gbps;
         out->device.floor_empty_us = m->floor_empty_us;
         out->device.floor_launch_us = m->floor_launch_us;
     }

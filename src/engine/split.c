@@ -8,8 +8,8 @@
  *         combined on the receiving GPU, the result on the first GPU;
  * - nccl: ncclReduce of the partials to the first GPU.
  *
- * Timed like a one-GPU run, with cudaEvents on the first GPU, each GPU's L2
- * flushed before: from before the first launch (every other GPU waits for
+ * Timed like a one-GPU run, with cudaEvents on the first GPU, each L2 as
+ * --cache asks: from before the first launch (every other GPU waits for
  * that event) until the result is whole on the first GPU (host: in host
  * memory, added there). The first GPU is held (a host function on its
  * stream) until every launch and the finish are queued, so one thread's
@@ -17,9 +17,9 @@
  * loads it, and loading waits on the held GPU). Each GPU's own reduction
  * is timed on its own events (the finish's cost is the whole less the
  * slowest GPU's), its share kept into the run's result (rs_keep). */
-#include <stdio.h>
 #include <math.h>
 #include <semaphore.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,13 +220,14 @@ static rs_status split_plans(rs_shards *s, const rs_request *r, rs_error *err)
     return RS_OK;
 }
 
-/* Cold L2s, fresh garbage in every result buffer, every GPU idle. */
+/* Each L2 as asked (warm: its share), fresh garbage, every GPU idle. */
 static rs_status split_reset(rs_shards *s, int pattern, rs_error *err)
 {
     for (int g = 0; g < s->gpus; g++) {
         rs_engine *eg = s->eng[g];
         SET_DEV(s, g, err);
-        rs_status st = rs_engine_flush_l2(eg, err);
+        const void *in = s->count[g] ? s->d_share[g] : NULL;
+        rs_status st = rs_engine_cache_prep(eg, &s->plan[g], in, err);
         if (st == RS_OK && s->count[g]) st = rs_engine_poison(eg, &s->plan[g], pattern, err);
         if (st != RS_OK) return st;
         CUDA_TRY(eg, err, cudaMemsetAsync(s->d_recv[g], pattern, 16, eg->stream),
@@ -371,8 +372,7 @@ static rs_status finish_of(rs_shards *s, const rs_request *r, rs_error *err)
                                       : finish_host(s, rs_dtype_size(acc), err);
 }
 
-/* The last GPUs first: a fault is charged to the GPU that had it, before
- * the first GPU's stream waits on its events. */
+/* The last GPUs first: a fault is charged to the GPU that had it. */
 static rs_status split_wait(rs_shards *s, rs_error *err)
 {
     for (int g = s->gpus - 1; g >= 0; g--)

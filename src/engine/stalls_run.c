@@ -208,7 +208,7 @@ static rs_status flush_then_run(void *vctx, rs_error *err)
 {
     sampled *b = vctx;
     for (int i = 0; i < b->runs; i++) {
-        rs_status st = rs_engine_flush_l2(b->x.e, err);
+        rs_status st = rs_engine_cache_prep(b->x.e, b->x.p, b->x.e->d_in, err);
         if (st == RS_OK) st = rs_engine_exec(&b->x, err);
         if (st != RS_OK) return st;
     }

@@ -50,9 +50,9 @@ static void empty(line *l, int n)
 
 /* The columns of a row, in docs/formats.md's order ("CSV: run, ladder"). */
 static const char run_columns[] =
-    "step,variant,type,op,n,block,finish,grid,launch_block,elements_per_thread,launches,reps,"
-    "time_median_ms,"
-    "time_min_ms,time_max_ms,step_speedup,cumulative_speedup,gbps,pct_peak,pct_measured,cpu_ms,"
+    "step,variant,type,op,n,block,cache,finish,grid,launch_block,elements_per_thread,launches,reps,"
+    "time_median_ms,time_min_ms,time_max_ms,step_speedup,cumulative_speedup,gbps,pct_peak,"
+    "pct_measured,ceiling,pct_ceiling,cpu_ms,"
     "speedup_cpu,cpu_from,correct,result,expected,rel_err,tol,gpus,cross_finish,finish_ms,status,"
     "error";
 
@@ -124,6 +124,10 @@ static void figures(line *l, const rs_row *rows, int i)
     num(l, r->gbps);
     num(l, r->pct_peak);
     num(l, r->pct_measured);
+    double ceil = 0.0;
+    const rs_ceiling c = rs_result_ceiling(r, &ceil);
+    word(l, rs_ceiling_key(c));
+    c != RS_CEIL_NONE ? num(l, rs_result_pct_ceiling(r)) : empty(l, 1);
     num(l, r->cpu_ms);
     num(l, r->speedup_cpu);
     word(l, r->cpu_ms > 0.0 ? rs_cpu_from_name(rs_cpu_from_of(r)) : "");
@@ -185,9 +189,10 @@ static void row_line(FILE *f, const rs_row *rows, int i, extras x, int table)
     word(&l, rs_op_name(r->req.op));
     whole(&l, (double)r->req.n);
     whole(&l, r->req.block);
+    word(&l, rs_cache_name(r->req.cache));
     word(&l, rs_finish_name(r->finish));
     if (rows[i].status != RS_OK) {
-        empty(&l, 21); /* grid to tol */
+        empty(&l, 23); /* grid to tol */
         whole(&l, r->req.gpus);
         word(&l, r->req.gpus == 1 ? "" : rs_cross_name(r->req.cross));
         empty(&l, 1);

@@ -66,6 +66,9 @@ typedef struct rs_figure {
 rs_status rs_figure_check(const cJSON *o, const char *prefix, const rs_figure *f, rs_error *err);
 /* The figures a measured row must hold (time_ms, correct and the rest). */
 rs_status rs_row_figures_check(const cJSON *j, rs_error *err);
+/* A row's "ceiling" and "pct_ceiling" as written against those its request
+ * and figures give (r read but for them); absent both: written before them. */
+rs_status rs_row_ceiling_check(const cJSON *j, const rs_result *r, rs_error *err);
 /* A user kernel's build figures (registers, shared and local bytes, spills,
  * the architecture), each in the range the hardware allows. */
 rs_status rs_kernel_build_check(const cJSON *j, rs_error *err);

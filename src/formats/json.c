@@ -81,6 +81,8 @@ cJSON *rs_device_to_json(const rs_device_info *d)
     cJSON_AddNumberToObject(j, "bus_width_bits", d->bus_width_bits);
     cJSON_AddNumberToObject(j, "peak_gbps", d->peak_gbps);
     cJSON_AddNumberToObject(j, "measured_gbps", d->measured_gbps);
+    cJSON_AddNumberToObject(j, "l2_gbps", d->l2_gbps);
+    cJSON_AddNumberToObject(j, "l2_bytes", (double)d->l2_bytes);
     cJSON_AddNumberToObject(j, "floor_empty_ms", d->floor_empty_us / 1000.0);
     cJSON_AddNumberToObject(j, "floor_launch_ms", d->floor_launch_us / 1000.0);
     cJSON_AddNumberToObject(j, "driver_version", d->driver_version);
@@ -160,6 +162,8 @@ void rs_device_from_json(const cJSON *j, rs_device_info *d)
     d->bus_width_bits = inum(j, "bus_width_bits", 0);
     d->peak_gbps = num(j, "peak_gbps", 0);
     d->measured_gbps = num(j, "measured_gbps", 0);
+    d->l2_gbps = num(j, "l2_gbps", 0); /* recordings before 2026-11-28 have none */
+    d->l2_bytes = u64num(j, "l2_bytes");
     /* in ms; recordings before 2026-11-27 have them in µs; each key on its own */
     const int e_ms = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "floor_empty_ms"));
     const int l_ms = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "floor_launch_ms"));
@@ -400,6 +404,12 @@ cJSON *rs_result_to_json(const rs_result *r)
     cJSON_AddNumberToObject(j, "gbps", r->gbps);
     cJSON_AddNumberToObject(j, "pct_peak", r->pct_peak);
     cJSON_AddNumberToObject(j, "pct_measured", r->pct_measured);
+    double ceil = 0.0;
+    const rs_ceiling c = rs_result_ceiling(r, &ceil);
+    if (c != RS_CEIL_NONE) {
+        cJSON_AddStringToObject(j, "ceiling", rs_ceiling_key(c));
+        cJSON_AddNumberToObject(j, "pct_ceiling", rs_result_pct_ceiling(r));
+    }
     cJSON_AddNumberToObject(j, "cpu_ms", r->cpu_ms);
     cJSON_AddNumberToObject(j, "speedup_cpu", r->speedup_cpu);
     if (r->cpu_ms > 0.0)
@@ -473,6 +483,7 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     r->gbps = num(j, "gbps", 0);
     r->pct_peak = num(j, "pct_peak", 0);
     r->pct_measured = num(j, "pct_measured", 0);
+    if ((st = rs_row_ceiling_check(j, r, err)) != RS_OK) return st;
     r->cpu_ms = num(j, "cpu_ms", 0);
     r->speedup_cpu = num(j, "speedup_cpu", 0);
     const cJSON *from = cJSON_GetObjectItemCaseSensitive(j, "cpu_from");

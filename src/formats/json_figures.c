@@ -29,6 +29,7 @@ static const rs_figure row_figures[] = {
     {"gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
     {"pct_peak", 0, 1e4, 0, 0, 0, "a percentage from 0 to 10000"},
     {"pct_measured", 0, 1e4, 0, 0, 0, "a percentage from 0 to 10000"},
+    {"pct_ceiling", 0, 1e4, 0, 0, 0, "a percentage from 0 to 10000"},
     {"cpu_ms", 0, RS_A_DAY_MS, 0, 0, 0, "milliseconds from 0 to a day (86400000)"},
     {"speedup_cpu", 0, 1e12, 0, 0, 0, "a ratio, 0 or more"},
     {"abs_err", -1, 1e308, 0, 0, 0, "an error, -1 (infinite) or more"},
@@ -47,6 +48,8 @@ static const rs_figure device_figures[] = {
     {"bus_width_bits", 0, 1e5, 0, 1, 0, "bits from 0 to 100000"},
     {"peak_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
     {"measured_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
+    {"l2_gbps", 0, 1e6, 0, 0, 0, "GB/s from 0 to 1000000"},
+    {"l2_bytes", 0, 1e12, 0, 1, 0, "bytes from 0 to 10^12"},
     {"floor_empty_ms", 0, 1e3, 0, 0, 0, "milliseconds from 0 to 1000"},
     {"floor_launch_ms", 0, 1e3, 0, 0, 0, "milliseconds from 0 to 1000"},
     {"floor_empty_us", 0, 1e6, 0, 0, 0, "microseconds from 0 to 1000000"}, /* before 11-27 */
@@ -299,5 +302,24 @@ rs_status rs_result_consistent(const rs_result *r, rs_error *err)
     if (r->tol > 0.0 && !(r->rel_err <= r->tol))
         return rs_fail(err, RS_E_USAGE, "correct, yet rel_err %.3g is over tol %.3g", r->rel_err,
                        r->tol);
+    return RS_OK;
+}
+
+/* A row's ceiling as written (derived: the request's cache state, the
+ * device's reads, gbps) against the one its figures give. */
+rs_status rs_row_ceiling_check(const cJSON *j, const rs_result *r, rs_error *err)
+{
+    const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "ceiling"));
+    const cJSON *pct = cJSON_GetObjectItemCaseSensitive(j, "pct_ceiling");
+    if (!key && !pct) return RS_OK; /* written before 2026-11-28 */
+    double gbps = 0.0;
+    const rs_ceiling c = rs_result_ceiling(r, &gbps);
+    if (!key || strcmp(key, rs_ceiling_key(c)) != 0)
+        return rs_fail(err, RS_E_USAGE, "ceiling is \"%s\": a %s run's figures give \"%s\"",
+                       key ? key : "", rs_cache_name(r->req.cache), rs_ceiling_key(c));
+    const double want = rs_result_pct_ceiling(r), got = cJSON_IsNumber(pct) ? pct->valuedouble : -1;
+    if (!(fabs(got - want) <= 1e-6 * fmax(1.0, fabs(want))))
+        return rs_fail(err, RS_E_USAGE, "pct_ceiling is %.6g: gbps over the %s read gives %.6g",
+                       got, rs_ceiling_label(c), want);
     return RS_OK;
 }

@@ -89,6 +89,7 @@ static rs_status add_row(rs_recording *out, int *cap, const cJSON *j, const char
         const int g = res->multi.gpus > 1 ? res->multi.gpus : 1;
         res->device.measured_gbps = out->device.measured_gbps;
         res->pct_measured = 100.0 * res->gbps / (g * res->device.measured_gbps);
+        if (out->device.l2_gbps > 0) res->device.l2_gbps = out->device.l2_gbps;
     }
     out->count++;
     return RS_OK;
@@ -379,7 +380,7 @@ void rs_rec_config_options(const rs_rec_config *c, const rs_request *asked, char
 {
     static const rs_field_id ids[] = {RS_F_type, RS_F_op,      RS_F_n,    RS_F_block,  RS_F_grid,
                                       RS_F_ept,  RS_F_finish,  RS_F_reps, RS_F_warmup, RS_F_dist,
-                                      RS_F_seed, RS_F_metrics, RS_F_gpus};
+                                      RS_F_seed, RS_F_metrics, RS_F_gpus, RS_F_cache};
     const int sweep = strcmp(c->command, "sweep") == 0;
     rs_request want = c->req;
     want.gpus = c->gpus;

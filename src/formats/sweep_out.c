@@ -217,25 +217,31 @@ void rs_print_sweep(FILE *f, const rs_sweep *s, rs_format fmt)
     if (fmt == RS_FMT_CSV) {
         const int en = sweep_energy(s);
         fprintf(f,
-                "n,variant,status,time_median_ms,gbps,pct_peak,pct_measured,cpu_ms,cpu_from,"
-                "correct,error%s%s\n",
+                "n,variant,cache,status,time_median_ms,gbps,pct_peak,pct_measured,ceiling,"
+                "pct_ceiling,cpu_ms,cpu_from,correct,error%s%s\n",
                 en ? "," : "", en ? rs_energy_csv_columns : "");
         for (int i = 0; i < s->done; i++) {
             const rs_row *r = &s->rows[i];
             const rs_result *x = &r->result;
             char label[96];
-            fprintf(f, "%llu,%s,%d,", (unsigned long long)x->req.n,
-                    rs_request_label(&x->req, label, sizeof label), r->status);
+            fprintf(f, "%llu,%s,%s,%d,", (unsigned long long)x->req.n,
+                    rs_request_label(&x->req, label, sizeof label), rs_cache_name(x->req.cache),
+                    r->status);
             if (r->status == RS_OK) {
-                const double figs[] = {x->t_median_ms, x->gbps, x->pct_peak, x->pct_measured,
-                                       x->cpu_ms};
+                double ceil = 0.0;
+                const rs_ceiling c = rs_result_ceiling(x, &ceil);
+                const double figs[] = {x->t_median_ms, x->gbps, x->pct_peak, x->pct_measured};
                 for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++) {
                     rs_csv_num(f, figs[k]);
                     fputc(',', f);
                 }
-                fprintf(f, "%s,%s,", cpu_from_csv(x), x->correct ? "yes" : "no");
+                fprintf(f, "%s,", rs_ceiling_key(c));
+                if (c != RS_CEIL_NONE) rs_csv_num(f, rs_result_pct_ceiling(x));
+                fputc(',', f);
+                rs_csv_num(f, x->cpu_ms);
+                fprintf(f, ",%s,%s,", cpu_from_csv(x), x->correct ? "yes" : "no");
             } else {
-                fprintf(f, ",,,,,,,");
+                fprintf(f, ",,,,,,,,,");
                 rs_csv_field(f, r->error);
             }
             if (en) rs_energy_csv(f, &r->result.energy, r->status == RS_OK);

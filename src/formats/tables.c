@@ -126,9 +126,9 @@ static void print_times(FILE *f, const rs_result *r)
     if (r->pct_peak > 0)
         fprintf(f, ", %.1f%% of the theoretical peak %.0f GB/s", r->pct_peak,
                 g * r->device.peak_gbps);
-    if (r->pct_measured > 0)
-        fprintf(f, ", %.1f%% of the streaming read %.0f GB/s (measured)", r->pct_measured,
-                g * r->device.measured_gbps);
+    char ceil[200];
+    rs_ceiling_words(r, ceil, sizeof ceil);
+    if (ceil[0]) fprintf(f, ", %.1f%% of %s", rs_result_pct_ceiling(r), ceil);
     fprintf(f, "\n");
     rs_fmt_time(r->cpu_ms, utf8, a, sizeof a);
     rs_fmt_ratio(r->speedup_cpu, utf8, b, sizeof b);
@@ -161,8 +161,9 @@ static void print_run_table(FILE *f, const rs_row *row)
         fprintf(f, "kernel     %s in %s: %d registers, %d bytes static shared, %s, sm_%d\n",
                 r->uk.entry, r->req.kernel, r->uk.regs, r->uk.smem, spills, r->uk.arch);
     }
-    fprintf(f, "config     %s %s, n %s (%llu), block %u", rs_dtype_name(r->req.type),
-            rs_op_name(r->req.op), n, (unsigned long long)r->req.n, r->req.block);
+    fprintf(f, "config     %s %s, n %s (%llu), block %u, cache %s", rs_dtype_name(r->req.type),
+            rs_op_name(r->req.op), n, (unsigned long long)r->req.n, r->req.block,
+            rs_cache_name(r->req.cache));
     if (r->finish != RS_FINISH_AUTO) fprintf(f, ", finish %s", rs_finish_name(r->finish));
     fprintf(f, "\n");
     if (r->device.index >= 0 && r->multi.gpus < 2)
@@ -319,8 +320,9 @@ static void ladder_header(FILE *f, const rs_row *rows, int count)
         char n[48];
         rs_format_size(first->req.n, n, sizeof n);
         const int g = rows_gpus(rows, count);
-        fprintf(f, "%s %s, n %s, block %u", rs_dtype_name(first->req.type),
-                rs_op_name(first->req.op), n, first->req.block);
+        fprintf(f, "%s %s, n %s, block %u%s", rs_dtype_name(first->req.type),
+                rs_op_name(first->req.op), n, first->req.block,
+                first->req.cache == RS_CACHE_WARM ? ", cache warm" : "");
         if (first->device.name[0]) fprintf(f, " on %s", first->device.name);
         const char *links = ""; /* how the GPUs are joined, as the run found them */
         for (int i = 0; i < count && !*links; i++)
@@ -350,8 +352,30 @@ static void energy_cells(FILE *f, const rs_energy *en, int joules)
 
 /* What every ladder table ends with: the GPUs' footer, what vs CPU is
  * against, why energy and counters are missing. */
+/* The % column: of the rows' common measured ceiling, else the peak. */
+static double pct_cell(const rs_result *r, rs_ceiling c)
+{
+    return c != RS_CEIL_NONE ? rs_result_pct_ceiling(r) : r->pct_peak;
+}
+
+static const char *pct_title(rs_ceiling c)
+{
+    return c == RS_CEIL_L2 ? "% L2" : c == RS_CEIL_DRAM ? "% DRAM" : "% peak";
+}
+
+static void ceiling_footer(FILE *f, const rs_row *rows, int count)
+{
+    const rs_result *first = NULL;
+    const rs_ceiling c = rs_rows_ceiling(rows, count, &first);
+    char words[200];
+    if (c == RS_CEIL_NONE || !first) return;
+    rs_ceiling_words(first, words, sizeof words);
+    fprintf(f, "%s: of %s\n", pct_title(c), words);
+}
+
 static void ladder_footer(FILE *f, const rs_row *rows, int count, int vs_cpu)
 {
+    ceiling_footer(f, rows, count);
     if (rows_gpus(rows, count) > 1) gpus_footer(f, rows, count);
     if (vs_cpu) cpu_footer(f, rows, count);
     for (int i = 0; i < count; i++) /* a WRONG that the arithmetic or the variant explains */
@@ -394,8 +418,10 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
     ladder_header(f, rows, count);
     const int w = label_width(rows, count), utf8 = rs_notation_utf8();
     const int en = rows_energy(rows, count); /* J/GB takes vs CPU's place (--wide: both) */
+    const rs_result *first = NULL;
+    const rs_ceiling ceil = rs_rows_ceiling(rows, count, &first);
     fprintf(f, "%3s  %-*s %9s %7s %7s %8s %7s", "#", w, "variant", "time", "step", "cumul.", "GB/s",
-            "% peak");
+            pct_title(ceil));
     fprintf(f, en ? " %7s %6s" : " %8s %7s", en ? "correct" : "vs CPU", en ? "J/GB" : "correct");
     fprintf(f, "%s\n", m ? "  explains it (vs the row above)" : "");
     for (int i = 0; i < count; i++) {
@@ -416,7 +442,7 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
         if (m && r->req.variant != RS_V_CPU) rs_story_cell(rows, i, 0, why, sizeof why);
         fprintf(f, "%3d  %-*s %s %s %s %8.1f %6.1f%%", step, w, label,
                 rs_pad(t, 9, 1, p[0], sizeof p[0]), rs_pad(s, 7, 1, p[1], sizeof p[1]),
-                rs_pad(c, 7, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak);
+                rs_pad(c, 7, 1, p[2], sizeof p[2]), r->gbps, pct_cell(r, ceil));
         if (!en) fprintf(f, " %s", rs_pad(x, 8, 1, p[3], sizeof p[3]));
         fprintf(f, " %7s", verdict(r));
         if (en) energy_cells(f, &r->energy, 0);
@@ -442,8 +468,10 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
     const rs_metric_mask m = rows_metrics(rows, count);
     ladder_header(f, rows, count);
     const int w = label_width(rows, count);
+    const rs_result *first = NULL;
+    const rs_ceiling ceil = rs_rows_ceiling(rows, count, &first);
     fprintf(f, "%3s  %-*s %10s %8s %8s %8s %7s %8s %7s", "#", w, "variant", "time", "step",
-            "cumul.", "GB/s", "% peak", "vs CPU", "correct");
+            "cumul.", "GB/s", pct_title(ceil), "vs CPU", "correct");
     const int en = rows_energy(rows, count);
     if (en) fprintf(f, " %8s %6s", "energy", "J/GB");
     for (int k = 0; k < RS_METRIC_COUNT; k++)
@@ -467,7 +495,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
         rs_fmt_ratio(r->speedup_cpu, utf8, x, sizeof x);
         fprintf(f, "%3d  %-*s %s %s %s %8.1f %6.1f%% %s %7s", vi->step, w, label,
                 rs_pad(t, 10, 1, p[0], sizeof p[0]), rs_pad(s, 8, 1, p[1], sizeof p[1]),
-                rs_pad(c, 8, 1, p[2], sizeof p[2]), r->gbps, r->pct_peak,
+                rs_pad(c, 8, 1, p[2], sizeof p[2]), r->gbps, pct_cell(r, ceil),
                 rs_pad(x, 8, 1, p[3], sizeof p[3]), verdict(r));
         if (en) energy_cells(f, &r->energy, 1);
         for (int k = 0; k < RS_METRIC_COUNT; k++) {
@@ -511,59 +539,5 @@ void rs_print_ladder(FILE *f, const rs_row *rows, int count, rs_format fmt, int 
         print_ladder_table(f, rows, count);
     } else {
         print_ladder_narrow(f, rows, count);
-    }
-}
-
-/* A measured figure, or "-" where it was not measured. */
-static void measured(char *buf, size_t len, int decimals, double v)
-{
-    if (v > 0.0 && isfinite(v))
-        snprintf(buf, len, "%.*f", decimals, v);
-    else
-        snprintf(buf, len, "-");
-}
-
-void rs_print_devices(FILE *f, const rs_device_info *d, int count, rs_format fmt)
-{
-    if (fmt == RS_FMT_JSON) {
-        cJSON *arr = cJSON_CreateArray();
-        for (int i = 0; i < count; i++) cJSON_AddItemToArray(arr, rs_device_to_json(&d[i]));
-        print_json(f, arr);
-        return;
-    }
-    if (fmt == RS_FMT_CSV)
-        fprintf(f, "index,name,compute_capability,sm_count,total_mem,peak_gbps,"
-                   "measured_gbps,floor_empty_ms,floor_launch_ms\n");
-    else {
-        char e[32], l[32], pe[48], pl[48]; /* µs: padded by columns, not bytes */
-        snprintf(e, sizeof e, "empty (%s)", rs_sym(RS_SYM_MICRO));
-        snprintf(l, sizeof l, "launch (%s)", rs_sym(RS_SYM_MICRO));
-        fprintf(f, "%-3s %-28s %5s %5s %10s %12s %12s %s %s\n", "#", "name", "cc", "SMs", "memory",
-                "peak GB/s", "measured", rs_pad(e, 12, 1, pe, sizeof pe),
-                rs_pad(l, 12, 1, pl, sizeof pl));
-    }
-    for (int i = 0; i < count; i++) {
-        if (fmt == RS_FMT_CSV) {
-            fprintf(f, "%d,", d[i].index);
-            rs_csv_field(f, d[i].name);
-            fprintf(f, ",%d.%d,%d,%llu", d[i].cc_major, d[i].cc_minor, d[i].sm_count,
-                    (unsigned long long)d[i].total_mem);
-            const double figs[] = {d[i].peak_gbps, d[i].measured_gbps, d[i].floor_empty_us / 1000.0,
-                                   d[i].floor_launch_us / 1000.0};
-            for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++) {
-                fputc(',', f);
-                rs_csv_num(f, figs[k]);
-            }
-            fputc('\n', f);
-        } else {
-            char mem[32], meas[32], empty[32], launch[32];
-            rs_fmt_mem((double)d[i].total_mem, mem, sizeof mem);
-            measured(meas, sizeof meas, 0, d[i].measured_gbps);
-            measured(empty, sizeof empty, 1, d[i].floor_empty_us);
-            measured(launch, sizeof launch, 1, d[i].floor_launch_us);
-            fprintf(f, "%-3d %-28s %2d.%-2d %5d %10s %12.0f %12s %12s %12s\n", d[i].index,
-                    d[i].name, d[i].cc_major, d[i].cc_minor, d[i].sm_count, mem, d[i].peak_gbps,
-                    meas, empty, launch);
-        }
     }
 }

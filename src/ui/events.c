@@ -58,7 +58,8 @@ static int lacks_counters(const ui_app *a, const rs_row *row)
 {
     rs_metric_mask want = 0;
     if (row->result.req.variant == RS_V_CPU ||
-        rs_metric_parse_set(a->cfg.metrics, &want, NULL) != RS_OK)
+        rs_metric_parse_set(a->cfg.metrics, &want, NULL) != RS_OK ||
+        rs_metric_set_covers(row->result.req.metrics, a->cfg.metrics)) /* as it was recorded */
         return 0;
     return (want & ~row->result.metrics.requested) != 0;
 }

@@ -538,7 +538,10 @@ rc, out, _ = run("ladder", "--replay", DEMO, "--n", "2^24", "--metrics", "full",
 head = next(l for l in out.splitlines() if l.startswith("  #"))
 cols = head.split("correct", 1)[1]
 cols = [cols[i:i + 11].strip() for i in range(0, len(cols), 11)]
-check(rc == 0 and cols == [c for _, c in vocab.values()],
+# the demo's 'full' is the full set as it was recorded, before the L2's
+# counters (2026-11-28): a replay shows what the recording holds
+NEWER = {"l2_read_sectors", "l2_read_hits", "l2_hit_rate"}
+check(rc == 0 and cols == [c for k, (_, c) in vocab.items() if k not in NEWER],
       f"ladder --wide: its counter columns are the column titles: {cols}")
 rc, out, _ = run("ladder", "--replay", DEMO, "--n", "2^24", "--metrics", "full")
 cells = [l.split(" yes  ", 1)[1] for l in out.splitlines() if " yes  " in l]
