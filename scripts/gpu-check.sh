@@ -2,14 +2,15 @@
 # On the GPU machine (see docs/results.md): the GPU tests, the benchmarks and
 # the Nsight Compute comparison in one go. Logs go to $OUT/gpu-logs.tar.gz;
 # a short summary is printed last.
-#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|decks|ncu-probe|l2|all]
+#   usage: scripts/gpu-check.sh [tests|bench|check|record|lecture|decks|ncu-probe|l2|l2-record|all]
 #          (check: tests and bench; lecture: only the demo's two ladders with stall
 #          views, to $OUT/h200-lecture.jsonl; decks: the shipped decks' ladders
 #          (the lecture's two with energy and racecheck, Harris 2007 and the lab
 #          with stall views) to $OUT/decks.jsonl; ncu-probe: the step-configurations where
 #          the stall view and Nsight Compute disagreed, at three ncu sampling intervals
 #          and without ncu's cache control; l2: the two ceilings' benchmark, vectorized,
-#          the fastest own variants and CUB cold and warm from 2^16 to 2^26 in three types)
+#          the fastest own variants and CUB cold and warm from 2^16 to 2^26 in three types;
+#          l2-record: the shipped warm recording, conf/recordings/h200-warm.jsonl, to $OUT)
 set -u
 what=${1:-all}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -164,6 +165,32 @@ print(f"metrics {sys.argv[2]}: {j['passes']} passes, collected in {j['wall_ms']:
 PY
   done
 fi
+if [ "$what" = l2-record ]; then
+  # both states of the shapes users meet: LeetGPU's 16 MiB, Harris' 2^22, GPU MODE's
+  # vectorsum sizes, and float32 from 2^16 to 2^28 across the L2's edge
+  r="$logs/warm"
+  mkdir -p "$r"
+  for c in warm cold; do
+    $rs ladder --preset leetgpu-reduction --cache $c --metrics default --energy \
+        --record "$r/1-$c.jsonl" > "$r/1-$c.txt" 2>&1
+    echo "== ladder --preset leetgpu-reduction --cache $c --metrics default --energy (exit $?)" >> "$summary"
+    cut -c1-110 "$r/1-$c.txt" >> "$summary"
+    $rs sweep --preset gpumode-vectorsum --cache $c --record "$r/3-$c.jsonl" > /dev/null 2>&1
+    echo "== sweep --preset gpumode-vectorsum --cache $c (exit $?)" >> "$summary"
+    $rs sweep --type float32 --variants vectorized,cub --range 2^16..2^28 --cache $c \
+        --record "$r/4-$c.jsonl" > /dev/null 2>&1
+    echo "== sweep float32 vectorized,cub 2^16..2^28 --cache $c (exit $?)" >> "$summary"
+  done
+  $rs ladder --preset harris-2007 --cache warm --metrics default --record "$r/2-warm.jsonl" \
+      > "$r/2-warm.txt" 2>&1
+  echo "== ladder --preset harris-2007 --cache warm --metrics default (exit $?)" >> "$summary"
+  cut -c1-110 "$r/2-warm.txt" >> "$summary"
+  cat "$r"/1-warm.jsonl "$r"/1-cold.jsonl "$r"/2-warm.jsonl "$r"/3-warm.jsonl "$r"/3-cold.jsonl \
+      "$r"/4-warm.jsonl "$r"/4-cold.jsonl > "$OUT/h200-warm.jsonl"
+  wc -l "$r"/*.jsonl >> "$summary"
+  cp "$summary" "$OUT/summary.txt"
+fi
+
 if [ "$what" = l2 ]; then
   # cold and warm: the own variants near the ceilings beside CUB, every size
   for t in int32 float32 float64; do

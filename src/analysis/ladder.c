@@ -49,8 +49,11 @@ double rs_ladder_cumulative_speedup(const rs_row *rows, int i)
 
 double rs_rows_limit(const rs_row *rows, int count)
 {
-    for (int i = 0; i < count; i++)
-        if (rows[i].status == RS_OK && rows[i].result.device.measured_gbps > 0.0)
-            return rows[i].result.device.measured_gbps;
+    for (int i = 0; i < count; i++) {
+        const rs_result *r = &rows[i].result;
+        double gbps = 0.0;
+        if (rows[i].status != RS_OK || rs_result_ceiling(r, &gbps) == RS_CEIL_NONE) continue;
+        return gbps / (r->multi.gpus > 1 ? r->multi.gpus : 1); /* one GPU's */
+    }
     return 0.0;
 }

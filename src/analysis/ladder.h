@@ -12,8 +12,9 @@ double rs_ladder_step_speedup(const rs_row *rows, int i);
 /* Speedup of row i over the first row on one GPU that ran (without one,
  * the first spread the same way). */
 double rs_ladder_cumulative_speedup(const rs_row *rows, int i);
-/* The limit rows read against: the streaming read measured with the first
- * row that ran (0: none measured it). */
+/* The limit rows read against, one GPU's: the ceiling of the first row
+ * that ran with one (rs_result_ceiling: the DRAM read, or warm within the
+ * L2 the L2 read; 0: none measured). */
 double rs_rows_limit(const rs_row *rows, int count);
 
 #endif

@@ -44,17 +44,20 @@ static void head(rs_writer *w, const rs_cli *cli, const rs_row *rows, int n)
         strftime(when, sizeof when, "measured %Y-%m-%d %H:%M UTC", &tm);
     }
     rs_writer_title(w, title);
-    char line[1024], src[512] = "", limit[64] = "";
+    char line[1024], src[512] = "", limit[96] = "";
     if (cli->replay) snprintf(src, sizeof src, " from %s", cli->replay);
     if (r->device.measured_gbps > 0.0) /* measured with these runs, where it was */
         snprintf(limit, sizeof limit, ", the streaming read %.0f GB/s measured",
                  r->device.measured_gbps);
+    if (r->req.cache == RS_CACHE_WARM && r->device.l2_gbps > 0.0)
+        snprintf(limit + strlen(limit), sizeof limit - strlen(limit), ", the L2 read %.0f",
+                 r->device.l2_gbps);
     snprintf(line, sizeof line,
-             "%s %s, n %s (%s elements), block %u, median of %u repetitions, %s input; %s on "
-             "%s (%d SMs, theoretical peak %.0f GB/s%s)%s, with redscope.",
+             "%s %s, n %s (%s elements), block %u, median of %u repetitions, %s input, cache "
+             "%s; %s on %s (%d SMs, theoretical peak %.0f GB/s%s)%s, with redscope.",
              rs_dtype_name(r->req.type), rs_op_name(r->req.op), size, count, r->req.block,
-             r->req.reps, rs_dist_name(r->req.dist), when, r->device.name, r->device.sm_count,
-             r->device.peak_gbps, limit, src);
+             r->req.reps, rs_dist_name(r->req.dist), rs_cache_name(r->req.cache), when,
+             r->device.name, r->device.sm_count, r->device.peak_gbps, limit, src);
     rs_writer_say(w, "%s", line);
 }
 
@@ -67,7 +70,7 @@ static const rs_column columns[] = {
     {"step_speedup", "step", RS_CELL_TEXT, 0, RS_COL_RIGHT},
     {"cumulative_speedup", "cumul.", RS_CELL_TEXT, 0, RS_COL_RIGHT},
     {"gbps", "GB/s", RS_CELL_TEXT, 0, RS_COL_RIGHT},
-    {"pct_peak", "% peak", RS_CELL_TEXT, 0, RS_COL_RIGHT},
+    {"pct_ceiling", "% of ceiling", RS_CELL_TEXT, 0, RS_COL_RIGHT},
     {"j_per_gb", "J/GB", RS_CELL_TEXT, 0, RS_COL_RIGHT},
     {"correct", NULL, RS_CELL_TEXT, 0, 0},
     {"explains", "explains it", RS_CELL_TEXT, 0, 0},
@@ -95,7 +98,10 @@ static void row_cells(const rs_row *rows, int i, char cell[NCOL][160])
     rs_fmt_ratio(rs_ladder_step_speedup(rows, i), 1, cell[3], 160);
     rs_fmt_ratio(rs_ladder_cumulative_speedup(rows, i), 1, cell[4], 160);
     snprintf(cell[5], 160, "%.1f", r->gbps);
-    snprintf(cell[6], 160, "%.1f%%", r->pct_peak);
+    double ceil = 0.0;
+    const rs_ceiling c = rs_result_ceiling(r, &ceil);
+    snprintf(cell[6], 160, "%.1f%%%s%s", c != RS_CEIL_NONE ? rs_result_pct_ceiling(r) : r->pct_peak,
+             c != RS_CEIL_NONE ? " " : "", rs_ceiling_label(c));
     if (r->energy.valid) rs_fmt_j_per_gb(r->energy.j_per_gb, cell[JGB], 160);
     snprintf(cell[8], 160, "%s%s", r->correct ? "yes" : "WRONG",
              rs_variant_has(r->req.variant, RS_VF_RACY) ? " (race)" : "");
@@ -126,8 +132,9 @@ static void table(rs_writer *w, const rs_row *rows, int n)
 static void chart(FILE *f, const rs_row *rows, int n)
 {
     const rs_doc d = {f, 1};
-    const rs_row *first = first_ok(rows, n);
-    const double lim = first->result.device.measured_gbps;
+    const rs_result *first = NULL;
+    const rs_ceiling c = rs_rows_ceiling(rows, n, &first);
+    const double lim = rs_rows_limit(rows, n);
     double top = lim;
     int shown = 0;
     for (int i = 0; i < n; i++)
@@ -160,8 +167,8 @@ static void chart(FILE *f, const rs_row *rows, int n)
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"4\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c33\" "
                 "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" fill=\"#c33\" "
-                "text-anchor=\"end\">the streaming read, %.0f GB/s</text>\n",
-                x, x, h - 22, x, h - 6, lim);
+                "text-anchor=\"end\">%s, %.0f GB/s</text>\n",
+                x, x, h - 22, x, h - 6, rs_ceiling_phrase(c), lim);
     fputs("</svg>\n", f);
 }
 

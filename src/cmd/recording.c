@@ -96,6 +96,7 @@ static cJSON *config_json(const rs_rec_config *c, const config_facts *f, int k)
     cJSON_AddNumberToObject(o, "n_min", (double)c->n_lo);
     cJSON_AddNumberToObject(o, "n_max", (double)c->n_hi);
     cJSON_AddNumberToObject(o, "block", c->req.block);
+    cJSON_AddStringToObject(o, "cache", rs_cache_name(c->req.cache));
     cJSON_AddStringToObject(o, "finish", rs_finish_name(c->req.finish));
     cJSON_AddNumberToObject(o, "reps", c->req.reps);
     cJSON_AddStringToObject(o, "input", rs_dist_name(c->req.dist));
@@ -117,20 +118,21 @@ static void print_table(FILE *out, const char *path, const rs_recording *rec,
     fprintf(out, "%s: %d configuration%s, %d row%s, %d check%s, recorded on %s\n", path, n,
             n == 1 ? "" : "s", rec->count, rec->count == 1 ? "" : "s", rec->check_count,
             rec->check_count == 1 ? "" : "s", rec->has_device ? dev : "no GPU");
-    fprintf(out, "%3s  %-7s %-8s %-7s %-13s %5s  %-11s %4s %-8s %-8s %4s %4s %6s %6s %6s  %s\n",
-            "#", "command", "type", "op", "n", "block", "finish", "reps", "input", "counters",
-            "gpus", "rows", "stalls", "energy", "checks", "variants");
+    fprintf(out, "%3s  %-7s %-8s %-7s %-13s %5s %-5s %-11s %4s %-8s %-8s %4s %4s %6s %6s %6s  %s\n",
+            "#", "command", "type", "op", "n", "block", "cache", "finish", "reps", "input",
+            "counters", "gpus", "rows", "stalls", "energy", "checks", "variants");
     for (int k = 0; k < n; k++) {
         config_facts f;
         facts(rec, &c[k], &f);
         char gpus[16];
         snprintf(gpus, sizeof gpus, c[k].gpus == 1 ? "1" : c[k].gpus ? "1,%u" : "1,all", c[k].gpus);
-        fprintf(out,
-                "%3d  %-7s %-8s %-7s %-13s %5u  %-11s %4u %-8s %-8s %4s %4d %6d %6d %6d  %s%s%s\n",
-                k + 1, c[k].command, rs_dtype_name(c[k].req.type), rs_op_name(c[k].req.op), f.sizes,
-                c[k].req.block, rs_finish_name(c[k].req.finish), c[k].req.reps,
-                rs_dist_name(c[k].req.dist), c[k].req.metrics, gpus, f.rows, f.stalls, f.energy,
-                f.checks, f.vars, f.kernels[0] ? "; kernels " : "", f.kernels);
+        fprintf(
+            out,
+            "%3d  %-7s %-8s %-7s %-13s %5u %-5s %-11s %4u %-8s %-8s %4s %4d %6d %6d %6d  %s%s%s\n",
+            k + 1, c[k].command, rs_dtype_name(c[k].req.type), rs_op_name(c[k].req.op), f.sizes,
+            c[k].req.block, rs_cache_name(c[k].req.cache), rs_finish_name(c[k].req.finish),
+            c[k].req.reps, rs_dist_name(c[k].req.dist), c[k].req.metrics, gpus, f.rows, f.stalls,
+            f.energy, f.checks, f.vars, f.kernels[0] ? "; kernels " : "", f.kernels);
     }
     fprintf(out,
             "replay one: redscope --replay %s (R lists these), or run, ladder or sweep with "
@@ -213,9 +215,9 @@ int rs_cmd_recording(rs_cli *cli)
         free(s);
         cJSON_Delete(arr);
     } else {
-        fprintf(out,
-                "config,command,variants,type,op,n_min,n_max,block,finish,reps,input,metrics,rows,"
-                "stall_views,energy_rows,checks,gpus,kernels\n");
+        fprintf(out, "config,command,variants,type,op,n_min,n_max,block,cache,finish,reps,input,"
+                     "metrics,rows,"
+                     "stall_views,energy_rows,checks,gpus,kernels\n");
         for (int k = 0; k < n; k++) {
             config_facts f;
             facts(&rec, &c[k], &f);
@@ -223,11 +225,12 @@ int rs_cmd_recording(rs_cli *cli)
             fputs(c[k].command, out); /* run, ladder or sweep (checked on load) */
             fprintf(out, ",");
             rs_csv_field(out, f.vars);
-            fprintf(out, ",%s,%s,%llu,%llu,%u,%s,%u,%s,%s,%d,%d,%d,%d,%u,",
+            fprintf(out, ",%s,%s,%llu,%llu,%u,%s,%s,%u,%s,%s,%d,%d,%d,%d,%u,",
                     rs_dtype_name(c[k].req.type), rs_op_name(c[k].req.op),
                     (unsigned long long)c[k].n_lo, (unsigned long long)c[k].n_hi, c[k].req.block,
-                    rs_finish_name(c[k].req.finish), c[k].req.reps, rs_dist_name(c[k].req.dist),
-                    c[k].req.metrics, f.rows, f.stalls, f.energy, f.checks, c[k].gpus);
+                    rs_cache_name(c[k].req.cache), rs_finish_name(c[k].req.finish), c[k].req.reps,
+                    rs_dist_name(c[k].req.dist), c[k].req.metrics, f.rows, f.stalls, f.energy,
+                    f.checks, c[k].gpus);
             rs_csv_field(out, f.kernels);
             fprintf(out, "\n");
         }

@@ -109,6 +109,11 @@ const char *rs_ceiling_label(rs_ceiling c)
     return c == RS_CEIL_DRAM ? "DRAM" : c == RS_CEIL_L2 ? "L2" : "";
 }
 
+const char *rs_ceiling_phrase(rs_ceiling c)
+{
+    return c == RS_CEIL_L2 ? "the L2 read" : "the streaming read";
+}
+
 double rs_result_pct_ceiling(const rs_result *r)
 {
     double ceil = 0.0;

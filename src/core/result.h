@@ -197,6 +197,8 @@ rs_ceiling rs_result_ceiling(const rs_result *r, double *gbps);
 const char *rs_ceiling_key(rs_ceiling c);
 /* "DRAM", "L2" or "": its name on screens and in tables. */
 const char *rs_ceiling_label(rs_ceiling c);
+/* Its name in a sentence: "the streaming read" (DRAM) or "the L2 read". */
+const char *rs_ceiling_phrase(rs_ceiling c);
 /* r's GB/s as a share of its ceiling in percent (0 without one). */
 double rs_result_pct_ceiling(const rs_result *r);
 /* 1 when each GPU's share of r's input fits in the L2 it ran on. */

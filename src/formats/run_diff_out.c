@@ -23,8 +23,9 @@ void rs_diff_config_label(const rs_row *r, char *buf, size_t len)
     char n[32], name[96];
     rs_format_size(r->result.req.n, n, sizeof n);
     rs_text_safe(rs_request_name(&r->result.req), 0, name, sizeof name);
-    snprintf(buf, len, "%s %s %s %s b%u", name, rs_dtype_name(r->result.req.type),
-             rs_op_name(r->result.req.op), n, r->result.req.block);
+    snprintf(buf, len, "%s %s %s %s b%u%s", name, rs_dtype_name(r->result.req.type),
+             rs_op_name(r->result.req.op), n, r->result.req.block,
+             r->result.req.cache == RS_CACHE_WARM ? " warm" : "");
 }
 
 /* "bank ld x0.50, DRAM wr x1.30": each counter by its column title, or
@@ -83,7 +84,9 @@ static int same_settings(const rs_diff_pair *p, int n, int i, int want_a)
     int k = 1;
     while (i + k < n && !(want_a ? p[i + k].b : p[i + k].a)) {
         const rs_request *q = &side(&p[i + k])->result.req;
-        if (q->type != r->type || q->op != r->op || q->n != r->n || q->block != r->block) break;
+        if (q->type != r->type || q->op != r->op || q->n != r->n || q->block != r->block ||
+            q->cache != r->cache)
+            break;
         k++;
     }
     return k;
@@ -112,8 +115,9 @@ static void print_one_side(FILE *f, const rs_diff_pair *p, int n, int want_a, co
             }
             if (same > 4) snprintf(names, sizeof names, "%d variants", same);
             rs_format_size(r->n, sz, sizeof sz);
-            fprintf(f, "%s %s at %s %s %s b%u", groups > 1 ? ";" : "", names,
-                    rs_dtype_name(r->type), rs_op_name(r->op), sz, r->block);
+            fprintf(f, "%s %s at %s %s %s b%u%s", groups > 1 ? ";" : "", names,
+                    rs_dtype_name(r->type), rs_op_name(r->op), sz, r->block,
+                    r->cache == RS_CACHE_WARM ? " warm" : "");
         }
         i += same - 1;
     }
@@ -162,9 +166,9 @@ void rs_diff_print_table(FILE *f, const char *name_a, const char *name_b, const 
                 both, faster, slower, both - faster - slower - failed,
                 failed ? ", some failed" : "");
     else
-        fprintf(f,
-                "\nnothing in both: no configuration (variant, type, operation, n, block, input) "
-                "of A is in B\n");
+        fprintf(f, "\nnothing in both: no configuration (variant, type, operation, n, block, "
+                   "cache, input) "
+                   "of A is in B\n");
     print_one_side(f, p, n, 1, "A", pa);
     print_one_side(f, p, n, 0, "B", pb);
 }
@@ -178,8 +182,9 @@ static void csv_pair(FILE *f, const rs_diff_pair *p)
         rs_csv_field(f, rs_request_name(&r->result.req));
     else
         fputs(rs_request_name(&r->result.req), f);
-    fprintf(f, ",%s,%s,%llu,%u,", rs_dtype_name(r->result.req.type), rs_op_name(r->result.req.op),
-            (unsigned long long)r->result.req.n, r->result.req.block);
+    fprintf(f, ",%s,%s,%llu,%u,%s,", rs_dtype_name(r->result.req.type),
+            rs_op_name(r->result.req.op), (unsigned long long)r->result.req.n, r->result.req.block,
+            rs_cache_name(r->result.req.cache));
     const rs_result *ra = p->a && p->a->status == RS_OK ? &p->a->result : NULL;
     const rs_result *rb = p->b && p->b->status == RS_OK ? &p->b->result : NULL;
     if (ra) fprintf(f, "%.6g,%.6g,%.6g", ra->t_median_ms, ra->t_min_ms, ra->t_max_ms);
@@ -224,6 +229,7 @@ static cJSON *json_pair(const rs_diff_pair *p)
     cJSON_AddStringToObject(o, "op", rs_op_name(r->result.req.op));
     cJSON_AddNumberToObject(o, "n", (double)r->result.req.n);
     cJSON_AddNumberToObject(o, "block", r->result.req.block);
+    cJSON_AddStringToObject(o, "cache", rs_cache_name(r->result.req.cache));
     cJSON_AddItemToObject(o, "a", json_side(p->a));
     cJSON_AddItemToObject(o, "b", json_side(p->b));
     cJSON_AddStringToObject(o, "verdict",
@@ -260,7 +266,7 @@ static cJSON *json_pair(const rs_diff_pair *p)
 void rs_diff_print_data(FILE *f, rs_format fmt, const rs_diff_pair *p, int n)
 {
     if (fmt == RS_FMT_CSV) {
-        fprintf(f, "variant,type,op,n,block,a_time_median_ms,a_time_min_ms,a_time_max_ms,"
+        fprintf(f, "variant,type,op,n,block,cache,a_time_median_ms,a_time_min_ms,a_time_max_ms,"
                    "b_time_median_ms,b_time_min_ms,b_time_max_ms,a_correct,b_correct,speedup,"
                    "change_pct,verdict,counters_moved\n");
         for (int i = 0; i < n; i++) csv_pair(f, &p[i]);

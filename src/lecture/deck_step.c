@@ -132,9 +132,12 @@ static void answer_part(const rs_deck *d, int row, const rs_result *base, const 
         if (it) snprintf(it->label, sizeof it->label, "against %s", blabel);
     }
     char bw[32];
-    if (r->pct_measured > 0.0)
-        snprintf(line, sizeof line, "%s GB/s, %.0f%% of the streaming read (%.0f%% of peak).",
-                 rs_fmt_gbps(r->gbps, bw, sizeof bw), r->pct_measured, r->pct_peak);
+    double ceil = 0.0;
+    const rs_ceiling c = rs_result_ceiling(r, &ceil);
+    if (c != RS_CEIL_NONE)
+        snprintf(line, sizeof line, "%s GB/s, %.0f%% of %s (%.0f%% of peak).",
+                 rs_fmt_gbps(r->gbps, bw, sizeof bw), rs_result_pct_ceiling(r),
+                 rs_ceiling_phrase(c), r->pct_peak);
     else
         snprintf(line, sizeof line, "%s GB/s, %.1f%% of peak.", rs_fmt_gbps(r->gbps, bw, sizeof bw),
                  r->pct_peak);

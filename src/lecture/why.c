@@ -126,6 +126,40 @@ static void say_time(sentences *s, const rs_result *cur, const rs_result *base, 
     }
 }
 
+/* What the cache state does to this run: warm, what the L2 held (the
+ * DRAM's bytes and the L2's hits where counted), or that the input
+ * outgrew it; and which steps warm helps. */
+static void say_cache(sentences *s, const rs_result *cur)
+{
+    if (cur->req.cache != RS_CACHE_WARM || cur->req.variant == RS_V_CPU) return;
+    char in[32], l2[32], dram[32];
+    const double bytes = rs_result_input_bytes(cur);
+    rs_fmt_bytes(bytes, in, sizeof in);
+    rs_fmt_bytes((double)cur->device.l2_bytes, l2, sizeof l2);
+    if (!rs_result_fits_l2(cur)) {
+        if (cur->device.l2_bytes)
+            say(s,
+                "Warm, but the input (%s) outgrows the %s L2: it streams from DRAM as it "
+                "does cold, and the DRAM read is its limit.",
+                in, l2);
+        return;
+    }
+    if (has(cur, RS_M_DRAM_READ) && bytes > 0.0) {
+        rs_fmt_bytes(val(cur, RS_M_DRAM_READ), dram, sizeof dram);
+        say(s,
+            "Warm: the input (%s) was read into the %s L2 just before; this run read %s from "
+            "DRAM (%.1f%% of it), the L2 served the rest.",
+            in, l2, dram, 100.0 * val(cur, RS_M_DRAM_READ) / bytes);
+    } else {
+        say(s, "Warm: the input (%s) was read into the %s L2 just before each run.", in, l2);
+    }
+    if (has(cur, RS_M_L2_HIT_RATE))
+        say(s, "The L2 held %.1f%% of the sectors the kernels read.", val(cur, RS_M_L2_HIT_RATE));
+    say(s, "Warm helps a step as far as DRAM limited it: the first steps wait on instructions "
+           "and shared memory and gain little; from first_add on they wait on global loads and "
+           "gain most, until the launch and the finish are what is left.");
+}
+
 static void say_correctness(sentences *s, const rs_result *cur)
 {
     if (cur->correct) return;
@@ -191,16 +225,18 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
             say(s, "Divergent branches: %.0f.", val(cur, RS_M_DIVERGENT_BRANCHES));
     }
     const int g = cur->multi.gpus > 1 ? cur->multi.gpus : 1; /* % of all G GPUs' reads */
-    if ((v == RS_V_VECTORIZED || v == RS_V_CUB || v == RS_V_THRUST) && cur->pct_measured > 0.0 &&
-        g == 1)
-        say(s, "%.0f GB/s is %.0f%% of the %.0f GB/s a plain streaming read reaches here.",
-            cur->gbps, cur->pct_measured, cur->device.measured_gbps);
-    else if ((v == RS_V_VECTORIZED || v == RS_V_CUB) && cur->pct_measured > 0.0)
+    double ceil = 0.0;
+    const rs_ceiling c = rs_result_ceiling(cur, &ceil);
+    const char *plain = c == RS_CEIL_L2 ? "plain read of data in the L2" : "plain streaming read";
+    const double pct = rs_result_pct_ceiling(cur);
+    if ((v == RS_V_VECTORIZED || v == RS_V_CUB || v == RS_V_THRUST) && pct > 0.0 && g == 1)
+        say(s, "%.0f GB/s is %.0f%% of the %.0f GB/s a %s reaches here.", cur->gbps, pct, ceil,
+            plain);
+    else if ((v == RS_V_VECTORIZED || v == RS_V_CUB) && pct > 0.0)
         say(s,
-            "%.0f GB/s is %.0f%% of the %.0f GB/s that %d GPUs' plain streaming reads reach "
-            "together (%.0f GB/s each).",
-            cur->gbps, cur->pct_measured, g * cur->device.measured_gbps, g,
-            cur->device.measured_gbps);
+            "%.0f GB/s is %.0f%% of the %.0f GB/s that %d GPUs' %ss reach together (%.0f GB/s "
+            "each).",
+            cur->gbps, pct, ceil, g, plain, ceil / g);
     if (v == RS_V_THRUST && has(cur, RS_M_DURATION) && cur->t_median_ms > 0.0) {
         char k[32], t[32], rest[32];
         const double kernel_ms = val(cur, RS_M_DURATION) / 1e6;
@@ -346,6 +382,7 @@ int rs_why_some(const rs_result *cur, const rs_result *base, const char *base_la
     say_correctness(&s, cur);
     s.group = RS_WHY_TIME;
     say_time(&s, cur, base, label);
+    say_cache(&s, cur);
     s.group = RS_WHY_STORY;
     say_special(&s, cur, base);
     /* a step's story is what it changes from the step before: told against

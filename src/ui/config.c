@@ -64,6 +64,13 @@ void ui_step_setting(ui_app *a, ui_action act, int d)
         c->dist = (rs_dist)wrap((int)c->dist, d, RS_DIST_COUNT);
         ui_status(a, R_GOOD, "input %s", rs_dist_name(c->dist));
         break;
+    case UI_ACT_CACHE:
+        c->cache = (rs_cache)wrap((int)c->cache, d, RS_CACHE_COUNT);
+        ui_status(a, R_GOOD, "cache %s: %s", rs_cache_name(c->cache),
+                  c->cache == RS_CACHE_WARM
+                      ? "the input read into the L2 before each run (held against the L2 read)"
+                      : "the L2 flushed before each run (held against the DRAM read)");
+        break;
     case UI_ACT_BLOCK: step_block(a, d); break;
     case UI_ACT_METRICS: step_metrics(a, d); break;
     default: break;

@@ -159,7 +159,7 @@ static void draw_config(const ui_app *a, ui_rect r)
                  rs_request_equal(&x, &y) ? "" : " (changed)");
     }
     ui_box(r, title, R_TITLE);
-    char n[32], ept[24], block[24], reps[24], seed[40];
+    char n[32], ept[24], block[24], reps[24], input[48], cache[24];
     rs_format_size(a->cfg.n, n, sizeof n);
     if (a->cfg.ept)
         snprintf(ept, sizeof ept, "%u/thread", a->cfg.ept);
@@ -167,7 +167,9 @@ static void draw_config(const ui_app *a, ui_rect r)
         snprintf(ept, sizeof ept, "ept auto");
     snprintf(block, sizeof block, "block %u", a->cfg.block);
     snprintf(reps, sizeof reps, "%u rep%s", a->cfg.reps, a->cfg.reps == 1 ? "" : "s");
-    snprintf(seed, sizeof seed, "seed %llu", (unsigned long long)a->cfg.seed);
+    snprintf(input, sizeof input, "%s, seed %llu", rs_dist_name(a->cfg.dist),
+             (unsigned long long)a->cfg.seed);
+    snprintf(cache, sizeof cache, "cache %s", rs_cache_name(a->cfg.cache));
     const int w = r.w - 2, x = r.x + 1, half = w / 2;
     const struct {
         const char *key, *value;
@@ -180,8 +182,8 @@ static void draw_config(const ui_app *a, ui_rect r)
         {"f", rs_finish_name(a->cfg.finish)},
         {"r", reps},
         {"m", a->cfg.metrics},
-        {"i", rs_dist_name(a->cfg.dist)},
-        {"", seed},
+        {"i", input},
+        {"l", cache},
     };
     for (int k = 0; k < 10; k++) {
         const int y = r.y + 1 + k / 2, cx = x + (k % 2 ? half : 0), cw = k % 2 ? w - half : half;
@@ -227,7 +229,8 @@ static void draw_verdict_line(const ui_app *a, ui_rect r, const rs_result *res)
     ui_put(r.y + 1, x + used + 2, w - used - 2, res->correct ? R_GOOD : R_BAD, verdict);
 }
 
-/* GB/s with a bar against the peak; the CPU, or a device without a known
+/* GB/s with a bar against the measured ceiling of its cache state (the
+ * peak where none was measured); the CPU, or a device without a known
  * peak, has no bar and no percentage. */
 static void draw_bandwidth_line(ui_rect r, const rs_result *res)
 {
@@ -240,11 +243,17 @@ static void draw_bandwidth_line(ui_rect r, const rs_result *res)
                res->req.variant == RS_V_CPU ? "one host thread reading memory" : "");
         return;
     }
-    char pct[48];
+    char pct[64];
     const int g = res->multi.gpus > 1 ? res->multi.gpus : 1; /* of all the GPUs' peaks */
-    snprintf(pct, sizeof pct, " %.1f%% of %.0f", res->pct_peak, g * res->device.peak_gbps);
+    double ceil = 0.0;
+    const rs_ceiling c = rs_result_ceiling(res, &ceil);
+    const double share = c != RS_CEIL_NONE ? rs_result_pct_ceiling(res) : res->pct_peak;
+    if (c != RS_CEIL_NONE) /* the measured limit of the state it ran in, named */
+        snprintf(pct, sizeof pct, " %.1f%% of %s read %.0f", share, rs_ceiling_label(c), ceil);
+    else
+        snprintf(pct, sizeof pct, " %.1f%% of peak %.0f", share, g * res->device.peak_gbps);
     const int barw = w - label - ui_width(pct);
-    if (barw > 3) ui_bar(r.y + 2, x + label, barw, res->pct_peak / 100.0, R_BAR);
+    if (barw > 3) ui_bar(r.y + 2, x + label, barw, share / 100.0, R_BAR);
     ui_put(r.y + 2, x + label + (barw > 3 ? barw : 0), w - label, R_NORMAL, pct);
 }
 

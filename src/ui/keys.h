@@ -28,6 +28,7 @@ typedef enum {
     UI_ACT_REPS,
     UI_ACT_METRICS,
     UI_ACT_INPUT,
+    UI_ACT_CACHE, /* l: cold or warm */
     UI_ACT_SCROLL_UP,
     UI_ACT_SCROLL_DOWN,
     UI_ACT_COUNTERS_UP,

@@ -210,12 +210,15 @@ static void draw_limit_note(const ui_app *a, int y, int x, int w, int rows, doub
 {
     char text[640], lines[5][256];
     int o = 0;
+    const rs_result *first = NULL;
+    const rs_ceiling c = rs_rows_ceiling(a->lad->rows, a->lad->done, &first);
     if (limit > 0.0)
         o = snprintf(text, sizeof text,
-                     "%s the streaming read: %.0f GB/s, measured with these runs; %s is each "
+                     "%s %s: %.0f GB/s, measured with these runs%s; %s is each "
                      "row's share of it (above 100%%: the step read faster), or of G times it "
                      "over G GPUs (theoretical peak %.0f).",
-                     ui_theme_utf8() ? "\xe2\x94\x82" : "|", limit, col ? col : "the bar",
+                     ui_theme_utf8() ? "\xe2\x94\x82" : "|", rs_ceiling_phrase(c), limit,
+                     c == RS_CEIL_L2 ? " (warm: the input in the L2)" : "", col ? col : "the bar",
                      a->dev.peak_gbps);
     else
         o = snprintf(text, sizeof text,

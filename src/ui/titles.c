@@ -24,6 +24,8 @@ static void title_of(const rs_request *r, const char *lead, const char *f, const
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
                  r->gpus ? " %s %u GPUs %s" : " %s every GPU%.0u %s", sep, r->gpus,
                  rs_cross_name(r->cross));
+    if (r->cache == RS_CACHE_WARM)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s cache warm", sep);
     if (r->dist != RS_DIST_RANDOM)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " %s input %s", sep,
                  rs_dist_name(r->dist));

@@ -114,6 +114,7 @@ static int action(ui_app *a, ui_action act)
     case UI_ACT_BLOCK:
     case UI_ACT_FINISH:
     case UI_ACT_METRICS:
+    case UI_ACT_CACHE:
     case UI_ACT_INPUT: ui_step_setting(a, act, +1); break;
     case UI_ACT_TYPE_BACK: ui_step_setting(a, UI_ACT_TYPE, -1); break;
     case UI_ACT_OP_BACK: ui_step_setting(a, UI_ACT_OP, -1); break;
