@@ -202,6 +202,26 @@ static void say_against_time(sentences *s, const rs_result *cur, const rs_result
     }
 }
 
+/* The library steps and the last own step against the measured ceiling
+ * of their cache state (of all G GPUs' reads over several). */
+static void say_ceiling(sentences *s, const rs_result *cur)
+{
+    const rs_variant v = cur->req.variant;
+    const int g = cur->multi.gpus > 1 ? cur->multi.gpus : 1;
+    double ceil = 0.0;
+    const rs_ceiling c = rs_result_ceiling(cur, &ceil);
+    const char *plain = c == RS_CEIL_L2 ? "plain read of data in the L2" : "plain streaming read";
+    const double pct = rs_result_pct_ceiling(cur);
+    if ((v == RS_V_VECTORIZED || v == RS_V_CUB || v == RS_V_THRUST) && pct > 0.0 && g == 1)
+        say(s, "%.0f GB/s is %.0f%% of the %.0f GB/s a %s reaches here.", cur->gbps, pct, ceil,
+            plain);
+    else if ((v == RS_V_VECTORIZED || v == RS_V_CUB) && pct > 0.0)
+        say(s,
+            "%.0f GB/s is %.0f%% of the %.0f GB/s that %d GPUs' %ss reach together (%.0f GB/s "
+            "each).",
+            cur->gbps, pct, ceil, g, plain, ceil / g);
+}
+
 static void say_special(sentences *s, const rs_result *cur, const rs_result *base)
 {
     const rs_variant v = cur->req.variant;
@@ -224,19 +244,7 @@ static void say_special(sentences *s, const rs_result *cur, const rs_result *bas
         else
             say(s, "Divergent branches: %.0f.", val(cur, RS_M_DIVERGENT_BRANCHES));
     }
-    const int g = cur->multi.gpus > 1 ? cur->multi.gpus : 1; /* % of all G GPUs' reads */
-    double ceil = 0.0;
-    const rs_ceiling c = rs_result_ceiling(cur, &ceil);
-    const char *plain = c == RS_CEIL_L2 ? "plain read of data in the L2" : "plain streaming read";
-    const double pct = rs_result_pct_ceiling(cur);
-    if ((v == RS_V_VECTORIZED || v == RS_V_CUB || v == RS_V_THRUST) && pct > 0.0 && g == 1)
-        say(s, "%.0f GB/s is %.0f%% of the %.0f GB/s a %s reaches here.", cur->gbps, pct, ceil,
-            plain);
-    else if ((v == RS_V_VECTORIZED || v == RS_V_CUB) && pct > 0.0)
-        say(s,
-            "%.0f GB/s is %.0f%% of the %.0f GB/s that %d GPUs' %ss reach together (%.0f GB/s "
-            "each).",
-            cur->gbps, pct, ceil, g, plain, ceil / g);
+    say_ceiling(s, cur);
     if (v == RS_V_THRUST && has(cur, RS_M_DURATION) && cur->t_median_ms > 0.0) {
         char k[32], t[32], rest[32];
         const double kernel_ms = val(cur, RS_M_DURATION) / 1e6;

@@ -87,7 +87,7 @@ const ui_binding ui_bindings[] = {
     {'l', 0, "l", "cache",
      "cache state: cold (the L2 flushed before each run) or warm (the input read into the L2 "
      "just before)",
-     UI_ACT_CACHE, EXP | LAD | SWP | PST, 0},
+     UI_ACT_CACHE, EXP | LAD, 0},
     {'G', 0, "G", "gpus",
      "next GPU count: a run splits n over GPUs 0..N-1 and combines their partials (c picks "
      "how); the counters shown are GPU 0's",

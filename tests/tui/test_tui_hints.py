@@ -282,7 +282,7 @@ def peak_note():
         t.wait_for("REPLAY")
         t.keys("P")
         t.wait_for("speed-of-light")
-        t.keys("Down", "Down", "Down", "Down", "Enter")
+        t.keys(*["Down"] * 6, "Enter")  # the shipped presets in order: speed-of-light 7th
         t.wait_for("n 2^28")
         t.keys("Enter")
         s = t.wait_quiet("not in the recording") or t.screen()

@@ -178,7 +178,7 @@ def titles_agree():
         check("f atomic" in config_panel(s) and "atomic \u00b7" in title
               and "finish auto" not in title and "no finish step" in title,
               "atomic's title says it has no finish step, not 'finish auto' beside 'f atomic'", s)
-        t.keys("P", "Down", "Down", "Enter", "L", "Enter")
+        t.keys("P", "Down", "Down", "Down", "Enter", "L", "Enter")  # harris-2007
         s = t.wait_for("multi_element") or t.screen()
         title = s.splitlines()[1]
         check("m none" not in s and "counters none" not in title and "counters default" in title
