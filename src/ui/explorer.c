@@ -61,7 +61,13 @@ static void header_text(const ui_app *a, int width, char *text, size_t len)
     const rs_result *shown = a->replay ? ui_result_for(a, (rs_variant)a->sel) : NULL;
     const double meas =
         shown && shown->device.measured_gbps > 0 ? shown->device.measured_gbps : d->measured_gbps;
-    if (meas > 0)
+    /* the L2's read, measured with the result shown (live too: the facts have none) */
+    const rs_result *any = ui_result_for(a, (rs_variant)a->sel);
+    const double l2 = any && any->device.l2_gbps > 0 ? any->device.l2_gbps : d->l2_gbps;
+    if (meas > 0 && l2 > 0)
+        snprintf(items[n] + strlen(items[n]), 192 - strlen(items[n]), " (meas. %.0f, L2 %.0f)",
+                 meas, l2);
+    else if (meas > 0)
         snprintf(items[n] + strlen(items[n]), 192 - strlen(items[n]), " (meas. %.0f)", meas);
     n++;
     snprintf(items[n++], 192, d->sm_count > 0 ? "%d SMs" : "", d->sm_count);
