@@ -201,20 +201,43 @@ if [ "$what" = l2 ]; then
       echo "== sweep --type $t --cache $c --range 2^16..2^26 --reps 50 (exit $?)" >> "$summary"
     done
   done
+  $rs devices --measure --format json > "$logs/devices.json" 2>&1
+  # one launch that only reads the input, warm, per size (tests/lib/l2_read.cu)
+  build-sm90/tests/l2_read curve > "$logs/curve.txt" 2>&1
   python3 - "$logs" >> "$summary" <<'PY'
-import csv, glob, os, sys
-for t in ("int32", "float32", "float64"):
+import csv, json, os, re, sys
+alone = {}
+for line in open(os.path.join(sys.argv[1], "curve.txt")):
+    m = re.match(r"2\^(\d+) int32 \((\d+) bytes\): ([\d.]+) us", line)
+    if m:
+        alone[int(m.group(2))] = float(m.group(3))
+d = json.load(open(os.path.join(sys.argv[1], "devices.json")))[0]
+dram, l2, floor = d["measured_gbps"], d["l2_gbps"], d["floor_launch_ms"] * 1e3
+print(f"ceilings: DRAM read {dram:.0f} GB/s, L2 read {l2:.0f} GB/s, one-launch floor {floor:.1f} µs, "
+      f"L2 {d['l2_bytes'] / 2**20:.0f} MiB")
+OWN = ("multi_element", "warp_shuffle", "vectorized")
+for t, size in (("int32", 4), ("float32", 4), ("float64", 8)):
+    by = {}
     for c in ("cold", "warm"):
         p = os.path.join(sys.argv[1], f"l2-{t}-{c}.csv")
-        rows = list(csv.DictReader(open(p))) if os.path.exists(p) else []
-        by = {}
-        for r in rows:
+        for r in (csv.DictReader(open(p)) if os.path.exists(p) else []):
             if r["status"] == "0":
-                by.setdefault(int(r["n"]), {})[r["variant"]] = (float(r["time_median_ms"]) * 1e3, r["pct_ceiling"], r["ceiling"])
-        print(f"-- {t} {c}: n, then µs (% of ceiling) per variant")
-        for n in sorted(by):
-            cells = " ".join(f"{v}={us:.2f}({p}% {ce})" for v, (us, p, ce) in by[n].items())
-            print(f"  2^{n.bit_length()-1} {cells}")
+                by.setdefault(int(r["n"]), {})[(r["variant"], c)] = float(r["time_median_ms"]) * 1e3
+    print(f"\n{t}: µs (GB/s); fastest own = the fastest of {', '.join(OWN)}")
+    print("| n | MiB | vectorized cold | cub cold | fastest own warm | cub warm | own warm / cub warm "
+          "| own warm % of its ceiling | read alone, warm | own warm / read alone |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n in sorted(by):
+        x, b = by[n], n * size
+        own = min((x[(v, "warm")], v) for v in OWN if (v, "warm") in x)
+        g = lambda us: f"{us:.2f} ({b / us / 1e3:.0f})"
+        ceil = l2 if b <= d["l2_bytes"] else dram  # warm: the L2 read where it fits
+        ra = alone.get(b)
+        ratio = f"{own[0] / ra:.2f}" if ra else "-"
+        print(f"| 2^{n.bit_length() - 1} | {b / 2**20:g} | {g(x[('vectorized', 'cold')])} | "
+              f"{g(x[('cub', 'cold')])} | {g(own[0])} {own[1]} | {g(x[('cub', 'warm')])} | "
+              f"{x[('cub', 'warm')] / own[0]:.2f} | {100 * b / own[0] / 1e3 / ceil:.0f}% "
+              f"{'L2' if ceil == l2 else 'DRAM'} | {g(ra) if ra else '-'} | {ratio} |")
 PY
   cp "$summary" "$OUT/summary.txt"
 fi
