@@ -38,7 +38,7 @@ const rs_story rs_stories[] = {
     {RS_V_COOPERATIVE_GROUPS, RS_M_WARP_INST, RS_M_WARP_INST, 0,
      ": cg::reduce does the same exchange as hand-written shuffles."},
     {RS_V_VECTORIZED, RS_M_DRAM_PCT, RS_M_DRAM_PCT, +1,
-     " of the peak the DRAM sustains (its own counter): 16-byte loads, eight in flight per thread, "
+     " of the peak the DRAM sustains (its own counter): 16-byte loads, four in flight per thread, "
      "one launch."},
     {RS_V_THRUST, RS_M_DURATION, RS_M_DURATION, 0,
      ": its kernels are CUB's and run about as long; the time it adds is its own work around "

@@ -91,29 +91,20 @@ __global__ void k_vectorized(const T *__restrict__ in, unsigned long long n, Fin
     const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long nthreads = (unsigned long long)gridDim.x * blockDim.x;
     // rs:key vectorized
-    // Scalar head up to a 16-byte boundary, 16-byte loads eight at a time, the
-    // last up to seven the same way (every load issued before any is used: one
-    // trip to memory each, where the last ones one by one took a trip each), a
-    // scalar tail.
+    // Scalar head up to a 16-byte boundary, 16-byte loads four at a time, scalar tail.
     const unsigned long long mis = (reinterpret_cast<uintptr_t>(in) & 15u) / sizeof(T);
     const unsigned long long head = mis ? min(n, V - mis) : 0;
     if (tid < head) v = op(v, to_acc<A>(in[tid]));
     const uint4 *vin = reinterpret_cast<const uint4 *>(in + head);
     const unsigned long long nvec = (n - head) / V;
     unsigned long long i = tid;
-    uint4 u[8];
-    for (; i + 7 * nthreads < nvec; i += 8 * nthreads) {
-#pragma unroll
-        for (unsigned k = 0; k < 8; k++) u[k] = __ldg(vin + i + k * nthreads);
-#pragma unroll
-        for (unsigned k = 0; k < 8; k++) v = op(v, vec_reduce<T, A, Op>(u[k]));
+    for (; i + 3 * nthreads < nvec; i += 4 * nthreads) {
+        const uint4 a = __ldg(vin + i), b = __ldg(vin + i + nthreads);
+        const uint4 c = __ldg(vin + i + 2 * nthreads), d = __ldg(vin + i + 3 * nthreads);
+        v = op(v, op(op(vec_reduce<T, A, Op>(a), vec_reduce<T, A, Op>(b)),
+                     op(vec_reduce<T, A, Op>(c), vec_reduce<T, A, Op>(d))));
     }
-#pragma unroll
-    for (unsigned k = 0; k < 7; k++)
-        if (i + k * nthreads < nvec) u[k] = __ldg(vin + i + k * nthreads);
-#pragma unroll
-    for (unsigned k = 0; k < 7; k++)
-        if (i + k * nthreads < nvec) v = op(v, vec_reduce<T, A, Op>(u[k]));
+    for (; i < nvec; i += nthreads) v = op(v, vec_reduce<T, A, Op>(__ldg(vin + i)));
     const unsigned long long tail = head + nvec * V;
     if (tid < n - tail) v = op(v, to_acc<A>(in[tail + tid]));
     v = block_reduce<A, Op>(v);
