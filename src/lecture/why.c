@@ -366,8 +366,13 @@ static void say_energy(sentences *s, const rs_result *cur, const rs_result *base
     rs_fmt_j_per_gb(b->j_per_gb, was, sizeof was);
     rs_fmt_change(b->j_per_gb, e->j_per_gb, 1, dj, sizeof dj);
     rs_fmt_change(b->rep_ms, e->rep_ms, 1, dt, sizeof dt);
-    say(s, "Against %s: J/GB %s %s %s (%s), time %s, power %.0f W %s %.0f W.", label, was,
-        rs_sym(RS_SYM_ARROW), g, dj, dt, b->watts, rs_sym(RS_SYM_ARROW), e->watts);
+    /* a pinned result of the other cache state: energy per GB warm against cold */
+    const char *state = base->req.cache != cur->req.cache ? rs_cache_name(base->req.cache) : "";
+    say(s, "Against %s%s%s: J/GB %s %s %s (%s), time %s, power %.0f W %s %.0f W.", label,
+        *state ? ", " : "", state, was, rs_sym(RS_SYM_ARROW), g, dj, dt, b->watts,
+        rs_sym(RS_SYM_ARROW), e->watts);
+    if (*state && cur->req.cache == RS_CACHE_WARM && e->j_per_gb < b->j_per_gb)
+        say(s, "Warm, the DRAM reads the cold run paid for are gone from the bill.");
     const double power = e->watts / b->watts, energy = e->joules / b->joules;
     if (power > 1.05 && energy < 0.95)
         say(s, "It draws more power, for so much less time that each reduction costs less: "
