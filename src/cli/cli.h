@@ -87,6 +87,17 @@ typedef struct rs_cmd_word {
 } rs_cmd_word;
 #define RS_CMD_WORDS_MAX 4
 
+/* A word a command takes for a field besides the field's own values (a
+ * sweep's --cache both): given, the int at `at` in the command's own
+ * struct is 1, and the request's field keeps what it had (a preset's, or
+ * its default); any other value of the field makes it 0 again. --help
+ * lists the word among the field's values. */
+typedef struct rs_field_word {
+    int field;        /* an rs_field_id */
+    const char *word; /* NULL ends the list */
+    size_t at;        /* offsetof the int in the command's own struct */
+} rs_field_word;
+
 /* An option a command takes its own way, for its --help: its help line
  * and its argument's name (NULL: the option table's), its default left
  * out, or the option hidden (the command reads it as a word). */
@@ -121,6 +132,7 @@ typedef struct rs_command {
     unsigned extras;
     rs_cmd_word words[RS_CMD_WORDS_MAX]; /* ended by one of field 0, extra 0 */
     const rs_cmd_option *options;        /* ended by a NULL name; NULL: none */
+    const rs_field_word *field_words;    /* ended by a NULL word; NULL: none */
     size_t own_size;
     const void *own_init;
     int (*fn)(rs_cli *);

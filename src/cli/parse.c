@@ -330,6 +330,28 @@ static void trim_words(int argc, char **argv)
     }
 }
 
+/* The word command c takes for field id besides the field's values, where
+ * v is one; NULL otherwise. */
+static const rs_field_word *field_word(const rs_command *c, rs_field_id id, const char *v)
+{
+    for (const rs_field_word *w = c ? c->field_words : NULL; v && w && w->word; w++)
+        if (w->field == (int)id && strcmp(w->word, v) == 0) return w;
+    return NULL;
+}
+
+/* A value refused that another command takes as its own word for the
+ * field: the refusal names it ("--cache both" is a sweep's). */
+static void word_elsewhere(const rs_field *f, const char *v, rs_error *err)
+{
+    for (int i = 0; i < rs_command_count; i++) {
+        if (!field_word(rs_commands[i], f->id, v)) continue;
+        const size_t at = strlen(err->msg);
+        snprintf(err->msg + at, sizeof err->msg - at, "; '%s' is %s's alone: redscope %s --%s %s",
+                 v, rs_commands[i]->name, rs_commands[i]->name, f->flag, v);
+        return;
+    }
+}
+
 /* A field into the request, where the command takes it. */
 static rs_status set_field(rs_cli *cli, const rs_field *f, const char *v, rs_error *err)
 {
@@ -345,8 +367,13 @@ static rs_status set_field(rs_cli *cli, const rs_field *f, const char *v, rs_err
     }
     char flag[48]; /* a bad value is named as given: the flag, not the preset key */
     snprintf(flag, sizeof flag, "--%s", f->flag);
-    rs_status st = rs_field_set_as(&cli->req, f, v ? v : f->implied, flag, err);
+    const rs_field_word *word = field_word(c, f->id, v);
     cli->set[f->id] = 1;
+    for (const rs_field_word *w = c->field_words; w && w->word; w++) /* the last value holds */
+        if (w->field == (int)f->id) *(int *)((char *)cli->own + w->at) = w == word;
+    if (word) return RS_OK;
+    rs_status st = rs_field_set_as(&cli->req, f, v ? v : f->implied, flag, err);
+    if (st != RS_OK) word_elsewhere(f, v, err);
     if (st == RS_OK && f->id == RS_F_kernel) st = add_kernel(cli, v, err);
     return st;
 }
@@ -454,6 +481,9 @@ static void usage_field(FILE *f, const rs_command *c, const rs_field *fl)
                  fl->argname, fl->implied ? "]" : "");
     char values[160];
     rs_field_values(fl, values, sizeof values);
+    for (const rs_field_word *w = c->field_words; w && w->word; w++) /* its own words too */
+        if (w->field == (int)fl->id && strlen(values) + strlen(w->word) + 2 < sizeof values)
+            strcat(strcat(values, " "), w->word);
     fprintf(f, "  %-26s %s%s%s", left, field_help(c, fl), values[0] ? ": " : "", values);
     const int own_default = own && (own->flags & RS_HELP_NO_DEFAULT); /* every GPU */
     if (fl->def && *fl->def && !own_default) fprintf(f, " [%s]", fl->def);
