@@ -114,7 +114,7 @@ int rs_cmd_sweep(rs_cli *cli)
     rs_variant vars[RS_VARIANT_COUNT];
     const int nvar = rs_request_variant_list(&cli->req, vars, RS_VARIANT_COUNT);
     rs_sweep s;
-    if (rs_sweep_init(&s, &sizes, vars, nvar, &err) != RS_OK) {
+    if (rs_sweep_init(&s, &sizes, vars, nvar, RS_CACHE_BIT(cli->req.cache), &err) != RS_OK) {
         rs_cli_error("%s", err.msg);
         return err.code;
     }

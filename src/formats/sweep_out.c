@@ -189,7 +189,7 @@ static const char *series_id(const rs_sweep *s, int series)
 static void leads_json(const rs_sweep *s, cJSON *j)
 {
     rs_sweep_lead seg[RS_SWEEP_MAX_SIZES];
-    const int n = rs_sweep_leads(s, seg, RS_SWEEP_MAX_SIZES);
+    const int n = rs_sweep_leads(s, -1, seg, RS_SWEEP_MAX_SIZES);
     cJSON *leads = cJSON_AddArrayToObject(j, "leads");
     cJSON *crossings = cJSON_AddArrayToObject(j, "crossings");
     for (int k = 0; k < n; k++) {

@@ -79,7 +79,7 @@ static void take_row(ui_app *a, const ui_event *ev)
             ev->index2 < 0 || ev->index2 >= a->sweep->data.nvar)
             return;
         *rs_sweep_row(&a->sweep->data, ev->index, ev->index2) = *row;
-        const int pos = ev->index * a->sweep->data.nvar + ev->index2 + 1;
+        const int pos = rs_sweep_index(&a->sweep->data, ev->index, ev->index2) + 1;
         if (pos > a->sweep->data.done) a->sweep->data.done = pos;
         a->sweep->cursor = ev->index;
     } else {

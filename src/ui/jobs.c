@@ -170,7 +170,9 @@ void ui_run_sweep(ui_app *a)
     }
     if (ui_refuse_busy(a)) return;
     rs_sweep_free(&a->sweep->data);
-    if (rs_sweep_init(&a->sweep->data, &sizes, vars, n, &err) != RS_OK) {
+    /* the explorer's cache state (l): the worker's requests are a->cfg's */
+    if (rs_sweep_init(&a->sweep->data, &sizes, vars, n, RS_CACHE_BIT(a->cfg.cache), &err) !=
+        RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);
         return;
     }

@@ -107,7 +107,7 @@ static void check_sweep(const rs_recording *rec, const rs_rec_config *c)
     must(rs_sweep_from_rows(&s, rec->rows + c->first, rec->command + c->first, c->count, &err) ==
          RS_OK);
     must(s.sizes.count >= 1 && s.sizes.count <= RS_SWEEP_MAX_SIZES);
-    must(s.nvar >= 1 && s.nvar <= RS_VARIANT_COUNT);
+    must(s.nvar >= 1 && s.nvar <= RS_SWEEP_MAX_COLS);
     must(s.sizes.n[0] >= c->n_lo && s.sizes.n[s.sizes.count - 1] <= c->n_hi);
     char text[1024];
     must(rs_sweep_crossovers(&s, text, sizeof text) >= 0);

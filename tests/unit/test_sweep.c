@@ -35,7 +35,7 @@ static void make(rs_sweep *s, const char *range)
     rs_sweep_sizes sizes;
     rs_error err;
     CHECK(rs_sweep_parse(range, &sizes, &err) == RS_OK);
-    CHECK(rs_sweep_init(s, &sizes, vars, 2, &err) == RS_OK);
+    CHECK(rs_sweep_init(s, &sizes, vars, 2, RS_CACHE_BIT(RS_CACHE_COLD), &err) == RS_OK);
 }
 
 static void test_crossovers(void)
@@ -298,6 +298,184 @@ static void test_csv(void)
     rs_sweep_free(&s);
 }
 
+/* ---- both cache states: the layout, the bend, the bounds ---------------------------- */
+
+/* A sweep of vars in both states over 2^16..2^28 on a device like an
+ * H200's: 3.7 us a launch, 60 MiB of L2, the DRAM read 4400 GB/s and the
+ * L2's 9000. Each row as measured: gbps from the time, float32. */
+static void both(rs_sweep *s, const rs_variant *v, int nv)
+{
+    rs_sweep_sizes sizes;
+    rs_error err;
+    CHECK(rs_sweep_parse("2^16..2^28", &sizes, &err) == RS_OK);
+    CHECK(rs_sweep_init(s, &sizes, v, nv, RS_CACHE_BOTH, &err) == RS_OK);
+    s->done = s->sizes.count * s->nvar; /* filled by measured() */
+}
+
+static void measured(rs_sweep *s, int i, int k, double us)
+{
+    rs_row *r = rs_sweep_row(s, i, k);
+    memset(r, 0, sizeof *r);
+    r->status = RS_OK;
+    r->result.correct = 1;
+    r->result.req.variant = s->var[k];
+    r->result.req.cache = s->cache[k];
+    r->result.req.type = RS_FLOAT32;
+    r->result.req.n = s->sizes.n[i];
+    r->result.t_median_ms = us * 1e-3;
+    r->result.gbps = 4.0 * (double)s->sizes.n[i] / (us * 1e-6) / 1e9;
+    r->result.device.floor_launch_us = 3.7;
+    r->result.device.l2_bytes = 60ull << 20;
+    r->result.device.measured_gbps = 4400.0;
+    r->result.device.l2_gbps = 9000.0;
+}
+
+static void test_layout(void)
+{
+    const rs_variant v[3] = {RS_V_ATOMIC, RS_V_VECTORIZED, RS_V_CPU};
+    rs_sweep s;
+    both(&s, v, 3);
+    /* cold: the three; warm: the two GPU variants (the CPU has no cache) */
+    CHECK(s.nvar == 5 && s.both && s.cache[2] == RS_CACHE_COLD && s.var[2] == RS_V_CPU);
+    CHECK(s.cache[3] == RS_CACHE_WARM && s.var[3] == RS_V_ATOMIC && s.var[4] == RS_V_VECTORIZED);
+    CHECK(rs_sweep_series_count(&s) == 5); /* the cpu variant is the CPU's series */
+    /* rows: every size cold (3 a size), then every size warm (2 a size) */
+    CHECK(rs_sweep_index(&s, 0, 0) == 0 && rs_sweep_index(&s, 1, 0) == 3);
+    CHECK(rs_sweep_index(&s, 12, 2) == 38 && rs_sweep_index(&s, 0, 3) == 39);
+    CHECK(rs_sweep_index(&s, 12, 4) == 13 * 5 - 1);
+    for (int x = 0; x < s.sizes.count * s.nvar; x++) {
+        int i, k;
+        rs_sweep_at(&s, x, &i, &k);
+        CHECK_MSG(rs_sweep_index(&s, i, k) == x, "%d: (%d, %d)", x, i, k);
+        rs_request base, q;
+        rs_request_defaults(&base);
+        rs_sweep_request(&s, x, &base, &q);
+        CHECK(q.variant == s.var[k] && q.n == s.sizes.n[i] && q.cache == s.cache[k]);
+    }
+    char a[64], b[64];
+    CHECK_STR_EQ(rs_sweep_series_label(&s, 4, a, sizeof a), "vectorized (warm)");
+    CHECK_STR_EQ(rs_sweep_series_label(&s, 2, b, sizeof b), "cpu");
+    int order[RS_SWEEP_MAX_SERIES]; /* side by side: atomic cold, warm, vectorized..., cpu */
+    CHECK(rs_sweep_series_order(&s, order) == 5 && order[0] == 0 && order[1] == 3 &&
+          order[2] == 1 && order[3] == 4 && order[4] == 2);
+    rs_sweep_free(&s);
+    /* one state: the layout as before, size by size */
+    rs_sweep_sizes sizes;
+    rs_error err;
+    CHECK(rs_sweep_parse("2^16..2^18", &sizes, &err) == RS_OK);
+    CHECK(rs_sweep_init(&s, &sizes, v, 3, RS_CACHE_BIT(RS_CACHE_WARM), &err) == RS_OK);
+    CHECK(s.nvar == 3 && !s.both && s.cache[0] == RS_CACHE_WARM && rs_sweep_index(&s, 2, 1) == 7);
+    CHECK_STR_EQ(rs_sweep_series_label(&s, 1, a, sizeof a), "vectorized");
+    rs_sweep_free(&s);
+}
+
+static void test_bend(void)
+{
+    /* rises to its best, falls by exactly a third (not more), then below */
+    const double v[] = {10, 40, 90, 90, 60, 59.9, 80};
+    CHECK(rs_bend_index(v, 7) == 5);
+    CHECK(rs_bend_index(v, 5) == -1); /* 60 is two thirds of 90: no bend yet */
+    /* a dip before the best is no bend; gaps (not measured) are skipped */
+    const double w[] = {50, 20, 0, 100, -1, 30};
+    CHECK(rs_bend_index(w, 6) == 5);
+    CHECK(rs_bend_index(w, 0) == -1 && rs_bend_index((const double[]){0, -1}, 2) == -1);
+    const double flat[] = {1, 2, 3, 4};
+    CHECK(rs_bend_index(flat, 4) == -1);
+    /* over a sweep: warm rises in the L2 and falls past it; cold never bends */
+    const rs_variant var[1] = {RS_V_VECTORIZED};
+    rs_sweep s;
+    both(&s, var, 1);
+    for (int i = 0; i < s.sizes.count; i++) {
+        const double mb = 4.0 * (double)s.sizes.n[i] / 1e6; /* MB of input */
+        measured(&s, i, 0, 0.5 + mb / 4.4); /* 4400 GB/s (4.4 MB a us) cold, 0.5 us more */
+        measured(&s, i, 1, 0.5 + mb / (i <= 7 ? 9.0 : 4.4)); /* warm: the L2's within it */
+    }
+    int best;
+    CHECK(rs_sweep_bend(&s, 0, &best) == -1 && best == 12);
+    const int at = rs_sweep_bend(&s, 1, &best);
+    CHECK_MSG(best == 7 && at == 8, "best %d, bend %d", best, at); /* 2^23 -> 2^24 */
+    rs_sweep_free(&s);
+}
+
+static void test_bounds(void)
+{
+    rs_result r;
+    memset(&r, 0, sizeof r);
+    r.req.variant = RS_V_VECTORIZED;
+    r.req.type = RS_FLOAT32;
+    r.req.n = 1 << 20;
+    r.device.floor_launch_us = 4.0;
+    r.device.l2_bytes = 60ull << 20;
+    r.t_median_ms = 0.006; /* 6 us: within 1.5x of 4 */
+    CHECK(rs_result_bound(&r) == RS_BOUND_LAUNCH);
+    r.t_median_ms = 0.0061;
+    CHECK(rs_result_bound(&r) == RS_BOUND_DRAM); /* cold */
+    r.req.cache = RS_CACHE_WARM;
+    CHECK(rs_result_bound(&r) == RS_BOUND_L2);
+    r.req.n = (60u << 20) / 4 + 1; /* one element past the L2 */
+    CHECK(rs_result_bound(&r) == RS_BOUND_DRAM);
+    r.device.floor_launch_us = 0; /* no floor: launch-bound cannot be told */
+    CHECK(rs_result_bound(&r) == RS_BOUND_NONE);
+    r.device.floor_launch_us = 4.0;
+    r.req.variant = RS_V_CPU;
+    CHECK(rs_result_bound(&r) == RS_BOUND_NONE && !strcmp(rs_bound_key(RS_BOUND_L2), "l2"));
+
+    /* vectorized: launch-bound to 2^18 in both, L2-bound warm to 2^23,
+     * DRAM-bound beyond (the L2 holds 15.7M float32) */
+    const rs_variant var[2] = {RS_V_ATOMIC, RS_V_VECTORIZED};
+    rs_sweep s;
+    both(&s, var, 2);
+    for (int i = 0; i < s.sizes.count; i++)
+        for (int k = 0; k < s.nvar; k++) measured(&s, i, k, i <= 2 && k % 2 ? 5.0 : 50.0 * (i + 1));
+    char line[512];
+    rs_sweep_bound_line(&s, 1, line, sizeof line);
+    CHECK_STR_EQ(line, "vectorized: launch-bound to 2^18, L2-bound 2^19..2^23 (warm; cold: "
+                       "DRAM-bound), DRAM-bound from 2^24");
+    rs_sweep_bound_line(&s, 2, line, sizeof line); /* its warm column: the same line */
+    CHECK_STR_EQ(line, "atomic: L2-bound to 2^23 (warm; cold: DRAM-bound), DRAM-bound from 2^24");
+    rs_bound_range b[16];
+    CHECK(rs_sweep_bounds(&s, 3, b, 16) == 3 && b[1].bound == RS_BOUND_L2 && b[1].first == 3 &&
+          b[1].last == 7);
+    /* a size warm did not run: cold alone there, said so */
+    rs_sweep_row(&s, 12, 3)->status = RS_E_USAGE;
+    rs_sweep_bound_line(&s, 1, line, sizeof line);
+    CHECK_STR_CONTAINS(line, "DRAM-bound 2^24..2^27, DRAM-bound at 2^28 (cold)");
+    rs_sweep_ceilings c;
+    rs_sweep_ceilings_of(&s, &c);
+    CHECK(c.n_l2 == 15728640 && c.dram_gbps == 4400.0 && c.l2_gbps == 9000.0);
+    rs_sweep_free(&s);
+}
+
+/* A recording of both states as rs_sweep_from_rows reads it: a column per
+ * variant and state, the cpu once, the crossovers each state's. */
+static void test_from_rows_both(void)
+{
+    const rs_variant var[2] = {RS_V_ATOMIC, RS_V_CPU};
+    rs_sweep live;
+    both(&live, var, 2);
+    const int n = live.sizes.count * live.nvar;
+    char(*cmd)[16] = calloc((size_t)n, sizeof *cmd);
+    for (int x = 0; x < n; x++) {
+        int i, k;
+        rs_sweep_at(&live, x, &i, &k);
+        measured(&live, i, k, k == 1 ? 1.0 : 10.0 - (live.cache[k] == RS_CACHE_WARM));
+        rs_sweep_row(&live, i, k)->result.cpu_ms = 1e9; /* never the fastest beside */
+        snprintf(cmd[x], sizeof cmd[x], "sweep");
+    }
+    rs_sweep s;
+    rs_error err;
+    CHECK(rs_sweep_from_rows(&s, live.rows, cmd, n, &err) == RS_OK);
+    CHECK(s.both && s.nvar == 3 && s.var[1] == RS_V_CPU && s.cache[2] == RS_CACHE_WARM);
+    CHECK(rs_sweep_row(&s, 4, 2)->result.req.cache == RS_CACHE_WARM);
+    char text[512];
+    rs_sweep_crossovers(&s, text, sizeof text);
+    CHECK_STR_EQ(text, "cold: cpu fastest at every size (2^16 to 2^28). warm: cpu fastest at "
+                       "every size (2^16 to 2^28)");
+    rs_sweep_free(&s);
+    rs_sweep_free(&live);
+    free(cmd);
+}
+
 int main(void)
 {
     test_crossovers();
@@ -307,5 +485,9 @@ int main(void)
     test_labels();
     test_from_rows();
     test_csv();
+    test_layout();
+    test_bend();
+    test_bounds();
+    test_from_rows_both();
     return check_report("test_sweep");
 }
