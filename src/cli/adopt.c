@@ -14,14 +14,14 @@
  * or the last where last): NULL where none does. */
 static const rs_rec_config *matching(const rs_cli *cli, const char *command,
                                      const rs_field_id *match, size_t nmatch,
-                                     const rs_rec_config *c, int n, int last)
+                                     const rs_rec_config *c, int n, int last, int both)
 {
     for (int i = 0; i < n; i++) {
         const int k = last ? n - 1 - i : i;
         int ok = strcmp(c[k].command, command) == 0;
         for (size_t j = 0; ok && j < nmatch; j++) {
             char a[512], b[512];
-            if (!cli->set[match[j]]) continue;
+            if (!cli->set[match[j]] || (both && match[j] == RS_F_cache)) continue;
             rs_field_format(&c[k].req, &rs_fields[match[j]], a, sizeof a);
             rs_field_format(&cli->req, &rs_fields[match[j]], b, sizeof b);
             ok = strcmp(a, b) == 0;
@@ -60,7 +60,8 @@ static void adopt_kernels(rs_cli *cli, const rs_recording *rec, const rs_rec_con
 }
 
 void rs_cli_adopt_recorded(rs_cli *cli, const char *command, const rs_field_id *match,
-                           size_t nmatch, const rs_field_id *more, size_t nmore, int last)
+                           size_t nmatch, const rs_field_id *more, size_t nmore, int last,
+                           int *both)
 {
     rs_error err;
     const rs_recording *rec = cli->replay && !cli->preset ? rs_cli_replay_read(cli, &err) : NULL;
@@ -68,7 +69,20 @@ void rs_cli_adopt_recorded(rs_cli *cli, const char *command, const rs_field_id *
     enum { MAXC = 64 };
     rs_rec_config *c = calloc(MAXC, sizeof *c);
     const int n = c ? rs_recording_configs(rec, c, MAXC) : 0;
-    const rs_rec_config *found = matching(cli, command, match, nmatch, c, n, last);
+    const rs_rec_config *found = matching(cli, command, match, nmatch, c, n, last, both && *both);
+    /* the same configuration recorded in both cache states, one beside the
+     * other: both are shown where the cache was not given, with the steps
+     * of either (the cpu runs in one state alone) */
+    const int other = found && both && (*both || !cli->set[RS_F_cache])
+                          ? rs_rec_config_twin(c, n, (int)(found - c))
+                          : -1;
+    const int twin = other >= 0, adopt_both = twin && !*both;
+    rs_rec_config joined;
+    if (twin) {
+        joined = *found;
+        joined.req.variants |= c[other].req.variants;
+        found = &joined;
+    }
     char said[512] = "";
     size_t at = 0;
     for (size_t i = 0; found && i < nmatch + nmore; i++) {
@@ -76,7 +90,7 @@ void rs_cli_adopt_recorded(rs_cli *cli, const char *command, const rs_field_id *
         char was[512], v[512];
         /* counters a recording holds show by themselves: the set is matched,
          * never taken */
-        if (cli->set[id] || id == RS_F_metrics) continue;
+        if (cli->set[id] || id == RS_F_metrics || (adopt_both && id == RS_F_cache)) continue;
         rs_field_format(&cli->req, &rs_fields[id], was, sizeof was);
         rs_field_format(&found->req, &rs_fields[id], v, sizeof v);
         const rs_request before = cli->req;
@@ -95,6 +109,10 @@ void rs_cli_adopt_recorded(rs_cli *cli, const char *command, const rs_field_id *
         if (at < sizeof said)
             at += (size_t)snprintf(said + at, sizeof said - at, "%s--gpus %u", at ? " " : "",
                                    found->gpus);
+    }
+    if (adopt_both && at < sizeof said) {
+        *both = 1;
+        at += (size_t)snprintf(said + at, sizeof said - at, "%s--cache both", at ? " " : "");
     }
     if (found) adopt_kernels(cli, rec, found);
     if (said[0])

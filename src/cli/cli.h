@@ -160,9 +160,15 @@ const rs_command *rs_command_find(const char *name);
 /* --replay without a preset (adopt.c): the settings not given (of match
  * and more) are those of the first configuration of command (the last
  * where last) that holds the given ones of match, and its kernels where
- * none is given; a setting so taken is said on stderr. */
+ * none is given; a setting so taken is said on stderr. both (NULL: the
+ * command runs one cache state): 1 where both states were asked for (the
+ * cache is then not matched); made 1 where the cache was not given and the
+ * configuration found was recorded in both states, one beside the other
+ * (rs_rec_config_twin), said as "--cache both". Where both are shown, the
+ * steps taken are those of either state's configuration. */
 void rs_cli_adopt_recorded(rs_cli *cli, const char *command, const rs_field_id *match,
-                           size_t nmatch, const rs_field_id *more, size_t nmore, int last);
+                           size_t nmatch, const rs_field_id *more, size_t nmore, int last,
+                           int *both);
 /* The command a mistyped name most likely meant (one or two edits), or NULL. */
 const rs_command *rs_command_near(const char *name);
 /* "unknown command 'NAME'", with the command it most likely meant. */

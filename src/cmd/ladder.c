@@ -84,7 +84,7 @@ static void adopt_recorded_ladder(rs_cli *cli)
                                         RS_F_grid, RS_F_ept,  RS_F_gpus, RS_F_cache};
     static const rs_field_id more[] = {RS_F_variants, RS_F_cross};
     rs_cli_adopt_recorded(cli, "ladder", match, sizeof match / sizeof *match, more,
-                          sizeof more / sizeof *more, 0);
+                          sizeof more / sizeof *more, 0, NULL);
 }
 
 int rs_cmd_ladder(rs_cli *cli)

@@ -343,6 +343,26 @@ void rs_rec_config_describe(const rs_rec_config *c, const char *sep, char *buf, 
              rs_finish_name(r->finish), sep, r->reps, sep, r->metrics);
 }
 
+/* Two configurations that are one sweep in two cache states. */
+static int twins(const rs_rec_config *a, const rs_rec_config *b)
+{
+    rs_request same = b->req;
+    same.cache = a->req.cache;
+    same.variants = a->req.variants;
+    const rs_variant_set gpu = ~RS_VARIANT_BIT(RS_V_CPU); /* the CPU runs in one state */
+    return strcmp(a->command, "sweep") == 0 && strcmp(b->command, "sweep") == 0 &&
+           a->req.cache != b->req.cache && (a->req.variants & gpu) == (b->req.variants & gpu) &&
+           a->n_lo == b->n_lo && a->n_hi == b->n_hi && a->gpus == b->gpus &&
+           rs_request_same_config(&a->req, &same, 1) && rs_request_same_spread(&a->req, &same);
+}
+
+int rs_rec_config_twin(const rs_rec_config *c, int count, int k)
+{
+    if (k > 0 && k < count && twins(&c[k], &c[k - 1])) return k - 1;
+    if (k >= 0 && k + 1 < count && twins(&c[k], &c[k + 1])) return k + 1;
+    return -1;
+}
+
 int rs_recording_find_sweep(const rs_rec_config *configs, int count, const rs_request *req)
 {
     for (int k = count - 1; k >= 0; k--) {

@@ -132,6 +132,11 @@ void rs_rec_config_describe(const rs_rec_config *c, const char *sep, char *buf, 
  * --gpus 0"); "" where none differs. */
 void rs_rec_config_options(const rs_rec_config *c, const rs_request *asked, char *buf, size_t len);
 
+/* The configuration beside c[k] (just before or after it) that is the
+ * same sweep in the other cache state, as `sweep --cache both` records
+ * one (every size cold, then every size warm): its index, or -1. */
+int rs_rec_config_twin(const rs_rec_config *c, int count, int k);
+
 /* The recorded sweep that answers req's settings (type, op, block, finish,
  * input, grid, ept), the last one recorded; -1 when there is none. */
 int rs_recording_find_sweep(const rs_rec_config *configs, int count, const rs_request *req);

@@ -228,8 +228,8 @@ rc, out, err = run("sweep", "--replay", demo, "--type", "float64", "--finish", "
 check(rc == 0 and "cub from 2^19 on" in out and os.path.getsize(svg) > 1000,
       f"sweep --replay --plot: the recorded sweep, its crossovers and chart: {err}")
 rc, out, err = run("sweep", "--replay", demo)
-check(rc == 0 and out.startswith("float64 sum, block 256, finish atomic, 5 reps, input random on "
-                                 "NVIDIA H200\n"),
+check(rc == 0 and out.startswith("float64 sum, block 256, finish atomic, 5 reps, input random, "
+                                 "cache cold on NVIDIA H200\n"),
       f"sweep --replay alone: the recorded sweep, and its settings said first: {out[:200]}")
 # both streams into one file: the table whole, then the message
 both = subprocess.run([EXE, "sweep", "--replay", demo, "--type", "float64", "--finish", "atomic",
