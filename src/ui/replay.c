@@ -26,12 +26,22 @@ static void set_range(ui_app *a, uint64_t lo, uint64_t hi)
     snprintf(a->sweep->range, sizeof a->sweep->range, "%s..%s", l, h);
 }
 
-/* The recorded sweep of configuration k on the Sweep screen. */
-static void load_sweep(ui_app *a, const rs_rec_config *c)
+/* The recorded sweep of configuration k on the Sweep screen, with the same
+ * sweep in the other cache state where it was recorded beside it (`sweep
+ * --cache both`): both states on one chart. */
+static void load_sweep(ui_app *a, int k)
 {
+    const rs_rec_config *c = &a->rp->configs[k];
+    const int twin = rs_rec_config_twin(a->rp->configs, a->rp->n, k);
+    int first = c->first, end = c->first + c->count;
+    if (twin >= 0) {
+        const rs_rec_config *t = &a->rp->configs[twin];
+        first = t->first < first ? t->first : first;
+        end = t->first + t->count > end ? t->first + t->count : end;
+    }
     rs_sweep s;
     rs_error err;
-    if (rs_sweep_from_rows(&s, a->rec.rows + c->first, a->rec.command + c->first, c->count, &err) !=
+    if (rs_sweep_from_rows(&s, a->rec.rows + first, a->rec.command + first, end - first, &err) !=
         RS_OK) {
         ui_status(a, R_BAD, "%s", err.msg);
         return;
@@ -116,7 +126,7 @@ void ui_replay_pick(ui_app *a, int k, int show)
     }
     ui_kernel_replay(a, c); /* your kernel's file, a recorded failure, its previous version */
     if (sweep)
-        load_sweep(a, c);
+        load_sweep(a, k);
     else if (strcmp(c->command, "ladder") == 0)
         load_ladder(a, c);
     a->rp->cur = a->rp->sel = k;
@@ -149,7 +159,7 @@ int ui_replay_sweep(ui_app *a)
         return 0;
     }
     const rs_rec_config *c = &a->rp->configs[k];
-    load_sweep(a, c);
+    load_sweep(a, k);
     a->cfg.reps = c->req.reps;
     snprintf(a->cfg.metrics, sizeof a->cfg.metrics, "%s", c->req.metrics);
     ui_status(a, R_GOOD, "the recorded sweep: %d size%s, %u rep%s each", a->sweep->data.sizes.count,
@@ -369,9 +379,10 @@ void ui_draw_recording(const ui_app *a, const ui_layout *l)
         if (sel && two) ui_blank(y + 1, x, w, R_SELECTED);
         char more[200], extra[96]; /* counters, the input where not random, what else it holds */
         held(a, c, extra, sizeof extra);
-        snprintf(more, sizeof more, "%.40s%s%s%s", q->metrics,
+        snprintf(more, sizeof more, "%.40s%s%s%s%s", q->metrics,
                  q->dist != RS_DIST_RANDOM ? ", input " : "",
-                 q->dist != RS_DIST_RANDOM ? rs_dist_name(q->dist) : "", extra);
+                 q->dist != RS_DIST_RANDOM ? rs_dist_name(q->dist) : "",
+                 q->cache == RS_CACHE_WARM ? ", cache warm" : "", extra);
         ui_putf(y, x, w, role, "%s%s%2d %-6s %-20s %-6s %-11s %-12s %5u",
                 sel ? ui_glyph(G_SELECT) : " ", k == a->rp->cur ? "*" : " ", k + 1, c->command,
                 vars, g, to, n, q->block);

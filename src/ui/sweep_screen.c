@@ -18,30 +18,46 @@
 #include "analysis/ladder.h"
 
 /* Marks at the data points, one per series, so series stay apart without
- * color and in ASCII; '*' where several share a cell. */
-static const char *const marks_utf8[RS_SWEEP_MAX_SERIES] = {
+ * color and in ASCII; '*' where several share a cell. In pairs, filled and
+ * hollow: a sweep of both cache states gives a variant one pair (warm
+ * filled, cold hollow) and one colour. */
+#define MARKS 16
+static const char *const marks_utf8[MARKS] = {
     "\xe2\x97\x8f", "\xe2\x97\x8b", "\xe2\x96\xa0", "\xe2\x96\xa1", /* ● ○ ■ □ */
     "\xe2\x96\xb2", "\xe2\x96\xb3", "\xe2\x97\x86", "\xe2\x97\x87", /* ▲ △ ◆ ◇ */
     "\xe2\x96\xbc", "\xe2\x96\xbd", "\xe2\x98\x85", "\xe2\x98\x86", /* ▼ ▽ ★ ☆ */
     "\xe2\x97\x80", "\xe2\x97\x81", "\xe2\x96\xb6", "\xe2\x96\xb7", /* ◀ ◁ ▶ ▷ */
 };
-static const char marks_ascii[RS_SWEEP_MAX_SERIES + 1] = "oxs+adwv#@%&=ezk";
+static const char marks_ascii[MARKS + 1] = "oxs+adwv#@%&=ezk";
 #define MARK_MANY  (-2)
 #define PEAK_OWNER 100 /* the peaks' dotted lines in the canvas */
 #define ITEMS      (RS_SWEEP_MAX_SERIES + 3)
 
-static const char *series_mark(int k, char *buf)
+/* Series k's place among the marks: its own, or in a sweep of both states
+ * its variant's pair (the CPU's series after every variant's). */
+static int mark_slot(const rs_sweep *s, int k)
+{
+    if (!s->both) return k;
+    const int place = rs_sweep_variant_place(s, k);
+    int variants = 0;
+    for (int j = 0; j < s->nvar; j++) variants += rs_sweep_variant_place(s, j) == variants;
+    if (place < 0) return 2 * variants;
+    return 2 * place + (s->cache[k] == RS_CACHE_COLD && s->var[k] != RS_V_CPU);
+}
+
+static const char *series_mark(const rs_sweep *s, int k, char *buf)
 {
     if (k == MARK_MANY) return "*";
-    if (ui_theme_utf8()) return marks_utf8[k % RS_SWEEP_MAX_SERIES];
-    buf[0] = marks_ascii[k % RS_SWEEP_MAX_SERIES];
+    const int slot = mark_slot(s, k) % MARKS;
+    if (ui_theme_utf8()) return marks_utf8[slot];
+    buf[0] = marks_ascii[slot];
     buf[1] = '\0';
     return buf;
 }
 
-static ui_role series_role(int k)
+static ui_role series_role(const rs_sweep *s, int k)
 {
-    return (ui_role)(R_SERIES0 + k % 6);
+    return (ui_role)(R_SERIES0 + (s->both ? mark_slot(s, k) / 2 : k) % 6);
 }
 
 typedef struct canvas {
@@ -142,25 +158,36 @@ static double sweep_limit(const ui_app *a)
     return rows > 0.0 ? rows : a->dev.measured_gbps;
 }
 
-/* The peaks as dotted lines in the GB/s view. */
+/* The L2's read measured with a sweep that holds warm runs (0: none). */
+static double sweep_l2(const ui_app *a)
+{
+    const rs_sweep *s = &a->sweep->data;
+    int warm = 0;
+    for (int k = 0; k < s->nvar; k++) warm |= s->cache[k] == RS_CACHE_WARM;
+    rs_sweep_ceilings c;
+    rs_sweep_ceilings_of(s, &c);
+    return warm ? c.l2_gbps : 0.0;
+}
+
+/* The peaks as dotted lines in the GB/s view (the L2's read too, warm). */
 static void plot_peaks(const ui_app *a, canvas *c, rs_axis ax)
 {
-    const double peaks[2] = {a->dev.peak_gbps, sweep_limit(a)};
-    for (int p = 0; a->sweep->q == RS_CHART_GBPS && p < 2; p++) {
+    const double peaks[3] = {a->dev.peak_gbps, sweep_limit(a), sweep_l2(a)};
+    for (int p = 0; a->sweep->q == RS_CHART_GBPS && p < 3; p++) {
         if (!(peaks[p] > 0) || !isfinite(peaks[p])) continue;
         const int y = c->h * 4 - 1 - rs_log_pos(ax, peaks[p], c->h * 4);
         for (int x = 0; x < c->w * 2; x += 3) dot(c, x, y, PEAK_OWNER);
     }
 }
 
-static void paint_cell(const canvas *c, int cell, int y, int x, int on_cursor)
+static void paint_cell(const rs_sweep *s, const canvas *c, int cell, int y, int x, int on_cursor)
 {
     const int utf8 = ui_theme_utf8(), o = c->owner[cell], m = c->mark[cell];
     char buf[4];
     if (m != -1) {
-        ui_put(y, x, 1, m == MARK_MANY ? R_NORMAL : series_role(m), series_mark(m, buf));
+        ui_put(y, x, 1, m == MARK_MANY ? R_NORMAL : series_role(s, m), series_mark(s, m, buf));
     } else if (c->dots[cell]) {
-        const ui_role role = o == PEAK_OWNER ? R_DIM : series_role(o);
+        const ui_role role = o == PEAK_OWNER ? R_DIM : series_role(s, o);
         if (utf8)
             put_braille(y, x, c->dots[cell], role);
         else
@@ -170,11 +197,11 @@ static void paint_cell(const canvas *c, int cell, int y, int x, int on_cursor)
     }
 }
 
-static void paint(const canvas *c, ui_rect at, int cursor_col)
+static void paint(const rs_sweep *s, const canvas *c, ui_rect at, int cursor_col)
 {
     for (int cy = 0; cy < c->h; cy++)
         for (int cx = 0; cx < c->w; cx++)
-            paint_cell(c, cy * c->w + cx, at.y + cy, at.x + cx, cx == cursor_col);
+            paint_cell(s, c, cy * c->w + cx, at.y + cy, at.x + cx, cx == cursor_col);
 }
 
 /* A decade as a label: 100 ns, 1 µs, 10 µs, 1 ms (one style, no 1.00 ms). */
@@ -238,7 +265,7 @@ static void draw_chart(const ui_app *a, ui_rect r)
         if (r.h > 0) ui_put(r.y, r.x, r.w, R_DIM, "(the window is too small for the chart)");
         return;
     }
-    const rs_axis ax = rs_chart_axis(s, a->sweep->q, a->dev.peak_gbps);
+    const rs_axis ax = rs_chart_axis(s, a->sweep->q, fmax(a->dev.peak_gbps, sweep_l2(a)));
     canvas c;
     if (!canvas_init(&c, cw, ch)) {
         canvas_free(&c);
@@ -247,7 +274,7 @@ static void draw_chart(const ui_app *a, ui_rect r)
     plot_peaks(a, &c, ax);
     plot_series(a, &c, ax);
     const int cursor = s->sizes.count ? rs_chart_x(s, a->sweep->cursor, cw * 2) / 2 : -1;
-    paint(&c, (ui_rect){r.y, r.x + left, ch, cw}, cursor);
+    paint(s, &c, (ui_rect){r.y, r.x + left, ch, cw}, cursor);
     canvas_free(&c);
     draw_y_labels(a, ax, r.y, r.x, left - 2, ch);
     draw_x_labels(a, r.y + ch, r.x + left, cw);
@@ -276,20 +303,27 @@ static int flow(char (*item)[64], const ui_role *role, int count, int gap, int y
 static int legend_items(const ui_app *a, int short_cpu, char (*item)[64], ui_role *role)
 {
     const rs_sweep *s = &a->sweep->data;
-    const int ns = rs_sweep_series_count(s);
+    int order[RS_SWEEP_MAX_SERIES]; /* a variant's states side by side */
+    const int ns = rs_sweep_series_order(s, order);
     int n = 0;
-    for (int k = 0; k < ns; k++, n++) {
-        char buf[4];
-        const char *name =
-            short_cpu && k >= s->nvar ? rs_variant_name(RS_V_CPU) : rs_sweep_series_name(s, k);
-        snprintf(item[n], sizeof item[n], "%s %s", series_mark(k, buf), name);
-        role[n] = series_role(k);
+    for (int j = 0; j < ns; j++, n++) {
+        const int k = order[j];
+        char buf[4], label[128];
+        const char *name = short_cpu && k >= s->nvar
+                               ? rs_variant_name(RS_V_CPU)
+                               : rs_sweep_series_label(s, k, label, sizeof label);
+        snprintf(item[n], sizeof item[n], "%s %s", series_mark(s, k, buf), name);
+        role[n] = series_role(s, k);
     }
     if (ns > 1) snprintf(item[n], sizeof item[n], "* several"), role[n++] = R_DIM;
     const double peak = a->dev.peak_gbps, meas = sweep_limit(a);
     if (a->sweep->q != RS_CHART_GBPS || !(peak > 0 || meas > 0)) return n;
     const char *how = ui_theme_utf8() ? "dotted" : "dashed";
-    if (peak > 0 && meas > 0)
+    const double l2 = sweep_l2(a);
+    if (peak > 0 && meas > 0 && l2 > 0)
+        snprintf(item[n], sizeof item[n], "%s: peak %.0f, DRAM read %.0f, L2 read %.0f GB/s", how,
+                 peak, meas, l2);
+    else if (peak > 0 && meas > 0)
         snprintf(item[n], sizeof item[n], "%s: peak %.0f, streaming read %.0f GB/s (measured)", how,
                  peak, meas);
     else
@@ -324,13 +358,19 @@ static void value_text(const ui_app *a, int k, char *t, size_t len)
     const rs_sweep *s = &a->sweep->data;
     const int i = a->sweep->cursor;
     const double v = rs_sweep_value(s, i, k, a->sweep->q);
+    double l2 = 0.0; /* a warm run within the L2: held against the L2's read */
+    if (v > 0 && k < s->nvar && s->cache[k] == RS_CACHE_WARM &&
+        rs_result_ceiling(&rs_sweep_row(s, i, k)->result, &l2) != RS_CEIL_L2)
+        l2 = 0.0;
     if (v > 0 && a->sweep->q == RS_CHART_TIME)
         rs_fmt_time(v, ui_theme_utf8(), t, len);
+    else if (v > 0 && l2 > 0)
+        snprintf(t, len, "%.0f GB/s %.0f%% L2", v, 100.0 * v / l2);
     else if (v > 0 && sweep_limit(a) > 0)
         snprintf(t, len, "%.0f GB/s %.0f%%", v, 100.0 * v / sweep_limit(a));
     else if (v > 0)
         snprintf(t, len, "%.0f GB/s", v);
-    else if (k < s->nvar && i * s->nvar + k < s->done &&
+    else if (k < s->nvar && rs_sweep_index(s, i, k) < s->done &&
              rs_sweep_row(s, i, k)->status == RS_E_NOMEM)
         snprintf(t, len, "skipped");
     else
@@ -346,11 +386,13 @@ static int cursor_items(const ui_app *a, char (*item)[64], ui_role *role)
     rs_format_size(s->sizes.n[a->sweep->cursor], n, sizeof n);
     snprintf(item[0], sizeof item[0], "n = %s:", n);
     role[0] = R_NORMAL;
-    int count = 1;
-    for (int k = 0; k < rs_sweep_series_count(s); k++, count++) {
+    int count = 1, order[RS_SWEEP_MAX_SERIES];
+    const int ns = rs_sweep_series_order(s, order);
+    for (int j = 0; j < ns; j++, count++) {
+        const int k = order[j];
         char t[32], buf[4];
         value_text(a, k, t, sizeof t);
-        snprintf(item[count], sizeof item[count], "%s %s", series_mark(k, buf), t);
+        snprintf(item[count], sizeof item[count], "%s %s", series_mark(s, k, buf), t);
         role[count] = R_NORMAL;
     }
     return count;
