@@ -84,7 +84,7 @@ if(RS_FUZZ AND RS_CLANG)
     LIBS ${INIH_STATIC} ${CJSON_LINK_LIBRARIES} -no-pie -Wl,--unresolved-symbols=ignore-all)
   rs_fuzzer(fuzz_recording
     SOURCES formats/record.c formats/json.c formats/json_figures.c formats/energy.c core/cpu_time.c formats/source_recording.c
-            analysis/sweep.c formats/sweep_out.c
+            analysis/sweep.c analysis/sweep_edge.c formats/sweep_out.c formats/sweep_limits.c
             analysis/reference.c core/result.c formats/tables.c analysis/ladder.c analysis/stories.c formats/csv.c formats/csv_cells.c formats/check.c formats/record_write.c
             core/stalls.c formats/stalls_json.c formats/stalls_io.c formats/stalls_csv.c
             core/stall_table.c analysis/stall_links.c analysis/stall_diff.c core/sass_op.c ${RS_FUZZ_CORE}
