@@ -115,6 +115,18 @@ int rs_bend_index(const double *v, int count);
  * *best gets the size index of its best (-1 none). */
 int rs_sweep_bend(const rs_sweep *s, int series, int *best);
 
+/* Where warm stops gaining on cold (sweep_edge.c): the first size after
+ * the one where cold's time over warm's is highest (at least RS_EDGE_GAIN)
+ * at which it is RS_EDGE_SAME or less; -1 where warm never gained or never
+ * stops. Times of the same sizes (<= 0: not measured); *best_ratio gets
+ * the highest ratio (0: none). */
+#define RS_EDGE_GAIN 1.15 /* warm 15% faster at its best */
+#define RS_EDGE_SAME 1.05 /* no more than 5% faster */
+int rs_edge_index(const double *cold, const double *warm, int count, double *best_ratio);
+/* A warm series' edge against its cold twin in a sweep of both states
+ * (-1: a cold series, no twin, or no edge). */
+int rs_sweep_warm_edge(const rs_sweep *s, int series, double *best_ratio);
+
 /* What bounds a result: one launch's time (within RS_LAUNCH_BOUND of the
  * device's floor_launch_us), else the L2 (warm, the input within it),
  * else DRAM. NONE for the cpu, a row that did not run, or a device whose

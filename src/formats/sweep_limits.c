@@ -38,6 +38,25 @@ static void print_ceilings(FILE *f, const rs_sweep_ceilings *c)
 
 /* Each series that bends: where its GB/s falls by more than a third of
  * its best. */
+/* Where each warm series stops gaining on its cold twin: the L2's edge,
+ * measured (sweeps of both states). */
+static void print_edges(FILE *f, const rs_sweep *s)
+{
+    int said = 0;
+    for (int k = 0; k < s->nvar; k++) {
+        double best = 0.0;
+        const int at = rs_sweep_warm_edge(s, k, &best);
+        if (at < 0) continue;
+        char n[32], x[32];
+        rs_sweep_size_name(s, s->sizes.n[at], n, sizeof n);
+        rs_fmt_ratio(best, rs_notation_utf8(), x, sizeof x);
+        fprintf(f, "%s %s from %s (warm at most %s faster before)",
+                said++ ? ";" : "warm stops gaining (within 5% of cold):",
+                rs_sweep_series_name(s, k), n, x);
+    }
+    if (said) fputc('\n', f);
+}
+
 static void print_bends(FILE *f, const rs_sweep *s)
 {
     int said = 0, warm = 0;
@@ -59,6 +78,7 @@ static void print_bends(FILE *f, const rs_sweep *s)
         fputc('\n', f);
     else if (warm)
         fprintf(f, "bends: none (no warm curve falls by more than a third of its best)\n");
+    print_edges(f, s);
 }
 
 /* The first column of each variant: its line of bounds. */
@@ -133,6 +153,21 @@ static void bends_json(const rs_sweep *s, cJSON *j)
     }
 }
 
+static void edges_json(const rs_sweep *s, cJSON *j)
+{
+    cJSON *a = cJSON_AddArrayToObject(j, "warm_edges");
+    for (int k = 0; k < s->nvar; k++) {
+        double best = 0.0;
+        const int at = rs_sweep_warm_edge(s, k, &best);
+        if (at < 0) continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "variant", rs_sweep_series_name(s, k));
+        cJSON_AddNumberToObject(o, "n", (double)s->sizes.n[at]);
+        cJSON_AddNumberToObject(o, "best_speedup", best);
+        cJSON_AddItemToArray(a, o);
+    }
+}
+
 static void bounds_json(const rs_sweep *s, cJSON *j)
 {
     cJSON *a = cJSON_AddArrayToObject(j, "bounds");
@@ -167,5 +202,6 @@ void rs_sweep_limits_json(const rs_sweep *s, cJSON *j)
     rs_sweep_ceilings_of(s, &c);
     ceilings_json(&c, j);
     bends_json(s, j);
+    edges_json(s, j);
     bounds_json(s, j);
 }

@@ -114,6 +114,16 @@ out_of = {r["ceiling"] for r in table if int(r["n"]) * 4 > 60 * 2**20}
 check(fits == {"l2_read"} and out_of == {"dram_read"},
       f"within the L2 the L2 read, beyond it the DRAM read: {fits} {out_of}")
 
+# both states of GPU MODE's sizes: where warm stops gaining, as measured
+rc, out, err = run("sweep", "--replay", WARM, "--preset", "gpumode-vectorsum", "--cache", "both")
+check(rc == 0 and "warm stops gaining (within 5% of cold): multi_element from 13107200" in out,
+      f"the L2's edge as measured: {err} {out[-600:]}")
+rc, out, err = run("sweep", "--replay", WARM, "--preset", "gpumode-vectorsum", "--cache", "both",
+                   "--format", "json")
+edges = json.loads(out).get("warm_edges", []) if rc == 0 else []
+check({e["variant"]: e["n"] for e in edges}.get("vectorized") == 13107200 and
+      all(e["best_speedup"] >= 1.15 for e in edges), f"warm_edges in JSON: {edges}")
+
 # diff: a warm row is never paired with a cold one (Harris 2007 is in both
 # files: cold in the demo, warm here)
 rc, out, err = run("diff", DEMO, WARM, "--format", "json")

@@ -397,6 +397,33 @@ static void test_bend(void)
     rs_sweep_free(&s);
 }
 
+/* Where warm stops gaining on cold: after the best ratio (at least x1.15),
+ * the first size within 5%; none where warm never gained or never stops. */
+static void test_edge(void)
+{
+    const double cold[] = {5.5, 6.6, 10.0, 13.6, 20.3, 34.4};
+    const double warm[] = {5.0, 6.0, 7.6, 9.6, 20.1, 34.3};
+    double best = 0.0;
+    CHECK(rs_edge_index(cold, warm, 6, &best) == 4 && best > 1.41 && best < 1.42);
+    CHECK(rs_edge_index(cold, warm, 4, &best) == -1); /* still gaining at the end */
+    const double same[] = {5.4, 6.5, 9.9, 13.5, 20.2, 34.4};
+    CHECK(rs_edge_index(cold, same, 6, &best) == -1 && best == 0.0); /* never gained */
+    const double gap[] = {5.0, 6.0, 7.6, 0, 20.1, 34.3};             /* not measured: skipped */
+    CHECK(rs_edge_index(cold, gap, 6, &best) == 4);
+    /* over a sweep of both states: the warm series against its cold twin */
+    const rs_variant var[1] = {RS_V_VECTORIZED};
+    rs_sweep s;
+    both(&s, var, 1);
+    for (int i = 0; i < s.sizes.count; i++) {
+        const double mb = 4.0 * (double)s.sizes.n[i] / 1e6;
+        measured(&s, i, 0, 0.5 + mb / 4.4);
+        measured(&s, i, 1, 0.5 + mb / (i <= 7 ? 9.0 : 4.4));
+    }
+    CHECK(rs_sweep_warm_edge(&s, 0, &best) == -1); /* a cold series has none */
+    CHECK_MSG(rs_sweep_warm_edge(&s, 1, &best) == 8, "edge %d", rs_sweep_warm_edge(&s, 1, &best));
+    rs_sweep_free(&s);
+}
+
 static void test_bounds(void)
 {
     rs_result r;
@@ -487,6 +514,7 @@ int main(void)
     test_csv();
     test_layout();
     test_bend();
+    test_edge();
     test_bounds();
     test_from_rows_both();
     return check_report("test_sweep");
