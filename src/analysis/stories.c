@@ -60,12 +60,21 @@ static double pair_value(const rs_result *r, rs_metric_id a, rs_metric_id b, int
     return *ok ? r->metrics.value[a] + (a != b ? r->metrics.value[b] : 0.0) : 0.0;
 }
 
-static void explaining(rs_variant v, rs_metric_id *a, rs_metric_id *b, const char **name,
+int rs_story_dram_moot(const rs_result *r, rs_metric_id m)
+{
+    const int dram =
+        m == RS_M_DRAM_PCT || m == RS_M_DRAM_READ || m == RS_M_DRAM_WRITE || m == RS_M_DRAM_GBPS;
+    return dram && r->req.cache == RS_CACHE_WARM && rs_result_fits_l2(r);
+}
+
+static void explaining(const rs_result *r, rs_metric_id *a, rs_metric_id *b, const char **name,
                        const char **brief)
 {
+    const rs_variant v = r->req.variant;
     const rs_story *st = rs_story_of(v);
     *a = *b = v == RS_V_INTERLEAVED ? RS_M_WARP_INST : RS_M_DRAM_PCT;
     if (st) *a = st->a, *b = st->b;
+    if (rs_story_dram_moot(r, *a)) *a = *b = RS_M_DURATION; /* warm: the DRAM is idle */
     *name = rs_metric_pair_label(*a, *b);
     *brief = rs_metric_pair_title(*a, *b);
 }
@@ -75,7 +84,7 @@ int rs_story_cell(const rs_row *rows, int i, int brief, char *buf, size_t len)
     rs_metric_id m1, m2;
     const char *name, *shortname;
     const rs_result *res = &rows[i].result;
-    explaining(res->req.variant, &m1, &m2, &name, &shortname);
+    explaining(res, &m1, &m2, &name, &shortname);
     int ok, ok_prev = 0;
     const double v = pair_value(res, m1, m2, &ok);
     int k = i - 1; /* the row above; your kernel: sequential, as its step column */

@@ -7,6 +7,7 @@
 
 #include "core/catalogue.h"
 #include "core/metric_table.h"
+#include "core/result.h"
 
 typedef struct rs_story {
     rs_variant v;
@@ -20,6 +21,9 @@ extern const int rs_story_count;
 
 /* The first story of step v (the counter that explains it), or NULL. */
 const rs_story *rs_story_of(rs_variant v);
+/* 1 where r ran warm within the L2: a DRAM counter then explains nothing
+ * (it reads near 0), and the explaining column tells kernel time instead. */
+int rs_story_dram_moot(const rs_result *r, rs_metric_id m);
 
 /* Row i's explaining counter (its story's; a step without one: warp
  * instructions for interleaved, else DRAM throughput) with its change

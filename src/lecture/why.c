@@ -80,6 +80,7 @@ void rs_why_change(double from, double to, const char *unit, char *buf, size_t l
 static void tell_story(sentences *s, const rs_story *e, const rs_result *cur, const rs_result *base)
 {
     const int paired = e->a != e->b;
+    if (rs_story_dram_moot(cur, e->a)) return; /* warm within the L2: say_cache tells it */
     if (!(paired ? has_pair(cur, e->a, e->b) : has(cur, e->a))) return;
     if (!(paired ? has_pair(base, e->a, e->b) : has(base, e->a))) return;
     const double from = paired ? pair(base, e->a, e->b) : val(base, e->a);

@@ -42,6 +42,12 @@ CASES = {
     "ladder_against": ["ladder", "--replay", REC + "h100-kernels.jsonl", "--against", DEMO],
     "sweep": ["sweep", "--replay", DEMO],
     "sweep_energy": ["sweep", "--replay", REC + "h100-energy.jsonl", "--energy"],
+    # issue 43: a warm ladder (every row against the L2 read) and a sweep of both states
+    "ladder_warm": ["ladder", "--replay", REC + "h200-warm.jsonl", "--preset",
+                    "leetgpu-reduction", "--metrics", "default", "--energy"],
+    "sweep_both": ["sweep", "--replay", REC + "h200-warm.jsonl", "--preset", "gpumode-vectorsum",
+                   "--cache", "both"],
+    "devices_warm": ["devices", "--replay", REC + "h200-warm.jsonl"],
     "devices": ["devices", "--replay", REC + "h200x2-ladder.jsonl"],
     "recording": ["recording", REC + "h100-kernels.jsonl"],
     "diff": ["diff", REC + "h100-kernels.jsonl", DEMO],
