@@ -19,7 +19,7 @@ failures = []
 t = Tmux(f"{EXE} --n 2^22", cols=120, rows=32,
          env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"})
 try:
-    s = t.wait_for("counters default (1 pass)", 60)
+    s = t.wait_for("counters default (2 passes)", 60)
     if not s:
         failures.append("the explorer starts with the default counter set, and says so")
         print(t.screen())
