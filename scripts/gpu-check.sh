@@ -224,7 +224,7 @@ for t, size in (("int32", 4), ("float32", 4), ("float64", 8)):
             if r["status"] == "0":
                 by.setdefault(int(r["n"]), {})[(r["variant"], c)] = float(r["time_median_ms"]) * 1e3
     print(f"\n{t}: µs (GB/s); fastest own = the fastest of {', '.join(OWN)}")
-    print("| n | MiB | vectorized cold | cub cold | fastest own warm | cub warm | own warm / cub warm "
+    print("| n | MiB | vectorized cold | cub cold | fastest own warm | cub warm | cub warm / own warm "
           "| own warm % of its ceiling | read alone, warm | own warm / read alone |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in sorted(by):
