@@ -168,11 +168,11 @@ static void draw_intro(const ui_app *a, ui_rect r)
     ui_put(r.y + 2, x, w, R_DIM,
            e == UI_ENTER_RECORDED
                ? "Enter shows every variant the recording holds at this configuration (t o n b "
-                 "f m change it; R lists what was recorded)."
+                 "f m l change it; R lists what was recorded)."
            : e == UI_ENTER_COMPILES
-               ? "No GPU: a ladder needs one. R replays a recording of one (t o n b f m change "
+               ? "No GPU: a ladder needs one. R replays a recording of one (t o n b f m l change "
                  "the configuration)."
-               : "Enter runs every variant of the ladder on this configuration (t o n b f m "
+               : "Enter runs every variant of the ladder on this configuration (t o n b f m l "
                  "change it; P loads a preset).");
     if (a->lad->count && e != UI_ENTER_COMPILES)
         ui_put(r.y + 3, x, w, R_DIM,
