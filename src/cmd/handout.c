@@ -132,8 +132,7 @@ static void table(rs_writer *w, const rs_row *rows, int n)
 static void chart(FILE *f, const rs_row *rows, int n)
 {
     const rs_doc d = {f, 1};
-    const rs_result *first = NULL;
-    const rs_ceiling c = rs_rows_ceiling(rows, n, &first);
+    const rs_ceiling c = rs_rows_ceiling(rows, n, NULL);
     const double lim = rs_rows_limit(rows, n);
     double top = lim;
     int shown = 0;

@@ -40,7 +40,7 @@ typedef enum {
       RS_AGG_SUM, 1)                                                                               \
     X(L2_HIT_RATE, "l2_hit_rate", NULL, "L2 hit rate", "L2 hit", "%",                              \
       "share of the sectors read that the SM's L2 partition held: near 0 cold, most warm (one in " \
-      "the other partition misses here, yet is no DRAM read: see dram_read)",                     \
+      "the other partition misses here, yet is no DRAM read: see dram_read)",                      \
       RS_AGG_DERIVED, 1)                                                                           \
     X(SHLD_CONFLICTS, "bank_ld", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",       \
       "shared ld bank conflicts", "bank ld", "count",                                              \

@@ -148,14 +148,15 @@ void rs_ceiling_words(const rs_result *r, char *buf, size_t len)
 rs_ceiling rs_rows_ceiling(const rs_row *rows, int count, const rs_result **first)
 {
     rs_ceiling c = RS_CEIL_NONE;
-    *first = NULL;
+    const rs_result *one = NULL;
     for (int i = 0; i < count; i++) {
         double g = 0.0;
         if (rows[i].status != RS_OK || rows[i].result.req.variant == RS_V_CPU) continue;
         const rs_ceiling k = rs_result_ceiling(&rows[i].result, &g);
-        if (!*first) *first = &rows[i].result, c = k;
-        if (k != c) return RS_CEIL_NONE;
+        if (!one) one = &rows[i].result, c = k;
+        if (k != c) c = RS_CEIL_NONE;
     }
+    if (first) *first = one;
     return c;
 }
 

@@ -18,7 +18,8 @@ typedef struct rs_row {
 int rs_row_not_recorded(const rs_row *row);
 
 /* The ceiling the rows that ran share (RS_CEIL_NONE: none ran, or they
- * differ, or none was measured); *first: the first such row's result. */
+ * differ, or none was measured); *first (first may be NULL): the first
+ * such row's result. */
 rs_ceiling rs_rows_ceiling(const rs_row *rows, int count, const rs_result **first);
 
 #endif

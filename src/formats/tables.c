@@ -418,8 +418,7 @@ static void print_ladder_narrow(FILE *f, const rs_row *rows, int count)
     ladder_header(f, rows, count);
     const int w = label_width(rows, count), utf8 = rs_notation_utf8();
     const int en = rows_energy(rows, count); /* J/GB takes vs CPU's place (--wide: both) */
-    const rs_result *first = NULL;
-    const rs_ceiling ceil = rs_rows_ceiling(rows, count, &first);
+    const rs_ceiling ceil = rs_rows_ceiling(rows, count, NULL);
     fprintf(f, "%3s  %-*s %9s %7s %7s %8s %7s", "#", w, "variant", "time", "step", "cumul.", "GB/s",
             pct_title(ceil));
     fprintf(f, en ? " %7s %6s" : " %8s %7s", en ? "correct" : "vs CPU", en ? "J/GB" : "correct");
@@ -468,8 +467,7 @@ static void print_ladder_table(FILE *f, const rs_row *rows, int count)
     const rs_metric_mask m = rows_metrics(rows, count);
     ladder_header(f, rows, count);
     const int w = label_width(rows, count);
-    const rs_result *first = NULL;
-    const rs_ceiling ceil = rs_rows_ceiling(rows, count, &first);
+    const rs_ceiling ceil = rs_rows_ceiling(rows, count, NULL);
     fprintf(f, "%3s  %-*s %10s %8s %8s %8s %7s %8s %7s", "#", w, "variant", "time", "step",
             "cumul.", "GB/s", pct_title(ceil), "vs CPU", "correct");
     const int en = rows_energy(rows, count);

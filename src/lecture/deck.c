@@ -97,8 +97,7 @@ const rs_row *rs_deck_base(const rs_deck *d, int row)
 
 void rs_deck_bars(const rs_deck *d, int upto, rs_deck_part *p)
 {
-    const rs_result *first = NULL;
-    const rs_ceiling c = rs_rows_ceiling(d->rows, d->n, &first);
+    const rs_ceiling c = rs_rows_ceiling(d->rows, d->n, NULL);
     const double lim = rs_rows_limit(d->rows, d->n);
     double top = lim > 0.0 && isfinite(lim) ? lim : 0.0;
     for (int k = 0; k < d->nsteps; k++) {
@@ -147,8 +146,7 @@ static void title_slide(const rs_deck *d, rs_slide *s)
                  dev->sm_count, dev->peak_gbps);
         rs_deck_add(p, RS_DK_SAY, line);
     }
-    const rs_result *first = NULL;
-    const int l2 = rs_rows_ceiling(d->rows, d->n, &first) == RS_CEIL_L2;
+    const int l2 = rs_rows_ceiling(d->rows, d->n, NULL) == RS_CEIL_L2;
     if (l2 && dev->l2_gbps > 0.0) { /* warm, the input within the L2: its read is the wall */
         char in[32], size_l2[32];
         rs_fmt_bytes((double)q->n * (double)rs_dtype_size(q->type), in, sizeof in);

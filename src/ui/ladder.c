@@ -210,8 +210,7 @@ static void draw_limit_note(const ui_app *a, int y, int x, int w, int rows, doub
 {
     char text[640], lines[5][256];
     int o = 0;
-    const rs_result *first = NULL;
-    const rs_ceiling c = rs_rows_ceiling(a->lad->rows, a->lad->done, &first);
+    const rs_ceiling c = rs_rows_ceiling(a->lad->rows, a->lad->done, NULL);
     if (limit > 0.0)
         o = snprintf(text, sizeof text,
                      "%s %s: %.0f GB/s, measured with these runs%s; %s is each "

@@ -36,7 +36,6 @@ with open(good, "w") as f:
 bad = os.path.join(tmp, "bad.ini")
 with open(bad, "w") as f:
     f.write("[run]\ncache = lukewarm\n")
-rc, out, err = run("presets", "--format", "json", env={"XDG_CONFIG_HOME": tmp})
 rc, out, err = run("run", "--preset", bad, "--variant", "cpu")
 check(rc == 2 and "cache" in err and "bad.ini:2:" in err, f"cache = lukewarm refused by line: {err}")
 env = {"XDG_CONFIG_HOME": tmp}
@@ -89,9 +88,7 @@ table = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 gpu = [r for r in table if r["variant"] != "cpu"]
 check(gpu and all(r["cache"] == "warm" and r["ceiling"] == "l2_read" for r in gpu),
       f"CSV: cache and ceiling per row: {err}")
-for r in gpu:
-    check(abs(float(r["pct_ceiling"]) * float(r["gbps"]) and 1) and float(r["pct_ceiling"]) > 0,
-          f"{r['variant']}: pct_ceiling {r['pct_ceiling']}")
+check(all(0 < float(r["pct_ceiling"]) < 100 for r in gpu), "CSV: each row's share of the L2 read")
 rc, out, err = run("ladder", "--replay", WARM, "--preset", "leetgpu-reduction", "--format", "json")
 doc = json.loads(out) if rc == 0 else {"rows": []}
 for r in doc["rows"]:
