@@ -24,12 +24,13 @@ static void on_interrupt(int sig)
     batch_cancel = 1;
 }
 
-/* Counters asked for: the GPU process loads CUPTI while CUDA starts. */
+/* Counters asked for: the GPU process loads CUPTI while CUDA starts. One
+ * GPU: its process may see that GPU alone. */
 static int child_wants(const rs_cli *cli)
 {
     rs_metric_mask m = 0;
     rs_metric_parse_set(cli->req.metrics, &m, NULL);
-    return m ? RS_CHILD_COUNTERS : 0;
+    return (m ? RS_CHILD_COUNTERS : 0) | (cli->req.gpus == 1 ? RS_CHILD_ONE : 0);
 }
 
 int rs_cli_open_source(const rs_cli *cli, int need_gpu, rs_source **src)

@@ -53,8 +53,8 @@ static void metric_line(FILE *out, rs_format fmt, cJSON *arr, const rs_metric_de
 static const rs_gpu_facts *facts_of(const rs_cli *cli, rs_source **src)
 {
     rs_error err;
-    rs_status st =
-        rs_source_child_open((int)cli->req.device, RS_CHILD_FACTS | RS_CHILD_METRICS, src, &err);
+    rs_status st = rs_source_child_open(
+        (int)cli->req.device, RS_CHILD_FACTS | RS_CHILD_METRICS | RS_CHILD_ONE, src, &err);
     if (st == RS_OK) st = (*src)->prepare(*src, 0, &err); /* no GPU: GH100's passes */
     if (st == RS_OK) return rs_source_child_facts(*src);
     rs_cli_error("%s", err.msg);

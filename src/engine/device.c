@@ -74,6 +74,7 @@ static rs_status gpu_setup(rs_engine *e, rs_error *err)
     CUDA_TRY(e, err, cudaSetDevice(e->device), "selecting the device");
     CUDA_TRY(e, err, cudaFree(0), "creating the CUDA context");
     fill_info(e->device, &e->info);
+    e->info.index = e->shown;
     size_t free_b = 0, total_b = 0;
     if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) e->info.free_mem = free_b;
     CUDA_TRY(e, err, cudaStreamCreateWithFlags(&e->stream, cudaStreamNonBlocking),
@@ -87,7 +88,7 @@ rs_status rs_engine_open(rs_engine **out, int device, rs_error *err)
 {
     rs_engine *e = calloc(1, sizeof *e);
     if (!e) return rs_fail(err, RS_E_NOMEM, "out of host memory");
-    e->device = device;
+    e->device = e->shown = device;
     const char *fault = getenv("REDSCOPE_TEST_FAULT"); /* test-only: docs/architecture.md */
     char *at = NULL;
     e->fault_at = fault ? (unsigned)strtoul(fault, &at, 10) : 0;
@@ -117,6 +118,12 @@ rs_status rs_engine_gpu(const rs_engine *e, rs_error *err)
 const rs_device_info *rs_engine_device(const rs_engine *e)
 {
     return &e->info;
+}
+
+void rs_engine_show_as(rs_engine *e, int index)
+{
+    e->shown = index;
+    if (e->gpu_status == RS_OK) e->info.index = index;
 }
 
 void rs_engine_close(rs_engine *e)

@@ -25,6 +25,9 @@ void rs_engine_close(rs_engine *e);
 rs_status rs_engine_gpu(const rs_engine *e, rs_error *err);
 
 const rs_device_info *rs_engine_device(const rs_engine *e);
+/* The GPU is known by another number than CUDA's here: a GPU process that
+ * sees one GPU alone (visible.h) shows the number the user gave it. */
+void rs_engine_show_as(rs_engine *e, int index);
 
 /* Streaming-read bandwidth of the device, measured once per engine. */
 rs_status rs_engine_measure_peak(rs_engine *e, double *gbps, rs_error *err);

@@ -17,8 +17,12 @@ enum {
     RS_CHILD_FACTS = 1,    /* find the counter facts at start (the explorer) */
     RS_CHILD_COUNTERS = 2, /* runs will read counters: load CUPTI while CUDA starts */
     RS_CHILD_METRICS = 4,  /* the facts with each counter's passes (redscope metrics) */
-    RS_CHILD_BARE = 8      /* no engine and no context of its own: devices and the
+    RS_CHILD_BARE = 8,     /* no engine and no context of its own: devices and the
                               all-reduce alone (RS_ASK_DEVICE, _ALLREDUCE) */
+    RS_CHILD_ONE = 16      /* runs on the one GPU asked for: its process may see it
+                              alone (engine/visible.h), CUDA then starting one GPU,
+                              not all; a run over several makes every later child
+                              see them all. To the child: it sees DEVICE alone. */
 };
 rs_status rs_source_child_open(int device, int wants, rs_source **out, rs_error *err);
 /* The child's side: `redscope RS_GPU_PROCESS_ARG DEVICE FD_IN FD_OUT WANTS`

@@ -27,7 +27,8 @@ typedef struct input_key {
 } input_key;
 
 struct rs_engine {
-    int device;
+    int device; /* CUDA's number for it in this process */
+    int shown;  /* the number it is known by (rs_engine_show_as) */
     rs_status gpu_status;
     char gpu_msg[sizeof(((rs_error *)0)->msg)];
     rs_device_info info;

@@ -25,6 +25,7 @@
 #include "engine/engine.h"
 #include "formats/files.h"
 #include "engine/gpu_process.h"
+#include "engine/visible.h"
 
 enum { MSG_OPENED = 1, MSG_PROGRESS, MSG_STAGE, MSG_RESULT, MSG_RUN };
 
@@ -49,6 +50,8 @@ typedef struct child_source {
     int wants;    /* RS_CHILD_FACTS, RS_CHILD_COUNTERS */
     int profiled; /* this child has had a range-profiler session (see child_run) */
     int no_facts; /* start the next child without its facts (kept from before) */
+    int one;      /* this child sees its GPU alone (RS_CHILD_ONE, visible.h) */
+    int wide;     /* a run spanned several GPUs: every child sees them all */
 } child_source;
 
 /* What goes down the pipe after a request: the ask, its pointers as values. */
@@ -142,7 +145,7 @@ int rs_source_child_wants(const char *arg)
 {
     char *end = NULL;
     const long w = strtol(arg, &end, 10);
-    return end && end != arg && !*end && w >= 0 && w < 16 ? (int)w : 0;
+    return end && end != arg && !*end && w >= 0 && w < 32 ? (int)w : 0;
 }
 
 static void *load_cupti(void *arg)
@@ -158,7 +161,9 @@ static rs_status open_gpu(int device, int wants, rs_source **g, rs_gpu_facts *fa
 {
     memset(facts, 0, sizeof *facts);
     if (wants & RS_CHILD_BARE) return rs_source_gpu_open_bare(g, err);
-    rs_status st = rs_source_gpu_open(device, g, err);
+    /* alone, the GPU is CUDA's device 0, and shown as the one asked for */
+    rs_status st = rs_source_gpu_open(wants & RS_CHILD_ONE ? 0 : device, g, err);
+    if (st == RS_OK && (wants & RS_CHILD_ONE)) rs_engine_show_as(rs_source_engine(*g), device);
     rs_trace("gpu process: CUDA context");
     if (st == RS_OK) st = (*g)->prepare(*g, 1, err);
     rs_trace("gpu process: streaming-read limit measured");
@@ -241,18 +246,34 @@ static void stop_child(child_source *c)
 
 /* The child's environment, made before fork (nothing may allocate between
  * fork and exec): the test-only fault is one fault, so a replacement child
- * runs without it. */
-static char **child_env(int replacement)
+ * runs without it; visible (NULL: as it is) replaces CUDA_VISIBLE_DEVICES. */
+static char **child_env(int replacement, const char *visible)
 {
     extern char **environ;
     size_t n = 0, k = 0;
     while (environ[n]) n++;
-    char **env = malloc(sizeof *env * (n + 1));
+    char **env = malloc(sizeof *env * (n + 2));
     for (size_t i = 0; env && i < n; i++)
-        if (!replacement || strncmp(environ[i], "REDSCOPE_TEST_FAULT=", 20) != 0)
+        if ((!replacement || strncmp(environ[i], "REDSCOPE_TEST_FAULT=", 20) != 0) &&
+            (!visible || strncmp(environ[i], "CUDA_VISIBLE_DEVICES=", 21) != 0))
             env[k++] = environ[i];
+    if (env && visible) env[k++] = (char *)visible;
     if (env) env[k] = NULL;
     return env;
+}
+
+/* Whether the next child sees its GPU alone: asked (RS_CHILD_ONE), no run
+ * has spanned several, and the GPU can be named for certain (visible.c). */
+static int child_alone(child_source *c, char *env, size_t len)
+{
+    char uuid[64], why[160];
+    int visible = -1;
+    c->one = (c->wants & RS_CHILD_ONE) && !c->wide &&
+             rs_visible_one(c->device, uuid, sizeof uuid, &visible, why, sizeof why);
+    if (c->one) snprintf(env, len, "CUDA_VISIBLE_DEVICES=%s", uuid);
+    rs_trace("gpu process: %s%s", c->one ? "alone, " : "every GPU visible: ",
+             c->wants & RS_CHILD_ONE && !c->wide ? why : "asked for");
+    return visible;
 }
 
 static rs_status start_child(child_source *c, rs_error *err)
@@ -272,8 +293,11 @@ static rs_status start_child(child_source *c, rs_error *err)
     snprintf(fd_up, sizeof fd_up, "%d", up[1]);
     /* no_facts: a child that replaces one for sampling keeps the facts it found */
     const int with_facts = (c->wants & RS_CHILD_FACTS) && !c->no_facts;
-    snprintf(wants, sizeof wants, "%d", with_facts ? c->wants : c->wants & ~RS_CHILD_FACTS);
-    char **env = child_env(c->started);
+    char visible[96];
+    const int count = child_alone(c, visible, sizeof visible);
+    snprintf(wants, sizeof wants, "%d",
+             (with_facts ? c->wants : c->wants & ~RS_CHILD_FACTS) & (c->one ? ~0 : ~RS_CHILD_ONE));
+    char **env = child_env(c->started, c->one ? visible : NULL);
     const pid_t pid = len > 0 && env ? fork() : -1;
     if (pid < 0) {
         free(env);
@@ -304,6 +328,9 @@ static rs_status start_child(child_source *c, rs_error *err)
         return rs_fail(err, RS_E_CUDA, "the GPU process ended while opening the device");
     }
     if (with_facts) c->facts = facts;
+    /* alone, it counted one GPU: a run may span the count CUDA sees here
+     * (their links are named once a run spans them) */
+    if (with_facts && c->one && count > c->facts.gpu_count) c->facts.gpu_count = count;
     c->base.kind = "gpu";
     c->open_status = m.status;
     snprintf(c->open_msg, sizeof c->open_msg, "%s", m.text);
@@ -413,6 +440,16 @@ static rs_status child_run(rs_source *s, const rs_request *r, const rs_ask *ask,
     if (r->stalls && c->pid > 0 && c->profiled) {
         stop_child(c);
         c->no_facts = 1;
+    }
+    /* A run over several GPUs, or an ask about them, needs every GPU seen:
+     * from now on every child sees them (a second more to start). */
+    if (r->gpus != 1 || (ask->kind != RS_ASK_RUN && ask->kind != RS_ASK_COUNTERS_ONE &&
+                         ask->kind != RS_ASK_COUNTERS_MORE)) {
+        if (c->pid > 0 && c->one) {
+            stop_child(c);
+            c->no_facts = 1;
+        }
+        c->wide = 1;
     }
     if (c->pid <= 0) {
         c->pid = 0;

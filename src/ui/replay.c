@@ -266,7 +266,7 @@ void ui_replay_use(ui_app *a, const char *path, rs_recording *taken, const rs_re
     a->rp->n = rs_recording_configs(&a->rec, a->rp->configs, a->rec.count + 1);
     a->replay = 1;
     snprintf(a->replay_path, sizeof a->replay_path, "%s", path);
-    a->worker = ui_worker_start(-1, &a->rec);
+    a->worker = ui_worker_start(-1, 1, &a->rec);
     a->dev = a->rec.device; /* the header is right from the first frame, and G's count */
     rs_recording_gpus(&a->rec, &a->gpu.gpu_count, a->gpu.links, sizeof a->gpu.links);
     a->dev_ready = 1;

@@ -460,7 +460,7 @@ int ui_main(const ui_options *cli)
     if (cli->replay)
         ui_replay_use(a, cli->replay, &replay, cli->ask ? &a->cfg : NULL, cli->ask);
     else
-        a->worker = ui_worker_start((int)cli->req.device, NULL);
+        a->worker = ui_worker_start((int)cli->req.device, cli->req.gpus, NULL);
     if (!a->worker) ui_status(a, R_BAD, "cannot start the worker thread");
     if (cli->present) { /* redscope present: the deck from its title */
         ui_present_begin(a, 1);

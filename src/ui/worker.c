@@ -180,7 +180,8 @@ static void open_backend(ui_worker *w, ui_event *ev)
         post(w, ev);
         return;
     }
-    ev->status = rs_source_child_open(w->device, RS_CHILD_FACTS, &w->src, &err);
+    const int one = w->base.gpus == 1 ? RS_CHILD_ONE : 0; /* its GPU alone, while it runs on one */
+    ev->status = rs_source_child_open(w->device, RS_CHILD_FACTS | one, &w->src, &err);
     if (ev->status == RS_OK) ev->status = w->src->prepare(w->src, 1, &err);
     if (ev->status != RS_OK) snprintf(ev->msg, sizeof ev->msg, "%s", err.msg);
     if (w->src) ev->dev = *w->src->device(w->src);
@@ -329,12 +330,13 @@ static void *loop(void *arg)
     return NULL;
 }
 
-ui_worker *ui_worker_start(int device, const rs_recording *rec)
+ui_worker *ui_worker_start(int device, unsigned gpus, const rs_recording *rec)
 {
     ui_worker *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->queue = calloc(QUEUE, sizeof *w->queue);
     w->device = device;
+    w->base.gpus = gpus; /* what the GPU process is started for, until a job says */
     w->rec = rec;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);

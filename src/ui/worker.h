@@ -64,8 +64,10 @@ void ui_event_release(ui_event *ev);
 
 typedef struct ui_worker ui_worker;
 
-/* Live on CUDA device `device`, or replaying `rec` (kept by the caller). */
-ui_worker *ui_worker_start(int device, const rs_recording *rec);
+/* Live on CUDA device `device`, runs spanning `gpus` (1: its GPU process
+ * sees that GPU alone until a run spans more), or replaying `rec` (kept by
+ * the caller). */
+ui_worker *ui_worker_start(int device, unsigned gpus, const rs_recording *rec);
 
 /* Queue a job; 0 unless ui_worker_idle. For UI_JOB_RUN vars[0] is
  * the variant; for a sweep, sizes gives n. */
