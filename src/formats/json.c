@@ -483,7 +483,6 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     r->gbps = num(j, "gbps", 0);
     r->pct_peak = num(j, "pct_peak", 0);
     r->pct_measured = num(j, "pct_measured", 0);
-    if ((st = rs_row_ceiling_check(j, r, err)) != RS_OK) return st;
     r->cpu_ms = num(j, "cpu_ms", 0);
     r->speedup_cpu = num(j, "speedup_cpu", 0);
     const cJSON *from = cJSON_GetObjectItemCaseSensitive(j, "cpu_from");
@@ -519,6 +518,8 @@ rs_status rs_result_from_json(const cJSON *j, rs_result *r, rs_error *err)
     if ((st = multi_from(cJSON_GetObjectItemCaseSensitive(j, "gpus"), r->req.n, &r->multi, err)) !=
         RS_OK)
         return st;
+    /* the ceiling of a run over several GPUs is theirs together: after "gpus" */
+    if ((st = rs_row_ceiling_check(j, r, err)) != RS_OK) return st;
     return rs_result_consistent(r, err);
 }
 

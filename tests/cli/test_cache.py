@@ -132,4 +132,17 @@ check(harris and all(not (p["a"] and p["b"]) for p in harris),
 check({p["cache"] for p in harris} == {"cold", "warm"}, "each side says its state")
 rc, out, err = run("diff", DEMO, WARM)
 check("warm" in out, f"the table names the warm rows: {out[-400:]}")
+
+# a run over two GPUs is held against their ceiling together: written so,
+# and read back so (found on two H200s: its recording was refused)
+X2 = os.path.join(SRC, "conf", "recordings", "h200x2-ladder.jsonl")
+again = os.path.join(tmp, "x2-again.jsonl")
+rc, first, err = run("ladder", "--replay", X2, "--record", again)
+rows = [json.loads(l) for l in open(again)] if rc == 0 else []
+split = [r for r in rows if r.get("gpus", {}).get("count", 1) == 2]
+check(split and all(abs(r["pct_ceiling"] - 100 * r["gbps"] / (2 * r["device"]["measured_gbps"]))
+                    < 1e-6 for r in split),
+      f"two GPUs: pct_ceiling against twice the DRAM read: {[r.get('pct_ceiling') for r in split]}")
+rc, second, err = run("ladder", "--replay", again)
+check(rc == 0 and second == first, f"the recording of two GPUs replays as it was: {rc} {err}")
 check.finish()

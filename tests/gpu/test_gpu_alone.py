@@ -86,11 +86,12 @@ check(rc == 0 and alone and all(a == ("1", ALL[1]) for a in alone),
 rc, out, err, alone, _ = traced("metrics", "--device", "1")
 check(rc == 0 and alone == [("1", ALL[1])], f"metrics on device 1: alone: {alone} {err[-300:]}")
 
-# the user's CUDA_VISIBLE_DEVICES: an index, then a UUID; device 0 is then CUDA's device 1
+# the user's CUDA_VISIBLE_DEVICES: one GPU named (an index, a UUID) is kept as it is;
+# of two named, device 0 is the first named
 for cvd in ("1", ALL[1]):
-    rc, out, err, alone, _ = traced(*ONE, env={"CUDA_VISIBLE_DEVICES": cvd})
-    check(rc == 0 and alone == [("0", ALL[1])],
-          f"CUDA_VISIBLE_DEVICES={cvd}: device 0 is {ALL[1]} alone: {alone} {err[-300:]}")
+    rc, out, err, alone, every = traced(*ONE, env={"CUDA_VISIBLE_DEVICES": cvd})
+    check(rc == 0 and not alone and every == ["CUDA sees one GPU"],
+          f"CUDA_VISIBLE_DEVICES={cvd}: one GPU already, kept: {alone} {every} {err[-300:]}")
     check(cuda_uuids(cvd) == [ALL[1]], f"CUDA agrees: {cvd} is {ALL[1]}")
 rc, out, err, alone, every = traced(*ONE, env={"CUDA_VISIBLE_DEVICES": "1,0"})
 check(rc == 0 and alone == [("0", ALL[1])], f"CUDA_VISIBLE_DEVICES=1,0: device 0 is {ALL[1]}: "
@@ -110,7 +111,8 @@ rc, out, err = run("devices", "--format", "json")
 check(rc == 0 and len(json.loads(out)) == len(ALL), f"devices lists every GPU: {out[:200]}")
 
 # the explorer: starts on its GPU alone, and a run over two GPUs (G) still reaches both
-t = Tmux(f"{EXE} --device 1", cols=160, rows=40, env={"LANG": "C.UTF-8"})
+# (--gpus N spans GPUs 0 to N-1: the explorer starts on device 0)
+t = Tmux(f"{EXE}", cols=160, rows=40, env={"LANG": "C.UTF-8"})
 try:
     s = t.wait_for("GB/s", 90) or t.screen()
     check("NVIDIA" in s, "the explorer's header names the GPU", s)
