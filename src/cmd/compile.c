@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/preset.h"
 #include "cli/cli.h"
 #include "core/text.h"
 #include "cmd.h"
@@ -136,9 +137,10 @@ static void print_log(const char *path, const char *log)
     const int cu =
         (n > 3 && strcmp(path + n - 3, ".cu") == 0) || (n > 4 && strcmp(path + n - 4, ".cuh") == 0);
     if (cut)
-        rs_cli_error("%d more errors not shown (%d in all; --format json carries the whole log)%s",
-                     errors - SHOWN, errors,
-                     cu ? "" : ": is it a kernel? (a .cu file, as conf/kernels/template.cu)");
+        rs_cli_error("%d more errors not shown (%d in all; --format json carries the whole "
+                     "log)%s%s%s",
+                     errors - SHOWN, errors, cu ? "" : ": is it a kernel? (a .cu file, as ",
+                     cu ? "" : rs_template_path(), cu ? "" : ")");
 }
 
 /* The first line of msg is already in the log (a compile error, said above). */
@@ -222,7 +224,8 @@ static int compile_one(const rs_cli *cli, const char *path, int *shown)
 int rs_cmd_compile(rs_cli *cli)
 {
     if (cli->nkernels == 0) {
-        rs_cli_error("compile needs a file: redscope compile FILE.cu (see conf/kernels/)");
+        rs_cli_error("compile needs a file: redscope compile FILE.cu (start from %s)",
+                     rs_template_path());
         return RS_E_USAGE;
     }
     int rc = 0;

@@ -87,7 +87,9 @@ int rs_cmd_presets(rs_cli *cli)
     } else {
         const char *shipped = rs_preset_shipped_dir();
         fprintf(out, "shipped presets (%s):\n",
-                *shipped ? rs_text_safe(shipped, 0, dir, sizeof dir) : "none found");
+                *shipped ? rs_text_safe(shipped, 0, dir, sizeof dir)
+                         : "none found beside the program: set REDSCOPE_DATA_DIR to the "
+                           "folder that holds presets/");
         presets_table(out, list, n, 1);
         fprintf(out, "your presets (%s):\n", rs_text_safe(user, 0, dir, sizeof dir));
         presets_table(out, list, n, 0);

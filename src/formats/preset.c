@@ -18,9 +18,6 @@
 #ifndef RS_INSTALL_DATA_DIR
 #define RS_INSTALL_DATA_DIR ""
 #endif
-#ifndef RS_SOURCE_DATA_DIR
-#define RS_SOURCE_DATA_DIR ""
-#endif
 
 /* ---- where presets live -------------------------------------------------------- */
 
@@ -30,16 +27,50 @@ static int is_dir(const char *p)
     return p && *p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The running program's folder ("" where /proc/self/exe cannot be read). */
+static void program_dir(char *buf, size_t len)
+{
+    const ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash) *slash = '\0';
+}
+
 const char *rs_shipped_dir(const char *what, char *buf, size_t len)
 {
-    const char *bases[] = {getenv("REDSCOPE_DATA_DIR"), RS_INSTALL_DATA_DIR, RS_SOURCE_DATA_DIR};
+    char exe[RS_PATH_MAX], in_tree[RS_PATH_MAX + 32], beside[RS_PATH_MAX + 32];
+    program_dir(exe, sizeof exe);
+    snprintf(in_tree, sizeof in_tree, "%s/share/redscope", exe);
+    snprintf(beside, sizeof beside, "%s/../share/redscope", exe);
+    const char *bases[] = {getenv("REDSCOPE_DATA_DIR"), exe[0] ? in_tree : NULL,
+                           exe[0] ? beside : NULL, RS_INSTALL_DATA_DIR};
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
         if (!bases[i] || !*bases[i]) continue;
-        snprintf(buf, len, "%s/%s", bases[i], what);
-        if (is_dir(buf)) return buf;
+        char raw[RS_PATH_MAX + 64];
+        snprintf(raw, sizeof raw, "%s/%s", bases[i], what);
+        if (!is_dir(raw)) continue;
+        /* "/usr/bin/../share": said as the folder it is */
+        if (!realpath(raw, buf) || strlen(buf) >= len) snprintf(buf, len, "%s", raw);
+        return buf;
     }
     buf[0] = '\0';
     return buf;
+}
+
+static char template_path[RS_PATH_MAX + 16] = "conf/kernels/template.cu";
+
+static void find_template(void)
+{
+    char dir[RS_PATH_MAX];
+    if (access(template_path, R_OK) == 0 || !*rs_shipped_dir("kernels", dir, sizeof dir)) return;
+    snprintf(template_path, sizeof template_path, "%s/template.cu", dir);
+}
+
+const char *rs_template_path(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_template);
+    return template_path;
 }
 
 const char *rs_preset_shipped_dir(void)

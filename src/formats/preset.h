@@ -27,10 +27,18 @@ typedef struct rs_preset_info {
     char error[512];
 } rs_preset_info;
 
-/* A folder shipped with redscope ("presets", "recordings"): under
- * $REDSCOPE_DATA_DIR, the installed share folder, or the source tree's conf/
- * (in that order); "" when none exists. */
+/* A folder shipped with redscope ("presets", "recordings", "kernels",
+ * "cubins"): under $REDSCOPE_DATA_DIR, else found from the program itself,
+ * wherever it is: share/redscope beside it (a build tree, which CMake lays
+ * out so), ../share/redscope (installed under any prefix), and last the
+ * prefix it was built for (the program copied away from its data); "" when
+ * none exists. */
 const char *rs_shipped_dir(const char *what, char *buf, size_t len);
+
+/* The kernel template users start from, as a path that opens from here:
+ * conf/kernels/template.cu in a checkout (the folder the program runs in),
+ * else the shipped one (installed: share/redscope/kernels/template.cu). */
+const char *rs_template_path(void);
 
 /* The shipped presets' folder ("" when none is found). */
 const char *rs_preset_shipped_dir(void);

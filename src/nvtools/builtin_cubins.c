@@ -12,6 +12,7 @@
 #include "nvtools/cubin.h"
 #include "core/trace.h"
 #include "core/ukernel.h"
+#include "formats/preset.h"
 #include "profiling/sass_lines.h"
 
 #define MAX_CUBINS 16
@@ -41,12 +42,15 @@ static struct {
     unsigned long clock;
 } cache = {PTHREAD_MUTEX_INITIALIZER, "", 0, 0, 0, {{0}}, {{"", NULL, 0}}, 0};
 
-#ifndef RS_INSTALL_DATA_DIR
-#define RS_INSTALL_DATA_DIR ""
-#endif
+static int is_folder(const char *p)
+{
+    DIR *d = opendir(p);
+    if (d) closedir(d);
+    return d != NULL;
+}
 
-/* "cubins" beside the program (a build tree), else where make install put
- * them. */
+/* "cubins" beside the program (a build tree), else ../lib/redscope/cubins
+ * (installed under any prefix), else under $REDSCOPE_DATA_DIR. */
 static void default_dir(char *buf, size_t len)
 {
     char exe[4096];
@@ -56,11 +60,13 @@ static void default_dir(char *buf, size_t len)
     if (slash) *slash = '\0';
     const int w = snprintf(buf, len, "%s/cubins", n > 0 ? exe : ".");
     if (w < 0 || (size_t)w >= len) snprintf(buf, len, "cubins");
-    DIR *d = opendir(buf);
-    if (d)
-        closedir(d);
-    else if (RS_INSTALL_DATA_DIR[0])
-        snprintf(buf, len, "%s/cubins", RS_INSTALL_DATA_DIR);
+    if (is_folder(buf) || n <= 0) return;
+    char lib[4096 + 32];
+    snprintf(lib, sizeof lib, "%s/../lib/redscope/cubins", exe);
+    if (is_folder(lib) && realpath(lib, exe) && strlen(exe) < len)
+        snprintf(buf, len, "%s", exe);
+    else if (*rs_shipped_dir("cubins", exe, sizeof exe))
+        snprintf(buf, len, "%s", exe);
 }
 
 static char *slurp(const char *path, size_t *size)

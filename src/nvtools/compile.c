@@ -1,6 +1,7 @@
 /* NVRTC, loaded at run time. The functions are declared here with NVRTC's
  * C types (an opaque program handle, an int result) so the library's header
  * is not needed to build. */
+#include "formats/preset.h"
 #include "compile.h"
 
 #include <dlfcn.h>
@@ -243,8 +244,8 @@ static rs_status check_contract(const char *path, const char *text, const rs_com
         return rs_fail(err, RS_E_USAGE,
                        "%s: %s never calls rs_block_result(out, v): every thread of a block "
                        "calls it once, at the end, so the block's result is written "
-                       "(conf/kernels/template.cu)",
-                       name, c->build.entry);
+                       "(%s)",
+                       name, c->build.entry, rs_template_path());
     return RS_OK;
 }
 
@@ -311,12 +312,12 @@ static rs_status check_signature(const char *path, const char *text, const char 
                        "%s:%d: error: %s never reaches rs_block_result(out, v): the compiler "
                        "dropped every call of it (under #if 0, if (0), or in a helper nothing "
                        "calls); every thread of a block calls it once, at the end "
-                       "(conf/kernels/template.cu)",
+                       "(%s)",
                        path,
                        call ? call
                        : at ? at
                             : 1,
-                       entry);
+                       entry, rs_template_path());
     if (!broke) return RS_OK;
     return rs_fail(err, RS_E_USAGE,
                    "%s:%d: error: %s's parameters are not the contract's (const RS_T *in, RS_ACC "
@@ -338,8 +339,8 @@ rs_status rs_compile(const char *path, const char *text, rs_dtype t, rs_op op, i
         out->log = calloc(1, 1);
         return rs_fail(err, RS_E_USAGE,
                        "%s: no extern \"C\" __global__ function at all: not a CUDA kernel "
-                       "(start from conf/kernels/template.cu)",
-                       path);
+                       "(start from %s)",
+                       path, rs_template_path());
     }
     char prelude[8192];
     rs_ukernel_prelude(t, op, kfinish, prelude, sizeof prelude);

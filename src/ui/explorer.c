@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/preset.h"
 #include "app.h"
 #include "kernel.h"
 #include "replay.h"
@@ -341,11 +342,14 @@ static void draw_results(const ui_app *a, ui_rect r, const rs_result *res)
                          "it again.");
             return;
         }
-        if (want.variant == RS_V_KERNEL && !want.kernel[0])
-            ui_put(r.y + 1, x, w, R_DIM,
-                   a->replay ? "No kernel of yours in this configuration."
-                             : "K picks your .cu file (start from conf/kernels/template.cu).");
-        else if (rs_catalogue_check(&want, &err) != RS_OK)
+        if (want.variant == RS_V_KERNEL && !want.kernel[0] && a->replay)
+            ui_put(r.y + 1, x, w, R_DIM, "No kernel of yours in this configuration.");
+        else if (want.variant == RS_V_KERNEL && !want.kernel[0]) {
+            char hint[RS_PATH_MAX + 64];
+            snprintf(hint, sizeof hint, "K picks your .cu file (start from %s).",
+                     rs_template_path());
+            ui_put(r.y + 1, x, w, R_DIM, hint);
+        } else if (rs_catalogue_check(&want, &err) != RS_OK)
             put_message(r, R_WARN, err.msg);
         else if (a->has_failed[a->sel] &&
                  rs_request_same_run(&a->failed[a->sel].result.req, &want)) {

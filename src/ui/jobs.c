@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/preset.h"
 #include "app.h"
 #include "sweep_screen.h"
 #include "ladder.h"
@@ -73,10 +74,11 @@ int ui_run_one(ui_app *a, rs_variant v)
     rs_error err;
     ui_request_for(a, v, &r);
     if (v == RS_V_KERNEL && !r.kernel[0]) {
-        ui_status(a, R_WARN, "%s",
-                  a->replay ? "replay: this configuration holds no kernel of yours"
-                            : "no kernel file yet: press K to pick your .cu (start from "
-                              "conf/kernels/template.cu)");
+        if (a->replay)
+            ui_status(a, R_WARN, "replay: this configuration holds no kernel of yours");
+        else
+            ui_status(a, R_WARN, "no kernel file yet: press K to pick your .cu (start from %s)",
+                      rs_template_path());
         return 0;
     }
     if (rs_catalogue_check(&r, &err) != RS_OK) {

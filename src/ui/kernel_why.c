@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/preset.h"
 #include "app.h"
 #include "kernel.h"
 #include "core/catalogue.h"
@@ -206,11 +207,14 @@ static void build(kwhy *k, const ui_app *a, int w, const rs_result *res)
     if (!a->cfg.kernel[0]) {
         add(k, R_TITLE, "%d %s: %s", vi->step, vi->name, vi->idea);
         add_wrapped(k, R_NORMAL, vi->change, w);
-        add_wrapped(k, R_ACCENT,
-                    a->replay ? "This configuration of the recording holds no kernel of yours."
-                              : "K picks your .cu file: copy conf/kernels/template.cu, pick the "
-                                "copy, and edit it while the explorer runs it each time you save.",
-                    w);
+        char hint[RS_PATH_MAX + 160];
+        snprintf(hint, sizeof hint,
+                 "K picks your .cu file: copy %s, pick the copy, and edit it while the "
+                 "explorer runs it each time you save.",
+                 rs_template_path());
+        add_wrapped(
+            k, R_ACCENT,
+            a->replay ? "This configuration of the recording holds no kernel of yours." : hint, w);
         return;
     }
     add(k, R_TITLE, "%d %s: %s", vi->step, rs_ukernel_basename(a->cfg.kernel), vi->idea);
