@@ -54,6 +54,7 @@ static int run(int argc, char **argv)
                                      rs_source_child_wants(argv[5]));
     /* a compile under a time and memory bound (compile/compile_bound.c) */
     if (argc == 2 && strcmp(argv[1], RS_COMPILE_PROCESS_ARG) == 0) return rs_compile_serve();
+    if (argc > 1 && strcmp(argv[1], "--version") == 0) return rs_cli_version_main(argc, argv);
     if (argc > 1 && argv[1][0] != '-') {
         name = argv[1];
         shift = 1;
@@ -80,8 +81,7 @@ static int run(int argc, char **argv)
         rs_cli_error("%s", err.msg);
         rc = err.code;
     } else if (cli.version) {
-        printf("redscope %s\n", RS_VERSION);
-        rc = 0;
+        rc = rs_cli_version(stdout, cli.format);
     } else if (cli.help) {
         rs_cli_usage(stdout, shift ? cmd : NULL);
         if (!shift) {

@@ -185,6 +185,12 @@ const struct rs_recording *rs_cli_replay_read(rs_cli *cli, rs_error *err);
  * with rs_cli_free. */
 rs_status rs_cli_parse(rs_cli *cli, const rs_command *c, int argc, char **argv, rs_error *err);
 
+/* --version: the program, its commit and build, and the CUDA libraries
+ * built in and found here, as text or JSON (format); its exit code. */
+int rs_cli_version(FILE *f, rs_format format);
+/* `redscope --version [--format F]`: no command, so no command's options. */
+int rs_cli_version_main(int argc, char **argv);
+
 /* Usage of a command (NULL: the overview), from the tables and its entry. */
 void rs_cli_usage(FILE *f, const rs_command *c);
 

@@ -32,6 +32,16 @@ rs_status rs_source_child_open(int device, int wants, rs_source **out, rs_error 
 int rs_source_child_serve(int device, int down, int up, int wants);
 int rs_source_child_wants(const char *arg);
 const rs_gpu_facts *rs_source_child_facts(rs_source *s);
+
+/* What --version reports of the libraries, "" where absent: the CUDA
+ * runtime built in, the driver's CUDA version and kernel module, CUPTI's
+ * API version and NVRTC's, with the files they were loaded from. Starts no
+ * CUDA (engine/versions.c). */
+typedef struct rs_versions {
+    char cuda_runtime[16], cuda_driver[16], driver[32], cupti[16], nvrtc[16];
+    char cupti_lib[512], nvrtc_lib[512];
+} rs_versions;
+void rs_versions_find(rs_versions *v);
 /* The child ended and waited for (at most a second or two): its GPUs and
  * their memory free for another program (nccl-tests). Any other source:
  * nothing. */

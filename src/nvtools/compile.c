@@ -1,7 +1,7 @@
 /* NVRTC, loaded at run time. The functions are declared here with NVRTC's
  * C types (an opaque program handle, an int result) so the library's header
  * is not needed to build. */
-#include "formats/preset.h"
+#define _GNU_SOURCE /* dladdr */
 #include "compile.h"
 
 #include <dlfcn.h>
@@ -13,6 +13,7 @@
 
 #include "formats/files.h"
 #include "core/text.h"
+#include "formats/preset.h"
 #include "cubin.h"
 
 #ifndef RS_CUDA_INCLUDE_DIR
@@ -79,6 +80,14 @@ static const char *loaded(void)
 {
     pthread_once(&once, load);
     return load_error[0] ? load_error : NULL;
+}
+
+void rs_nvrtc_lib(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    Dl_info info;
+    if (!loaded() && dladdr((void *)nv.version, &info) && info.dli_fname)
+        snprintf(buf, len, "%s", info.dli_fname);
 }
 
 const char *rs_nvrtc_version(rs_error *err)

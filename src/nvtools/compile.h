@@ -41,6 +41,8 @@ int rs_compile_serve(void);
 
 /* NVRTC's version ("13.0"), or NULL with why in err. */
 const char *rs_nvrtc_version(rs_error *err);
+/* The file NVRTC was loaded from ("" where it was not). */
+void rs_nvrtc_lib(char *buf, size_t len);
 
 /* The header redscope pre-includes, for element type t, operation op and
  * the finish a block result takes (RS_KFIN_* of rs_kernels.h: 0 store,

@@ -515,6 +515,14 @@ for fmt in ("csv", "json"):
 csv_out(["CSV: devices"], ("devices", "--replay", GPUS2))
 json_out(["JSON: devices"], ("devices", "--replay", DEMO))
 
+# --version: every key there, each documented
+rc, out, err = run("--version", "--format", "json")
+ver = json.loads(out) if rc == 0 else {}
+for path in flatten(ver, "", set()):
+    documented(expand("JSON: --version"), path, "--version --format json")
+check(set(ver) == {n for n, _, _ in DOCS.get("JSON: --version", [])},
+      f"--version: every documented key is always there: {sorted(ver)}")
+
 # ---- every command that takes --format has its sections ----------------------------
 
 rc, out, _ = run("--help")

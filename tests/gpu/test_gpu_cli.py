@@ -14,6 +14,14 @@ from clitest import Checks, run, skip_without_gpu  # noqa: E402
 print(skip_without_gpu().strip())
 check = Checks("test_gpu_cli")
 
+# --version on a GPU machine: the driver (its CUDA version and kernel
+# module), CUPTI and NVRTC all found, and the same as the device's driver
+rc, out, err = run("--version", "--format", "json")
+v = json.loads(out) if rc == 0 else {}
+print("--version:", v)
+check(rc == 0 and all(v.get(k) for k in ("cuda_driver", "driver", "cupti", "nvrtc")),
+      f"--version finds the driver, CUPTI and NVRTC here: {rc} {v} {err}")
+
 # One run, table and JSON.
 rc, out, err = run("run", "--variant", "sequential", "--n", "2^22", "--reps", "5")
 check(rc == 0 and "exact" in out and "GB/s" in out and "of the theoretical peak" in out,
