@@ -11,8 +11,8 @@ case "$mode" in run|test) ;; *) echo "usage: $0 [run|test]" >&2; exit 2 ;; esac
 
 run_pkgs="cmake make gcc g++ pkg-config libncurses-dev libinih-dev libcjson-dev gnuplot-nox"
 # the tests also build and check the Debian package (dpkg-shlibdeps, file,
-# lintian) and read the man page (man-db, groff)
-test_pkgs="python3 tmux clang libclang-rt-14-dev procps dpkg-dev file man-db groff-base lintian"
+# lintian), read the man page (man-db, groff) and parse the completions (zsh, fish)
+test_pkgs="python3 tmux clang libclang-rt-14-dev procps dpkg-dev file man-db groff-base lintian zsh fish"
 want=$run_pkgs
 [ "$mode" = test ] && want="$run_pkgs $test_pkgs"
 missing=""

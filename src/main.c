@@ -12,6 +12,7 @@
 #include "core/format.h"
 #include "core/source.h"
 #include "core/trace.h"
+#include "cmd/generate.h"
 #include "engine/gpu_process.h"
 
 #ifndef RS_VERSION
@@ -52,6 +53,8 @@ static int run(int argc, char **argv)
     if (argc == 6 && strcmp(argv[1], RS_GPU_PROCESS_ARG) == 0)
         return rs_source_child_serve(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
                                      rs_source_child_wants(argv[5]));
+    /* the man page and completions, made from the tables (cmd/generate.c) */
+    if (argc == 3 && strcmp(argv[1], RS_GENERATE_ARG) == 0) return rs_generate(argv[2], stdout);
     /* a compile under a time and memory bound (compile/compile_bound.c) */
     if (argc == 2 && strcmp(argv[1], RS_COMPILE_PROCESS_ARG) == 0) return rs_compile_serve();
     if (argc > 1 && strcmp(argv[1], "--version") == 0) return rs_cli_version_main(argc, argv);

@@ -150,6 +150,8 @@ typedef struct rs_command {
      RS_EXIT(RS_E_CANCELLED))
 /* The exit codes c gives, each with its meaning, as help lists them. */
 void rs_cli_exit_codes(FILE *f, unsigned exits);
+/* The i-th exit code of the table and its meaning: 1, or 0 past its end. */
+int rs_cli_exit_code(int i, int *code, const char **meaning);
 /* How c takes a field (field >= 0) or an RS_X_* option: NULL where as the
  * tables say. */
 const rs_option_help *rs_command_option(const rs_command *c, int field, unsigned extra);
@@ -190,6 +192,25 @@ rs_status rs_cli_parse(rs_cli *cli, const rs_command *c, int argc, char **argv, 
 int rs_cli_version(FILE *f, rs_format format);
 /* `redscope --version [--format F]`: no command, so no command's options. */
 int rs_cli_version_main(int argc, char **argv);
+
+/* An option as a command takes it, from the field table, the shared
+ * options and the command's entry: what --help, the man page and the
+ * completions are made from (cmd/generate*.c). */
+typedef struct rs_cli_opt {
+    const char *name; /* without "--" */
+    int short_opt;    /* 0: none */
+    const char *arg;  /* its argument's name; NULL: it takes none */
+    int arg_optional; /* --metrics[=SET] */
+    const char *help;
+    char values[192];             /* the words it takes, by spaces ("" where others) */
+    const char *def;              /* its default as help shows it (NULL: none) */
+    const struct rs_field *field; /* the request's field it sets (NULL: none) */
+    unsigned extra;               /* the shared option it is (RS_X_*; 0: none) */
+    int hidden;                   /* taken as a word after the options (FILE.cu): not listed */
+} rs_cli_opt;
+#define RS_CLI_OPTS_MAX 64
+/* Every option c takes, in --help's order (at most max): their count. */
+int rs_cli_opts(const rs_command *c, rs_cli_opt *out, int max);
 
 /* Usage of a command (NULL: the overview), from the tables and its entry. */
 void rs_cli_usage(FILE *f, const rs_command *c);

@@ -57,6 +57,14 @@ static const struct {
     {RS_E_CANCELLED, "interrupted"},
 };
 
+int rs_cli_exit_code(int i, int *code, const char **meaning)
+{
+    if (i < 0 || i >= (int)(sizeof exit_codes / sizeof exit_codes[0])) return 0;
+    *code = exit_codes[i].code;
+    *meaning = exit_codes[i].meaning;
+    return 1;
+}
+
 void rs_cli_exit_codes(FILE *f, unsigned exits)
 {
     fprintf(f, "exit codes:\n");

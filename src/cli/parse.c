@@ -467,34 +467,71 @@ static const char *extra_help(const rs_command *c, const extra_opt *x)
     return h && h->help ? h->help : x->help;
 }
 
-/* One field's help line. */
-static void usage_field(FILE *f, const rs_command *c, const rs_field *fl)
+/* A field as command c takes it: its help, its values (its own words too)
+ * and its default. */
+static void field_opt(const rs_command *c, const rs_field *fl, rs_cli_opt *o)
 {
     const rs_option_help *own = rs_command_option(c, (int)fl->id, 0);
-    if (own && (own->flags & RS_HELP_HIDDEN)) return; /* a word of its own: FILE.cu */
-    char left[64];
-    if (fl->short_opt)
-        snprintf(left, sizeof left, "-%c, --%s%s%s%s", fl->short_opt, fl->flag,
-                 fl->implied ? "[=" : " ", fl->argname, fl->implied ? "]" : "");
-    else
-        snprintf(left, sizeof left, "    --%s%s%s%s", fl->flag, fl->implied ? "[=" : " ",
-                 fl->argname, fl->implied ? "]" : "");
-    char values[160];
-    rs_field_values(fl, values, sizeof values);
+    o->name = fl->flag;
+    o->short_opt = fl->short_opt;
+    o->arg = fl->argname;
+    o->arg_optional = fl->implied != NULL;
+    o->help = field_help(c, fl);
+    o->field = fl;
+    o->hidden = own && (own->flags & RS_HELP_HIDDEN); /* a word of its own: FILE.cu */
+    rs_field_values(fl, o->values, sizeof o->values);
     for (const rs_field_word *w = c->field_words; w && w->word; w++) /* its own words too */
-        if (w->field == (int)fl->id && strlen(values) + strlen(w->word) + 2 < sizeof values)
-            strcat(strcat(values, " "), w->word);
-    fprintf(f, "  %-26s %s%s%s", left, field_help(c, fl), values[0] ? ": " : "", values);
+        if (w->field == (int)fl->id && strlen(o->values) + strlen(w->word) + 2 < sizeof o->values)
+            strcat(strcat(o->values, " "), w->word);
     const int own_default = own && (own->flags & RS_HELP_NO_DEFAULT); /* every GPU */
-    if (fl->def && *fl->def && !own_default) fprintf(f, " [%s]", fl->def);
-    fprintf(f, "\n");
+    o->def = fl->def && *fl->def && !own_default ? fl->def : NULL;
 }
 
-static void usage_option(FILE *f, const char *name, const char *arg, const char *help)
+int rs_cli_opts(const rs_command *c, rs_cli_opt *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < RS_FIELD_COUNT && n < max; i++)
+        if (rs_fields[i].flag && command_takes_field(c, rs_fields[i].id)) {
+            memset(&out[n], 0, sizeof out[n]);
+            field_opt(c, &rs_fields[i], &out[n++]);
+        }
+    for (int i = 0; i < N_EXTRAS && n < max; i++) {
+        const extra_opt *x = &extras[i];
+        if (!command_takes_extra(c, x)) continue;
+        const rs_option_help *own = rs_command_option(c, -1, x->bit);
+        rs_cli_opt *o = &out[n++];
+        memset(o, 0, sizeof *o);
+        *o = (rs_cli_opt){x->name, 0, own && own->arg ? own->arg : x->arg, 0, extra_help(c, x)};
+        o->extra = x->bit;
+        o->hidden = own && (own->flags & RS_HELP_HIDDEN); /* a word of its own: FILE */
+    }
+    for (int i = 0; i < own_count(c) && n < max; i++) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n++] = (rs_cli_opt){c->options[i].name, 0, c->options[i].arg, 0, c->options[i].help};
+    }
+    for (int i = 0; i < N_ALWAYS && n < max; i++) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n++] = (rs_cli_opt){always[i].name, 0, always[i].arg, 0, always[i].help};
+    }
+    return n;
+}
+
+/* One option's help line. */
+static void usage_opt(FILE *f, const rs_cli_opt *o)
 {
     char left[64];
-    snprintf(left, sizeof left, "    --%s%s%s", name, arg ? " " : "", arg ? arg : "");
-    fprintf(f, "  %-26s %s\n", left, help);
+    const char *open = o->arg_optional ? "[="
+                       : o->arg        ? " "
+                                       : "",
+               *close = o->arg_optional ? "]" : "";
+    if (o->short_opt)
+        snprintf(left, sizeof left, "-%c, --%s%s%s%s", o->short_opt, o->name, open,
+                 o->arg ? o->arg : "", close);
+    else
+        snprintf(left, sizeof left, "    --%s%s%s%s", o->name, open, o->arg ? o->arg : "", close);
+    fprintf(f, "  %-26s %s%s%s", left, o->help, o->values[0] ? ": " : "", o->values);
+    if (o->def) fprintf(f, " [%s]", o->def);
+    fprintf(f, "\n");
 }
 
 void rs_cli_usage(FILE *f, const rs_command *c)
@@ -512,20 +549,10 @@ void rs_cli_usage(FILE *f, const rs_command *c)
     /* the first command is the one without a name: "redscope [explore]" */
     fprintf(f, "usage: redscope %s%s%s %s\n%s.\n\noptions:\n", c == rs_commands[0] ? "[" : "",
             c->name, c == rs_commands[0] ? "]" : "", c->usage, c->summary);
-    for (int i = 0; i < RS_FIELD_COUNT; i++)
-        if (rs_fields[i].flag && command_takes_field(c, rs_fields[i].id))
-            usage_field(f, c, &rs_fields[i]);
-    for (int i = 0; i < N_EXTRAS; i++) {
-        const extra_opt *x = &extras[i];
-        if (!command_takes_extra(c, x)) continue;
-        const rs_option_help *own = rs_command_option(c, -1, x->bit);
-        if (own && (own->flags & RS_HELP_HIDDEN)) continue; /* a word of its own: FILE */
-        usage_option(f, x->name, own && own->arg ? own->arg : x->arg, extra_help(c, x));
-    }
-    for (int i = 0; i < own_count(c); i++)
-        usage_option(f, c->options[i].name, c->options[i].arg, c->options[i].help);
-    for (int i = 0; i < N_ALWAYS; i++)
-        usage_option(f, always[i].name, always[i].arg, always[i].help);
+    rs_cli_opt opts[RS_CLI_OPTS_MAX];
+    const int n = rs_cli_opts(c, opts, RS_CLI_OPTS_MAX);
+    for (int i = 0; i < n; i++)
+        if (!opts[i].hidden) usage_opt(f, &opts[i]);
     if (c->exits) {
         fputc('\n', f);
         rs_cli_exit_codes(f, c->exits);
