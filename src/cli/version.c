@@ -77,7 +77,7 @@ int rs_cli_version(FILE *f, rs_format format)
     fprintf(f, "redscope %s (commit %s, %s build)\n", RS_VERSION, RS_COMMIT, RS_BUILD_TYPE);
     fprintf(f, "CUDA runtime %s (built in)\n", v.cuda_runtime);
     line(f, "CUDA driver API", v.cuda_driver, NULL, "libcuda.so.1 did not load");
-    line(f, "NVIDIA kernel module", v.driver, NULL, "no /proc/driver/nvidia/version");
+    line(f, "NVIDIA driver", v.driver, NULL, "no /proc/driver/nvidia/version, no NVML");
     line(f, "CUPTI API", v.cupti, v.cupti_lib, "libcupti.so.13: counters and PC sampling need it");
     line(f, "NVRTC", v.nvrtc, v.nvrtc_lib, "libnvrtc.so.13: your own kernels need it");
     return 0;

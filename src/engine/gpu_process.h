@@ -34,7 +34,7 @@ int rs_source_child_wants(const char *arg);
 const rs_gpu_facts *rs_source_child_facts(rs_source *s);
 
 /* What --version reports of the libraries, "" where absent: the CUDA
- * runtime built in, the driver's CUDA version and kernel module, CUPTI's
+ * runtime built in, the driver's CUDA version and its own version, CUPTI's
  * API version and NVRTC's, with the files they were loaded from. Starts no
  * CUDA (engine/versions.c). */
 typedef struct rs_versions {

@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include "engine/gpu_process.h"
+#include "engine/nvml_lib.h"
 #include "formats/files.h"
 #include "nvtools/compile.h"
 #include "profiling/cupti_lib.h"
@@ -37,15 +38,32 @@ static void driver_api(rs_versions *v)
     if (h) dlclose(h);
 }
 
-/* The kernel module's version: "NVRM version: NVIDIA UNIX ... Kernel Module  580.159.04 ..." */
+/* The driver's version from NVML, where /proc does not say (a container). */
+static void nvml_driver(rs_versions *v)
+{
+    rs_nvml_lib n;
+    char why[160];
+    if (!rs_nvml_open(&n, why, sizeof why)) return;
+    int (*get)(char *, unsigned) =
+        (int (*)(char *, unsigned))rs_nvml_sym(&n, "nvmlSystemGetDriverVersion");
+    char buf[80] = "";
+    if (get && get(buf, sizeof buf) == 0 && buf[0])
+        snprintf(v->driver, sizeof v->driver, "%s", buf);
+    rs_nvml_close(&n);
+}
+
+/* The kernel module's version: "NVRM version: NVIDIA UNIX ... Kernel Module  580.159.04 ...",
+ * else NVML's. */
 static void kernel_module(rs_versions *v)
 {
     char *text = NULL;
     size_t len = 0;
     rs_error err;
     if (rs_file_read("/proc/driver/nvidia/version", "driver version", 1u << 16, &text, &len,
-                     &err) != RS_OK)
+                     &err) != RS_OK) {
+        nvml_driver(v);
         return;
+    }
     const char *at = strstr(text, "Kernel Module");
     if (at) {
         at += strlen("Kernel Module");
@@ -56,6 +74,7 @@ static void kernel_module(rs_versions *v)
             snprintf(v->driver, sizeof v->driver, "%.*s", (int)n, at);
     }
     free(text);
+    if (!v->driver[0]) nvml_driver(v);
 }
 
 static void cupti(rs_versions *v)

@@ -26,7 +26,8 @@ rc_devices, devices_json, _ = run("devices", "--format", "json")
 have_gpu = rc_devices == 0
 gpu_count = len(__import__("json").loads(devices_json)) if have_gpu else 0
 check(rc_devices in (0, 3, 4), f"redscope devices: exit {rc_devices}, not 0, 3 or 4")
-NO_GPU_NEEDED = {"variants", "metrics", "presets", "help", "compile", "recording", "diff"}
+NO_GPU_NEEDED = {"variants", "metrics", "presets", "help", "compile", "recording", "diff",
+                 "--version"}
 
 
 def examples(text):
@@ -163,7 +164,8 @@ def main():
     try:
         for cmd in from_help() + from_readme():
             first = shlex.split(cmd)[1:2]
-            if not first or first[0].startswith("-") or first[0] == "explore":
+            if not first or (first[0].startswith("-") and first[0] != "--version") or \
+                    first[0] == "explore":
                 explorer(cmd, cwd)
             elif first[0] == "present" and "--export" not in cmd:
                 present(cmd, cwd)

@@ -30,7 +30,7 @@ check("gpu process" not in err and "CUDA context" not in err,
       f"no GPU process started for --version: {err[-300:]}")
 check(any(re.match(r"CUDA runtime \d+\.\d+ \(built in\)$", l) for l in lines),
       f"the CUDA runtime built in: {lines}")
-for lib in ("CUDA driver API", "NVIDIA kernel module", "CUPTI API", "NVRTC"):
+for lib in ("CUDA driver API", "NVIDIA driver", "CUPTI API", "NVRTC"):
     check(any(l.startswith(lib + " ") or l.startswith(lib + ": none found (") for l in lines),
           f"a line for {lib}, its version or why none: {lines}")
 
