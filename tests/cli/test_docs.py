@@ -19,12 +19,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from clitest import EXE, Checks, run  # noqa: E402
+from clitest import EXE, Checks, have_tool, run  # noqa: E402
 
 check = Checks("test_docs")
 SRC = os.environ["REDSCOPE_SOURCE"]
 SHARE = os.path.join(os.path.dirname(os.path.abspath(EXE)), "share")
-CI = bool(os.environ.get("CI"))
 FILES = {"man": "man/man1/redscope.1", "bash": "bash-completion/completions/redscope",
          "zsh": "zsh/vendor-completions/_redscope", "fish": "fish/vendor_completions.d/redscope.fish"}
 text = {}
@@ -37,14 +36,6 @@ for what, rel in FILES.items():
 # options the program reads itself, not a user's: the GPU process, the
 # bounded compile, these documents
 INTERNAL = {"gpu-process", "compile-process", "generate"}
-
-
-def tool(name):
-    if shutil.which(name):
-        return True
-    check(not CI, f"{name} is installed (CI: build.sh test installs it)")
-    print(f"skipped the {name} checks: {name} is not installed")
-    return False
 
 
 # ---- what the program takes, found without the generator ------------------------------
@@ -108,10 +99,10 @@ in_man = [k for k in keys if "\\fB" + k.replace("-", "\\-") + "\\fR" in man]
 check(keys and in_man == keys, f"man: every counter: {sorted(set(keys) - set(in_man))}")
 check(all(f"\n.B {c}\n" in man.split(".SH EXIT STATUS", 1)[-1] for c in (0, 1, 2, 3, 4, 130)),
       "man: the exit codes")
-if tool("groff"):
+if have_tool(check, "groff"):
     p = subprocess.run(["groff", "-ww", "-man", "-z"], input=man, capture_output=True, text=True)
     check(p.returncode == 0 and not p.stderr, f"groff -ww: no warning: {p.stderr[:600]}")
-if tool("man"):
+if have_tool(check, "man"):
     p = subprocess.run(["man", "--warnings", "-l", os.path.join(SHARE, FILES["man"])],
                        capture_output=True, text=True, env=dict(os.environ, MANWIDTH="80"))
     check(p.returncode == 0 and not p.stderr and "SYNOPSIS" in p.stdout,
@@ -153,7 +144,7 @@ for shell in ("bash", "zsh", "fish"):
 
 # ---- they parse, and they complete ---------------------------------------------------------
 for shell, flag in (("bash", "-n"), ("zsh", "-n"), ("fish", "-n")):
-    if tool(shell):
+    if have_tool(check, shell):
         p = subprocess.run([shell, flag, os.path.join(SHARE, FILES[shell])], capture_output=True,
                            text=True)
         check(p.returncode == 0, f"{shell} {flag}: it parses: {p.stderr[:400]}")
@@ -194,7 +185,7 @@ check(bash_complete("ladder", "--wi") == {"--wide"}, "bash: ladder --wi<TAB>: it
 check({"nccl", "ring", "all"} <= bash_complete("allreduce", "--algo", ""),
       "bash: allreduce --algo <TAB>: the algorithms its help names")
 
-if tool("fish"):
+if have_tool(check, "fish"):
     def fish_complete(line):
         script = f"source '{os.path.join(SHARE, FILES['fish'])}'; complete -C '{line}'"
         p = subprocess.run(["fish", "-c", script], capture_output=True, text=True, cwd=work)

@@ -17,13 +17,12 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from clitest import EXE, Checks  # noqa: E402
+from clitest import EXE, Checks, have_tool  # noqa: E402
 
 check = Checks("test_package")
 BUILD = os.path.dirname(os.path.abspath(EXE))
 SRC = os.path.abspath(os.environ["REDSCOPE_SOURCE"])
 tmp = tempfile.mkdtemp(prefix="rs_pkg_")
-CI = bool(os.environ.get("CI"))
 
 
 def sh(*args, env=None, cwd=None, timeout=600):
@@ -31,14 +30,6 @@ def sh(*args, env=None, cwd=None, timeout=600):
     e.update(env or {})
     p = subprocess.run(args, capture_output=True, text=True, env=e, cwd=cwd, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
-
-
-def need(tool):
-    if shutil.which(tool):
-        return True
-    check(not CI, f"{tool} is installed (CI: build.sh test installs it)")
-    print(f"skipped the {tool} checks: {tool} is not installed")
-    return False
 
 
 # ---- the package -------------------------------------------------------------------------
@@ -84,7 +75,7 @@ if shutil.which("lintian"):
     bad = [l for l in (out + err).splitlines() if l[:3] in ("E: ", "W: ")]
     check(not bad, "lintian: no error or warning:\n" + "\n".join(bad[:20]))
 else:
-    need("lintian")
+    have_tool(check, "lintian")
 
 
 # ---- installed, then moved -----------------------------------------------------------------
@@ -123,7 +114,7 @@ def installed(root, prefix, what):
         check(BUILD not in o and SRC not in o,
               f"{what}: no build or source path in any output: {o[:300]}")
     man = os.path.join(root + prefix, "share", "man")
-    if need("man"):
+    if have_tool(check, "man"):
         rc, out, err = sh("man", "-P", "cat", "redscope", env={"MANPATH": man, "MANWIDTH": "80"})
         check(rc == 0 and "redscope" in out and "SYNOPSIS" in out,
               f"{what}: man redscope from the installed page: {rc} {err[-300:]}")

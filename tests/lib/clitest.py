@@ -43,6 +43,17 @@ def line_of(path, text):
         return next((n for n, l in enumerate(f, 1) if text in l), 0)
 
 
+def have_tool(check, name):
+    """Whether the tool is on PATH; in CI (CI set) its absence fails the
+    check, since build.sh test installs every tool the tests use."""
+    import shutil
+    if shutil.which(name):
+        return True
+    check(not os.environ.get("CI"), f"{name} is installed (CI: build.sh test installs it)")
+    print(f"skipped the {name} checks: {name} is not installed")
+    return False
+
+
 def skip_without_gpu():
     """Skip (77) only where there is no NVIDIA driver or no CUDA device;
     any other failure to open the GPU fails the test."""
