@@ -35,7 +35,12 @@ for lib in ("CUDA driver API", "NVIDIA driver", "CUPTI API", "NVRTC"):
           f"a line for {lib}, its version or why none: {lines}")
 
 rc, out, err = run("--version", "--format", "json")
-j = json.loads(out) if rc == 0 else {}
+try:
+    j = json.loads(out) if rc == 0 else {}
+except ValueError:
+    j = None
+check(isinstance(j, dict) and j, f"--version --format json: one JSON object: {rc} {out[:200]!r}")
+j = j if isinstance(j, dict) else {}
 keys = {"version", "commit", "build_type", "cuda_runtime", "cuda_driver", "driver", "cupti",
         "cupti_lib", "nvrtc", "nvrtc_lib"}
 check(set(j) == keys, f"--version --format json: every key: {sorted(j)}")
