@@ -1,25 +1,38 @@
-/* redscope(1), made from the tables: every command and each option it
- * takes (rs_cli_opts, as --help), the counters (the metric table), the
+/* redscope(1), made from the tables: every command, its usage and each
+ * option it takes (rs_cli_opts, as --help), the options several take, the
+ * variants (the catalogue), the counters (the metric table), the
  * explorer's keys (the key table), the exit codes, the overview's
- * examples; the prose around them is here. roff: every text escaped, every
- * non-ASCII character named (\[uXXXX]), so groff -ww has nothing to say. */
+ * examples; the prose around them is here, and the variables the program
+ * reads (test_docs finds each getenv). roff: every text escaped, every
+ * non-ASCII character named (\[uXXXX]), no hyphenation (an option is never
+ * broken), so groff -ww has nothing to say. */
+#include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "cmd/generate.h"
+#include "core/catalogue.h"
 #include "core/metric_table.h"
 #include "ui/keys.h"
 
-/* text as roff reads it literally; opt: hyphens as \- (options, commands) */
+/* text as roff reads it literally: a backslash as \e, a dot or quote that
+ * starts it after \&, a line break as a space, each non-ASCII character by
+ * its code point. A hyphen is \- (the minus, ASCII when copied) in an option
+ * or a command (opt), and in prose where it starts an option or a number
+ * ("--replay", "-v", "-1": it follows no letter or digit); "back-to-back"
+ * keeps its hyphens. */
 static void esc(FILE *f, const char *s, int opt)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *p0 = (const unsigned char *)s;
+    for (const unsigned char *p = p0; *p; p++) {
         if (*p == '\\')
             fputs("\\e", f);
-        else if (*p == '-' && opt)
+        else if (*p == '-' && (opt || p == p0 || !isalnum(p[-1])))
             fputs("\\-", f);
-        else if ((*p == '.' || *p == '\'') && (p == (const unsigned char *)s))
+        else if ((*p == '.' || *p == '\'') && p == p0)
             fprintf(f, "\\&%c", *p);
+        else if (*p == '\n')
+            fputc(' ', f);
         else if (*p < 0x80)
             fputc(*p, f);
         else { /* UTF-8: the character by its code point */
@@ -75,6 +88,84 @@ static void commands(FILE *f)
         const int n = rs_cli_opts(c, opts, RS_CLI_OPTS_MAX);
         for (int k = 0; k < n; k++)
             if (!opts[k].hidden) option(f, &opts[k]);
+    }
+}
+
+/* Each command's usage, as its help opens. */
+static void synopsis(FILE *f)
+{
+    fputs(".SH SYNOPSIS\n", f);
+    for (int i = 0; i < rs_command_count; i++) {
+        const rs_command *c = rs_commands[i];
+        fputs(i == 0 ? ".B redscope\n[\\fBexplore\\fR]" : ".B redscope ", f);
+        if (i > 0) esc(f, c->name, 1);
+        if (c->usage[0]) fputc(i == 0 ? ' ' : '\n', f), esc(f, c->usage, 1);
+        fputs("\n.br\n", f);
+    }
+    fputs(".B redscope help\n[\\fICOMMAND\\fR]\n.br\n"
+          ".B redscope \\-\\-version\n[\\fB\\-\\-format json\\fR]\n",
+          f);
+}
+
+/* The commands that take option `name` where they list it, by commas into
+ * by: how many. */
+static int takers(const char *name, char *by, size_t len)
+{
+    int count = 0;
+    by[0] = '\0';
+    for (int i = 0; i < rs_command_count; i++) {
+        rs_cli_opt opts[RS_CLI_OPTS_MAX];
+        const int n = rs_cli_opts(rs_commands[i], opts, RS_CLI_OPTS_MAX);
+        for (int k = 0; k < n; k++)
+            if (!opts[k].hidden && strcmp(opts[k].name, name) == 0) {
+                const size_t at = strlen(by);
+                snprintf(by + at, len - at, "%s%s", count++ ? ", " : "", rs_commands[i]->name);
+            }
+    }
+    return count;
+}
+
+/* The options several commands take, each once as the tables say it (a
+ * command of every field and shared option, with no wording of its own),
+ * and the commands that take it. */
+static void shared(FILE *f)
+{
+    static const rs_command every = {
+        .name = "", .usage = "", .summary = "", .fields = RS_ALL_FIELDS, .extras = ~0u};
+    rs_cli_opt opts[RS_CLI_OPTS_MAX];
+    const int n = rs_cli_opts(&every, opts, RS_CLI_OPTS_MAX);
+    fputs(".SH OPTIONS\nThe options several commands take, each with the commands that take "
+          "it; under COMMANDS a command may say more of how it takes one.\n",
+          f);
+    for (int k = 0; k < n; k++) {
+        char by[512];
+        const int count = takers(opts[k].name, by, sizeof by);
+        if (count < 2) continue;
+        option(f, &opts[k]);
+        if (count == rs_command_count) {
+            fputs("Every command.\n", f);
+            continue;
+        }
+        fputs("Taken by: ", f);
+        esc(f, by, 1);
+        fputs(".\n", f);
+    }
+}
+
+/* The ladder's steps, from the catalogue (core/variants.h). */
+static void variants(FILE *f)
+{
+    fputs(".SH VARIANTS\nThe steps of the ladder, in its order, as \\fB\\-\\-variant\\fR "
+          "and \\fB\\-\\-variants\\fR name them; \\fBredscope variants\\fR says what each "
+          "accepts.\n",
+          f);
+    for (int v = 0; v < RS_VARIANT_COUNT; v++) {
+        const rs_variant_info *d = rs_catalogue_get((rs_variant)v);
+        fprintf(f, ".TP\n\\fB");
+        esc(f, d->name, 1);
+        fprintf(f, "\\fR (step %d)\n", d->step);
+        esc(f, d->idea, 0);
+        fputs(".\n", f);
     }
 }
 
@@ -135,11 +226,10 @@ static void examples(FILE *f)
         snprintf(line, sizeof line, "%.*s", (int)k, l);
         char *cmd = line + strspn(line, " "), *note = strstr(cmd, "   ");
         if (note) *note = '\0', note += strspn(note + 1, " ") + 1;
-        fputs(".TP\n.B ", f);
+        fputs(note ? ".TP\n.B " : ".PP\n.B ", f); /* a note below it, or none */
         esc(f, cmd, 1);
         fputc('\n', f);
-        esc(f, note ? note : "", 0);
-        fputc('\n', f);
+        if (note) esc(f, note, 0), fputc('\n', f);
         l += k + (l[k] == '\n');
     }
 }
@@ -156,12 +246,25 @@ static const char *const environment[][2] = {
     {"REDSCOPE_NCCL", "the NCCL library to load (the toolkit's or the system's by default)"},
     {"REDSCOPE_NVML", "the NVML library to load (libnvidia-ml.so.1 by default)"},
     {"REDSCOPE_PROF_KEEP", "0: end CUPTI's range profiler after every collection"},
+    {"NCCL_ALGO", "NCCL's algorithm for allreduce's nccl (NCCL's own choice where unset); "
+                  "ring and tree set it themselves"},
+    {"CUDA_HOME", "a CUDA toolkit: its include folder for your kernel's compile (the "
+                  "toolkit redscope was built with by default), its bin folder for nvdisasm "
+                  "and compute-sanitizer where PATH has neither (/usr/local/cuda by default)"},
+    {"PATH", "where gnuplot (--plot), nvdisasm (the SASS of the Source screen) and "
+             "compute-sanitizer (--check) are looked for"},
     {"CUDA_VISIBLE_DEVICES", "the GPUs CUDA sees, as CUDA reads it; device numbers count among "
                              "them"},
     {"CUDA_DEVICE_ORDER", "PCI_BUS_ID: CUDA numbers the GPUs in PCI order"},
     {"NO_COLOR", "no colors (as --no-color)"},
     {"XDG_CONFIG_HOME", "your presets are in $XDG_CONFIG_HOME/redscope/presets "
                         "(~/.config/redscope/presets without it)"},
+    {"XDG_CACHE_HOME", "the cache is $XDG_CACHE_HOME/redscope (~/.cache/redscope without it)"},
+    {"XDG_RUNTIME_DIR", "the speaker's notes' socket (present --notes) is "
+                        "$XDG_RUNTIME_DIR/redscope/notes.sock (/tmp/redscope-UID/notes.sock "
+                        "without it)"},
+    {"TMPDIR", "where allreduce --nccl-tests writes nccl-tests' output while it runs (/tmp "
+               "without it)"},
     {"TERM", "the terminal the explorer draws on"},
 };
 
@@ -175,7 +278,7 @@ static void environment_section(FILE *f)
         esc(f, environment[i][1], 0);
         fputs(".\n", f);
     }
-    fputs("The variables named REDSCOPE_TEST_* are for redscope's own tests.\n", f);
+    fputs(".PP\nThe variables named REDSCOPE_TEST_* are for redscope's own tests.\n", f);
 }
 
 static void exit_status(FILE *f)
@@ -190,16 +293,30 @@ static void exit_status(FILE *f)
     }
 }
 
+static void files(FILE *f)
+{
+    fputs(".SH FILES\n.TP\n.I PREFIX/share/redscope/presets\nthe shipped presets (INI).\n"
+          ".TP\n.I ~/.config/redscope/presets\nyour presets (\\fB\\-\\-save\\-preset\\fR); "
+          "under \\fI$XDG_CONFIG_HOME\\fR where that is set.\n"
+          ".TP\n.I PREFIX/share/redscope/recordings\nrecordings of real GPUs, for "
+          "\\fB\\-\\-replay\\fR.\n.TP\n.I PREFIX/share/redscope/kernels\nexample kernels; "
+          "\\fItemplate.cu\\fR is where your own starts (\\fB\\-\\-kernel\\fR).\n.TP\n"
+          ".I PREFIX/lib/redscope/cubins\nthe built-in kernels' cubins, for PC sampling's "
+          "source lines.\n.TP\n.I ~/.cache/redscope\nyour kernels' cubins and the SASS "
+          "nvdisasm gave, kept for the next run; under \\fI$XDG_CACHE_HOME\\fR where that is "
+          "set.\n.PP\nPREFIX is the folder above the one the program is in; the program finds "
+          "its data from there wherever it is installed (\\fBREDSCOPE_DATA_DIR\\fR first).\n",
+          f);
+}
+
 void rs_generate_man(FILE *f)
 {
     fprintf(f,
             ".\\\" redscope(1): made by redscope --generate man from its tables.\n"
             ".TH REDSCOPE 1 \"\" \"redscope %s\" \"User Commands\"\n"
-            ".SH NAME\nredscope \\- see why a CUDA reduction kernel is fast or slow\n"
-            ".SH SYNOPSIS\n.B redscope\n[\\fIOPTIONS\\fR]\n.br\n.B redscope\n"
-            "\\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIFILE\\fR ...]\n.br\n"
-            ".B redscope \\-\\-version\n[\\fB\\-\\-format json\\fR]\n",
+            ".nh\n.ad l\n.SH NAME\nredscope \\- see why a CUDA reduction kernel is fast or slow\n",
             RS_VERSION);
+    synopsis(f);
     fputs(".SH DESCRIPTION\n\\fBredscope\\fR runs the classic ladder of parallel-reduction "
           "kernels live on an NVIDIA GPU, from interleaved addressing to a vectorized "
           "single-pass kernel, CUB and thrust, and shows each one's cudaEvent times beside "
@@ -210,17 +327,11 @@ void rs_generate_man(FILE *f)
           "commands and the explorer later with no GPU (\\fB\\-\\-replay\\fR).\n",
           f);
     commands(f);
+    shared(f);
+    variants(f);
     counters(f);
     keys(f);
-    fputs(".SH FILES\n.TP\n.I PREFIX/share/redscope/presets\nthe shipped presets (INI).\n"
-          ".TP\n.I ~/.config/redscope/presets\nyour presets (\\fB\\-\\-save\\-preset\\fR).\n"
-          ".TP\n.I PREFIX/share/redscope/recordings\nrecordings of real GPUs, for "
-          "\\fB\\-\\-replay\\fR.\n.TP\n.I PREFIX/share/redscope/kernels\nexample kernels; "
-          "\\fItemplate.cu\\fR is where your own starts (\\fB\\-\\-kernel\\fR).\n.TP\n"
-          ".I PREFIX/lib/redscope/cubins\nthe built-in kernels' cubins, for PC sampling's "
-          "source lines.\n.PP\nPREFIX is the folder above the one the program is in; the "
-          "program finds its data from there wherever it is installed.\n",
-          f);
+    files(f);
     environment_section(f);
     exit_status(f);
     examples(f);
