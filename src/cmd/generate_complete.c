@@ -67,7 +67,7 @@ static const char bash_head[] =
     "_redscope_presets() {\n"
     "    local IFS=$'\\n'\n"
     "    COMPREPLY=($(compgen -W \"$(\"${COMP_WORDS[0]}\" presets --format csv 2>/dev/null |\n"
-    "        tail -n +2 | cut -d, -f1)\" -- \"$cur\"))\n"
+    "        tail -n +2 | cut -d, -f1 | tr -d '\"')\" -- \"$cur\"))\n"
     "    local had=(\"${COMPREPLY[@]}\")\n"
     "    _redscope_files ini\n"
     "    COMPREPLY=(\"${had[@]}\" \"${COMPREPLY[@]}\")\n"
@@ -129,7 +129,8 @@ void rs_generate_bash(FILE *f)
         bash_options(f, rs_commands[i], opts, options_of(rs_commands[i], opts));
     fputs("    esac\n    if [[ $cur == -* ]]; then\n"
           "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
-          "    elif [ \"$COMP_CWORD\" = 1 ]; then\n        COMPREPLY=($(compgen -W '",
+          "    elif [ \"$COMP_CWORD\" = 1 ] || { [ \"$COMP_CWORD\" = 2 ] && "
+          "[ \"${COMP_WORDS[1]}\" = help ]; }; then\n        COMPREPLY=($(compgen -W '",
           f);
     for (int i = 1; i < rs_command_count; i++)
         fprintf(f, "%s%s", i > 1 ? " " : "", rs_commands[i]->name);
@@ -149,6 +150,8 @@ void rs_generate_bash(FILE *f)
 /* a description inside _arguments' [...]: its brackets, colons and quotes escaped */
 static void zsh_text(FILE *f, const char *s, size_t max)
 {
+    if (strlen(s) > max) /* a long one cut after its last whole word */
+        while (max > 1 && s[max] != ' ') max--;
     for (size_t i = 0; s[i] && i < max; i++) {
         if (s[i] == '\'')
             fputs("'\\''", f);
@@ -200,50 +203,69 @@ static void zsh_option(FILE *f, const rs_cli_opt *o)
     fputs("' \\\n", f);
 }
 
-void rs_generate_zsh(FILE *f)
+static const char zsh_head[] =
+    "#compdef redscope\n# zsh completion for redscope: made by redscope --generate zsh from its "
+    "tables.\n_redscope_presets() {\n    local -a names\n"
+    "    names=(${(f)\"$(${_redscope_exe:-redscope} presets --format csv 2>/dev/null |\n"
+    "        tail -n +2 | cut -d, -f1 | tr -d '\"')\"})\n"
+    "    compadd -a names\n    _files -g '*.ini'\n}\n"
+    "_redscope() {\n    local _redscope_exe=$words[1] cmd=explore ret=1\n"
+    "    local context state state_descr line\n    typeset -A opt_args\n"
+    "    local -a commands\n    commands=(\n";
+
+/* the commands, and which one the line names */
+static void zsh_commands(FILE *f)
 {
-    rs_cli_opt opts[RS_CLI_OPTS_MAX];
-    fputs("#compdef redscope\n# zsh completion for redscope: made by redscope --generate zsh "
-          "from its tables.\n_redscope_presets() {\n    local -a names\n"
-          "    names=(${(f)\"$($words[1] presets --format csv 2>/dev/null | tail -n +2 | "
-          "cut -d, -f1)\"})\n    compadd -a names\n    _files -g '*.ini'\n}\n"
-          "_redscope() {\n    local -a commands\n    commands=(\n",
-          f);
+    fputs(zsh_head, f);
     for (int i = 1; i < rs_command_count; i++) {
         fprintf(f, "        '%s:", rs_commands[i]->name);
         zsh_text(f, rs_commands[i]->summary, 80);
         fputs("'\n", f);
     }
-    fputs("    )\n    local cmd=explore\n"
-          "    if (( CURRENT > 2 )) && (( ${+commands[(r)$words[2]:*]} )) && "
-          "[[ -n ${commands[(r)$words[2]:*]} ]]; then\n"
+    fputs("        'help:a command'\\''s options, as COMMAND --help'\n    )\n"
+          "    if (( CURRENT == 3 )) && [[ $words[2] == help ]]; then\n"
+          "        _describe -t commands command commands\n        return\n    fi\n"
+          "    if (( CURRENT > 2 )) && [[ -n ${commands[(r)$words[2]:*]} ]]; then\n"
           "        cmd=$words[2]; shift words; (( CURRENT-- ))\n    fi\n    case $cmd in\n",
           f);
+}
+
+void rs_generate_zsh(FILE *f)
+{
+    rs_cli_opt opts[RS_CLI_OPTS_MAX];
+    zsh_commands(f);
     for (int i = 0; i < rs_command_count; i++) {
         const rs_command *c = rs_commands[i];
         fprintf(f, "    %s)\n        _arguments -s -S \\\n", c->name);
         const int n = options_of(c, opts);
         for (int k = 0; k < n; k++) zsh_option(f, &opts[k]);
         const rs_complete_kind w = rs_generate_word(c);
-        if (i == 0)
-            fputs("        '1: :_describe command commands'\n", f);
+        if (i == 0) /* the explorer: a command's name first */
+            fputs("        '1: :->command'", f);
         else if (w != RS_COMPLETE_NONE) {
             fputs("        '*:file:", f);
             zsh_action(f, w, "", 0);
-            fputs("'\n", f);
+            fputs("'", f);
         } else
-            fputs("        \n", f);
-        fputs("        ;;\n", f);
+            fputs("       ", f);
+        fputs(" && ret=0\n        ;;\n", f);
     }
-    fputs("    esac\n}\n_redscope \"$@\"\n", f);
+    fputs("    esac\n    if [[ $state == command ]]; then\n"
+          "        _describe -t commands command commands && ret=0\n    fi\n    return ret\n}\n"
+          "_redscope \"$@\"\n",
+          f);
 }
 
 /* ---- fish -------------------------------------------------------------------------- */
 
-static void fish_action(FILE *f, rs_complete_kind kind, const char *words)
+static void fish_action(FILE *f, rs_complete_kind kind, const char *words, int list)
 {
     switch (kind) {
     case RS_COMPLETE_WORDS:
+        if (list) { /* the item after the last comma (names only: no quote inside) */
+            fprintf(f, " -x -a '(__redscope_list \"%s\")'", words);
+            break;
+        }
         fputs(" -x -a ", f);
         quoted(f, words, 1);
         break;
@@ -251,8 +273,8 @@ static void fish_action(FILE *f, rs_complete_kind kind, const char *words)
     case RS_COMPLETE_CU: fputs(" -x -a '(__redscope_files cu cuh)'", f); break;
     case RS_COMPLETE_PLOT: fputs(" -x -a '(__redscope_files svg png)'", f); break;
     case RS_COMPLETE_PRESET:
-        fputs(" -r -a '(redscope presets --format csv 2>/dev/null | tail -n +2 | "
-              "string split -f1 ,)'",
+        fputs(" -x -a '(redscope presets --format csv 2>/dev/null | tail -n +2 | "
+              "string split -f1 , | string trim -c \\\"; __redscope_files ini)'",
               f);
         break;
     case RS_COMPLETE_FILE: fputs(" -r -F", f); break;
@@ -269,7 +291,12 @@ void rs_generate_fish(FILE *f)
         "    set -l t (commandline -ct)\n    for f in $t*\n"
         "        if test -d $f\n            echo $f/\n        else\n"
         "            for s in $argv\n                string match -q -- \"*.$s\" $f; and echo $f\n"
-        "            end\n        end\n    end\nend\nset -l commands",
+        "            end\n        end\n    end\nend\n"
+        "function __redscope_list --description 'the words, after the list so far'\n"
+        "    set -l pre (commandline -ct | string replace -r -- '^--?[^=]*=' '' |\n"
+        "        string match -r -- '^.*,')\n"
+        "    for w in (string split ' ' -- $argv[1])\n        echo \"$pre$w\"\n    end\nend\n"
+        "set -l commands",
         f);
     for (int i = 1; i < rs_command_count; i++) fprintf(f, " %s", rs_commands[i]->name);
     fputs("\ncomplete -c redscope -f\n", f);
@@ -281,6 +308,10 @@ void rs_generate_fish(FILE *f)
         quoted(f, rs_commands[i]->summary, 1);
         fputc('\n', f);
     }
+    fputs("complete -c redscope -n \"not __fish_seen_subcommand_from $commands help\" -a help "
+          "-d 'a command\\'s options, as COMMAND --help'\n"
+          "complete -c redscope -n \"__fish_seen_subcommand_from help\" -a \"$commands\"\n",
+          f);
     for (int i = 0; i < rs_command_count; i++) {
         const rs_command *c = rs_commands[i];
         char cond[96];
@@ -294,7 +325,9 @@ void rs_generate_fish(FILE *f)
             fprintf(f, "complete -c redscope -n \"%s\"", cond);
             if (opts[k].short_opt) fprintf(f, " -s %c", opts[k].short_opt);
             fprintf(f, " -l %s", opts[k].name);
-            if (opts[k].arg) fish_action(f, rs_generate_arg(&opts[k], words, sizeof words), words);
+            if (opts[k].arg)
+                fish_action(f, rs_generate_arg(&opts[k], words, sizeof words), words,
+                            rs_generate_list(&opts[k]));
             fputs(" -d ", f);
             quoted(f, opts[k].help, 1);
             fputc('\n', f);
@@ -302,7 +335,7 @@ void rs_generate_fish(FILE *f)
         const rs_complete_kind w = rs_generate_word(c);
         if (i > 0 && w != RS_COMPLETE_NONE) {
             fprintf(f, "complete -c redscope -n \"%s\"", cond);
-            fish_action(f, w, "");
+            fish_action(f, w, "", 0);
             fputc('\n', f);
         }
     }
