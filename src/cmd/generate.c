@@ -124,7 +124,10 @@ rs_complete_kind rs_generate_arg(const rs_cli_opt *o, char *words, size_t len)
     case RS_X_REPLAY: return RS_COMPLETE_JSONL;
     case RS_X_PRESET: return RS_COMPLETE_PRESET;
     case RS_X_PLOT: return RS_COMPLETE_PLOT;
-    case RS_X_AGAINST: return RS_COMPLETE_JSONL;
+    case RS_X_AGAINST: /* with --stalls, a variant too */
+        if (!strstr(o->arg, "VARIANT")) return RS_COMPLETE_JSONL;
+        variants(words, len);
+        return RS_COMPLETE_WORDS_JSONL;
     default: break;
     }
     /* a command's own option: its help names the words it takes */

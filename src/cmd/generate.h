@@ -22,13 +22,14 @@ void rs_generate_fish(FILE *f);
 
 /* What a completion offers for an option's argument. */
 typedef enum {
-    RS_COMPLETE_NONE,   /* a number, a name of the user's: nothing offered */
-    RS_COMPLETE_WORDS,  /* the words given */
-    RS_COMPLETE_JSONL,  /* a recording: *.jsonl, *.json */
-    RS_COMPLETE_CU,     /* a kernel: *.cu */
-    RS_COMPLETE_PRESET, /* a preset: the names `redscope presets` lists, or *.ini */
-    RS_COMPLETE_PLOT,   /* a chart: *.svg, *.png */
-    RS_COMPLETE_FILE    /* any file */
+    RS_COMPLETE_NONE,        /* a number, a name of the user's: nothing offered */
+    RS_COMPLETE_WORDS,       /* the words given */
+    RS_COMPLETE_JSONL,       /* a recording: *.jsonl, *.json */
+    RS_COMPLETE_WORDS_JSONL, /* the words given or a recording (--against VARIANT|FILE) */
+    RS_COMPLETE_CU,          /* a kernel: *.cu */
+    RS_COMPLETE_PRESET,      /* a preset: the names `redscope presets` lists, or *.ini */
+    RS_COMPLETE_PLOT,        /* a chart: *.svg, *.png */
+    RS_COMPLETE_FILE         /* any file */
 } rs_complete_kind;
 
 /* What to offer for o's argument, the words in words (len bytes). */

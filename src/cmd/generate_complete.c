@@ -38,6 +38,13 @@ static void bash_action(FILE *f, rs_complete_kind kind, const char *words, int l
         quoted(f, words, 0);
         break;
     case RS_COMPLETE_JSONL: fputs("_redscope_files jsonl json", f); break;
+    case RS_COMPLETE_WORDS_JSONL:
+        fputs("_redscope_words 0 ", f);
+        quoted(f, words, 0);
+        fputs("; local had=(\"${COMPREPLY[@]}\"); _redscope_files jsonl json; "
+              "COMPREPLY+=(\"${had[@]}\")",
+              f);
+        break;
     case RS_COMPLETE_CU: fputs("_redscope_files cu cuh", f); break;
     case RS_COMPLETE_PLOT: fputs("_redscope_files svg png", f); break;
     case RS_COMPLETE_PRESET: fputs("_redscope_presets", f); break;
@@ -172,6 +179,9 @@ static void zsh_action(FILE *f, rs_complete_kind kind, const char *words, int li
             fprintf(f, "(%s)", words);
         break;
     case RS_COMPLETE_JSONL: fputs("_files -g \"*.(jsonl|json)\"", f); break;
+    case RS_COMPLETE_WORDS_JSONL:
+        fprintf(f, "{compadd - %s; _files -g \"*.(jsonl|json)\"}", words);
+        break;
     case RS_COMPLETE_CU: fputs("_files -g \"*.(cu|cuh)\"", f); break;
     case RS_COMPLETE_PLOT: fputs("_files -g \"*.(svg|png)\"", f); break;
     case RS_COMPLETE_PRESET: fputs("_redscope_presets", f); break;
@@ -270,6 +280,9 @@ static void fish_action(FILE *f, rs_complete_kind kind, const char *words, int l
         quoted(f, words, 1);
         break;
     case RS_COMPLETE_JSONL: fputs(" -x -a '(__redscope_files jsonl json)'", f); break;
+    case RS_COMPLETE_WORDS_JSONL: /* names only: no quote inside */
+        fprintf(f, " -x -a '%s (__redscope_files jsonl json)'", words);
+        break;
     case RS_COMPLETE_CU: fputs(" -x -a '(__redscope_files cu cuh)'", f); break;
     case RS_COMPLETE_PLOT: fputs(" -x -a '(__redscope_files svg png)'", f); break;
     case RS_COMPLETE_PRESET:

@@ -241,6 +241,8 @@ for c in commands:
         if not arg:
             continue
         want, refuse = FILE_ARGS.get(o, (set(LISTS.get(o, ws)), set()))
+        if o == "against" and "VARIANT" in arg:  # with --stalls, a variant's view
+            want = want | set(variants)
         if o == "format" and c == "ladder":
             want = {"table", "csv", "json"}  # its help adds what md and html give
         if want:  # --metrics=SET: the word after '=' is completed
