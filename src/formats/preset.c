@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,7 @@ static int is_dir(const char *p)
     return p && *p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The running program's folder ("" where /proc/self/exe cannot be read). */
-static void program_dir(char *buf, size_t len)
+void rs_program_dir(char *buf, size_t len)
 {
     const ssize_t n = readlink("/proc/self/exe", buf, len - 1);
     buf[n > 0 ? n : 0] = '\0';
@@ -36,10 +36,19 @@ static void program_dir(char *buf, size_t len)
     if (slash) *slash = '\0';
 }
 
+int rs_folder_at(const char *path, char *buf, size_t len)
+{
+    char real[PATH_MAX]; /* realpath writes up to PATH_MAX bytes, whatever len is */
+    if (!is_dir(path)) return 0;
+    /* "/usr/bin/../share": said as the folder it is */
+    snprintf(buf, len, "%s", realpath(path, real) && strlen(real) < len ? real : path);
+    return 1;
+}
+
 const char *rs_shipped_dir(const char *what, char *buf, size_t len)
 {
     char exe[RS_PATH_MAX], in_tree[RS_PATH_MAX + 32], beside[RS_PATH_MAX + 32];
-    program_dir(exe, sizeof exe);
+    rs_program_dir(exe, sizeof exe);
     snprintf(in_tree, sizeof in_tree, "%s/share/redscope", exe);
     snprintf(beside, sizeof beside, "%s/../share/redscope", exe);
     const char *bases[] = {getenv("REDSCOPE_DATA_DIR"), exe[0] ? in_tree : NULL,
@@ -48,10 +57,7 @@ const char *rs_shipped_dir(const char *what, char *buf, size_t len)
         if (!bases[i] || !*bases[i]) continue;
         char raw[RS_PATH_MAX + 64];
         snprintf(raw, sizeof raw, "%s/%s", bases[i], what);
-        if (!is_dir(raw)) continue;
-        /* "/usr/bin/../share": said as the folder it is */
-        if (!realpath(raw, buf) || strlen(buf) >= len) snprintf(buf, len, "%s", raw);
-        return buf;
+        if (rs_folder_at(raw, buf, len)) return buf;
     }
     buf[0] = '\0';
     return buf;

@@ -34,6 +34,11 @@ typedef struct rs_preset_info {
  * prefix it was built for (the program copied away from its data); "" when
  * none exists. */
 const char *rs_shipped_dir(const char *what, char *buf, size_t len);
+/* The running program's folder ("" where /proc/self/exe cannot be read). */
+void rs_program_dir(char *buf, size_t len);
+/* Whether path is a folder: 1, and it in buf as the folder it is (no "..",
+ * no link; path itself where that does not fit); 0 else. */
+int rs_folder_at(const char *path, char *buf, size_t len);
 
 /* The kernel template users start from, as a path that opens from here:
  * conf/kernels/template.cu in a checkout (the folder the program runs in),

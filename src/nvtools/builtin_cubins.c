@@ -53,20 +53,14 @@ static int is_folder(const char *p)
  * (installed under any prefix), else under $REDSCOPE_DATA_DIR. */
 static void default_dir(char *buf, size_t len)
 {
-    char exe[4096];
-    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = '\0';
-    const int w = snprintf(buf, len, "%s/cubins", n > 0 ? exe : ".");
+    char exe[4096], at[4096 + 32];
+    rs_program_dir(exe, sizeof exe);
+    const int w = snprintf(buf, len, "%s/cubins", exe[0] ? exe : ".");
     if (w < 0 || (size_t)w >= len) snprintf(buf, len, "cubins");
-    if (is_folder(buf) || n <= 0) return;
-    char lib[4096 + 32];
-    snprintf(lib, sizeof lib, "%s/../lib/redscope/cubins", exe);
-    if (is_folder(lib) && realpath(lib, exe) && strlen(exe) < len)
-        snprintf(buf, len, "%s", exe);
-    else if (*rs_shipped_dir("cubins", exe, sizeof exe))
-        snprintf(buf, len, "%s", exe);
+    if (is_folder(buf) || !exe[0]) return;
+    snprintf(at, sizeof at, "%s/../lib/redscope/cubins", exe);
+    if (!rs_folder_at(at, exe, sizeof exe) && !*rs_shipped_dir("cubins", exe, sizeof exe)) return;
+    snprintf(buf, len, "%s", exe);
 }
 
 static char *slurp(const char *path, size_t *size)
